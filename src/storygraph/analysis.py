@@ -1,0 +1,238 @@
+"""From a typed :class:`Scenario` to the facts the verdicts rest on.
+
+* a networkx graph (scenes are nodes; a branch whose both ends exist is an edge);
+* which scenes are reached from an entry and which reach an ending;
+* the conditions, parsed and checked against ``flag_spec`` (problems become issues);
+* per scene, the shadowing decision, or why it was not decided.
+
+Nothing here writes sentences or cards.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import networkx as nx
+
+from verdicts.errors import ConditionSyntaxError
+from verdicts.model import InputIssue
+
+from .conditions import Expr, TypeProblem, check_types, flags_of, parse_condition
+from .model import Branch, Scenario
+from .shadowing import decide_shadowing, scene_domains
+
+__all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """Why a scene's shadowing was not decided: a ``code`` and its details."""
+
+    code: str  # column | no_flags | order | syntax | undeclared | not_available | type | bad_flag
+    column: str | None = None
+    branch_ids: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShadowedBranch:
+    """Branch ``branch_id`` never fires; ``covered_by`` are the earlier branches that
+    together cover it (empty when its condition cannot hold at all)."""
+
+    branch_id: str
+    scene_id: str
+    covered_by: tuple[str, ...]
+    unsatisfiable: bool
+    #: the branch immediately before it in order, which carries the ``조건이 겹침`` card
+    previous: str | None
+
+
+@dataclass
+class SceneShadowing:
+    scene_id: str
+    ordered: list[Branch]
+    undecided: Undecided | None = None
+    shadowed: dict[str, ShadowedBranch] = field(default_factory=dict)
+
+
+@dataclass
+class Analysis:
+    scenario: Scenario
+    graph: nx.DiGraph
+    entries: list[str]
+    endings: list[str]
+    #: ``None`` when it cannot be known (the ``is_entry`` / ``is_ending`` column is missing)
+    reached: set[str] | None
+    reaches_ending: set[str] | None
+    shadowing: dict[str, SceneShadowing]
+    conditions: dict[str, Expr | None]
+    issues: list[InputIssue]
+    #: branch id -> the shadowed branch that follows it (its ``overlapping_branch_id``)
+    overlap: dict[str, str] = field(default_factory=dict)
+    #: branch id -> how it is shadowed
+    shadowed: dict[str, ShadowedBranch] = field(default_factory=dict)
+
+    def incoming(self, scene_id: str) -> list[Branch]:
+        return [b for b in self.scenario.branches if b.to_scene == scene_id]
+
+
+_SOURCE = ("__storygraph_source__",)
+_SINK = ("__storygraph_sink__",)
+
+
+def reachable_from(graph: nx.DiGraph, sources: list[str]) -> set[str]:
+    """Nodes on a path from any of ``sources`` (the sources included), in linear time."""
+    graph.add_edges_from((_SOURCE, s) for s in sources)
+    try:
+        return nx.descendants(graph, _SOURCE) if sources else set()
+    finally:
+        graph.remove_node(_SOURCE) if sources else None
+
+
+def reaching(graph: nx.DiGraph, targets: list[str]) -> set[str]:
+    """Nodes from which some of ``targets`` can be reached (the targets included)."""
+    graph.add_edges_from((t, _SINK) for t in targets)
+    try:
+        return nx.ancestors(graph, _SINK) if targets else set()
+    finally:
+        graph.remove_node(_SINK) if targets else None
+
+
+def analyse(scenario: Scenario) -> Analysis:
+    issues: list[InputIssue] = []
+    graph = nx.DiGraph()
+    graph.add_nodes_from(scenario.scenes)
+    for b in scenario.branches:
+        if b.from_scene in scenario.scenes and b.to_scene in scenario.scenes:
+            graph.add_edge(b.from_scene, b.to_scene)
+    entries = [s.scene_id for s in scenario.scenes.values() if s.is_entry]
+    endings = [s.scene_id for s in scenario.scenes.values() if s.is_ending]
+    scene_file = scenario.files.get("scene_states")
+    has_entry_col = scenario.has("scene_states", "is_entry")
+    has_ending_col = scenario.has("scene_states", "is_ending")
+    if scenario.scenes and has_entry_col and not entries:
+        issues.append(InputIssue(file=scene_file, table="scene_states", column="is_entry",
+                                 reason="is_entry가 참인 시작 장면이 하나도 없어 어느 장면에도 닿을 수 없습니다."))
+    if scenario.scenes and has_ending_col and not endings:
+        issues.append(InputIssue(file=scene_file, table="scene_states", column="is_ending",
+                                 reason="is_ending이 참인 엔딩 장면이 하나도 없어 어느 장면도 끝에 닿을 수 없습니다."))
+    reached = reachable_from(graph, entries) if has_entry_col else None
+    reaches = reaching(graph, endings) if has_ending_col else None
+
+    conditions = _parse_conditions(scenario, issues)
+    analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
+    _decide_all(analysis)
+    return analysis
+
+
+def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str, Expr | None]:
+    out: dict[str, Expr | None] = {}
+    file = scenario.files.get("story_branches")
+    if not scenario.has("story_branches", "condition_expr"):
+        return {b.branch_id: None for b in scenario.branches}
+    for b in scenario.branches:
+        try:
+            out[b.branch_id] = parse_condition(b.condition_expr)
+        except ConditionSyntaxError as exc:
+            out[b.branch_id] = None
+            issues.append(InputIssue(
+                file=file, table="story_branches", line=b.line, column="condition_expr", position=exc.position,
+                reason=f"조건식 문법 오류: {exc.message}\n{exc.caret}",
+            ))
+    return out
+
+
+def _decide_all(a: Analysis) -> None:
+    sc = a.scenario
+    file = sc.files.get("story_branches")
+    missing_column = next(
+        (col for table, col in (("scene_states", "available_flags"), ("story_branches", "condition_expr"), ("story_branches", "order_no"))
+         if not sc.has(table, col)),
+        None,
+    )
+    if not sc.has_flag_table and any(a.conditions.get(b.branch_id) is not None and flags_of(a.conditions[b.branch_id]) for b in sc.branches):
+        a.issues.append(InputIssue(file=file, table="flag_spec",
+                                   reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없습니다; 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
+    by_scene = sc.branches_from()
+    for scene_id, branches in by_scene.items():
+        ordered = sorted(branches, key=lambda b: (b.order_no is None, b.order_no if b.order_no is not None else 0, b.line))
+        state = SceneShadowing(scene_id, ordered)
+        a.shadowing[scene_id] = state
+        # duplicated order_no within a scene: the order between them is unknown
+        seen: dict[int, Branch] = {}
+        dup: list[str] = []
+        for b in ordered:
+            if b.order_no is None:
+                continue
+            if b.order_no in seen:
+                dup.append(b.branch_id)
+                a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
+                                           reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
+            else:
+                seen[b.order_no] = b
+        state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup)
+        if state.undecided is not None:
+            continue
+        exprs = [a.conditions[b.branch_id] for b in ordered]
+        domains = scene_domains(exprs, sc.flags)  # type: ignore[arg-type]
+        for j, shadow in decide_shadowing(exprs, domains).items():  # type: ignore[arg-type]
+            b = ordered[j]
+            info = ShadowedBranch(
+                branch_id=b.branch_id, scene_id=scene_id,
+                covered_by=tuple(ordered[i].branch_id for i in shadow.covered_by),
+                unsatisfiable=shadow.unsatisfiable,
+                previous=ordered[j - 1].branch_id if j > 0 else None,
+            )
+            state.shadowed[b.branch_id] = info
+            a.shadowed[b.branch_id] = info
+            if info.previous is not None:
+                a.overlap[info.previous] = b.branch_id
+
+
+def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str]) -> Undecided | None:
+    """Report every type problem of the scene's conditions as an issue, then say why its
+    shadowing cannot be decided (``None`` when it can)."""
+    sc = a.scenario
+    scene = sc.scenes.get(scene_id)
+    available = scene.available_flags if scene else None
+    file = sc.files.get("story_branches")
+    undeclared: list[str] = []
+    not_available: list[str] = []
+    typed: list[str] = []
+    culprit_branches: list[str] = []
+    for b in ordered:
+        expr = a.conditions.get(b.branch_id)
+        if expr is None:
+            continue
+        problems: list[TypeProblem] = check_types(expr, sc.flags) if sc.has_flag_table else []
+        for p in problems:
+            (undeclared if p.undeclared else typed).append(p.flag)
+            culprit_branches.append(b.branch_id)
+            a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
+                                       position=p.pos, reason=p.reason))
+        for f in flags_of(expr):
+            if not sc.has_flag_table:
+                undeclared.append(f)
+                culprit_branches.append(b.branch_id)
+            elif available is not None and f in sc.flags and f not in available:
+                not_available.append(f)
+                culprit_branches.append(b.branch_id)
+                a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
+                                           reason=f"조건식이 쓰는 플래그 '{f}'이(가) 장면 {scene_id}의 available_flags에 없습니다."))
+    culprits = tuple(dict.fromkeys(culprit_branches))
+    if missing_column is not None:
+        return Undecided("column", column=missing_column)
+    if available is None:
+        return Undecided("no_flags")
+    bad_order = tuple(b.branch_id for b in ordered if b.order_no is None or not b.order_valid)
+    if bad_order or dup:
+        return Undecided("order", column="order_no", branch_ids=bad_order + tuple(dup))
+    broken = tuple(b.branch_id for b in ordered if a.conditions.get(b.branch_id) is None)
+    if broken:
+        return Undecided("syntax", column="condition_expr", branch_ids=broken)
+    if undeclared:
+        return Undecided("undeclared", column="flag", branch_ids=culprits, flags=tuple(dict.fromkeys(undeclared)))
+    if typed:
+        return Undecided("type", column="condition_expr", branch_ids=culprits, flags=tuple(dict.fromkeys(typed)))
+    if not_available:
+        return Undecided("not_available", column="available_flags", branch_ids=culprits, flags=tuple(dict.fromkeys(not_available)))
+    return None

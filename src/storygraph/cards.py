@@ -1,0 +1,269 @@
+"""Cards: one per scene and one per branch, with evidence, summary and hedge."""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from verdicts.korean import join_clauses
+from verdicts.model import Evidence, Finding, InputIssue
+
+from . import templates as T
+from .analysis import Analysis, Undecided
+from .conditions import Expr, flags_of
+from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .rules import judge_branch, judge_scene
+
+__all__ = ["build_cards"]
+
+
+def _ev_scene(scene: Scene, field: str, value: Any = None, *, raw: bool = False) -> Evidence:
+    if raw:
+        value = scene.raw.get(field)
+    elif value is None:
+        value = getattr(scene, field)
+    return Evidence(source="scene_states", field=field, value=value, line=scene.line)
+
+
+def _ev_branch(branch: Branch, field: str) -> Evidence:
+    value = getattr(branch, field)
+    return Evidence(source="story_branches", field=field, value=value, line=branch.line)
+
+
+def _count(field: str, value: int, source: str) -> Evidence:
+    return Evidence(source=source, field=field, agg="count", value=value)
+
+
+class _Builder:
+    def __init__(self, a: Analysis):
+        self.a = a
+        self.sc = a.scenario
+        self.flags = self.sc.flags
+        self.incoming: dict[str, list[Branch]] = {}
+        for b in self.sc.branches:
+            self.incoming.setdefault(b.to_scene, []).append(b)
+        self.outgoing = self.sc.branches_from()
+        self.endings = len(a.endings)
+        self.branch_by_id = {b.branch_id: b for b in self.sc.branches}
+
+    # ------------------------------------------------------------ helpers
+    def name(self, scene_id: str) -> str:
+        s = self.sc.scenes.get(scene_id)
+        return s.name if s else scene_id
+
+    def cond(self, branch: Branch) -> str:
+        return T.describe_condition(self.a.conditions.get(branch.branch_id), self.flags)
+
+    def descendants(self, scene_id: str) -> set[str]:
+        import networkx as nx
+
+        return nx.descendants(self.a.graph, scene_id)
+
+    def reachable_endings(self, scene_id: str) -> int:
+        ends = set(self.a.endings)
+        count = 1 if scene_id in ends else 0
+        return count + len(self.descendants(scene_id) & ends)
+
+    def undecided_clause(self, branch: Branch) -> T.Clause | None:
+        if branch.from_scene not in self.sc.scenes:
+            return None
+        state = self.a.shadowing.get(branch.from_scene)
+        if state is None or state.undecided is None:
+            return None
+        if len(state.ordered) < 2 and state.undecided.code == "no_flags":
+            return None  # a lone branch has nothing to be shadowed by
+        u: Undecided = state.undecided
+        siblings = [b.branch_id for b in state.ordered if b.branch_id != branch.branch_id]
+        return T.hedge_undecided(code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
+                                 column=u.column, branch_ids=u.branch_ids, flags=u.flags)
+
+    # ------------------------------------------------------------ scenes
+    def scene_card(self, scene: Scene) -> StoryCard | None:
+        verdict = judge_scene(self.a, scene)
+        if verdict is None:
+            return None
+        reached = self.a.reached is not None and scene.scene_id in self.a.reached
+        evidence = [_ev_scene(scene, "scene_id")]
+        if scene.title is not None:
+            evidence.append(_ev_scene(scene, "title"))
+        hedges: list[T.Clause] = []
+        incoming = self.incoming.get(scene.scene_id, [])
+        if verdict == UNREACHED:
+            if self.sc.has("scene_states", "is_entry"):
+                evidence.append(_ev_scene(scene, "is_entry", bool(scene.is_entry)))
+            evidence.append(_count("to_scene", len(incoming), "story_branches"))
+            sources = list(dict.fromkeys(b.from_scene for b in incoming))
+            for b in incoming[:5]:
+                evidence.append(_ev_branch(b, "from_scene"))
+            summary = T.scene_unreached(name=scene.name, incoming=len(incoming), sources=sources)
+            if incoming:
+                hedges.append(T.hedge_island(sources=sources))
+            reaches_ending = None
+        elif verdict == NO_ENDING:
+            out = self.outgoing.get(scene.scene_id, [])
+            onward = self.descendants(scene.scene_id)
+            evidence.append(_ev_scene(scene, "is_ending", bool(scene.is_ending)))
+            for b in out[:5]:
+                evidence.append(_ev_branch(b, "to_scene"))
+            evidence.append(_count("from_scene", len(out), "story_branches"))
+            evidence.append(_count("is_ending", 0, "scene_states"))
+            summary = T.scene_no_ending(name=scene.name, outgoing=len(out), onward=len(onward), endings=self.endings)
+            reaches_ending = False
+        else:
+            n = self.reachable_endings(scene.scene_id)
+            if scene.is_entry:
+                evidence.append(_ev_scene(scene, "is_entry", True))
+            if scene.is_ending:
+                evidence.append(_ev_scene(scene, "is_ending", True))
+            evidence.append(_count("is_ending", n, "scene_states"))
+            summary = T.scene_reaches(name=scene.name, is_entry=bool(scene.is_entry), is_ending=bool(scene.is_ending),
+                                      reachable_endings=n, endings=self.endings)
+            reaches_ending = True
+        return StoryCard(
+            target_no=scene.scene_id, target_kind=SCENE, scene_id=scene.scene_id, branch_id=None, verdict=verdict,
+            reached_from_entry=reached, reaches_ending=reaches_ending if reached else None, overlapping_branch_id=None,
+            evidence=evidence, summary=summary, hedge=join_clauses(hedges),
+        )
+
+    # ------------------------------------------------------------ branches
+    def branch_card(self, branch: Branch) -> StoryCard | None:
+        verdict = judge_branch(self.a, branch)
+        if verdict is None or self.a.reached is None:
+            return None
+        reached = branch.from_scene in self.a.reached
+        overlapping = self.a.overlap.get(branch.branch_id)
+        evidence = [_ev_branch(branch, "branch_id"), _ev_branch(branch, "from_scene"), _ev_branch(branch, "to_scene")]
+        if self.sc.has("story_branches", "condition_expr"):
+            evidence.append(_ev_branch(branch, "condition_expr"))
+        hedges: list[T.Clause] = []
+        from_name = self.name(branch.from_scene)
+        if verdict == MISSING_TARGET:
+            summary = T.branch_missing_target(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),
+                                              to_scene=branch.to_scene, scenes=len(self.sc.scenes))
+            evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
+            close = difflib.get_close_matches(branch.to_scene, list(self.sc.scenes), n=1, cutoff=0.8)
+            hedges.append(T.hedge_missing_target(to_scene=branch.to_scene, close=close[0] if close else None,
+                                                 rejected_lines=self.sc.rejected_scene_lines))
+        elif verdict == UNREACHED:
+            scene = self.sc.scenes.get(branch.from_scene)
+            if scene is None:
+                summary = T.branch_unreached(branch_id=branch.branch_id, from_scene=branch.from_scene, from_name=None, incoming=0)
+                evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
+                hedges.append(T.hedge_from_missing_scene(from_scene=branch.from_scene))
+            else:
+                inc = len(self.incoming.get(scene.scene_id, []))
+                if self.sc.has("scene_states", "is_entry"):
+                    evidence.append(_ev_scene(scene, "is_entry", bool(scene.is_entry)))
+                evidence.append(_count("to_scene", inc, "story_branches"))
+                summary = T.branch_unreached(branch_id=branch.branch_id, from_scene=branch.from_scene, from_name=scene.name, incoming=inc)
+        elif verdict == SHADOWING:
+            summary = self.shadowing_summary(branch, overlapping, evidence, hedges)
+        elif verdict == NO_ENDING:
+            to = self.sc.scenes[branch.to_scene]
+            evidence.append(_ev_scene(to, "is_ending", bool(to.is_ending)))
+            evidence.append(_count("is_ending", 0, "scene_states"))
+            summary = T.branch_no_ending(branch_id=branch.branch_id, from_name=from_name, to_name=to.name, endings=self.endings)
+        else:
+            to = self.sc.scenes[branch.to_scene]
+            n = self.reachable_endings(to.scene_id)
+            if to.is_ending:
+                evidence.append(_ev_scene(to, "is_ending", True))
+            else:
+                evidence.append(_count("is_ending", n, "scene_states"))
+            summary = T.branch_reaches(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),
+                                       to_name=to.name, to_is_ending=bool(to.is_ending), reachable_endings=n)
+        # hedges that concern the branch itself, whatever its verdict
+        own = self.a.shadowed.get(branch.branch_id)
+        if own is not None:
+            if own.unsatisfiable:
+                hedges.append(T.hedge_unsatisfiable(condition=self.cond(branch), first=own.previous is None))
+            else:
+                same = any(self.branch_by_id[c].to_scene == branch.to_scene for c in own.covered_by)
+                hedges.append(T.hedge_never_fires(covers=own.covered_by, same_target=same, to_name=self.name(branch.to_scene)))
+        undecided = self.undecided_clause(branch)
+        if undecided is not None:
+            scene = self.sc.scenes.get(branch.from_scene)
+            if scene is not None and self.sc.has("scene_states", "available_flags"):
+                item = _ev_scene(scene, "available_flags", raw=True)
+                if item not in evidence:
+                    evidence.append(item)
+            hedges.append(undecided)
+        return StoryCard(
+            target_no=branch.branch_id, target_kind=BRANCH, scene_id=branch.from_scene, branch_id=branch.branch_id,
+            verdict=verdict, reached_from_entry=reached, reaches_ending=None, overlapping_branch_id=overlapping,
+            evidence=evidence, summary=summary, hedge=join_clauses(hedges),
+        )
+
+    def shadowing_summary(self, branch: Branch, later_id: str | None, evidence: list[Evidence], hedges: list[T.Clause]) -> str:
+        assert later_id is not None
+        later = self.branch_by_id[later_id]
+        info = self.a.shadowed[later_id]
+        evidence.append(_ev_branch(branch, "order_no"))
+        evidence.append(_ev_branch(later, "branch_id"))
+        evidence.append(_ev_branch(later, "condition_expr"))
+        evidence.append(_ev_branch(later, "order_no"))
+        for cid in info.covered_by:
+            if cid != branch.branch_id:
+                cover = self.branch_by_id[cid]
+                evidence.append(_ev_branch(cover, "condition_expr"))
+        scene = self.sc.scenes.get(branch.from_scene)
+        if scene is not None:
+            evidence.append(_ev_scene(scene, "available_flags", raw=True))
+        used: list[str] = []
+        for bid in (later_id, *info.covered_by):
+            expr: Expr | None = self.a.conditions.get(bid)
+            if expr is not None:
+                used.extend(f for f in flags_of(expr) if f not in used)
+        for f in used:
+            spec = self.flags.get(f)
+            if spec is None:
+                continue
+            if spec.type == "int":
+                for col in ("min_value", "max_value"):
+                    if getattr(spec, col) is not None:
+                        evidence.append(Evidence(source="flag_spec", field=col, value=getattr(spec, col), line=spec.line))
+            elif spec.type == "enum":
+                evidence.append(Evidence(source="flag_spec", field="values", value=spec.raw.get("values"), line=spec.line))
+        if info.unsatisfiable:
+            hedges.append(T.hedge_later_unsatisfiable(later_id=later_id))
+        return T.branch_shadowing(
+            branch_id=branch.branch_id, order_no=branch.order_no, from_name=self.name(branch.from_scene), later_id=later_id,
+            later_order=later.order_no, later_condition=self.cond(later), covers=info.covered_by, unsatisfiable=info.unsatisfiable,
+        )
+
+
+def build_cards(a: Analysis) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:
+    """Every scene's card, then every branch's card, in input order; an issue for the
+    cards withheld because a column they depend on is missing; lint findings."""
+    builder = _Builder(a)
+    cards: list[StoryCard] = []
+    withheld = {SCENE: 0, BRANCH: 0}
+    for scene in a.scenario.scenes.values():
+        card = builder.scene_card(scene)
+        if card is None:
+            withheld[SCENE] += 1
+        else:
+            cards.append(card)
+    for branch in a.scenario.branches:
+        card = builder.branch_card(branch)
+        if card is None:
+            withheld[BRANCH] += 1
+        else:
+            cards.append(card)
+    issues: list[InputIssue] = []
+    if withheld[SCENE] or withheld[BRANCH]:
+        missing = [c for t, c in (("scene_states", "is_entry"), ("scene_states", "is_ending"), ("scene_states", "scene_id"))
+                   if not a.scenario.has(t, c)]
+        issues.append(InputIssue(
+            file=a.scenario.files.get("scene_states"), table="scene_states", column=missing[0] if missing else None,
+            reason=f"{', '.join(missing) or '필요한'} 열이 없어 장면 {withheld[SCENE]}개와 분기 {withheld[BRANCH]}개의 판정을 보류했습니다.",
+        ))
+    findings: list[Finding] = []
+    for info in a.shadowed.values():
+        if info.unsatisfiable:
+            b = builder.branch_by_id[info.branch_id]
+            findings.append(Finding(
+                code="unsatisfiable-condition", target=b.branch_id, file=a.scenario.files.get("story_branches"), line=b.line,
+                message=f"{b.branch_id}의 조건({builder.cond(b)})은 플래그 범위 안에서 참이 될 수 없어 이 분기는 한 번도 나오지 않습니다.",
+            ))
+    return cards, issues, findings

@@ -1,0 +1,486 @@
+"""The condition language: parsing ``condition_expr`` into a typed AST, checking it
+against ``flag_spec``, evaluating it, and converting it to sympy.
+
+The grammar lives in ``grammar/condition.lark``.  A text that does not follow it raises
+:class:`~verdicts.errors.ConditionSyntaxError` with the 1-based position, what was
+expected there and the text with a caret; lark's own exceptions never escape.
+
+>>> parse_condition("3 <= trust and !has_key")
+And(args=(Compare(flag='trust', op='>=', value=3, pos=6), Not(arg=FlagTrue(flag='has_key', pos=17))))
+>>> parse_condition("1 < trust < 4")
+And(args=(Compare(flag='trust', op='>', value=1, pos=5), Compare(flag='trust', op='<', value=4, pos=5)))
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any, Callable, Iterator, Mapping, Union
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+
+from verdicts.errors import ConditionSyntaxError
+
+from .model import Flag
+
+__all__ = [
+    "Const", "FlagTrue", "Compare", "Not", "And", "Or", "Expr",
+    "parse_condition", "grammar_text", "flags_of", "constants_of",
+    "TypeProblem", "check_types", "compile3", "evaluate", "to_sympy", "render",
+]
+
+# ----------------------------------------------------------------------------- AST
+
+
+@dataclass(frozen=True, slots=True)
+class Const:
+    """Always true or always false (an empty condition is ``Const(True)``)."""
+
+    value: bool
+
+
+@dataclass(frozen=True, slots=True)
+class FlagTrue:
+    """A bare flag name: the (bool) flag is true."""
+
+    flag: str
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """``flag op value`` with the flag always on the left (``3 <= t`` becomes ``t >= 3``).
+    ``op`` is one of ``== != < <= > >=`` (``=`` is read as ``==``)."""
+
+    flag: str
+    op: str
+    value: int | str | bool
+    pos: int
+
+
+@dataclass(frozen=True, slots=True)
+class Not:
+    arg: "Expr"
+
+
+@dataclass(frozen=True, slots=True)
+class And:
+    args: tuple["Expr", ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Or:
+    args: tuple["Expr", ...]
+
+
+Expr = Union[Const, FlagTrue, Compare, Not, And, Or]
+
+_FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
+_OPS: dict[str, Callable[[Any, Any], bool]] = {
+    "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+}
+
+# ----------------------------------------------------------------------------- parsing
+
+
+def grammar_text() -> str:
+    """The grammar, from the installed package or, in a source checkout, ``grammar/``."""
+    try:
+        return resources.files("storygraph").joinpath("grammar/condition.lark").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        here = Path(__file__).resolve()
+        for parent in here.parents:
+            candidate = parent / "grammar" / "condition.lark"
+            if candidate.is_file():
+                return candidate.read_text(encoding="utf-8")
+        raise
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", propagate_positions=False, maybe_placeholders=False)
+
+
+class _Operand:
+    __slots__ = ("kind", "value", "pos", "text")
+
+    def __init__(self, kind: str, value: Any, pos: int, text: str):
+        self.kind, self.value, self.pos, self.text = kind, value, pos, text
+
+
+class _SemanticError(Exception):
+    def __init__(self, pos: int, message: str):
+        self.pos, self.message = pos, message
+
+
+@v_args(inline=True)
+class _ToAst(Transformer):
+    def any_of(self, *args):
+        return args[0] if len(args) == 1 else Or(tuple(args))
+
+    def all_of(self, *args):
+        return args[0] if len(args) == 1 else And(tuple(args))
+
+    def negation(self, arg):
+        return Not(arg)
+
+    def bare_flag(self, tok: Token):
+        return FlagTrue(str(tok), tok.start_pos + 1)
+
+    def truth(self, tok: Token):
+        return Const(str(tok).lower() == "true")
+
+    def flag_operand(self, tok: Token):
+        return _Operand("flag", str(tok), tok.start_pos + 1, str(tok))
+
+    def int_operand(self, tok: Token):
+        return _Operand("int", int(tok), tok.start_pos + 1, str(tok))
+
+    def string_operand(self, tok: Token):
+        return _Operand("str", str(tok)[1:-1], tok.start_pos + 1, str(tok))
+
+    def bool_operand(self, tok: Token):
+        return _Operand("bool", str(tok).lower() == "true", tok.start_pos + 1, str(tok))
+
+    def comparison(self, *items):
+        parts = []
+        for i in range(0, len(items) - 2, 2):
+            left, op_tok, right = items[i], items[i + 1], items[i + 2]
+            op = "==" if str(op_tok) == "=" else str(op_tok)
+            if left.kind == "flag" and right.kind != "flag":
+                parts.append(Compare(left.value, op, right.value, left.pos))
+            elif right.kind == "flag" and left.kind != "flag":
+                parts.append(Compare(right.value, _FLIP[op], left.value, right.pos))
+            elif left.kind == "flag":
+                raise _SemanticError(right.pos, f"두 플래그 '{left.text}'와(과) '{right.text}'을(를) 서로 비교할 수는 없습니다; 한쪽은 정수나 따옴표 문자열이어야 합니다. 문자열 값이라면 \"{right.text}\"처럼 따옴표로 감싸 주세요.")
+            else:
+                raise _SemanticError(left.pos, f"'{left.text} {op_tok} {right.text}'에는 플래그가 없습니다; 비교의 한쪽은 플래그 이름이어야 합니다.")
+        return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+
+_TOKEN_WORDS = {
+    "NAME": "플래그 이름",
+    "SIGNED_INT": "정수",
+    "STRING": "따옴표 문자열",
+    "LPAR": "'('",
+    "RPAR": "')'",
+    "COMP_OP": "비교 연산자(== != < <= > >=)",
+    "_AND": "and",
+    "_OR": "or",
+    "_NOT": "not",
+    "TRUE": "true",
+    "FALSE": "false",
+    "$END": "식의 끝",
+}
+_KEYWORD_TOKENS = {"_AND", "_OR", "_NOT", "TRUE", "FALSE"}
+_ORDER = ["NAME", "SIGNED_INT", "STRING", "TRUE", "FALSE", "LPAR", "_NOT", "COMP_OP", "_AND", "_OR", "RPAR", "$END"]
+
+
+def _expected_words(expected: set[str]) -> list[str]:
+    names = [t for t in _ORDER if t in expected] + sorted(t for t in expected if t not in _ORDER)
+    words = []
+    for t in names:
+        w = _TOKEN_WORDS.get(t, t)
+        if w not in words:
+            words.append(w)
+    return words
+
+
+def _one_of(words: list[str]) -> str:
+    if len(words) == 1:
+        return f"{words[0]}이(가)"
+    return f"{', '.join(words)} 가운데 하나가"
+
+
+def _friendly(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
+    if isinstance(exc, UnexpectedCharacters):
+        pos = exc.column if exc.column and exc.column > 0 else exc.pos_in_stream + 1
+        ch = text[pos - 1] if 0 < pos <= len(text) else ""
+        hint = {"&": " 그리고는 'and'나 '&&'로 씁니다.", "|": " 또는은 'or'나 '||'로 씁니다.",
+                '"': " 따옴표가 닫히지 않았습니다.", "'": " 따옴표가 닫히지 않았습니다."}.get(ch, "")
+        expected = _expected_words(set(exc.allowed or ()))
+        exp_text = f" 이 자리에는 {_one_of(expected)} 와야 합니다." if expected else ""
+        return ConditionSyntaxError(text, pos, expected, f"{pos}번째 글자 '{ch}'은(는) 조건식에 쓸 수 없습니다.{hint}{exp_text}")
+    if isinstance(exc, (UnexpectedToken, UnexpectedEOF)):
+        token = getattr(exc, "token", None)
+        expected = _expected_words(set(getattr(exc, "expected", None) or getattr(exc, "accepts", None) or ()))
+        at_end = token is None or token.type == "$END"
+        if at_end:
+            pos = len(text.rstrip()) + 1
+            return ConditionSyntaxError(
+                text, pos, expected,
+                f"식이 {pos}번째 글자에서 끝났는데 {_one_of(expected)} 더 와야 합니다.",
+            )
+        pos = token.start_pos + 1 if token.start_pos is not None else 1
+        word = str(token)
+        extra = ""
+        if token.type in _KEYWORD_TOKENS and "플래그 이름" in expected:
+            extra = f" '{word}'은(는) 예약어라 플래그 이름으로 쓸 수 없습니다."
+        return ConditionSyntaxError(
+            text, pos, expected,
+            f"{pos}번째 글자의 '{word}'이(가) 이 자리에 올 수 없습니다; {_one_of(expected)} 와야 합니다.{extra}",
+        )
+    return ConditionSyntaxError(text, 1, [], f"조건식을 읽을 수 없습니다 ({exc}).")  # pragma: no cover
+
+
+@lru_cache(maxsize=65536)
+def parse_condition(text: str | None) -> Expr:
+    """Parse a ``condition_expr``; empty or blank text is ``Const(True)``.
+
+    Raises :class:`~verdicts.errors.ConditionSyntaxError`.  Results are cached, so an
+    identical condition text is parsed once per process.
+    """
+    if text is None or not text.strip():
+        return Const(True)
+    try:
+        tree = _parser().parse(text)
+        return _ToAst().transform(tree)
+    except VisitError as exc:
+        inner = exc.orig_exc
+        if isinstance(inner, _SemanticError):
+            raise ConditionSyntaxError(text, inner.pos, [], inner.message) from None
+        raise ConditionSyntaxError(text, 1, [], f"조건식을 읽을 수 없습니다 ({inner}).") from None
+    except UnexpectedInput as exc:
+        raise _friendly(text, exc) from None
+
+
+# ----------------------------------------------------------------------------- walking
+
+
+def _walk(expr: Expr) -> Iterator[Expr]:
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        yield node
+        if isinstance(node, Not):
+            stack.append(node.arg)
+        elif isinstance(node, (And, Or)):
+            stack.extend(reversed(node.args))
+
+
+def flags_of(expr: Expr) -> list[str]:
+    """Flag names used, in order of first appearance."""
+    seen: dict[str, None] = {}
+    for node in _walk(expr):
+        if isinstance(node, (FlagTrue, Compare)):
+            seen.setdefault(node.flag, None)
+    return list(seen)
+
+
+def constants_of(expr: Expr) -> dict[str, set]:
+    """For each flag, the literal values it is compared with."""
+    out: dict[str, set] = {}
+    for node in _walk(expr):
+        if isinstance(node, Compare):
+            out.setdefault(node.flag, set()).add(node.value)
+    return out
+
+
+def render(expr: Expr) -> str:
+    """A canonical text of the expression (for messages and tests)."""
+    if isinstance(expr, Const):
+        return "true" if expr.value else "false"
+    if isinstance(expr, FlagTrue):
+        return expr.flag
+    if isinstance(expr, Compare):
+        v = f'"{expr.value}"' if isinstance(expr.value, str) else (str(expr.value).lower() if isinstance(expr.value, bool) else str(expr.value))
+        return f"{expr.flag} {expr.op} {v}"
+    if isinstance(expr, Not):
+        return f"not {_paren(expr.arg)}"
+    if isinstance(expr, And):
+        return " and ".join(_paren(a) for a in expr.args)
+    return " or ".join(_paren(a) for a in expr.args)
+
+
+def _paren(expr: Expr) -> str:
+    return f"({render(expr)})" if isinstance(expr, (And, Or)) else render(expr)
+
+
+# ----------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class TypeProblem:
+    """A well-formed condition that does not fit ``flag_spec`` (position is 1-based)."""
+
+    flag: str
+    pos: int
+    reason: str
+    #: True when the flag is simply not declared (as opposed to a misuse of a declared one)
+    undeclared: bool = False
+
+
+def check_types(expr: Expr, flags: Mapping[str, Flag]) -> list[TypeProblem]:
+    """Problems of ``expr`` against the declared flags: undeclared flags, values of the
+    wrong type, enum values that are not declared, orderings on bool or enum flags."""
+    problems: list[TypeProblem] = []
+    for node in _walk(expr):
+        if not isinstance(node, (FlagTrue, Compare)):
+            continue
+        spec = flags.get(node.flag)
+        if spec is None:
+            problems.append(TypeProblem(node.flag, node.pos, f"플래그 '{node.flag}'이(가) flag_spec에 없습니다.", undeclared=True))
+            continue
+        if isinstance(node, FlagTrue):
+            if spec.type != "bool":
+                kind = "정수" if spec.type == "int" else "열거형"
+                problems.append(TypeProblem(node.flag, node.pos, f"'{node.flag}'은(는) {kind} 플래그라 이름만 쓸 수 없고 '{node.flag} == …'처럼 비교해야 합니다."))
+            continue
+        value, op = node.value, node.op
+        if spec.type == "bool":
+            if op not in ("==", "!="):
+                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 '{node.flag}'에는 '{op}'을(를) 쓸 수 없습니다; == 나 != 로 비교해 주세요."))
+            elif not (isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))):
+                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 '{node.flag}'을(를) {value!r}와(과) 비교했습니다; true/false 또는 1/0과 비교해 주세요."))
+        elif spec.type == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                problems.append(TypeProblem(node.flag, node.pos, f"정수 플래그 '{node.flag}'을(를) {_show(value)}와(과) 비교했습니다; 정수와 비교해 주세요."))
+        elif spec.type == "enum":
+            if not isinstance(value, str):
+                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 '{node.flag}'을(를) {_show(value)}와(과) 비교했습니다; \"{spec.values[0] if spec.values else '값'}\"처럼 따옴표로 감싼 값과 비교해 주세요."))
+            elif op not in ("==", "!="):
+                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 '{node.flag}'에는 '{op}'을(를) 쓸 수 없습니다; == 나 != 로 비교해 주세요."))
+            elif value not in spec.values:
+                problems.append(TypeProblem(node.flag, node.pos, f"'{value}'은(는) 열거형 플래그 '{node.flag}'에 선언된 값이 아닙니다 (선언된 값: {'|'.join(spec.values)})."))
+    return problems
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return str(value)
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+_UNSET = object()
+Assignment = Mapping[str, Any]
+Eval3 = Callable[[Assignment], "bool | None"]
+
+
+def compile3(expr: Expr) -> Eval3:
+    """A fast three-valued evaluator: ``True``/``False``, or ``None`` while a flag it
+    needs is still unassigned.  Bool flags take ``True``/``False``; ``x == 1`` on a bool
+    flag holds for ``True``."""
+    if isinstance(expr, Const):
+        value = expr.value
+        return lambda a: value
+    if isinstance(expr, FlagTrue):
+        flag = expr.flag
+
+        def flag_true(a: Assignment, flag=flag):
+            v = a.get(flag, _UNSET)
+            return None if v is _UNSET else v is True or v == 1
+
+        return flag_true
+    if isinstance(expr, Compare):
+        flag, fn, const = expr.flag, _OPS[expr.op], expr.value
+
+        def compare(a: Assignment, flag=flag, fn=fn, const=const):
+            v = a.get(flag, _UNSET)
+            if v is _UNSET:
+                return None
+            try:
+                return fn(v, const)
+            except TypeError:
+                return False
+
+        return compare
+    if isinstance(expr, Not):
+        inner = compile3(expr.arg)
+
+        def negate(a: Assignment):
+            v = inner(a)
+            return None if v is None else not v
+
+        return negate
+    parts = [compile3(x) for x in expr.args]
+    if isinstance(expr, And):
+
+        def all_of(a: Assignment):
+            unknown = False
+            for p in parts:
+                v = p(a)
+                if v is False:
+                    return False
+                if v is None:
+                    unknown = True
+            return None if unknown else True
+
+        return all_of
+
+    def any_of(a: Assignment):
+        unknown = False
+        for p in parts:
+            v = p(a)
+            if v is True:
+                return True
+            if v is None:
+                unknown = True
+        return None if unknown else False
+
+    return any_of
+
+
+def evaluate(expr: Expr, assignment: Assignment) -> bool:
+    """The truth of ``expr`` under a full assignment of its flags."""
+    value = compile3(expr)(assignment)
+    if value is None:
+        missing = [f for f in flags_of(expr) if f not in assignment]
+        raise KeyError(f"unassigned flags: {missing}")
+    return value
+
+
+# ----------------------------------------------------------------------------- sympy
+
+
+def to_sympy(expr: Expr, flags: Mapping[str, Flag]):
+    """The expression as a sympy Boolean.
+
+    Bool flags become boolean symbols, int flags integer symbols, enum flags integer
+    symbols compared with the index of the value in ``values``.  Used for the symbolic
+    form and simplification (and by the independent re-computation of check 6); the
+    integer decision itself is made by :mod:`storygraph.shadowing`.
+    """
+    import sympy
+
+    symbols: dict[str, Any] = {}
+
+    def sym(name: str):
+        if name not in symbols:
+            spec = flags.get(name)
+            if spec is not None and spec.type == "bool":
+                symbols[name] = sympy.Symbol(name)
+            else:
+                symbols[name] = sympy.Symbol(name, integer=True)
+        return symbols[name]
+
+    def conv(e: Expr):
+        if isinstance(e, Const):
+            return sympy.true if e.value else sympy.false
+        if isinstance(e, FlagTrue):
+            return sym(e.flag)
+        if isinstance(e, Compare):
+            spec = flags.get(e.flag)
+            if spec is not None and spec.type == "bool":
+                truth = bool(e.value)
+                lit = sym(e.flag) if truth else sympy.Not(sym(e.flag))
+                return lit if e.op == "==" else sympy.Not(lit)
+            value = e.value
+            if spec is not None and spec.type == "enum":
+                value = spec.values.index(value) if value in spec.values else -1
+            rel = {"==": sympy.Eq, "!=": sympy.Ne, "<": sympy.Lt, "<=": sympy.Le, ">": sympy.Gt, ">=": sympy.Ge}[e.op]
+            return rel(sym(e.flag), sympy.Integer(value))
+        if isinstance(e, Not):
+            return sympy.Not(conv(e.arg))
+        if isinstance(e, And):
+            return sympy.And(*[conv(a) for a in e.args])
+        return sympy.Or(*[conv(a) for a in e.args])
+
+    return conv(expr)

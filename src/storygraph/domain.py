@@ -1,0 +1,62 @@
+"""storygraph as a verdict domain: lint a scenario into cards, issues, checks and findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from verdicts.checks import Check
+from verdicts.domain import Domain, Report
+
+from .analysis import Analysis, analyse
+from .cards import build_cards
+from .checks import CHECKS, CheckContext
+from .loading import load_scenario
+from .model import REACHED_AND_ENDS, VERDICTS, Scenario, StoryCard
+
+__all__ = ["StorygraphDomain", "DOMAIN", "lint", "LintResult"]
+
+
+class LintResult(Report):
+    """A :class:`~verdicts.domain.Report` that also keeps the scenario and its analysis
+    (the diagram and the screen need them)."""
+
+    scenario: Scenario
+    analysis: Analysis
+
+
+class StorygraphDomain(Domain):
+    name = "storygraph"
+    title = "창작자가 짠 시나리오 분기가 어디서 막히는지 알려줍니다."
+    card_type = StoryCard
+    verdicts = VERDICTS
+    passing_verdicts = frozenset({REACHED_AND_ENDS})
+
+    def checks(self) -> list[Check[Any]]:
+        return list(CHECKS)
+
+    def judge(self, path: Path) -> Report:
+        return lint(path)
+
+
+DOMAIN = StorygraphDomain()
+
+
+def _issue_order(issue) -> tuple:
+    return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
+
+
+def lint(path: str | Path) -> LintResult:
+    """Judge every scene and branch of the scenario at ``path``.
+
+    Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
+    """
+    scenario = load_scenario(path)
+    analysis = analyse(scenario)
+    cards, withheld, findings = build_cards(analysis)
+    issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
+    checks = CHECKS.run(CheckContext(scenario, [c.to_json() for c in cards]))
+    report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
+    report.scenario = scenario
+    report.analysis = analysis
+    return DOMAIN.finish(report)  # type: ignore[return-value]

@@ -1,0 +1,142 @@
+"""Reading a scenario from any of the four accepted forms into a :class:`Scenario`.
+
+1. one CSV holding the union of the three tables' columns (a row with ``branch_id`` is
+   a branch, a row with ``flag`` and neither ``scene_id`` nor ``branch_id`` is a flag,
+   any other row is a scene);
+2. a folder with ``scene_states.csv``, ``story_branches.csv`` and optionally
+   ``flag_spec.csv``;
+3. an ``.xlsx`` workbook with sheets of those names;
+4. a JSON or YAML document with those three keys.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from verdicts.errors import InputError
+from verdicts.model import InputIssue, SourceInfo
+from verdicts.tables import RawRow, RawTable, TypedTable, read_tables, type_table
+
+from .model import FLAG_SPEC, SCENE_STATES, STORY_BRANCHES, TABLE_SPECS, Branch, Flag, Scenario, Scene
+
+__all__ = ["load_scenario", "split_union"]
+
+UNION = "scenario"
+
+
+def split_union(union: RawTable) -> dict[str, RawTable]:
+    """Split a union CSV into the three tables by which id cells a row fills."""
+    header = set(union.columns)
+    own = {spec.name: set(spec.column_names) for spec in TABLE_SPECS}
+    all_known = set().union(*own.values())
+    parts: dict[str, list[RawRow]] = {spec.name: [] for spec in TABLE_SPECS}
+    for row in union.rows:
+        v = row.values
+        if v.get("branch_id"):
+            parts["story_branches"].append(row)
+        elif v.get("flag") and not v.get("scene_id"):
+            parts["flag_spec"].append(row)
+        else:
+            parts["scene_states"].append(row)
+    tables = {}
+    for spec in TABLE_SPECS:
+        if spec.name == "flag_spec" and not (header & own["flag_spec"]):
+            continue  # the file carries no flag table at all
+        # columns of this table, plus unknown ones (so a misspelt column can be suggested)
+        columns = [c for c in union.columns if c in own[spec.name] or c not in all_known]
+        rows = [RawRow(r.line, {c: r.values.get(c) for c in columns}) for r in parts[spec.name]]
+        tables[spec.name] = RawTable(spec.name, union.file, union.form, union.encoding, columns, rows, union.header_line)
+    return tables
+
+
+def load_scenario(path: str | Path) -> Scenario:
+    """Read and type a scenario.  Bad rows and missing columns become issues on the
+    returned :class:`Scenario`; :class:`~verdicts.errors.InputError` is raised only when
+    nothing can be read."""
+    path = Path(path)
+    issues: list[InputIssue] = []
+    names = [spec.name for spec in TABLE_SPECS]
+    raw = read_tables(path, names, issues, single_csv_table=UNION)
+    if UNION in raw:
+        raw = split_union(raw[UNION])
+    for required in ("scene_states", "story_branches"):
+        if required not in raw:
+            where = str(path / f"{required}.csv") if path.is_dir() else str(path)
+            issues.append(InputIssue(file=where, table=required, reason=f"'{required}' 표가 없어 이 표에 기대는 판정은 내리지 않았습니다."))
+    typed: dict[str, TypedTable] = {}
+    for spec in TABLE_SPECS:
+        if spec.name in raw:
+            typed[spec.name] = type_table(raw[spec.name], spec, issues)
+    if not typed:
+        raise InputError(f"{path}: 읽을 수 있는 표가 하나도 없습니다.")
+
+    scenes: dict[str, Scene] = {}
+    rejected_scene_lines: list[int] = []
+    if "scene_states" in typed:
+        t = typed["scene_states"]
+        rejected_scene_lines = [r.line for r in t.rejected]
+        for row in t.rows:
+            v = row.values
+            scenes[v["scene_id"]] = Scene(
+                scene_id=v["scene_id"], title=v.get("title"), is_entry=v.get("is_entry"), is_ending=v.get("is_ending"),
+                available_flags=v.get("available_flags") or None, line=row.line, raw=row.raw,
+            )
+    branches: list[Branch] = []
+    if "story_branches" in typed:
+        t = typed["story_branches"]
+        for row in t.rows:
+            v = row.values
+            order = v.get("order_no")
+            valid = "order_no" not in row.invalid
+            if order is not None and order < 1:
+                issues.append(InputIssue(file=t.file, table=t.name, line=row.line, column="order_no",
+                                         reason=f"order_no {order}은(는) 1 이상이어야 합니다."))
+                valid = False
+            branches.append(Branch(
+                branch_id=v["branch_id"], from_scene=v["from_scene"], to_scene=v["to_scene"],
+                condition_expr=v.get("condition_expr"), order_no=order, line=row.line, raw=row.raw, order_valid=valid,
+            ))
+    flags: dict[str, Flag] = {}
+    if "flag_spec" in typed:
+        t = typed["flag_spec"]
+        for row in t.rows:
+            flag = _flag_from_row(row.values, row.line, row.raw, t, issues)
+            if flag is not None:
+                flags[flag.flag] = flag
+    sources = [tbl.source() for tbl in raw.values()]
+    return Scenario(
+        scenes=scenes, branches=branches, flags=flags, issues=issues, sources=sources,
+        columns={name: set(tbl.present) for name, tbl in typed.items()},
+        files={name: tbl.file for name, tbl in typed.items()},
+        rejected_scene_lines=rejected_scene_lines,
+        has_flag_table="flag_spec" in typed,
+    )
+
+
+def _flag_from_row(v: dict, line: int, raw: dict, t: TypedTable, issues: list[InputIssue]) -> Flag | None:
+    def issue(column: str | None, reason: str) -> None:
+        issues.append(InputIssue(file=t.file, table=t.name, line=line, column=column, reason=reason))
+
+    kind = (v.get("type") or "").strip().lower()
+    values = tuple(v.get("values") or ())
+    lo, hi = v.get("min_value"), v.get("max_value")
+    if not kind:
+        kind = "enum" if values else ("int" if lo is not None or hi is not None else "bool")
+        if t.has("type"):
+            issue("type", f"플래그 '{v['flag']}'의 type이 비어 있어 다른 칸을 보고 {kind}(으)로 읽었습니다.")
+    if kind in ("boolean", "bool"):
+        kind = "bool"
+    elif kind in ("int", "integer", "number"):
+        kind = "int"
+    elif kind in ("enum", "choice", "str", "string"):
+        kind = "enum"
+    else:
+        issue("type", f"type '{v.get('type')}'은(는) bool, int, enum 가운데 하나가 아니라 이 플래그를 쓰는 조건은 따지지 않습니다.")
+        return None
+    if kind == "int" and lo is not None and hi is not None and lo > hi:
+        issue("min_value", f"min_value {lo}이(가) max_value {hi}보다 커서 이 플래그를 쓰는 조건은 따지지 않습니다.")
+        return None
+    if kind == "enum" and not values:
+        issue("values", f"열거형 플래그 '{v['flag']}'에 values가 없어 이 플래그를 쓰는 조건은 따지지 않습니다.")
+        return None
+    return Flag(flag=v["flag"], label=v.get("label"), type=kind, min_value=lo, max_value=hi, values=values, line=line, raw=raw)

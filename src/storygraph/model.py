@@ -1,0 +1,171 @@
+"""The typed scenario: scenes, branches and flags, as read from the three tables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from verdicts.model import Card, Evidence, InputIssue, SourceInfo
+from verdicts.tables import Column, TableSpec
+
+__all__ = [
+    "SCENE_STATES", "STORY_BRANCHES", "FLAG_SPEC", "TABLE_SPECS",
+    "Scene", "Branch", "Flag", "Scenario", "StoryCard",
+    "VERDICTS", "SCENE_VERDICTS", "BRANCH_VERDICTS", "REACHED_AND_ENDS", "UNREACHED", "MISSING_TARGET",
+    "SHADOWING", "NO_ENDING", "SCENE", "BRANCH",
+]
+
+# Verdict labels and target kinds, verbatim from the seed's schema.
+REACHED_AND_ENDS = "끝까지 닿음"
+UNREACHED = "어디서도 안 닿음"
+MISSING_TARGET = "없는 장면을 가리킴"
+SHADOWING = "조건이 겹침"
+NO_ENDING = "끝에 못 감"
+#: screen order: what blocks readers most comes first, the good news last
+VERDICTS: tuple[str, ...] = (UNREACHED, MISSING_TARGET, SHADOWING, NO_ENDING, REACHED_AND_ENDS)
+SCENE_VERDICTS = (UNREACHED, NO_ENDING, REACHED_AND_ENDS)
+BRANCH_VERDICTS = (MISSING_TARGET, UNREACHED, SHADOWING, NO_ENDING, REACHED_AND_ENDS)
+SCENE = "장면"
+BRANCH = "분기"
+
+SCENE_STATES = TableSpec(
+    "scene_states",
+    (
+        Column("scene_id", "str", required=True),
+        Column("title"),
+        Column("is_entry", "bool"),
+        Column("is_ending", "bool"),
+        Column("available_flags", "list"),
+    ),
+    key="scene_id",
+)
+STORY_BRANCHES = TableSpec(
+    "story_branches",
+    (
+        Column("branch_id", "str", required=True),
+        Column("from_scene", "str", required=True),
+        Column("to_scene", "str", required=True),
+        Column("condition_expr"),
+        Column("order_no", "int"),
+    ),
+    key="branch_id",
+)
+FLAG_SPEC = TableSpec(
+    "flag_spec",
+    (
+        Column("flag", "str", required=True),
+        Column("label"),
+        Column("type", "str"),
+        Column("min_value", "int"),
+        Column("max_value", "int"),
+        Column("values", "list"),
+    ),
+    key="flag",
+)
+TABLE_SPECS = (SCENE_STATES, STORY_BRANCHES, FLAG_SPEC)
+
+
+@dataclass
+class Scene:
+    scene_id: str
+    title: str | None
+    is_entry: bool | None
+    is_ending: bool | None
+    #: ``None`` when the cell is empty or the column is missing: not declared
+    available_flags: tuple[str, ...] | None
+    line: int
+    raw: dict[str, str | None] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """How sentences call the scene: its title, else its id."""
+        return self.title or self.scene_id
+
+
+@dataclass
+class Branch:
+    branch_id: str
+    from_scene: str
+    to_scene: str
+    condition_expr: str | None
+    order_no: int | None
+    line: int
+    raw: dict[str, str | None] = field(default_factory=dict)
+    #: False when ``order_no`` was present but unreadable (already an issue)
+    order_valid: bool = True
+
+
+FlagType = Literal["bool", "int", "enum"]
+
+
+@dataclass
+class Flag:
+    flag: str
+    label: str | None
+    type: FlagType
+    min_value: int | None
+    max_value: int | None
+    values: tuple[str, ...]
+    line: int
+    raw: dict[str, str | None] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        return self.label or self.flag
+
+    def size(self) -> int | None:
+        """How many values the flag can take (``None`` when unbounded)."""
+        if self.type == "bool":
+            return 2
+        if self.type == "enum":
+            return len(self.values)
+        if self.min_value is None or self.max_value is None:
+            return None
+        return max(0, self.max_value - self.min_value + 1)
+
+
+@dataclass
+class Scenario:
+    """The three tables, typed, with what was wrong with them.
+
+    ``columns`` records which columns each table had, so that analysis can withhold only
+    what depends on a missing one.  ``rejected_scene_lines`` are scene rows that could not
+    be identified (empty or duplicate id): a missing target may be one of them.
+    """
+
+    scenes: dict[str, Scene]
+    branches: list[Branch]
+    flags: dict[str, Flag]
+    issues: list[InputIssue]
+    sources: list[SourceInfo]
+    columns: dict[str, set[str]]
+    files: dict[str, str]
+    rejected_scene_lines: list[int] = field(default_factory=list)
+    has_flag_table: bool = True
+
+    def has(self, table: str, column: str) -> bool:
+        return column in self.columns.get(table, set())
+
+    def branches_from(self) -> dict[str, list[Branch]]:
+        out: dict[str, list[Branch]] = {}
+        for branch in self.branches:
+            out.setdefault(branch.from_scene, []).append(branch)
+        return out
+
+
+class StoryCard(Card):
+    """One card per scene and per branch, shaped by the seed's schema."""
+
+    key_field: ClassVar[str] = "target_no"
+
+    target_no: str
+    target_kind: str
+    scene_id: str | None
+    branch_id: str | None
+    verdict: str
+    reached_from_entry: bool
+    reaches_ending: bool | None
+    overlapping_branch_id: str | None
+    evidence: list[Evidence]
+    summary: str
+    hedge: str | None = None

@@ -1,0 +1,106 @@
+"""Small helpers for writing Korean sentences from templates.
+
+Particles depend on whether the preceding word ends in a consonant (받침): ``은/는``,
+``이/가``, ``을/를``, ``과/와``, ``으로/로``.  Templates call :func:`josa` so that a scene
+title or a flag label reads naturally whatever it is.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["josa", "has_final_consonant", "is_polite_sentence", "join_clauses", "number_word"]
+
+# How the last character of a non-Hangul word is read aloud: does it end in a consonant,
+# and is that consonant ㄹ (which takes 로, not 으로)?
+_DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "9": ""}
+_LATIN_FINAL = {"b": "", "c": "", "d": "", "f": "", "g": "", "h": "", "j": "", "k": "", "l": "ㄹ", "m": "ㅁ", "n": "ㄴ",
+                "p": "", "q": "", "r": "ㄹ", "s": "", "t": "", "v": "", "w": "", "x": "", "y": "", "z": "",
+                "a": "", "e": "", "i": "", "o": "", "u": ""}
+_JONG = ["", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ", "ㅁ", "ㅂ", "ㅄ", "ㅅ",
+         "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ"]
+
+_PAIRS = {
+    "은/는": ("은", "는"),
+    "이/가": ("이", "가"),
+    "을/를": ("을", "를"),
+    "과/와": ("과", "와"),
+    "이나/나": ("이나", "나"),
+    "이라/라": ("이라", "라"),
+    "으로/로": ("으로", "로"),
+    "이고/고": ("이고", "고"),
+    "이며/며": ("이며", "며"),
+}
+
+
+def _final(word: str) -> str:
+    """The final consonant of how ``word`` is read ('' for a vowel ending)."""
+    stripped = re.sub(r"[\s'\"’”)\]}>.,!?]+$", "", word)
+    if not stripped:
+        return ""
+    ch = stripped[-1]
+    code = ord(ch)
+    if 0xAC00 <= code <= 0xD7A3:
+        return _JONG[(code - 0xAC00) % 28]
+    if ch.isdigit():
+        if len(stripped) >= 2 and stripped[-2:] == "10":
+            return "ㅂ"  # 십
+        return _DIGIT_FINAL[ch]
+    return _LATIN_FINAL.get(ch.lower(), "")
+
+
+def has_final_consonant(word: str) -> bool:
+    return _final(word) != ""
+
+
+def josa(word: str, pair: str) -> str:
+    """``word`` followed by the right form of ``pair`` (e.g. ``"은/는"``).
+
+    >>> josa("등대", "은/는"), josa("선장의 고백", "이/가"), josa("항구", "으로/로"), josa("SC-1", "으로/로")
+    ('등대는', '선장의 고백이', '항구로', 'SC-1로')
+    """
+    with_final, without = _PAIRS[pair]
+    final = _final(word)
+    if pair == "으로/로":
+        return word + (without if final in ("", "ㄹ") else with_final)
+    return word + (with_final if final else without)
+
+
+_POLITE_END = re.compile(r"(니다|세요|지요|까요)\.$")
+
+
+def is_polite_sentence(text: str | None) -> bool:
+    """True when ``text`` is one Korean sentence in polite style ending in ``-니다.``.
+
+    One sentence: no sentence-ending punctuation (``. ? !`` followed by a space or a
+    Hangul character) before the final full stop, and some Hangul in it.
+    """
+    if not text or text != text.strip() or "\n" in text:
+        return False
+    if not _POLITE_END.search(text):
+        return False
+    if not re.search(r"[\uac00-\ud7a3]", text):
+        return False
+    body = text[:-1]
+    return not re.search(r"(다|요)[.?!](\s|$)|[?!]\s", body)
+
+
+def join_clauses(clauses: list[tuple[str, str]]) -> str | None:
+    """Join several hedges into one sentence.
+
+    Each clause is ``(connective_form, final_form)``: the connective form ends so that
+    another clause may follow (``…않았고``), the final form ends the sentence
+    (``…않았습니다.``).  Returns ``None`` for no clauses.
+    """
+    if not clauses:
+        return None
+    parts = [c[0] for c in clauses[:-1]] + [clauses[-1][1]]
+    return ", ".join(parts)
+
+
+_NATIVE = {1: "한", 2: "두", 3: "세", 4: "네", 5: "다섯", 6: "여섯", 7: "일곱", 8: "여덟", 9: "아홉", 10: "열"}
+
+
+def number_word(n: int) -> str:
+    """The native Korean counting word used before a counter (세 엔딩), digits beyond ten."""
+    return _NATIVE.get(n, str(n))
