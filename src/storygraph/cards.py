@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import difflib
+import re
 from typing import Any
 
 from verdicts.korean import join_clauses
@@ -34,6 +34,17 @@ def _count(field: str, value: int, source: str) -> Evidence:
     return Evidence(source=source, field=field, agg="count", value=value)
 
 
+def _id_key(text: str) -> str:
+    return re.sub(r"\d+", lambda m: str(int(m.group())), re.sub(r"[^0-9a-z가-힣]", "", text.lower()))
+
+
+def _same_id_spelling(target: str, scenes) -> str | None:
+    """An existing scene id that differs from ``target`` only in case, spacing,
+    punctuation or leading zeros (``sc-7``, ``SC07`` for ``SC-07``)."""
+    key = _id_key(target)
+    return next((s for s in scenes if _id_key(s) == key), None)
+
+
 class _Builder:
     def __init__(self, a: Analysis):
         self.a = a
@@ -50,6 +61,11 @@ class _Builder:
     def name(self, scene_id: str) -> str:
         s = self.sc.scenes.get(scene_id)
         return s.name if s else scene_id
+
+    def labelled(self, scene_id: str) -> str:
+        """``선장의 고백(SC-19)``, or the bare id of an unknown or untitled scene."""
+        s = self.sc.scenes.get(scene_id)
+        return f"{s.title}({scene_id})" if s and s.title else scene_id
 
     def cond(self, branch: Branch) -> str:
         return T.describe_condition(self.a.conditions.get(branch.branch_id), self.flags)
@@ -70,7 +86,7 @@ class _Builder:
         state = self.a.shadowing.get(branch.from_scene)
         if state is None or state.undecided is None:
             return None
-        if len(state.ordered) < 2 and state.undecided.code == "no_flags":
+        if len(state.ordered) < 2:
             return None  # a lone branch has nothing to be shadowed by
         u: Undecided = state.undecided
         siblings = [b.branch_id for b in state.ordered if b.branch_id != branch.branch_id]
@@ -92,7 +108,7 @@ class _Builder:
             if self.sc.has("scene_states", "is_entry"):
                 evidence.append(_ev_scene(scene, "is_entry", bool(scene.is_entry)))
             evidence.append(_count("to_scene", len(incoming), "story_branches"))
-            sources = list(dict.fromkeys(b.from_scene for b in incoming))
+            sources = [self.labelled(s) for s in dict.fromkeys(b.from_scene for b in incoming)]
             for b in incoming[:5]:
                 evidence.append(_ev_branch(b, "from_scene"))
             summary = T.scene_unreached(name=scene.name, incoming=len(incoming), sources=sources)
@@ -141,8 +157,8 @@ class _Builder:
             summary = T.branch_missing_target(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),
                                               to_scene=branch.to_scene, scenes=len(self.sc.scenes))
             evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
-            close = difflib.get_close_matches(branch.to_scene, list(self.sc.scenes), n=1, cutoff=0.8)
-            hedges.append(T.hedge_missing_target(to_scene=branch.to_scene, close=close[0] if close else None,
+            close = _same_id_spelling(branch.to_scene, self.sc.scenes)
+            hedges.append(T.hedge_missing_target(to_scene=branch.to_scene, close=close,
                                                  rejected_lines=self.sc.rejected_scene_lines))
         elif verdict == UNREACHED:
             scene = self.sc.scenes.get(branch.from_scene)

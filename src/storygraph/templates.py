@@ -67,7 +67,11 @@ def id_list(ids: Sequence[str]) -> str:
 
 def when(cond_text: str) -> str:
     """``신뢰도 5 이상일 때`` or ``조건 없이``."""
-    return "조건 없이" if cond_text == "조건 없음" else f"{cond_text}일 때"
+    if cond_text == "조건 없음":
+        return "조건 없이"
+    if cond_text == "읽지 못한 조건":
+        return "읽지 못한 조건식으로"
+    return f"{cond_text}일 때"
 
 
 # ------------------------------------------------------------------ scene summaries
@@ -100,8 +104,8 @@ def branch_missing_target(*, branch_id: str, from_name: str, condition: str, to_
 def branch_unreached(*, branch_id: str, from_scene: str, from_name: str | None, incoming: int) -> str:
     if from_name is None:
         return f"{josa(branch_id, '이/가')} 출발하는 {josa(from_scene, '은/는')} 장면 목록에 없어 이 분기를 지나는 독자가 없습니다."
-    return (f"{josa(branch_id, '이/가')} 출발하는 {josa(from_name, '은/는')} 들어오는 분기 {incoming}개로도 "
-            f"시작 장면에서 닿지 않아 이 분기를 지나는 독자가 없습니다.")
+    return (f"{from_name}에는 시작 장면에서 이어지는 길이 없어(들어오는 분기 {incoming}개) "
+            f"그곳에서 출발하는 {josa(branch_id, '을/를')} 지나는 독자가 없습니다.")
 
 
 def branch_shadowing(*, branch_id: str, order_no: int | None, from_name: str, later_id: str, later_order: int | None,

@@ -35,7 +35,11 @@ _PAIRS = {
 
 def _final(word: str) -> str:
     """The final consonant of how ``word`` is read ('' for a vowel ending)."""
-    stripped = re.sub(r"[\s'\"’”)\]}>.,!?]+$", "", word)
+    stripped = word.rstrip()
+    # a particle after a parenthesis attaches to the word before it: BR-14(…)를
+    while stripped.endswith(")") and "(" in stripped:
+        stripped = stripped[: stripped.rindex("(")].rstrip()
+    stripped = re.sub(r"[\s'\"’”\]}>.,!?]+$", "", stripped)
     if not stripped:
         return ""
     ch = stripped[-1]
