@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Set up (idempotent, with test dependencies and Chromium) and run the whole test suite.
+# The default run is bounded (a few minutes); slow stress/fuzz/oracle tests run as a
+# bounded slice.  `scripts/test.sh --deep` runs the slow tests at full depth.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh --test
+if [[ "${1:-}" == "--deep" ]]; then
+  shift
+  exec env STORYGRAPH_DEEP=1 .venv/bin/python -m pytest "$@"
+fi
+exec .venv/bin/python -m pytest "$@"

@@ -1,0 +1,41 @@
+"""Shared fixtures: paths of the bundled examples and a runner for the real commands."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+BIN = Path(sys.executable).parent
+
+# Hypothesis: the default run is bounded; STORYGRAPH_DEEP=1 (scripts/test.sh --deep) goes deeper.
+settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile("deep", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("deep" if os.environ.get("STORYGRAPH_DEEP") else "default")
+
+DEEP = bool(os.environ.get("STORYGRAPH_DEEP"))
+
+
+@pytest.fixture
+def examples() -> Path:
+    return EXAMPLES
+
+
+def run(command: str, *args: str | os.PathLike, cwd: Path | None = None, check_code: int | None = None) -> subprocess.CompletedProcess:
+    """Run an installed console script (``storygraph``, ``verdicts``) for real."""
+    exe = BIN / command
+    proc = subprocess.run([str(exe), *map(str, args)], capture_output=True, text=True, cwd=cwd or ROOT, timeout=600)
+    if check_code is not None:
+        assert proc.returncode == check_code, f"exit {proc.returncode}\nstdout:\n{proc.stdout[-3000:]}\nstderr:\n{proc.stderr[-3000:]}"
+    return proc
+
+
+@pytest.fixture
+def cli():
+    return run
