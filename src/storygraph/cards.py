@@ -12,6 +12,7 @@ from . import templates as T
 from .analysis import Analysis, Undecided
 from .conditions import Expr, flags_of
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .reach import reach_counts
 from .rules import judge_branch, judge_scene
 
 __all__ = ["build_cards"]
@@ -56,6 +57,9 @@ class _Builder:
         self.outgoing = self.sc.branches_from()
         self.endings = len(a.endings)
         self.branch_by_id = {b.branch_id: b for b in self.sc.branches}
+        self._succ: dict[str, list[str]] | None = None
+        self._onward: dict[str, int] | None = None
+        self._ending_counts: dict[str, int] | None = None
 
     # ------------------------------------------------------------ helpers
     def name(self, scene_id: str) -> str:
@@ -70,15 +74,31 @@ class _Builder:
     def cond(self, branch: Branch) -> str:
         return T.describe_condition(self.a.conditions.get(branch.branch_id), self.flags)
 
-    def descendants(self, scene_id: str) -> set[str]:
-        import networkx as nx
+    def _successors(self) -> dict[str, list[str]]:
+        if self._succ is None:
+            g = self.a.graph
+            self._succ = {s: list(g.successors(s)) for s in g.nodes}
+        return self._succ
 
-        return nx.descendants(self.a.graph, scene_id)
+    def onward_count(self, scene_id: str) -> int:
+        """How many other scenes lie on some path from ``scene_id``, a scene that reaches
+        no ending.  Every scene after it reaches no ending either, so all such counts are
+        made at once on that part of the graph, in linear passes (see
+        :mod:`storygraph.reach`)."""
+        if self._onward is None:
+            succ = self._successors()
+            good = self.a.reaches_ending or set()
+            stuck = {s: [t for t in nxt if t not in good] for s, nxt in succ.items() if s not in good}
+            self._onward = reach_counts(list(stuck), stuck, stuck)
+        # reach_counts counts the scene itself; the onward scenes are the others
+        return self._onward.get(scene_id, 1) - 1
 
     def reachable_endings(self, scene_id: str) -> int:
-        ends = set(self.a.endings)
-        count = 1 if scene_id in ends else 0
-        return count + len(self.descendants(scene_id) & ends)
+        """How many endings can be reached from ``scene_id`` (itself included)."""
+        if self._ending_counts is None:
+            succ = self._successors()
+            self._ending_counts = reach_counts(list(succ), succ, self.a.endings)
+        return self._ending_counts.get(scene_id, 0)
 
     def undecided_clause(self, branch: Branch) -> T.Clause | None:
         if branch.from_scene not in self.sc.scenes:
@@ -117,13 +137,13 @@ class _Builder:
             reaches_ending = None
         elif verdict == NO_ENDING:
             out = self.outgoing.get(scene.scene_id, [])
-            onward = self.descendants(scene.scene_id)
+            onward = self.onward_count(scene.scene_id)
             evidence.append(_ev_scene(scene, "is_ending", bool(scene.is_ending)))
             for b in out[:5]:
                 evidence.append(_ev_branch(b, "to_scene"))
             evidence.append(_count("from_scene", len(out), "story_branches"))
             evidence.append(_count("is_ending", 0, "scene_states"))
-            summary = T.scene_no_ending(name=scene.name, outgoing=len(out), onward=len(onward), endings=self.endings)
+            summary = T.scene_no_ending(name=scene.name, outgoing=len(out), onward=onward, endings=self.endings)
             reaches_ending = False
         else:
             n = self.reachable_endings(scene.scene_id)
