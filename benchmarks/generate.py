@@ -95,20 +95,22 @@ def hard_scene_rows(seed: int = 11, flags: int = 40, branches: int = 60):
     ranges = {f: (0, rng.choice([1000, 100_000, 1_000_000])) for f in ints}
     names = bools + ints
 
-    def atom() -> str:
-        f = rng.choice(names)
+    def atom(pool=names) -> str:
+        f = rng.choice(pool)
         if f in ranges:
             lo, hi = ranges[f]
             return f"{f} {rng.choice(OPS)} {rng.randint(lo, hi)}"
         return rng.choice([f, f"not {f}"])
 
     def cond(size: int) -> str:
+        if size == 1:
+            return atom(ints)  # a lone bool test would cover half of everything
         atoms = [atom() for _ in range(size)]
         # a few patterns: plain conjunction, disjunction, and mixed with parentheses
         shape = rng.random()
-        if shape < 0.4 or size == 1:
-            return " and ".join(atoms)
         if shape < 0.6:
+            return " and ".join(atoms)
+        if shape < 0.7:
             return " or ".join(atoms)
         half = max(1, size // 2)
         return f"({' or '.join(atoms[:half])}) and ({' or '.join(atoms[half:])})" if size > 1 else atoms[0]
@@ -120,11 +122,10 @@ def hard_scene_rows(seed: int = 11, flags: int = 40, branches: int = 60):
     for j in range(5, branches - 1, 7):
         a, c = rng.sample(range(j), 2)
         conds[j] = f"({conds[a]}) and ({conds[c]})"
-    for j in range(9, branches - 1, 11):
-        f = rng.choice(ints)
-        lo, hi = ranges[f]
-        cut = rng.randint(lo, hi)
-        conds[j - 2], conds[j - 1], conds[j] = f"{f} >= {cut}", f"{f} < {cut}", cond(rng.randint(2, 5))
+    # near the end, two branches that only cover together (a pair is needed)
+    f = rng.choice(ints)
+    cut = rng.randint(*ranges[f])
+    conds[-4], conds[-3] = f"{f} >= {cut} or {conds[-6]}", f"{f} < {cut} or {conds[-7]}"
     conds.append("")
     for j, c in enumerate(conds, start=1):
         rows.append(["", "", "", "", "", f"HB{j:02d}", "H0", "H1", c, str(j), "", "", "", "", "", ""])

@@ -1,14 +1,14 @@
 """The ten automatic checks of storygraph ("자동 검증").
 
 Each check recomputes its claim from the typed input tables with its own code — plain
-breadth-first searches, sympy and brute-force enumeration — never with the graph, the
+breadth-first searches, brute-force enumeration (bit-parallel) and, where even that is
+too large, the z3 SMT solver when installed — never with the graph, the
 shadowing search or the card builder that produced the cards, and reports the cards it
 failed on.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,9 +22,9 @@ from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, TABLE_SP
 __all__ = ["CHECKS", "CheckContext", "run_storygraph_checks"]
 
 #: products of full flag ranges up to this size are enumerated point by point
-REFERENCE_LIMIT = 20_000
-#: products of sympy range classes up to this size are enumerated by the fallback
-CLASS_LIMIT = 200_000
+REFERENCE_LIMIT = 200_000
+#: products of candidate points up to this size are enumerated by the fallback
+CLASS_LIMIT = 2_000_000
 
 
 @dataclass
@@ -130,26 +130,30 @@ def missing_target_recomputed(ctx: CheckContext):
 def shadowing_recomputed(ctx: CheckContext):
     """For each ``조건이 겹침`` card, the named later branch must directly follow the card's
     branch in ``order_no`` and be covered by the earlier branches' conditions over every
-    assignment of the scene's ``available_flags`` — recomputed with sympy, by the
-    reference enumeration of full ranges when that is small, else over sympy-derived
-    range classes."""
+    assignment of the flags they use — recomputed point by point (bit-parallel, one byte
+    per point) over the full ranges when their product is small, else over candidate
+    points around every constant, else (when even those are too many) by the z3 SMT
+    solver when it is installed."""
     failed: list[str] = []
     methods: set[str] = set()
     by_scene: dict[str, list] = {}
     for b in ctx.scenario.branches:
         by_scene.setdefault(b.from_scene, []).append(b)
+    ordered: dict[str, tuple[list, list[str]]] = {}
     for c in ctx.cards:
         if c.get("verdict") != SHADOWING:
             continue
         later = c.get("overlapping_branch_id")
-        siblings = sorted((b for b in by_scene.get(c.get("scene_id"), []) if b.order_no is not None), key=lambda b: b.order_no)
-        ids = [b.branch_id for b in siblings]
+        scene_id = c.get("scene_id")
+        if scene_id not in ordered:
+            siblings = sorted((b for b in by_scene.get(scene_id, []) if b.order_no is not None), key=lambda b: b.order_no)
+            ordered[scene_id] = (siblings, [b.branch_id for b in siblings])
+        siblings, ids = ordered[scene_id]
         if later not in ids or c["target_no"] not in ids or ids.index(later) != ids.index(c["target_no"]) + 1:
             failed.append(c["target_no"])
             continue
-        scene = ctx.scenario.scenes.get(c["scene_id"])
         upto = siblings[: ids.index(later) + 1]
-        outcome = _covered(ctx.scenario, scene.available_flags or (), [b.condition_expr for b in upto])
+        outcome = _covered(ctx.scenario, [b.condition_expr for b in upto])
         if outcome is None:
             methods.add("too-large")
             continue
@@ -159,72 +163,185 @@ def shadowing_recomputed(ctx: CheckContext):
             failed.append(c["target_no"])
     note = None
     if methods:
-        names = {"reference": "전체 범위 열거", "classes": "sympy 구간 열거", "too-large": "조합이 너무 많아 건너뜀"}
+        names = {"reference": "전체 범위 열거", "classes": "상수 주변 점 열거", "z3": "z3 SMT", "too-large": "조합이 너무 많아 건너뜀"}
         note = "방법: " + ", ".join(names[m] for m in sorted(methods))
     return failed, note
 
 
-def _covered(sc: Scenario, flags: tuple[str, ...], texts: list[str | None]) -> tuple[bool, str] | None:
-    import sympy
+def _covered(sc: Scenario, texts: list[str | None]) -> tuple[bool, str] | None:
+    """Whether the last condition is covered by the others: ``(covered, method)``, or
+    ``None`` when no method here can decide it."""
+    from .conditions import Compare, flags_of, parse_condition
 
-    from .conditions import parse_condition, to_sympy
-
-    exprs = [to_sympy(parse_condition(t), sc.flags) for t in texts]
-    later, earlier = exprs[-1], exprs[:-1]
-    symbols = sorted(set().union(*(e.free_symbols for e in exprs)), key=lambda s: s.name)
-    specs = [sc.flags[s.name] for s in symbols]
-    # the full ranges (reference definition)
-    full = []
-    for spec in specs:
-        if spec.type == "bool":
-            full.append([False, True])
-        elif spec.type == "enum":
-            full.append(list(range(len(spec.values))))
-        elif spec.min_value is not None and spec.max_value is not None:
-            full.append(list(range(spec.min_value, spec.max_value + 1)))
-        else:
-            full.append(None)
-    size = 1
-    for values in full:
-        size = size * len(values) if values is not None and size is not None else None
+    exprs = [parse_condition(t) for t in texts]
+    used: list[str] = []
+    for e in exprs:
+        used.extend(f for f in flags_of(e) if f not in used)
+    specs = [sc.flags[f] for f in used]
+    axes = [_full_axis(spec) for spec in specs]
+    size = _product(axes)
     method = "reference"
     if size is None or size > REFERENCE_LIMIT:
-        # range classes cut at the numbers appearing in sympy's relational atoms
         method = "classes"
-        full = []
-        for sym, spec in zip(symbols, specs):
-            if spec.type == "bool":
-                full.append([False, True])
-                continue
-            numbers = set()
-            for e in exprs:
-                for rel in e.atoms(sympy.core.relational.Relational):
-                    if sym in rel.free_symbols:
-                        numbers |= {int(n) for n in rel.atoms(sympy.Integer)}
-            lo = spec.min_value if spec.type == "int" else 0
-            hi = spec.max_value if spec.type == "int" else len(spec.values) - 1
-            candidates = set()
-            for n in numbers:
-                candidates |= {n - 1, n, n + 1}
-            if lo is not None:
-                candidates.add(lo)
-            if hi is not None:
-                candidates.add(hi)
-            if lo is None or hi is None:
-                edge = (min(numbers) - 2 if numbers else -1), (max(numbers) + 2 if numbers else 1)
-                candidates |= set(edge)
-            full.append(sorted(v for v in candidates if (lo is None or v >= lo) and (hi is None or v <= hi)))
-        size = 1
-        for values in full:
-            size *= len(values)
-        if size > CLASS_LIMIT:
+        consts: dict[str, set] = {f: set() for f in used}
+        for e in exprs:
+            for node in _atoms(e):
+                if isinstance(node, Compare):
+                    consts[node.flag].add(node.value)
+        axes = [_candidate_axis(spec, consts[spec.flag]) for spec in specs]
+        size = _product(axes)
+        if size is None or size > CLASS_LIMIT:
+            return _covered_z3(sc, exprs, used)
+    grid = _Grid(used, axes)
+    masks = [grid.mask(e) for e in exprs]
+    rest = masks[-1]
+    for m in masks[:-1]:
+        rest &= ~m
+    return (rest & grid.all) == 0, method
+
+
+def _product(axes: list[list | None]) -> int | None:
+    size = 1
+    for values in axes:
+        if values is None:
             return None
-    fl = sympy.lambdify(symbols, later, modules="math") if symbols else (lambda: bool(later))
-    fe = [sympy.lambdify(symbols, e, modules="math") if symbols else (lambda e=e: bool(e)) for e in earlier]
-    for point in itertools.product(*full):
-        if bool(fl(*point)) and not any(bool(f(*point)) for f in fe):
-            return False, method
-    return True, method
+        size *= max(1, len(values))
+    return size
+
+
+def _full_axis(spec) -> list | None:
+    if spec.type == "bool":
+        return [False, True]
+    if spec.type == "enum":
+        return list(spec.values)
+    if spec.min_value is None or spec.max_value is None or spec.max_value - spec.min_value > REFERENCE_LIMIT:
+        return None
+    return list(range(spec.min_value, spec.max_value + 1))
+
+
+def _candidate_axis(spec, constants: set) -> list:
+    """Points that meet every region the constants cut the range into: each constant and
+    its two neighbours, and the ends (or a point past the outermost constants)."""
+    if spec.type != "int":
+        return _full_axis(spec)  # type: ignore[return-value]
+    numbers = {int(n) for n in constants if isinstance(n, int) and not isinstance(n, bool)}
+    lo, hi = spec.min_value, spec.max_value
+    points = set()
+    for n in numbers:
+        points |= {n - 1, n, n + 1}
+    points.add(lo if lo is not None else (min(numbers) - 2 if numbers else -1))
+    points.add(hi if hi is not None else (max(numbers) + 2 if numbers else 1))
+    return sorted(v for v in points if (lo is None or v >= lo) and (hi is None or v <= hi))
+
+
+def _atoms(expr):
+    from .conditions import And, Not, Or
+
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, Not):
+            stack.append(node.arg)
+        elif isinstance(node, (And, Or)):
+            stack.extend(node.args)
+        else:
+            yield node
+
+
+class _Grid:
+    """Every point of a product of axes, one byte per point: a condition becomes the int
+    whose byte ``p`` is 1 exactly when it holds at point ``p``, so conditions combine with
+    ``&``, ``|`` and ``~`` at C speed."""
+
+    def __init__(self, flags: list[str], axes: list[list]):
+        self.flags, self.axes = flags, axes
+        self.size = _product(axes) or 1
+        self.all = int.from_bytes(b"\x01" * self.size, "little")
+        self.stride: dict[str, int] = {}
+        step = 1
+        for f, values in zip(reversed(flags), reversed(axes)):
+            self.stride[f] = step
+            step *= max(1, len(values))
+        self.axis = dict(zip(flags, axes))
+
+    def _atom_mask(self, flag: str, holds: list[bool]) -> int:
+        stride = self.stride[flag]
+        block = b"".join((b"\x01" if h else b"\x00") * stride for h in holds)
+        return int.from_bytes(block * (self.size // len(block)), "little")
+
+    def mask(self, expr) -> int:
+        from .conditions import And, Compare, Const, FlagTrue, Not
+
+        if isinstance(expr, Const):
+            return self.all if expr.value else 0
+        if isinstance(expr, FlagTrue):
+            return self._atom_mask(expr.flag, [v is True for v in self.axis[expr.flag]])
+        if isinstance(expr, Compare):
+            return self._atom_mask(expr.flag, [_compare(v, expr.op, expr.value) for v in self.axis[expr.flag]])
+        if isinstance(expr, Not):
+            return self.all & ~self.mask(expr.arg)
+        parts = [self.mask(a) for a in expr.args]
+        out = parts[0]
+        for p in parts[1:]:
+            out = (out & p) if isinstance(expr, And) else (out | p)
+        return out
+
+
+def _compare(v: Any, op: str, const: Any) -> bool:
+    if isinstance(v, bool):
+        v, const = int(v), (int(const) if isinstance(const, (bool, int)) else const)
+    if type(v) is not type(const) and not (isinstance(v, int) and isinstance(const, int)):
+        return op == "!="
+    return {"==": v == const, "!=": v != const, "<": v < const, "<=": v <= const, ">": v > const, ">=": v >= const}[op]
+
+
+def _covered_z3(sc: Scenario, exprs: list, used: list[str]) -> tuple[bool, str] | None:
+    """The same question for z3, when it is installed (a test dependency)."""
+    try:
+        import z3
+    except ImportError:
+        return None
+    from .conditions import And, Compare, Const, FlagTrue, Not
+
+    var = {}
+    solver = z3.Solver()
+    for f in used:
+        spec = sc.flags[f]
+        if spec.type == "bool":
+            var[f] = z3.Bool(f)
+        else:
+            var[f] = z3.Int(f)
+            if spec.type == "enum":
+                solver.add(var[f] >= 0, var[f] < len(spec.values))
+            else:
+                if spec.min_value is not None:
+                    solver.add(var[f] >= spec.min_value)
+                if spec.max_value is not None:
+                    solver.add(var[f] <= spec.max_value)
+
+    def conv(e):
+        if isinstance(e, Const):
+            return z3.BoolVal(e.value)
+        if isinstance(e, FlagTrue):
+            return var[e.flag]
+        if isinstance(e, Compare):
+            spec = sc.flags[e.flag]
+            x, c = var[e.flag], e.value
+            if spec.type == "bool":
+                c = z3.BoolVal(bool(c))
+                return x == c if e.op == "==" else x != c
+            if spec.type == "enum":
+                c = spec.values.index(c) if c in spec.values else -1
+            return {"==": x == c, "!=": x != c, "<": x < c, "<=": x <= c, ">": x > c, ">=": x >= c}[e.op]
+        if isinstance(e, Not):
+            return z3.Not(conv(e.arg))
+        parts = [conv(a) for a in e.args]
+        return z3.And(*parts) if isinstance(e, And) else z3.Or(*parts)
+
+    solver.add(conv(exprs[-1]))
+    for e in exprs[:-1]:
+        solver.add(z3.Not(conv(e)))
+    return solver.check() == z3.unsat, "z3"
 
 
 @CHECKS.register("C07", "끝에 못 감은 시작 장면에서 닿은 뒤 그 자리에서 어느 길로도 엔딩에 닿지 않는지 다시 계산합니다.")

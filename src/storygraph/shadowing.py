@@ -13,6 +13,18 @@ bool flags keep both values.  A depth-first search over class representatives, w
 three-valued evaluation, prunes every partial assignment under which B is already false
 or an earlier branch already true — so a witness is found quickly, and "no witness"
 is a proof.
+
+When even the product of classes is large (many flags, many constants), the same
+question is put to an incremental SAT solver (python-sat's MiniSat) over an **order
+encoding** of the classes: for a flag with classes ``0..k-1`` the variable ``[f >= i]``
+(``i = 1..k-1``) says that the flag's class index is at least ``i``, with
+``[f >= i+1] -> [f >= i]``.  Every comparison is constant on each class, so the set of
+classes where it holds is a union of intervals, i.e. a small formula over those
+variables; each condition is Tseitin-encoded once, behind an indicator ``t_j <-> C_j``.
+The question "can branch j fire?" is then ``solve(assumptions=[t_j, -t_0, …, -t_{j-1}])``;
+when the answer is no, the solver's unsat core names earlier branches that together
+cover branch j, and deletion-based minimisation shrinks it to an irreducible set.  Both
+methods are exact over the same classes; see ``docs/decisions.md``.
 """
 
 from __future__ import annotations
@@ -21,10 +33,17 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, Mapping, Sequence
 
-from .conditions import Eval3, Expr, compile3, constants_of, flags_of
+from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, Or, compile3, constants_of, flags_of
 from .model import Flag
 
-__all__ = ["FlagDomain", "flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing"]
+__all__ = [
+    "FlagDomain", "flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing",
+    "class_product", "CLASS_PRODUCT_LIMIT", "decide_by_classes", "decide_by_sat", "SatScene",
+]
+
+#: scenes whose product of flag classes is at most this are decided by enumerating classes;
+#: larger ones by the SAT solver (measured: enumeration is fine up to about 10^4 points)
+CLASS_PRODUCT_LIMIT = 4096
 
 
 @dataclass(frozen=True)
@@ -169,14 +188,48 @@ def _order(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr]) -> lis
     return sorted((f for f in domains), key=lambda f: (-use.get(f, 0), len(domains[f].points), f))
 
 
-def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24) -> dict[int, Shadow]:
+def class_product(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr]) -> int:
+    """How many class points the flags used by ``conditions`` span together."""
+    used: dict[str, None] = {}
+    for expr in conditions:
+        for f in flags_of(expr):
+            used.setdefault(f, None)
+    size = 1
+    for f in used:
+        if f in domains:
+            size *= max(1, len(domains[f].points))
+    return size
+
+
+def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
+                     method: str | None = None) -> dict[int, Shadow]:
     """Every shadowed branch among ``conditions`` (already in ``order_no`` order).
 
     ``domains`` must cover every flag the conditions use.  For each shadowed branch the
     smallest covering set found is reported: one earlier branch when one suffices, else a
     pair when there are at most ``exhaustive_pairs`` earlier branches, else an
-    irredundant set obtained by dropping branches from all earlier ones.
+    irredundant set obtained by dropping branches from all earlier ones (class
+    enumeration) or from the solver's unsat core (SAT).
+
+    ``method`` forces ``"classes"`` or ``"sat"``; by default scenes whose class product
+    is at most :data:`CLASS_PRODUCT_LIMIT` are enumerated and larger ones solved.
+
+    >>> from storygraph.conditions import parse_condition
+    >>> from storygraph.model import Flag
+    >>> flags = {"trust": Flag("trust", None, "int", 0, 1_000_000, (), 1)}
+    >>> conds = [parse_condition(t) for t in ("trust >= 3", "trust < 3", "trust == 7")]
+    >>> decide_shadowing(conds, scene_domains(conds, flags), method="sat")
+    {2: Shadow(index=2, covered_by=(0,), unsatisfiable=False)}
     """
+    if method is None:
+        method = "classes" if class_product(domains, conditions) <= CLASS_PRODUCT_LIMIT else "sat"
+    if method == "sat":
+        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs)
+    return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs)
+
+
+def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24) -> dict[int, Shadow]:
+    """:func:`decide_shadowing` by depth-first enumeration of class representatives."""
     evals = [compile3(c) for c in conditions]
     order = _order(domains, conditions)
     out: dict[int, Shadow] = {}
@@ -188,6 +241,175 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
             continue
         out[j] = Shadow(j, _cover(target, evals[:j], domains, order, exhaustive_pairs), False)
     return out
+
+
+class SatScene:
+    """The conditions of one scene encoded once for an incremental SAT solver.
+
+    ``indicator[j]`` is a variable equivalent to condition ``j``; :meth:`can_fire` asks
+    whether some assignment makes condition ``j`` true and the ``earlier`` ones false.
+    """
+
+    def __init__(self, conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]):
+        from pysat.solvers import Solver
+
+        self.domains = domains
+        self._next = 0
+        self._ge: dict[tuple[str, int], int] = {}
+        self._laddered: set[str] = set()
+        self._atoms: dict[Expr, int] = {}
+        self.clauses: list[list[int]] = []
+        self._true = self._var()
+        self.clauses.append([self._true])
+        self.indicator = [self._encode(c) for c in conditions]
+        self.solver = Solver(name="minisat22", bootstrap_with=self.clauses)
+
+    def close(self) -> None:
+        self.solver.delete()
+
+    def __enter__(self) -> "SatScene":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -------------------------------------------------------------- encoding
+    def _var(self) -> int:
+        self._next += 1
+        return self._next
+
+    def _at_least(self, flag: str, i: int) -> int:
+        """The literal ``[class index of flag >= i]`` (``i = 0`` is true, ``i >= k`` false)."""
+        k = len(self.domains[flag].points)
+        if i <= 0:
+            return self._true
+        if i >= k:
+            return -self._true
+        key = (flag, i)
+        lit = self._ge.get(key)
+        if lit is None:
+            if flag not in self._laddered:
+                # first use of the flag: create its whole ladder [>= 1] <- [>= 2] <- …
+                self._laddered.add(flag)
+                prev = None
+                for step in range(1, k):
+                    v = self._var()
+                    self._ge[(flag, step)] = v
+                    if prev is not None:
+                        self.clauses.append([-v, prev])  # [>= step] -> [>= step-1]
+                    prev = v
+            lit = self._ge[key]
+        return lit
+
+    def _and(self, lits: list[int]) -> int:
+        if not lits:
+            return self._true
+        if len(lits) == 1:
+            return lits[0]
+        v = self._var()
+        for lit in lits:
+            self.clauses.append([-v, lit])
+        self.clauses.append([v] + [-lit for lit in lits])
+        return v
+
+    def _or(self, lits: list[int]) -> int:
+        return -self._and([-lit for lit in lits])
+
+    def _atom(self, expr: Expr) -> int:
+        """An atom (comparison or bare flag) as a formula over its flag's ladder."""
+        lit = self._atoms.get(expr)
+        if lit is not None:
+            return lit
+        flag = expr.flag  # type: ignore[union-attr]
+        test = compile3(expr)
+        holds = [bool(test({flag: value})) for value, _ in self.domains[flag].points]
+        # maximal runs of classes where the atom holds: each run is [>= a] and not [>= b+1]
+        runs: list[int] = []
+        i, k = 0, len(holds)
+        while i < k:
+            if holds[i]:
+                j = i
+                while j + 1 < k and holds[j + 1]:
+                    j += 1
+                runs.append(self._and([self._at_least(flag, i), -self._at_least(flag, j + 1)]))
+                i = j + 1
+            else:
+                i += 1
+        lit = self._or(runs) if runs else -self._true
+        self._atoms[expr] = lit
+        return lit
+
+    def _encode(self, expr: Expr) -> int:
+        # iterative post-order walk, so deeply nested conditions need no recursion
+        done: dict[int, int] = {}
+        stack: list[tuple[Expr, bool]] = [(expr, False)]
+        while stack:
+            node, ready = stack.pop()
+            if isinstance(node, Const):
+                done[id(node)] = self._true if node.value else -self._true
+            elif isinstance(node, (Compare, FlagTrue)):
+                done[id(node)] = self._atom(node)
+            elif not ready:
+                stack.append((node, True))
+                children = (node.arg,) if isinstance(node, Not) else node.args  # type: ignore[union-attr]
+                stack.extend((c, False) for c in children)
+            elif isinstance(node, Not):
+                done[id(node)] = -done[id(node.arg)]
+            elif isinstance(node, And):
+                done[id(node)] = self._and([done[id(a)] for a in node.args])
+            else:
+                done[id(node)] = self._or([done[id(a)] for a in node.args])  # type: ignore[union-attr]
+        return done[id(expr)]
+
+    # -------------------------------------------------------------- questions
+    def can_fire(self, j: int, earlier: Iterable[int]) -> tuple[bool, list[int]]:
+        """``(True, [])`` when condition ``j`` can hold with all ``earlier`` false; else
+        ``(False, core)`` with the earlier positions the solver needed for its proof."""
+        position = {-self.indicator[i]: i for i in earlier}
+        sat = self.solver.solve(assumptions=[self.indicator[j], *position])
+        if sat:
+            return True, []
+        core = self.solver.get_core() or []
+        return False, sorted({position[lit] for lit in core if lit in position})
+
+
+def decide_by_sat(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24) -> dict[int, Shadow]:
+    """:func:`decide_shadowing` by an incremental SAT solver over an order encoding."""
+    out: dict[int, Shadow] = {}
+    with SatScene(conditions, domains) as scene:
+        for j in range(len(conditions)):
+            alone, _ = scene.can_fire(j, ())
+            if not alone:
+                out[j] = Shadow(j, (), True)
+                continue
+            if j == 0:
+                continue
+            fires, core = scene.can_fire(j, range(j))
+            if fires:
+                continue
+            out[j] = Shadow(j, _sat_cover(scene, j, core, exhaustive_pairs), False)
+    return out
+
+
+def _sat_cover(scene: SatScene, j: int, core: list[int], exhaustive_pairs: int) -> tuple[int, ...]:
+    """The smallest covering set found: a single earlier branch when one suffices, else a
+    pair (when there are few earlier branches), else the unsat core made irreducible."""
+    for i in range(j):
+        if not scene.can_fire(j, (i,))[0]:
+            return (i,)
+    if j <= exhaustive_pairs:
+        for pair in combinations(range(j), 2):
+            if not scene.can_fire(j, pair)[0]:
+                return pair
+    chosen = list(core)
+    for i in list(reversed(core)):
+        if i not in chosen:
+            continue
+        trial = [k for k in chosen if k != i]
+        fires, smaller = scene.can_fire(j, trial)
+        if not fires:
+            chosen = smaller if smaller else trial
+    return tuple(sorted(chosen))
 
 
 def _cover(target: Eval3, earlier: Sequence[Eval3], domains, order, exhaustive_pairs: int) -> tuple[int, ...]:
