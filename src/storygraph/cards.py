@@ -41,9 +41,25 @@ def _id_key(text: str) -> str:
 
 def _same_id_spelling(target: str, scenes) -> str | None:
     """An existing scene id that differs from ``target`` only in case, spacing,
-    punctuation or leading zeros (``sc-7``, ``SC07`` for ``SC-07``)."""
+    punctuation or leading zeros (``sc-7``, ``SC07`` for ``SC-07``).
+
+    ``scenes`` may be a mapping prepared by :func:`_spelling_index` (one pass over the
+    scenes for the whole run) or any iterable of scene ids."""
     key = _id_key(target)
+    if isinstance(scenes, _SpellingIndex):
+        return scenes.get(key)
     return next((s for s in scenes if _id_key(s) == key), None)
+
+
+class _SpellingIndex(dict):
+    """``_id_key(scene_id) -> first scene_id`` with that key."""
+
+
+def _spelling_index(scenes) -> _SpellingIndex:
+    index = _SpellingIndex()
+    for s in scenes:
+        index.setdefault(_id_key(s), s)
+    return index
 
 
 class _Builder:
@@ -58,6 +74,7 @@ class _Builder:
         self.endings = len(a.endings)
         self.branch_by_id = {b.branch_id: b for b in self.sc.branches}
         self._succ: dict[str, list[str]] | None = None
+        self._spelling: _SpellingIndex | None = None
         self._onward: dict[str, int] | None = None
         self._ending_counts: dict[str, int] | None = None
 
@@ -73,6 +90,11 @@ class _Builder:
 
     def cond(self, branch: Branch) -> str:
         return T.describe_condition(self.a.conditions.get(branch.branch_id), self.flags)
+
+    def spelling(self) -> "_SpellingIndex":
+        if self._spelling is None:
+            self._spelling = _spelling_index(self.sc.scenes)
+        return self._spelling
 
     def _successors(self) -> dict[str, list[str]]:
         if self._succ is None:
@@ -177,7 +199,7 @@ class _Builder:
             summary = T.branch_missing_target(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),
                                               to_scene=branch.to_scene, scenes=len(self.sc.scenes))
             evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
-            close = _same_id_spelling(branch.to_scene, self.sc.scenes)
+            close = _same_id_spelling(branch.to_scene, self.spelling())
             hedges.append(T.hedge_missing_target(to_scene=branch.to_scene, close=close,
                                                  rejected_lines=self.sc.rejected_scene_lines))
         elif verdict == UNREACHED:

@@ -22,9 +22,9 @@ from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, TABLE_SP
 __all__ = ["CHECKS", "CheckContext", "run_storygraph_checks"]
 
 #: products of full flag ranges up to this size are enumerated point by point
-REFERENCE_LIMIT = 200_000
+REFERENCE_LIMIT = 4096
 #: products of candidate points up to this size are enumerated by the fallback
-CLASS_LIMIT = 2_000_000
+CLASS_LIMIT = 1_000_000
 
 
 @dataclass

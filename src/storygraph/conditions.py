@@ -14,6 +14,7 @@ And(args=(Compare(flag='trust', op='>', value=1, pos=5), Compare(flag='trust', o
 from __future__ import annotations
 
 import operator
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -227,15 +228,26 @@ def _friendly(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
     return ConditionSyntaxError(text, 1, [], f"조건식을 읽을 수 없습니다 ({exc}).")  # pragma: no cover
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 18)
 def parse_condition(text: str | None) -> Expr:
     """Parse a ``condition_expr``; empty or blank text is ``Const(True)``.
 
     Raises :class:`~verdicts.errors.ConditionSyntaxError`.  Results are cached, so an
-    identical condition text is parsed once per process.
+    identical condition text is parsed once per process.  Well-formed texts take a fast
+    hand-written path (:func:`_fast_parse`) that builds the very same tree as the lark
+    grammar; anything it is not sure of goes to lark, which also writes every error
+    message.
     """
     if text is None or not text.strip():
         return Const(True)
+    fast = _fast_parse(text)
+    if fast is not None:
+        return fast
+    return _lark_parse(text)
+
+
+def _lark_parse(text: str) -> Expr:
+    """The grammar's own parse (``grammar/condition.lark``), with friendly errors."""
     try:
         tree = _parser().parse(text)
         return _ToAst().transform(tree)
@@ -246,6 +258,163 @@ def parse_condition(text: str | None) -> Expr:
         raise ConditionSyntaxError(text, 1, [], f"조건식을 읽을 수 없습니다 ({inner}).") from None
     except UnexpectedInput as exc:
         raise _friendly(text, exc) from None
+
+
+# The fast path: a tokenizer and a recursive-descent parser for the same grammar.  It
+# returns ``None`` (and lark takes over) on anything unusual: an error of any kind, a word
+# that lark would split at a keyword, a comparison of two flags, deep nesting.
+_TOKEN_RE = re.compile(
+    r"""[ \t\f\r\n]*(?:
+    (?P<op>==|!=|<=|>=|&&|\|\||[<>=!()])
+  | (?P<str>"[^"\n]*"|'[^'\n]*')
+  | (?P<int>[+-]?\d+(?![\w.]))
+  | (?P<word>[^\W\d][\w.]*)
+)""",
+    re.VERBOSE,
+)
+_KEYWORDS = {"and": "and", "or": "or", "not": "not", "true": "true", "false": "false"}
+_KEYWORD_PREFIX = re.compile(r"(?i:and|or|not|true|false)\b")
+_SYMBOLS = {"&&": "and", "||": "or", "!": "not"}
+_COMPARE = {"==", "!=", "<=", ">=", "<", ">", "="}
+
+
+class _Bail(Exception):
+    pass
+
+
+def _tokens(text: str) -> list[tuple[str, Any, int]] | None:
+    """``(kind, value, 1-based position)`` triples, or ``None`` when unsure."""
+    out: list[tuple[str, Any, int]] = []
+    pos, end = 0, len(text)
+    match = _TOKEN_RE.match
+    while True:
+        m = match(text, pos)
+        if m is None or m.end() == pos:
+            if text[pos:].strip(" \t\f\r\n"):
+                return None
+            return out
+        pos = m.end()
+        kind = m.lastgroup
+        start = m.start(kind) + 1
+        tok = m.group(kind)
+        if kind == "op":
+            if tok in _SYMBOLS:
+                out.append((_SYMBOLS[tok], tok, start))
+            elif tok in "()":
+                out.append((tok, tok, start))
+            else:
+                out.append(("cmp", "==" if tok == "=" else tok, start))
+        elif kind == "word":
+            low = tok.lower()
+            if low in _KEYWORDS:
+                out.append((low, tok, start))
+            elif _KEYWORD_PREFIX.match(tok):
+                return None  # lark reads a keyword and then the rest: let it say so
+            else:
+                out.append(("name", tok, start))
+        elif kind == "int":
+            out.append(("int", int(tok), start))
+        else:
+            out.append(("str", tok[1:-1], start))
+        if pos >= end:
+            return out
+
+
+def _fast_parse(text: str) -> Expr | None:
+    toks = _tokens(text)
+    if not toks:
+        return None
+    toks.append(("$end", None, len(text) + 1))
+    i = 0
+
+    def peek() -> str:
+        return toks[i][0]
+
+    def or_expr() -> Expr:
+        nonlocal i
+        parts = [and_expr()]
+        while peek() == "or":
+            i += 1
+            parts.append(and_expr())
+        return parts[0] if len(parts) == 1 else Or(tuple(parts))
+
+    def and_expr() -> Expr:
+        nonlocal i
+        parts = [not_expr()]
+        while peek() == "and":
+            i += 1
+            parts.append(not_expr())
+        return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+    def not_expr() -> Expr:
+        nonlocal i
+        depth = 0
+        while peek() == "not":
+            i += 1
+            depth += 1
+        node = atom()
+        for _ in range(depth):
+            node = Not(node)
+        return node
+
+    def atom() -> Expr:
+        nonlocal i
+        kind, value, pos = toks[i]
+        if kind == "(":
+            i += 1
+            node = or_expr()
+            if peek() != ")":
+                raise _Bail
+            i += 1
+            return node
+        if kind in ("name", "int", "str", "true", "false") and toks[i + 1][0] == "cmp":
+            return comparison()
+        if kind == "name":
+            i += 1
+            return FlagTrue(value, pos)
+        if kind in ("true", "false"):
+            i += 1
+            return Const(kind == "true")
+        raise _Bail
+
+    def operand() -> tuple[str, Any, int]:
+        nonlocal i
+        kind, value, pos = toks[i]
+        if kind == "name":
+            i += 1
+            return "flag", value, pos
+        if kind in ("int", "str"):
+            i += 1
+            return kind, value, pos
+        if kind in ("true", "false"):
+            i += 1
+            return "bool", kind == "true", pos
+        raise _Bail
+
+    def comparison() -> Expr:
+        nonlocal i
+        items = [operand()]
+        while peek() == "cmp":
+            op = toks[i][1]
+            i += 1
+            items.append(op)
+            items.append(operand())
+        parts = []
+        for k in range(0, len(items) - 2, 2):
+            left, op, right = items[k], items[k + 1], items[k + 2]
+            if left[0] == "flag" and right[0] != "flag":
+                parts.append(Compare(left[1], op, right[1], left[2]))
+            elif right[0] == "flag" and left[0] != "flag":
+                parts.append(Compare(right[1], _FLIP[op], left[1], right[2]))
+            else:
+                raise _Bail  # two flags, or no flag: lark explains
+        return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+    try:
+        node = or_expr()
+    except (_Bail, IndexError, RecursionError):
+        return None
+    return node if peek() == "$end" else None
 
 
 # ----------------------------------------------------------------------------- walking
