@@ -19,8 +19,12 @@ SECTIONS = ("What it flags", "Why it matters", "Example", "Instead")
 
 def rule_doc_sections(rule: Rule) -> tuple[str, dict[str, str]]:
     """The headline and the four sections of a rule's docstring."""
-    lines = rule.doc.splitlines()
-    headline = lines[0].strip()
+    return rule.doc.splitlines()[0].strip(), doc_sections(rule.doc)
+
+
+def doc_sections(doc: str) -> dict[str, str]:
+    """The *What it flags / Why it matters / Example / Instead* sections of a docstring."""
+    lines = doc.splitlines()
     body = textwrap.dedent("\n".join(lines[1:]))
     sections: dict[str, str] = {}
     current = None
@@ -31,7 +35,7 @@ def rule_doc_sections(rule: Rule) -> tuple[str, dict[str, str]]:
             sections[current] = ""
         elif current:
             sections[current] += stripped + " "
-    return headline, {k: " ".join(v.split()) for k, v in sections.items()}
+    return {k: " ".join(v.split()) for k, v in sections.items()}
 
 
 def render_verdict_docs() -> str:

@@ -160,6 +160,8 @@ class Finding(BaseModel):
     file: str | None = None
     line: int | None = None
     data: dict[str, Any] | None = None
+    #: the reason, when a person recorded that this finding is intended
+    accepted: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)
