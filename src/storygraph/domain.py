@@ -7,6 +7,7 @@ from typing import Any
 
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
+from verdicts.perf import without_gc
 
 from .analysis import Analysis, analyse
 from .cards import build_cards
@@ -51,12 +52,14 @@ def lint(path: str | Path) -> LintResult:
 
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
-    scenario = load_scenario(path)
-    analysis = analyse(scenario)
-    cards, withheld, findings = build_cards(analysis)
-    issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
-    checks = CHECKS.run(CheckContext(scenario, [c.to_json() for c in cards]))
-    report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
-    report.scenario = scenario
-    report.analysis = analysis
-    return DOMAIN.finish(report)  # type: ignore[return-value]
+    with without_gc():
+        scenario = load_scenario(path)
+        analysis = analyse(scenario)
+        cards, withheld, findings = build_cards(analysis)
+        issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
+        card_json = [c.to_json() for c in cards]
+        checks = CHECKS.run(CheckContext(scenario, card_json))
+        report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
+        report.scenario = scenario
+        report.analysis = analysis
+        return DOMAIN.finish(report, card_json)  # type: ignore[return-value]

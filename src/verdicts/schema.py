@@ -95,9 +95,12 @@ def card_errors(domain: str, card: dict[str, Any]) -> list[str]:
     return [f"{'/'.join(map(str, e.absolute_path)) or '(card)'}: {e.message}" for e in _validator(domain).iter_errors(card)]
 
 
-def schema_check(domain: str, cards: Iterable[Card]) -> CheckResult:
-    """The always-shown check that every card validates against the domain's schema."""
-    failed = [card.key for card in cards if not card_valid(domain, card.to_json())]
+def schema_check(domain: str, cards: Iterable[Card], card_json: Iterable[dict[str, Any]] | None = None) -> CheckResult:
+    """The always-shown check that every card validates against the domain's schema
+    (``card_json``: the cards as JSON, when the caller already made them)."""
+    cards = list(cards)
+    jsons = list(card_json) if card_json is not None else [card.to_json() for card in cards]
+    failed = [card.key for card, data in zip(cards, jsons) if not card_valid(domain, data)]
     return CheckResult(
         id="SCHEMA",
         description="모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다.",
