@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from verdicts.korean import join_clauses
 from verdicts.model import Evidence, InputIssue
+from verdicts.progress import SILENT, Progress
 
 from . import templates as T
 from .analysis import Analysis, Undecided
@@ -290,21 +291,24 @@ class _Builder:
         )
 
 
-def build_cards(a: Analysis) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:
+def build_cards(a: Analysis, progress: Progress = SILENT) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:
     """Every scene's card, then every branch's card, in input order; an issue for the
-    cards withheld because a column they depend on is missing; lint findings."""
+    cards withheld because a column they depend on is missing; lint findings.
+    ``progress`` is told of each scene (``장면``) and branch (``분기``) done."""
     findings, extra_hedges = collect_findings(a)
     builder = _Builder(a, extra_hedges)
     cards: list[StoryCard] = []
     withheld = {SCENE: 0, BRANCH: 0}
     for scene in a.scenario.scenes.values():
         card = builder.scene_card(scene)
+        progress.advance("장면")
         if card is None:
             withheld[SCENE] += 1
         else:
             cards.append(card)
     for branch in a.scenario.branches:
         card = builder.branch_card(branch)
+        progress.advance("분기")
         if card is None:
             withheld[BRANCH] += 1
         else:

@@ -15,6 +15,7 @@ from pathlib import Path
 import typer
 
 from verdicts.errors import VerdictsError
+from verdicts.progress import for_terminal
 from verdicts.report import REPORTERS
 
 from .domain import DOMAIN, lint as run_lint
@@ -47,11 +48,12 @@ def main() -> None:
 def lint(
     path: Path = typer.Argument(..., help="scenario.csv (union of the three tables), a folder of CSVs, an .xlsx workbook, or JSON/YAML."),
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks."""
     try:
-        report = run_lint(path)
+        report = run_lint(path, for_terminal(quiet))
     except VerdictsError as exc:
         raise _fail(str(exc))
     sys.stdout.write(REPORTERS[format.value](report, DOMAIN))

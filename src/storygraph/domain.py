@@ -8,6 +8,7 @@ from typing import Any
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 from verdicts.perf import without_gc
+from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, analyse
 from .cards import build_cards
@@ -47,19 +48,25 @@ def _issue_order(issue) -> tuple:
     return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
 
 
-def lint(path: str | Path) -> LintResult:
+def lint(path: str | Path, progress: Progress = SILENT) -> LintResult:
     """Judge every scene and branch of the scenario at ``path``.
 
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
     with without_gc():
+        progress.start("읽기")
         scenario = load_scenario(path)
+        progress.start("분석")
         analysis = analyse(scenario)
-        cards, withheld, findings = build_cards(analysis)
+        progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
+        cards, withheld, findings = build_cards(analysis, progress)
         issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
         card_json = [c.to_json() for c in cards]
+        progress.start("자동 검증")
         checks = CHECKS.run(CheckContext(scenario, card_json))
         report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
         report.scenario = scenario
         report.analysis = analysis
-        return DOMAIN.finish(report, card_json)  # type: ignore[return-value]
+        DOMAIN.finish(report, card_json)
+        progress.close()
+        return report

@@ -1,0 +1,104 @@
+"""A progress line on stderr for long runs.
+
+It appears only when stderr is a terminal, only once a run has lasted about a second,
+and it is redrawn at most ten times a second, so short runs, pipes and CI logs never see
+it.  The library reports progress through :class:`Progress`; ``--quiet`` (or a
+non-terminal stderr) gives the silent :data:`SILENT` instead.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from typing import TextIO
+
+__all__ = ["Progress", "SILENT", "for_terminal"]
+
+
+class Progress:
+    """Counts of what is done, drawn as one line ``\\r``-rewritten on ``stream``.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> p = Progress(out, delay=0.0, interval=0.0)
+    >>> p.start("카드", {"장면": 2, "분기": 3})
+    >>> p.advance("장면"); p.advance("분기", 3)
+    >>> p.close()
+    >>> out.getvalue().split("\\r")[-1].replace("\\x1b[K", "").strip()
+    '카드 [################----]  장면 1/2 · 분기 3/3'
+    """
+
+    enabled = True
+
+    def __init__(self, stream: TextIO, *, delay: float = 1.0, interval: float = 0.1, width: int = 20):
+        self.stream, self.delay, self.interval, self.width = stream, delay, interval, width
+        self.began = time.monotonic()
+        self.last = 0.0
+        self.stage = ""
+        self.done: dict[str, int] = {}
+        self.total: dict[str, int] = {}
+        self.drawn = False
+
+    def start(self, stage: str, totals: dict[str, int] | None = None) -> None:
+        """Begin a stage (``읽기``, ``분석``, ``카드`` …) with the totals it counts towards."""
+        self.stage = stage
+        self.total = dict(totals or {})
+        self.done = {k: 0 for k in self.total}
+        self._draw(force=True)
+
+    def advance(self, what: str, n: int = 1) -> None:
+        self.done[what] = self.done.get(what, 0) + n
+        now = time.monotonic()
+        if now - self.last >= self.interval:
+            self._draw(now=now)
+
+    def _draw(self, force: bool = False, now: float | None = None) -> None:
+        now = time.monotonic() if now is None else now
+        if now - self.began < self.delay:
+            return
+        if not force and now - self.last < self.interval:
+            return
+        self.last = now
+        done, total = sum(self.done.values()), sum(self.total.values())
+        filled = int(self.width * done / total) if total else 0
+        bar = f" [{'#' * filled}{'-' * (self.width - filled)}]" if total else ""
+        counts = " · ".join(f"{k} {self.done.get(k, 0):,}/{v:,}" for k, v in self.total.items())
+        self.stream.write(f"\r{self.stage}{bar}  {counts}\x1b[K" if counts else f"\r{self.stage}…\x1b[K")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        """Draw the final counts and end the line (only if anything was drawn)."""
+        if self.total:
+            self._draw(force=True)
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class _Silent(Progress):
+    enabled = False
+
+    def __init__(self) -> None:  # noqa: D401 - nothing to set up
+        pass
+
+    def start(self, stage: str, totals: dict[str, int] | None = None) -> None:
+        pass
+
+    def advance(self, what: str, n: int = 1) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+#: the progress that shows nothing
+SILENT: Progress = _Silent()
+
+
+def for_terminal(quiet: bool = False, stream: TextIO | None = None) -> Progress:
+    """A :class:`Progress` on stderr when it is a terminal and not ``quiet``, else :data:`SILENT`."""
+    stream = sys.stderr if stream is None else stream
+    if quiet or not getattr(stream, "isatty", lambda: False)():
+        return SILENT
+    return Progress(stream)
