@@ -29,6 +29,7 @@ methods are exact over the same classes; see ``docs/decisions.md``.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, Mapping, Sequence
@@ -44,6 +45,9 @@ __all__ = [
 #: scenes whose product of flag classes is at most this are decided by enumerating classes;
 #: larger ones by the SAT solver (measured: enumeration is fine up to about 10^4 points)
 CLASS_PRODUCT_LIMIT = 4096
+#: … and whose product times the number of branches is at most this (each branch's search
+#: tests the earlier ones at every point, so many branches favour the solver too)
+CLASS_WORK_LIMIT = 50_000
 
 
 @dataclass(frozen=True)
@@ -222,7 +226,9 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
     {2: Shadow(index=2, covered_by=(0,), unsatisfiable=False)}
     """
     if method is None:
-        method = "classes" if class_product(domains, conditions) <= CLASS_PRODUCT_LIMIT else "sat"
+        size = class_product(domains, conditions)
+        small = size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT
+        method = "classes" if small else "sat"
     if method == "sat":
         return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs)
     return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs)
@@ -257,11 +263,20 @@ class SatScene:
         self._next = 0
         self._ge: dict[tuple[str, int], int] = {}
         self._laddered: set[str] = set()
+        self._starts: dict[str, list] = {}
         self._atoms: dict[Expr, int] = {}
         self.clauses: list[list[int]] = []
         self._true = self._var()
         self.clauses.append([self._true])
         self.indicator = [self._encode(c) for c in conditions]
+        # none_before[j]: conditions 0..j-1 are all false (a chain, so that "can j fire
+        # after all earlier ones?" needs two assumptions, not j + 1)
+        self.none_before = [self._true]
+        for t in self.indicator[:-1]:
+            v = self._var()
+            self.clauses.append([-v, self.none_before[-1]])
+            self.clauses.append([-v, -t])
+            self.none_before.append(v)
         self.solver = Solver(name="minisat22", bootstrap_with=self.clauses)
 
     def close(self) -> None:
@@ -316,28 +331,57 @@ class SatScene:
         return -self._and([-lit for lit in lits])
 
     def _atom(self, expr: Expr) -> int:
-        """An atom (comparison or bare flag) as a formula over its flag's ladder."""
+        """An atom (comparison or bare flag) as a formula over its flag's ladder: each
+        run ``a..b`` of classes where it holds is ``[>= a] and not [>= b+1]``."""
         lit = self._atoms.get(expr)
         if lit is not None:
             return lit
         flag = expr.flag  # type: ignore[union-attr]
+        runs = [self._and([self._at_least(flag, a), -self._at_least(flag, b + 1)]) for a, b in self._runs(expr, flag)]
+        lit = self._or(runs) if runs else -self._true
+        self._atoms[expr] = lit
+        return lit
+
+    def _runs(self, expr: Expr, flag: str) -> list[tuple[int, int]]:
+        """The maximal runs ``(first, last)`` of class indices where the atom holds.  Int
+        classes are sorted intervals cut at the atom's constant, so an ordering holds on a
+        prefix or a suffix and an equality on one class: found by bisection."""
+        points = self.domains[flag].points
+        k = len(points)
+        value = getattr(expr, "value", None)
+        if isinstance(expr, Compare) and isinstance(value, int) and not isinstance(value, bool) \
+                and points and isinstance(points[0][0], int) and not isinstance(points[0][0], bool):
+            starts = self._starts.get(flag)
+            if starts is None:
+                starts = self._starts[flag] = [p for p, _ in points]
+            op = expr.op
+            if op in (">=", ">"):
+                first = bisect_left(starts, value) if op == ">=" else bisect_right(starts, value)
+                return [(first, k - 1)] if first < k else []
+            if op in ("<", "<="):
+                stop = bisect_left(starts, value) if op == "<" else bisect_right(starts, value)
+                return [(0, stop - 1)] if stop > 0 else []
+            i = bisect_left(starts, value)
+            hit = i < k and starts[i] == value
+            if op == "==":
+                return [(i, i)] if hit else []
+            if not hit:
+                return [(0, k - 1)]
+            return [r for r in ((0, i - 1), (i + 1, k - 1)) if r[0] <= r[1]]
         test = compile3(expr)
-        holds = [bool(test({flag: value})) for value, _ in self.domains[flag].points]
-        # maximal runs of classes where the atom holds: each run is [>= a] and not [>= b+1]
-        runs: list[int] = []
-        i, k = 0, len(holds)
+        holds = [bool(test({flag: v})) for v, _ in points]
+        runs: list[tuple[int, int]] = []
+        i = 0
         while i < k:
             if holds[i]:
                 j = i
                 while j + 1 < k and holds[j + 1]:
                     j += 1
-                runs.append(self._and([self._at_least(flag, i), -self._at_least(flag, j + 1)]))
+                runs.append((i, j))
                 i = j + 1
             else:
                 i += 1
-        lit = self._or(runs) if runs else -self._true
-        self._atoms[expr] = lit
-        return lit
+        return runs
 
     def _encode(self, expr: Expr) -> int:
         # iterative post-order walk, so deeply nested conditions need no recursion
@@ -362,6 +406,10 @@ class SatScene:
         return done[id(expr)]
 
     # -------------------------------------------------------------- questions
+    def can_fire_first(self, j: int) -> bool:
+        """Whether condition ``j`` can hold while every earlier one is false."""
+        return bool(self.solver.solve(assumptions=[self.indicator[j], self.none_before[j]]))
+
     def can_fire(self, j: int, earlier: Iterable[int]) -> tuple[bool, list[int]]:
         """``(True, [])`` when condition ``j`` can hold with all ``earlier`` false; else
         ``(False, core)`` with the earlier positions the solver needed for its proof."""
@@ -382,11 +430,9 @@ def decide_by_sat(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain],
             if not alone:
                 out[j] = Shadow(j, (), True)
                 continue
-            if j == 0:
+            if j == 0 or scene.can_fire_first(j):
                 continue
-            fires, core = scene.can_fire(j, range(j))
-            if fires:
-                continue
+            _, core = scene.can_fire(j, range(j))
             out[j] = Shadow(j, _sat_cover(scene, j, core, exhaustive_pairs), False)
     return out
 
