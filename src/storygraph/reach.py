@@ -5,9 +5,10 @@ The cards say how many endings a scene still leads to, and how many scenes lie o
 a scene that reaches no ending.  Asking ``nx.descendants`` once per scene is quadratic
 (each search may walk the whole graph).  Here the graph is condensed into its strongly
 connected components (iterative Tarjan, so a chain of 200,000 scenes needs no
-recursion), and each component's reachable targets are an int used as a bitset, OR-ed
-over its successors in reverse topological order.  A component's bitset is dropped as
-soon as its last predecessor has used it, so only the frontier is kept in memory.
+recursion).  Walking the components in reverse topological order, a component with one
+successor adds its own targets to that successor's count; only a component with several
+successors needs the union of their sets, made as an int used as a bitset and kept for
+the merges above it.
 """
 
 from __future__ import annotations
@@ -85,39 +86,80 @@ def reach_counts(nodes: Sequence[Hashable], succ: Mapping[Hashable, Iterable[Has
     ``succ`` maps each node to its successors; successors that are not in ``succ`` are
     ignored.
 
+    A component with a single successor component reaches its own targets plus exactly
+    what that successor reaches (the two sets are disjoint in a DAG), so its count is a
+    sum and no bitset is made for it unless a component with several successors needs
+    its set.  Chains therefore cost linear time; only real merges OR bitsets.
+
     >>> reach_counts("abcd", {"a": "bc", "b": "d", "c": "d", "d": ""}, "cd")
     {'a': 2, 'b': 1, 'c': 2, 'd': 1}
     """
     comp_of, comps = strongly_connected(nodes, succ)
     target_set = set(targets)
-    # successor components and how many predecessors still need each component's bitset
-    comp_succ: list[set[int]] = [set() for _ in comps]
-    waiting = [0] * len(comps)
+    n = len(comps)
+    comp_succ: list[list[int]] = [[] for _ in comps]
     for ci, comp in enumerate(comps):
-        out = comp_succ[ci]
+        seen: set[int] = set()
         for node in comp:
             for nxt in succ.get(node, ()):
                 cj = comp_of.get(nxt)
-                if cj is not None and cj != ci and cj not in out:
-                    out.add(cj)
-                    waiting[cj] += 1
-    bits: dict[int, int] = {}
-    counts: dict = {}
+                if cj is not None and cj != ci and cj not in seen:
+                    seen.add(cj)
+                    comp_succ[ci].append(cj)
+    # bit positions of each component's own targets
+    own: list[list[int]] = [[] for _ in comps]
     next_bit = 0
-    for ci, comp in enumerate(comps):  # reverse topological: successors come first
-        mine = 0
+    for ci, comp in enumerate(comps):
         for node in comp:
             if node in target_set:
-                mine |= 1 << next_bit
+                own[ci].append(next_bit)
                 next_bit += 1
-        for cj in comp_succ[ci]:
-            mine |= bits[cj]
-            waiting[cj] -= 1
-            if waiting[cj] == 0:
-                del bits[cj]
-        if waiting[ci]:
-            bits[ci] = mine
-        n = mine.bit_count()
-        for node in comp:
-            counts[node] = n
-    return {node: counts[node] for node in nodes if node in counts}
+    width = (next_bit + 7) // 8
+
+    memo: dict[int, int] = {}
+
+    def bitset(ci: int) -> int:
+        """The set of targets reachable from component ``ci``, as an int (iterative:
+        follow single-successor links down to a memoised or merging component)."""
+        chain: list[int] = []
+        cur = ci
+        while cur not in memo and len(comp_succ[cur]) == 1:
+            chain.append(cur)
+            cur = comp_succ[cur][0]
+        if cur not in memo:
+            base = 0
+            for cj in comp_succ[cur]:
+                base |= bitset(cj)  # merges below were memoised in an earlier step
+            memo[cur] = base | _bits(own[cur], width)
+        if not chain:
+            return memo[cur]
+        positions = [b for c in chain for b in own[c]]
+        result = memo[cur] | _bits(positions, width)
+        memo[ci] = result
+        return result
+
+    counts = [0] * n
+    for ci in range(n):  # reverse topological: successors come first
+        out = comp_succ[ci]
+        if len(out) == 1:
+            counts[ci] = len(own[ci]) + counts[out[0]]
+        elif not out:
+            counts[ci] = len(own[ci])
+        else:
+            counts[ci] = bitset(ci).bit_count()
+    return {node: counts[comp_of[node]] for node in nodes if node in comp_of}
+
+
+def _bits(positions: list[int], width: int) -> int:
+    """An int with exactly the given bits set (built in one pass over a byte array)."""
+    if not positions:
+        return 0
+    if len(positions) < 8:
+        value = 0
+        for p in positions:
+            value |= 1 << p
+        return value
+    buf = bytearray(width)
+    for p in positions:
+        buf[p >> 3] |= 1 << (p & 7)
+    return int.from_bytes(buf, "little")
