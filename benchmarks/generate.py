@@ -86,13 +86,14 @@ def scenario_rows(n: int, seed: int = 7):
                "" if lo is None else str(lo), "" if hi is None else str(hi), ""]
 
 
-def hard_scene_rows(seed: int = 11, flags: int = 40, branches: int = 60):
-    """One scene with ``flags`` flags (half bool, half int over wide ranges) and
-    ``branches`` ordered branches whose conditions mix 1–6 comparisons (target 2)."""
+def hard_scene_rows(seed: int = 11, flags: int = 40, branches: int = 60, widths=(1000, 100_000, 1_000_000)):
+    """One scene with ``flags`` flags (half bool, half int over ranges ``0..w`` with ``w``
+    from ``widths``) and ``branches`` ordered branches whose conditions mix 1–6
+    comparisons (target 2)."""
     rng = random.Random(seed)
     bools = [f"b{i}" for i in range(flags // 2)]
     ints = [f"n{i}" for i in range(flags - flags // 2)]
-    ranges = {f: (0, rng.choice([1000, 100_000, 1_000_000])) for f in ints}
+    ranges = {f: (0, rng.choice(widths)) for f in ints}
     names = bools + ints
 
     def atom(pool=names) -> str:
@@ -149,9 +150,13 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("out", help="CSV file to write")
     p.add_argument("--seed", type=int, default=7)
     p.add_argument("--hard-scene", action="store_true", help="write the one-scene shadowing benchmark instead")
+    p.add_argument("--flags", type=int, default=40, help="(hard scene) number of flags, half bool, half int")
+    p.add_argument("--branches", type=int, default=60, help="(hard scene) number of ordered branches")
+    p.add_argument("--width", type=int, default=0, help="(hard scene) every int range is 0..WIDTH (default: 1,000 to 1,000,000)")
     args = p.parse_args(argv)
     if args.hard_scene:
-        write(hard_scene_rows(args.seed), args.out)
+        widths = (args.width,) if args.width else (1000, 100_000, 1_000_000)
+        write(hard_scene_rows(11 if args.seed == 7 else args.seed, args.flags, args.branches, widths), args.out)
     elif args.scenes:
         write(scenario_rows(args.scenes, args.seed), args.out)
     else:
