@@ -16,7 +16,7 @@ import typer
 
 from verdicts.errors import VerdictsError
 from verdicts.progress import for_terminal
-from verdicts.report import REPORTERS
+from verdicts.report import write_report
 
 from .domain import DOMAIN, lint as run_lint
 
@@ -56,7 +56,7 @@ def lint(
         report = run_lint(path, for_terminal(quiet))
     except VerdictsError as exc:
         raise _fail(str(exc))
-    sys.stdout.write(REPORTERS[format.value](report, DOMAIN))
+    write_report(format.value, report, DOMAIN, sys.stdout)
     raise typer.Exit(DOMAIN.exit_code(report))
 
 

@@ -13,7 +13,7 @@ from typing import Iterable, Sequence
 from .domain import Domain, Report
 from .model import Card
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "REPORTERS"]
+__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "write_report", "REPORTERS", "STREAMING"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -101,16 +101,52 @@ def render_json(report: Report, domain: Domain) -> str:
       "inputs": []
     }
     """
-    data = report.to_json()
+    return "".join(iter_json(report, domain))
+
+
+def _sections(report: Report):
+    """``(key, items)`` in the order of :meth:`Report.to_json`, items made lazily, so a
+    large report is never held as JSON all at once."""
+    if type(report).to_json is not Report.to_json:  # a report that shapes its own JSON
+        yield from report.to_json().items()
+        return
+    yield "cards", (c.to_json() for c in report.cards)
+    yield "issues", (i.to_json() for i in report.issues)
+    yield "checks", (c.to_json() for c in report.checks)
+    if report.findings:
+        yield "findings", (f.to_json() for f in report.findings)
+    yield "inputs", (s.model_dump() for s in report.sources)
+
+
+def iter_json(report: Report, domain: Domain):
+    """The text of :func:`render_json` in pieces (what ``--format json`` writes)."""
     dumps = json.JSONEncoder(ensure_ascii=False).encode
-    parts = []
-    for key, value in data.items():
-        if isinstance(value, list):
-            body = ",\n".join("    " + dumps(item) for item in value)
-            parts.append(f'  {dumps(key)}: [\n{body}\n  ]' if value else f"  {dumps(key)}: []")
+    yield "{\n"
+    first_section = True
+    for key, value in _sections(report):
+        head = "" if first_section else ",\n"
+        first_section = False
+        if isinstance(value, (list, tuple)) or hasattr(value, "__next__"):
+            opened = False
+            for item in value:
+                yield (f"{head}  {dumps(key)}: [\n    " if not opened else ",\n    ") + dumps(item)
+                opened = True
+            yield "\n  ]" if opened else f"{head}  {dumps(key)}: []"
         else:
-            parts.append(f"  {dumps(key)}: {dumps(value)}")
-    return "{\n" + ",\n".join(parts) + "\n}\n"
+            yield f"{head}  {dumps(key)}: {dumps(value)}"
+    yield "\n}\n"
+
+
+def write_report(format: str, report: Report, domain: Domain, stream) -> None:
+    """Write ``report`` in ``format`` to ``stream``; JSON is streamed piece by piece."""
+    if format in STREAMING:
+        write = stream.write
+        for piece in STREAMING[format](report, domain):
+            write(piece)
+    else:
+        stream.write(REPORTERS[format](report, domain))
 
 
 REPORTERS = {"text": render_text, "json": render_json}
+#: reporters that can write their text in pieces
+STREAMING = {"json": iter_json}
