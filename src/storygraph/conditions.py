@@ -446,22 +446,40 @@ def _walk(expr: Expr) -> Iterator[Expr]:
             stack.extend(reversed(node.args))
 
 
-def flags_of(expr: Expr) -> list[str]:
-    """Flag names used, in order of first appearance."""
+#: id(expr) -> (expr, flags, constants): the analysis, the findings and the cards ask
+#: the same questions of the same (cached, immutable) trees many times over.  The tree is
+#: kept in the entry so that its id cannot be reused while the entry exists.
+_FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, frozenset]]] = {}
+_FACTS_LIMIT = 1 << 19
+
+
+def _facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, frozenset]]:
+    hit = _FACTS.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[1], hit[2]
     seen: dict[str, None] = {}
+    consts: dict[str, set] = {}
     for node in _walk(expr):
         if isinstance(node, (FlagTrue, Compare)):
             seen.setdefault(node.flag, None)
-    return list(seen)
+            if isinstance(node, Compare):
+                consts.setdefault(node.flag, set()).add(node.value)
+    flags = tuple(seen)
+    frozen = {f: frozenset(v) for f, v in consts.items()}
+    if len(_FACTS) >= _FACTS_LIMIT:
+        _FACTS.clear()
+    _FACTS[id(expr)] = (expr, flags, frozen)
+    return flags, frozen
+
+
+def flags_of(expr: Expr) -> list[str]:
+    """Flag names used, in order of first appearance."""
+    return list(_facts(expr)[0])
 
 
 def constants_of(expr: Expr) -> dict[str, set]:
     """For each flag, the literal values it is compared with."""
-    out: dict[str, set] = {}
-    for node in _walk(expr):
-        if isinstance(node, Compare):
-            out.setdefault(node.flag, set()).add(node.value)
-    return out
+    return {f: set(v) for f, v in _facts(expr)[1].items()}
 
 
 def render(expr: Expr) -> str:

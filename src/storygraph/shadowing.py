@@ -116,7 +116,13 @@ def flag_domain(flag: Flag, constants: Iterable[Any]) -> FlagDomain:
 
 def scene_domains(conditions: Sequence[Expr], flags: Mapping[str, Flag], names: Iterable[str] | None = None) -> dict[str, FlagDomain]:
     """Domains for the flags used by ``conditions`` (or for ``names``), cut at the
-    constants those conditions use."""
+    constants those conditions use.  (Asked several times per scene by the analysis and
+    the findings: the last few answers are remembered.)"""
+    wanted_key = tuple(names) if names is not None else None
+    key = (tuple(map(id, conditions)), id(flags), wanted_key)
+    hit = _DOMAIN_MEMO.get(key)
+    if hit is not None and hit[1] is flags and len(hit[0]) == len(conditions) and all(a is b for a, b in zip(hit[0], conditions)):
+        return dict(hit[2])
     consts: dict[str, set] = {}
     used: dict[str, None] = {}
     for expr in conditions:
@@ -124,8 +130,15 @@ def scene_domains(conditions: Sequence[Expr], flags: Mapping[str, Flag], names: 
             used.setdefault(f, None)
         for f, values in constants_of(expr).items():
             consts.setdefault(f, set()).update(values)
-    wanted = list(names) if names is not None else list(used)
-    return {f: flag_domain(flags[f], consts.get(f, set())) for f in wanted if f in flags}
+    wanted = list(wanted_key) if wanted_key is not None else list(used)
+    out = {f: flag_domain(flags[f], consts.get(f, set())) for f in wanted if f in flags}
+    if len(_DOMAIN_MEMO) >= 64:
+        _DOMAIN_MEMO.pop(next(iter(_DOMAIN_MEMO)))
+    _DOMAIN_MEMO[key] = (list(conditions), flags, out)
+    return dict(out)
+
+
+_DOMAIN_MEMO: dict[tuple, tuple[list, Mapping, dict[str, FlagDomain]]] = {}
 
 
 def find_witness(target: Eval3, earlier: Sequence[Eval3], domains: Mapping[str, FlagDomain], order: Sequence[str]) -> dict[str, Any] | None:

@@ -100,7 +100,7 @@ def _lint_on_terminal(path: Path, *extra: str) -> tuple[int, str]:
 
 
 def _big(tmp_path: Path) -> Path:
-    n = 30_000
+    n = 15_000
     rows = [_row(scene_id=f"S{i}", title=f"장면 {i}", is_entry="Y" if i == 0 else "N", is_ending="Y" if i == n - 1 else "N") for i in range(n)]
     rows += [_row(branch_id=f"B{i}", from_scene=f"S{i}", to_scene=f"S{i + 1}", order_no=1) for i in range(n - 1)]
     return _write(tmp_path / "big.csv", rows)
@@ -110,7 +110,7 @@ def test_progress_line_on_a_terminal_only(tmp_path, cli):
     path = _big(tmp_path)
     code, err = _lint_on_terminal(path)
     assert code == 0
-    assert "장면 30,000/30,000" in err and "분기" in err
+    assert "장면 15,000/15,000" in err and "분기" in err
     # not a terminal: nothing on stderr
     proc = cli("storygraph", "lint", path, "--format", "json", check_code=0)
     assert proc.stderr == ""
