@@ -9,6 +9,7 @@ failed on.
 
 from __future__ import annotations
 
+import operator
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
@@ -287,12 +288,15 @@ class _Grid:
         return out
 
 
+_ORDER_OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+
+
 def _compare(v: Any, op: str, const: Any) -> bool:
     if isinstance(v, bool):
         v, const = int(v), (int(const) if isinstance(const, (bool, int)) else const)
     if type(v) is not type(const) and not (isinstance(v, int) and isinstance(const, int)):
         return op == "!="
-    return {"==": v == const, "!=": v != const, "<": v < const, "<=": v <= const, ">": v > const, ">=": v >= const}[op]
+    return _ORDER_OPS[op](v, const)
 
 
 def _covered_z3(sc: Scenario, exprs: list, used: list[str]) -> tuple[bool, str] | None:

@@ -511,7 +511,8 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
                 rejected.append(raw_row)
                 continue
             first_line_of[key] = raw_row.line
-        rows.append(Row(raw_row.line, values, dict(raw_row.values), invalid))
+        # the raw cells are only read from here on: share them rather than copy them
+        rows.append(Row(raw_row.line, values, raw_row.values, invalid))
     return TypedTable(spec, raw.file, raw.form, raw.encoding, present, rows, rejected)
 
 
