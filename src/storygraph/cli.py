@@ -8,9 +8,11 @@ when the input cannot be read at all.
 
 from __future__ import annotations
 
+import json
 import sys
 from enum import Enum
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -56,6 +58,30 @@ def lint(
         raise _fail(str(exc))
     sys.stdout.write(REPORTERS[format.value](report, DOMAIN))
     raise typer.Exit(DOMAIN.exit_code(report))
+
+
+@app.command()
+def grade(
+    path: Path = typer.Argument(..., help="The scenario (any accepted form), or a gold suite folder of NAME.csv + NAME.gold.csv pairs."),
+    gold: Optional[Path] = typer.Argument(None, help="Gold CSV: target_no, verdict, optional overlapping_branch_id and note."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Compare the automatic verdicts with hand-made gold verdicts: agreement overall and
+    per verdict, a confusion table and every disagreement (exit 0 when all agree and the
+    gold file has no issue, else 1)."""
+    from verdicts.grading import render_grade_text
+
+    from .grading import grade_path
+
+    try:
+        result = grade_path(path, gold)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    if format is OutputFormat.json:
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_grade_text(result))
+    raise typer.Exit(0 if not result.disagreements and not result.issues else 1)
 
 
 if __name__ == "__main__":  # pragma: no cover
