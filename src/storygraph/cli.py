@@ -84,5 +84,79 @@ def grade(
     raise typer.Exit(0 if not result.disagreements and not result.issues else 1)
 
 
+def _parse_plants(items: list[str], scenes: int) -> dict[str, int]:
+    from .fuzz import KINDS, default_plants
+
+    counts = default_plants(scenes)
+    for item in items:
+        kind, sep, number = item.partition("=")
+        kind = kind.strip().replace("-", "_")
+        if not sep or not number.strip().isdigit():
+            raise _fail(f"--plant 는 KIND=N 꼴이어야 합니다: '{item}'")
+        if kind == "all":
+            counts = {k: int(number) for k in KINDS}
+        elif kind in KINDS:
+            counts[kind] = int(number)
+        else:
+            raise _fail(f"알 수 없는 결함 종류 '{kind}' (있는 종류: all, {', '.join(KINDS)})")
+    return counts
+
+
+@app.command()
+def fuzz(
+    seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same scenario."),
+    scenes: int = typer.Option(200, "--scenes", help="How many scenes, planted ones included."),
+    flags: int = typer.Option(4, "--flags", help="How many flags in flag_spec."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder for scenario.csv and manifest.json (kept)."),
+    plant: list[str] = typer.Option([], "--plant", help="KIND=N, repeatable (all=N sets every kind); default one of each per 200 scenes."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Generate a random scenario with planted defects, lint it and print planted
+    against caught per kind, and every other finding, explained or not (exit 0 when
+    every plant is caught and nothing is unexplained)."""
+    from .fuzz import render_fuzz_text, run_fuzz
+
+    counts = _parse_plants(plant, scenes)
+    progress = None
+    if sys.stderr.isatty() and scenes >= 500:
+        progress = _progress_bar()
+    try:
+        gen, report, outcome, timings = run_fuzz(seed, scenes, flags, counts, out, progress=progress)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    finally:
+        if progress is not None:
+            progress.close()
+    result = {"seed": seed, "scenes": len(gen.scenes), "branches": len(gen.branches), "flags": len(gen.flags),
+              "out": str(out) if out else None, **outcome.to_json(), "timings": timings}
+    if format is OutputFormat.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_fuzz_text(result))
+    raise typer.Exit(0 if outcome.ok else 1)
+
+
+class _progress_bar:
+    """A progress bar on stderr (only used when stderr is a terminal)."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.tasks: dict[str, int] = {}
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        label = {"generate": "시나리오 만드는 중", "lint": "검사하는 중"}.get(phase, phase)
+        if phase not in self.tasks:
+            self.tasks[phase] = self.bar.add_task(label, total=total)
+        self.bar.update(self.tasks[phase], completed=done, total=total)
+
+    def close(self) -> None:
+        self.bar.stop()
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()
