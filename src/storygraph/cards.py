@@ -45,6 +45,30 @@ def _same_id_spelling(target: str, scenes) -> str | None:
     return next((s for s in scenes if _id_key(s) == key), None)
 
 
+def _count_reachable(graph, targets: list[str]) -> dict[str, int]:
+    """For every node, how many of ``targets`` are the node itself or reachable from it.
+
+    One pass over the condensation (strongly connected components in reverse
+    topological order, target sets as bit masks) instead of one search per node, which
+    was quadratic on large scenarios.
+    """
+    import networkx as nx
+
+    index = {t: i for i, t in enumerate(dict.fromkeys(targets))}
+    dag = nx.condensation(graph)
+    member_of = dag.graph["mapping"]
+    bits: dict[int, int] = {}
+    for comp in reversed(list(nx.topological_sort(dag))):
+        mask = 0
+        for node in dag.nodes[comp]["members"]:
+            if node in index:
+                mask |= 1 << index[node]
+        for succ in dag.successors(comp):
+            mask |= bits[succ]
+        bits[comp] = mask
+    return {node: bits[comp].bit_count() for node, comp in member_of.items()}
+
+
 class _Builder:
     def __init__(self, a: Analysis):
         self.a = a
@@ -56,6 +80,7 @@ class _Builder:
         self.outgoing = self.sc.branches_from()
         self.endings = len(a.endings)
         self.branch_by_id = {b.branch_id: b for b in self.sc.branches}
+        self._ending_counts: dict[str, int] | None = None
 
     # ------------------------------------------------------------ helpers
     def name(self, scene_id: str) -> str:
@@ -76,9 +101,10 @@ class _Builder:
         return nx.descendants(self.a.graph, scene_id)
 
     def reachable_endings(self, scene_id: str) -> int:
-        ends = set(self.a.endings)
-        count = 1 if scene_id in ends else 0
-        return count + len(self.descendants(scene_id) & ends)
+        """How many endings can be reached from the scene (itself included)."""
+        if self._ending_counts is None:
+            self._ending_counts = _count_reachable(self.a.graph, self.a.endings)
+        return self._ending_counts.get(scene_id, 0)
 
     def undecided_clause(self, branch: Branch) -> T.Clause | None:
         if branch.from_scene not in self.sc.scenes:
