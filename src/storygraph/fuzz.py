@@ -165,12 +165,12 @@ class Cond:
             return f"{self.flag} {cmp} {value}"
         if self.op == "not":
             inner = self.args[0]
-            body = inner.text() if inner.op in ("flag", "not") else f"({inner.text()})"
+            body = (inner.text() or "true") if inner.op in ("flag", "not", "true") else f"({inner.text()})"
             return f"!{body}" if self.style == 1 else f"not {body}"
         word = {"and": ("and", "&&"), "or": ("or", "||")}[self.op][self.style % 2]
         parts = []
         for x in self.args:
-            t = x.text()
+            t = x.text() or "true"  # the empty condition, inside a larger one
             parts.append(f"({t})" if x.op in ("and", "or") and x.op != self.op else t)
         return f" {word} ".join(parts)
 
