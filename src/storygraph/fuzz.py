@@ -217,7 +217,13 @@ def _atom(rng: random.Random, f: FlagDef) -> Cond:
         return Cond("cmp", flag=f.flag, cmp=rng.choice(("==", "==", "!=")), value=rng.choice(f.values), style=rng.choice((0, 0, 2)))
     lo, hi = f.min_value, f.max_value
     op = rng.choice((">=", ">=", "<", "<=", ">", "==", "!="))
-    value = rng.randint(lo + 1, hi) if op in (">=", "<") else rng.randint(lo, hi)  # type: ignore[arg-type]
+    # never a comparison whose answer the range already fixes (``t > max``, ``t <= max``)
+    if op in (">=", "<"):
+        value = rng.randint(lo + 1, hi)  # type: ignore[operator]
+    elif op in (">", "<="):
+        value = rng.randint(lo, hi - 1)  # type: ignore[operator]
+    else:
+        value = rng.randint(lo, hi)  # type: ignore[arg-type]
     return Cond("cmp", flag=f.flag, cmp=op, value=value, style=rng.choice((0, 0, 0, 1, 2)))
 
 
@@ -458,6 +464,15 @@ def _make_flags(rng: random.Random, count: int) -> list[FlagDef]:
     return out
 
 
+def _used(conds: Sequence[Cond], flags: Sequence[FlagDef]) -> tuple[str, ...]:
+    """The scene's ``available_flags``: exactly the flags its conditions use (a listed
+    flag that no condition tests is itself a finding, ``available-flag-unused``)."""
+    used: set[str] = set()
+    for c in conds:
+        used |= c.flags()
+    return tuple(f.flag for f in flags if f.flag in used)
+
+
 def _product(flags: Sequence[FlagDef]) -> int:
     n = 1
     for f in flags:
@@ -497,31 +512,39 @@ class _Builder:
             chosen.append(rest.pop())
         return chosen
 
-    def healthy_conditions(self, n: int, flags: Sequence[FlagDef], space: _Space, remaining: int | None = None) -> tuple[list[Cond], int]:
+    def healthy_conditions(self, n: int, flags: Sequence[FlagDef], space: _Space, *, complete: bool = True,
+                           reserve: int = 0) -> tuple[list[Cond], int]:
         """``n`` conditions in order, none shadowed by the ones before and none
-        unsatisfiable; also returns the assignments still uncovered after them."""
+        unsatisfiable; also returns the assignments still uncovered after them.
+
+        ``complete``: together they cover every assignment (no reader is stuck), the
+        last one being the fallback.  Otherwise ``reserve`` assignments are left
+        uncovered for branches the caller adds after them.
+        """
         rng = self.rng
-        left = space.full if remaining is None else remaining
+        left = space.full
         if left.bit_count() < n:  # pragma: no cover - the flag ranges are sized to avoid it
             raise ConfigError(f"플래그 값 조합 {left.bit_count()}개로는 겹치지 않는 분기 {n}개를 만들 수 없습니다.")
         conds: list[Cond] = []
         for i in range(n):
             last = i == n - 1
-            if last and rng.random() < 0.4:
+            if last and complete and rng.random() < 0.4:
                 conds.append(TRUE)
                 left = 0
                 break
-            after = n - i - 1  # branches still to come: each needs a point of its own
+            after = n - i - 1 + (0 if complete else reserve)  # still to come: each needs a point of its own
             chosen = None
             for _ in range(12):
                 c = _random_cond(rng, flags)
                 m = space.mask(c)
-                if m & left and (left & ~m).bit_count() >= after:
+                if not m & left:
+                    continue
+                if (last and complete and not left & ~m) or (not (last and complete) and (left & ~m).bit_count() >= max(after, 1 if not complete else after)):
                     chosen = (c, m)
                     break
             if chosen is None:
                 # exactly one uncovered point: always fits while points remain
-                c = TRUE if last else _exact(space.point(rng.choice(_bits(left))), flags)
+                c = TRUE if last and complete else _exact(space.point(rng.choice(_bits(left))), flags)
                 chosen = (c, space.mask(c))
             conds.append(chosen[0])
             left &= ~chosen[1]
@@ -559,7 +582,7 @@ class _Builder:
             # empty available_flags: shadowing is not decided here (the cards hedge)
             scene.available_flags = ()
         else:
-            scene.available_flags = tuple(f.flag for f in flags)
+            scene.available_flags = _used(conds, flags)
         return self.add_branches(scene, targets, conds)
 
 
@@ -609,7 +632,10 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
     outgoing: dict[int, list[int]] = {i: [] for i in range(healthy_n)}
     for i in range(entries_n, healthy_n):
         # one incoming link from an earlier scene that is not an ending
-        cands = [j for j in range(max(0, i - 40), i) if j not in endings] or [j for j in non_end if j < i]
+        # (at most three such links per scene, so that no scene has more branches than
+        # its flags have values)
+        cands = ([j for j in range(max(0, i - 40), i) if j not in endings and len(outgoing[j]) < 3]
+                 or [j for j in non_end if j < i and len(outgoing[j]) < 3] or [j for j in non_end if j < i])
         outgoing[rng.choice(cands)].append(i)
     for i in non_end:
         if not any(k > i for k in outgoing[i]):
@@ -681,8 +707,13 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
         if rng.random() < 0.2:
             rng.shuffle(group)  # rows need not be in order_no order
         branch_rows += group
-    gen = Generated(seed, flag_defs, entries_first, branch_rows, plants, rng.choice(_BOOL_STYLES), counts)
-    return gen
+    # a declared flag that no condition happens to test is itself a finding (unused-flag):
+    # leave it out of flag_spec
+    tested: set[str] = set()
+    for br in b.branches:
+        tested |= br.condition.flags()
+    flag_defs = [f for f in flag_defs if f.flag in tested]
+    return Generated(seed, flag_defs, entries_first, branch_rows, plants, rng.choice(_BOOL_STYLES), counts)
 
 
 def _plant_in_host(b: _Builder, kind: str, host: SceneDef, targets: list[str], size_iter, healthy_target) -> Plant:
@@ -733,16 +764,15 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
     flags = b.pick_flags(rng.randint(1, 3), len(targets) + 4)
     space = _Space(flags)
     # every target keeps its branch (the backbone may depend on it)
-    pre_n = rng.randint(max(0, len(targets) - 3), max(0, len(targets) - 1))
+    pre_n = rng.randint(max(0, len(targets) - 2), max(0, len(targets) - 1))
     if kind == "shadowed_one":
         n = max(1, len(targets))
         conds, left = b.healthy_conditions(n, flags, space)
-        idx = [j for j, c in enumerate(conds) if c.op != "true"]
-        if not idx:
-            return None
-        a = rng.choice(idx)
+        a = rng.randrange(len(conds))
         ca = conds[a]
-        if rng.random() < 0.25:
+        if ca.op == "true":
+            cb = _random_cond(rng, flags)  # after a fallback with no condition
+        elif rng.random() < 0.25:
             cb = ca  # the same condition twice
         else:
             cb = Cond("and", (ca, _atom(rng, rng.choice(flags))), style=rng.randrange(2))
@@ -754,13 +784,16 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
         # shadowed (it cannot: cb implies ca, so nothing new is covered)
         conds = conds[: a + 1] + [cb] + conds[a + 1:]
         dests = targets[: a + 1] + [rng.choice(targets)] + targets[a + 1:]
-        host.available_flags = tuple(f.flag for f in flags)
+        host.available_flags = _used(conds, flags)
         made = b.add_branches(host, dests, conds)
         shadowed, previous = made[a + 1], made[a]
+        # when the covering condition is the scene's last (complete) one it holds for
+        # everybody: that is reported too, and is the same defect seen from the cover
+        always = [Mark("finding", previous.branch_id, code="always-true-condition")]
         return Plant(kind, [], [previous.branch_id, shadowed.branch_id],
-                     [Mark.card(previous.branch_id, _SHADOW, shadowed.branch_id)], [], shadowed.branch_id, "one")
+                     [Mark.card(previous.branch_id, _SHADOW, shadowed.branch_id)], always, shadowed.branch_id, "one")
     if kind == "shadowed_union":
-        pre, left = b.healthy_conditions(pre_n, flags, space) if pre_n else ([], space.full)
+        pre, left = b.healthy_conditions(pre_n, flags, space, complete=False, reserve=2) if pre_n else ([], space.full)
         pre = [c for c in pre if c.op != "true"]
         if len(pre) < pre_n:
             return None
@@ -783,7 +816,7 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
             return None
         conds = pre + [ca, cb, target]
         dests = targets + [rng.choice(targets) for _ in range(len(conds) - len(targets))]
-        host.available_flags = tuple(f.flag for f in flags)
+        host.available_flags = _used(conds, flags)
         made = b.add_branches(host, dests, conds)
         covers, shadowed = made[-3:-1], made[-1]
         return Plant(kind, [], [x.branch_id for x in made[-3:]], [Mark.card(covers[1].branch_id, _SHADOW, shadowed.branch_id)], [],
@@ -799,10 +832,12 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
         pos = 0
     conds = conds[:pos] + [u] + conds[pos:]
     dests = targets[:pos] + [rng.choice(targets)] + targets[pos:]
-    host.available_flags = tuple(f.flag for f in flags)
+    host.available_flags = _used(conds, flags)
     made = b.add_branches(host, dests, conds)
     bad = made[pos]
     consequences = [Mark.card(made[pos - 1].branch_id, _SHADOW, bad.branch_id)] if pos > 0 else []
+    # ``t > max`` and the like also compare outside the flag's range
+    consequences.append(Mark("finding", bad.branch_id, code="comparison-out-of-range"))
     return Plant(kind, [], [bad.branch_id], [Mark("finding", bad.branch_id, code="unsatisfiable-condition")], consequences,
                  bad.branch_id, None, note="order_no 1" if pos == 0 else "")
 
