@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from typing import Any
-
 from verdicts.korean import join_clauses
 from verdicts.model import Evidence, Finding, InputIssue
 
@@ -17,11 +15,9 @@ from .rules import judge_branch, judge_scene
 __all__ = ["build_cards"]
 
 
-def _ev_scene(scene: Scene, field: str, value: Any = None, *, raw: bool = False) -> Evidence:
-    if raw:
-        value = scene.raw.get(field)
-    elif value is None:
-        value = getattr(scene, field)
+def _ev_scene(scene: Scene, field: str, *, raw: bool = False) -> Evidence:
+    """Cite ``field`` of the scene's row: the typed cell, or with ``raw`` the text as written."""
+    value = scene.raw.get(field) if raw else getattr(scene, field)
     return Evidence(source="scene_states", field=field, value=value, line=scene.line)
 
 
@@ -106,7 +102,7 @@ class _Builder:
         incoming = self.incoming.get(scene.scene_id, [])
         if verdict == UNREACHED:
             if self.sc.has("scene_states", "is_entry"):
-                evidence.append(_ev_scene(scene, "is_entry", bool(scene.is_entry)))
+                evidence.append(_ev_scene(scene, "is_entry"))
             evidence.append(_count("to_scene", len(incoming), "story_branches"))
             sources = [self.labelled(s) for s in dict.fromkeys(b.from_scene for b in incoming)]
             for b in incoming[:5]:
@@ -118,7 +114,7 @@ class _Builder:
         elif verdict == NO_ENDING:
             out = self.outgoing.get(scene.scene_id, [])
             onward = self.descendants(scene.scene_id)
-            evidence.append(_ev_scene(scene, "is_ending", bool(scene.is_ending)))
+            evidence.append(_ev_scene(scene, "is_ending"))
             for b in out[:5]:
                 evidence.append(_ev_branch(b, "to_scene"))
             evidence.append(_count("from_scene", len(out), "story_branches"))
@@ -128,9 +124,9 @@ class _Builder:
         else:
             n = self.reachable_endings(scene.scene_id)
             if scene.is_entry:
-                evidence.append(_ev_scene(scene, "is_entry", True))
+                evidence.append(_ev_scene(scene, "is_entry"))
             if scene.is_ending:
-                evidence.append(_ev_scene(scene, "is_ending", True))
+                evidence.append(_ev_scene(scene, "is_ending"))
             evidence.append(_count("is_ending", n, "scene_states"))
             summary = T.scene_reaches(name=scene.name, is_entry=bool(scene.is_entry), is_ending=bool(scene.is_ending),
                                       reachable_endings=n, endings=self.endings)
@@ -169,21 +165,21 @@ class _Builder:
             else:
                 inc = len(self.incoming.get(scene.scene_id, []))
                 if self.sc.has("scene_states", "is_entry"):
-                    evidence.append(_ev_scene(scene, "is_entry", bool(scene.is_entry)))
+                    evidence.append(_ev_scene(scene, "is_entry"))
                 evidence.append(_count("to_scene", inc, "story_branches"))
                 summary = T.branch_unreached(branch_id=branch.branch_id, from_scene=branch.from_scene, from_name=scene.name, incoming=inc)
         elif verdict == SHADOWING:
             summary = self.shadowing_summary(branch, overlapping, evidence, hedges)
         elif verdict == NO_ENDING:
             to = self.sc.scenes[branch.to_scene]
-            evidence.append(_ev_scene(to, "is_ending", bool(to.is_ending)))
+            evidence.append(_ev_scene(to, "is_ending"))
             evidence.append(_count("is_ending", 0, "scene_states"))
             summary = T.branch_no_ending(branch_id=branch.branch_id, from_name=from_name, to_name=to.name, endings=self.endings)
         else:
             to = self.sc.scenes[branch.to_scene]
             n = self.reachable_endings(to.scene_id)
             if to.is_ending:
-                evidence.append(_ev_scene(to, "is_ending", True))
+                evidence.append(_ev_scene(to, "is_ending"))
             else:
                 evidence.append(_count("is_ending", n, "scene_states"))
             summary = T.branch_reaches(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),

@@ -96,6 +96,11 @@ def scene_reaches(*, name: str, is_entry: bool, is_ending: bool, reachable_endin
         return f"시작 장면인 {name}에서 출발한 독자는 엔딩 {endings}개 가운데 {reachable_endings}개에 닿을 수 있습니다."
     return f"{name}에 들어온 독자는 엔딩 {endings}개 가운데 {reachable_endings}개까지 길이 이어집니다."
 
+SCENE_SUMMARIES = {UNREACHED: scene_unreached, NO_ENDING: scene_no_ending, REACHED_AND_ENDS: scene_reaches}
+
+# ------------------------------------------------------------------ branch summaries
+
+
 def branch_missing_target(*, branch_id: str, from_name: str, condition: str, to_scene: str, scenes: int) -> str:
     return (f"{from_name}에서 {when(condition)} 갈라지는 {josa(branch_id, '이/가')} 장면 {scenes}개 목록에 없는 "
             f"{josa(to_scene, '을/를')} 가리켜 그 자리에서 이야기가 끊깁니다.")

@@ -453,7 +453,11 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
       value unknown (``None``, listed in ``Row.invalid``);
     * a repeated ``key`` rejects the later row (issue naming the first line).
     """
-    present = {c for c in raw.columns if c in spec.column_names}
+    if raw.form in ("json", "yaml"):
+        # records carry no header: an omitted key is an empty cell, not a missing column
+        present = set(spec.column_names)
+    else:
+        present = {c for c in raw.columns if c in spec.column_names}
     unknown = [c for c in raw.columns if c not in spec.column_names]
     for name in spec.column_names:
         if name not in present:
@@ -474,7 +478,7 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
             if col.name not in present:
                 continue
             text = raw_row.values.get(col.name)
-            if text is None:
+            if text is None:  # empty cell, or a key the record omitted
                 if col.required and reject_reason is None:
                     reject_reason = (col.name, f"필수 값 '{col.name}'이(가) 비어 있어 이 줄은 판정하지 않았습니다.")
                 values[col.name] = None
