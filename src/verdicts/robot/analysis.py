@@ -40,7 +40,6 @@ class RunStats:
     unnamed_failures: int | None
     unknown_success: int
     unknown_cycle: int
-    first_line_of_top_reason: int | None = None
 
 
 def run_stats(runs: list[Run]) -> RunStats:
@@ -65,14 +64,13 @@ def run_stats(runs: list[Run]) -> RunStats:
     successes = sum(1 for r in runs if r.success)
     failures = [r for r in runs if r.success is False]
     named = Counter(r.failure_reason for r in failures if r.failure_reason)
-    reason = count = share = first_line = None
+    reason = count = share = None
     if named:
         reason, count = min(named.items(), key=lambda kv: (-kv[1], kv[0]))
         share = round_half_up(Fraction(count, len(failures)))
-        first_line = next(r.line for r in failures if r.failure_reason == reason)
     return RunStats(
         runs=n, successes=successes, success_rate=round_half_up(Fraction(successes, n)),
         failure_total=len(failures), top_failure_reason=reason, top_failure_count=count, top_failure_share=share,
         cycle_sec_median=median, unnamed_failures=sum(1 for r in failures if not r.failure_reason),
-        unknown_success=0, unknown_cycle=unknown_cycle, first_line_of_top_reason=first_line,
+        unknown_success=0, unknown_cycle=unknown_cycle,
     )

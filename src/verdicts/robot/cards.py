@@ -182,7 +182,9 @@ def _summary(rnd: Round, task: TaskSpec, ds: DatasetRow | None, stats: RunStats,
 
 
 def _first_run_with(rnd: Round, task: TaskSpec, stats: RunStats):
-    return next((r for r in rnd.runs.get(task.task_id, []) if r.line == stats.first_line_of_top_reason), None)
+    """The first failed run of the task that names the top reason (the row cited)."""
+    return next((r for r in rnd.runs.get(task.task_id, [])
+                 if r.success is False and r.failure_reason == stats.top_failure_reason), None)
 
 
 def _hedges(rnd: Round, task: TaskSpec, ds: DatasetRow | None, stats: RunStats, decision: Decision) -> list[T.Clause]:
