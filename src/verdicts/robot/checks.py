@@ -73,16 +73,22 @@ class CheckContext:
     tables: dict[str, TypedTable]
     cards: list[dict[str, Any]]
     _cache: dict[str, Recomputed] = field(default_factory=dict)
+    _index: dict[str, dict[str, list[Row]]] = field(default_factory=dict)
 
     def columns(self, table: str) -> set[str]:
         t = self.tables.get(table)
         return set(t.present) if t is not None else set()
 
     def _rows(self, table: str, task_id: str) -> list[Row]:
-        t = self.tables.get(table)
-        if t is None or not t.has("task_id"):
-            return []
-        return [r for r in t.rows if r.raw.get("task_id") == task_id]
+        index = self._index.get(table)
+        if index is None:
+            index = {}
+            t = self.tables.get(table)
+            if t is not None and t.has("task_id"):
+                for r in t.rows:
+                    index.setdefault(r.raw.get("task_id"), []).append(r)
+            self._index[table] = index
+        return index.get(task_id, [])
 
     def task(self, card: dict[str, Any]) -> Recomputed:
         task_id = card.get("task_id")

@@ -67,7 +67,8 @@ def load_round(path: str | Path) -> Round:
         raise InputError(f"{path}: 읽을 수 있는 표가 하나도 없습니다.")
 
     tasks: dict[str, TaskSpec] = {}
-    if "task_spec" in typed and typed["task_spec"].has("task_id"):
+    tasks_known = "task_spec" in typed and typed["task_spec"].has("task_id")
+    if tasks_known:
         t = typed["task_spec"]
         for row in t.rows:
             v = row.values
@@ -89,7 +90,7 @@ def load_round(path: str | Path) -> Round:
         t = typed["dataset_index"]
         for row in t.rows:
             v = row.values
-            if v["task_id"] not in tasks and tasks:
+            if v["task_id"] not in tasks and tasks_known:
                 issues.append(_issue(t, row, "task_id", f"task_spec에 없는 태스크 '{v['task_id']}'의 수집 줄이라 어느 카드에도 쓰지 않았습니다."))
                 continue
             count = v.get("episode_count")
@@ -104,7 +105,7 @@ def load_round(path: str | Path) -> Round:
     runs: dict[str, list[Run]] = {}
     artifact: str | None = None
     runs_known = "evaluation_run" in typed and typed["evaluation_run"].has("task_id")
-    if runs_known:
+    if runs_known and tasks_known:
         t = typed["evaluation_run"]
         artifacts = Counter(row.values.get("model_artifact") for row in t.rows if row.values.get("model_artifact"))
         if artifacts:

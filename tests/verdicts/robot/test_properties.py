@@ -8,6 +8,7 @@ import csv
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -123,3 +124,21 @@ def test_a_planted_defect_is_caught(tasks, data):
     assert victim["task_id"] in results[check_id].failed_targets, (kind, victim)
     others = {t for r in results.values() for t in r.failed_targets}
     assert others == {victim["task_id"]}
+
+
+@pytest.mark.slow
+def test_a_large_round_is_judged_and_checked(tmp_path):
+    import random
+    import time
+
+    rng = random.Random(7)
+    tasks = [{"task_id": f"t{i}", "skill": "pick", "target": "0.8", "limit": "0.5", "max_cycle": "10", "min": "100",
+              "dataset": ("pick" if i % 9 else "place", str(rng.randint(0, 200))),
+              "runs": [(rng.choice(["true"] * 6 + ["false"]), rng.choice(REASONS), f"{rng.uniform(5, 12):.2f}") for _ in range(40)]}
+             for i in range(1500)]
+    _write(tmp_path, tasks)
+    start = time.perf_counter()
+    report = judge_round(tmp_path)
+    elapsed = time.perf_counter() - start
+    assert len(report.cards) == 1500 and all(r.passed for r in report.checks)
+    assert elapsed < 60, elapsed
