@@ -15,7 +15,7 @@ from .model import (
     BELOW_TARGET, CYCLE_OVER, DEPLOY, FAILURES_CONCENTRATED, MIN_FAILURES_FOR_CONCENTRATION, NOT_EVALUATED,
     NOT_IN_TRAINING, SKILL_MISMATCH, UNKNOWN_ARTIFACT, DatasetRow, RobotCard, Round, TaskSpec,
 )
-from .rules import Decision, TaskContext, decide
+from .rules import RULES, Decision, TaskContext, decide
 
 __all__ = ["build_cards", "build_card", "cell_value"]
 
@@ -191,7 +191,8 @@ def _hedges(rnd: Round, task: TaskSpec, ds: DatasetRow | None, stats: RunStats, 
     verdict, missing = decision.verdict, decision.missing
     hedges: list[T.Clause] = []
     if missing:
-        hedges.append(T.hedge_stopped(missing=missing))
+        later = RULES[RULES.index(decision.rule) + 1:]
+        hedges.append(T.hedge_stopped(missing=missing, later=[r.verdict for r in later if r.verdict not in (DEPLOY, verdict)]))
     if decision.blocked_cause == SKILL_MISMATCH and not rnd.datasets_known:
         hedges.append(T.hedge_no_dataset_table())
     if decision.blocked_cause == SKILL_MISMATCH and not stats.runs and rnd.runs_known:

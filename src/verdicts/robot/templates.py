@@ -167,8 +167,14 @@ def _names(values: Sequence[str]) -> str:
     return ", ".join(values[:-1]) + "와 " + values[-1]
 
 
-def hedge_stopped(*, missing: Sequence[str]) -> Clause:
-    base = f"{josa(_names(missing), '이/가')} 비어 있거나 읽을 수 없어 그 뒤 단계는 보지 않았"
+def hedge_stopped(*, missing: Sequence[str], later: Sequence[str]) -> Clause:
+    """Which values stopped the verdict, and which later steps were therefore not looked at."""
+    head = f"{josa(_names(missing), '이/가')} 비어 있거나 읽을 수 없어 "
+    if later:
+        unique = list(dict.fromkeys(later))
+        base = head + f"뒤의 {', '.join(unique)} 단계는 보지 않았"
+    else:
+        base = head + "배포 후보로 올리지 않았"
     return base + "고", base + "습니다."
 
 
