@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from verdicts.korean import join_clauses
-from verdicts.model import Evidence, Finding, InputIssue
+from verdicts.model import Evidence, InputIssue
 
 from . import templates as T
 from .analysis import Analysis, Undecided
 from .conditions import Expr, flags_of
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .findings import collect_findings
 from .rules import judge_branch, judge_scene
 
 __all__ = ["build_cards"]
@@ -42,8 +43,9 @@ def _same_id_spelling(target: str, scenes) -> str | None:
 
 
 class _Builder:
-    def __init__(self, a: Analysis):
+    def __init__(self, a: Analysis, extra_hedges: dict[str, list[T.Clause]] | None = None):
         self.a = a
+        self.extra_hedges = extra_hedges or {}
         self.sc = a.scenario
         self.flags = self.sc.flags
         self.incoming: dict[str, list[Branch]] = {}
@@ -131,6 +133,7 @@ class _Builder:
             summary = T.scene_reaches(name=scene.name, is_entry=bool(scene.is_entry), is_ending=bool(scene.is_ending),
                                       reachable_endings=n, endings=self.endings)
             reaches_ending = True
+        hedges.extend(self.extra_hedges.get(scene.scene_id, []))
         return StoryCard(
             target_no=scene.scene_id, target_kind=SCENE, scene_id=scene.scene_id, branch_id=None, verdict=verdict,
             reached_from_entry=reached, reaches_ending=reaches_ending if reached else None, overlapping_branch_id=None,
@@ -200,6 +203,7 @@ class _Builder:
                 if item not in evidence:
                     evidence.append(item)
             hedges.append(undecided)
+        hedges.extend(self.extra_hedges.get(branch.branch_id, []))
         return StoryCard(
             target_no=branch.branch_id, target_kind=BRANCH, scene_id=branch.from_scene, branch_id=branch.branch_id,
             verdict=verdict, reached_from_entry=reached, reaches_ending=None, overlapping_branch_id=overlapping,
@@ -247,7 +251,8 @@ class _Builder:
 def build_cards(a: Analysis) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:
     """Every scene's card, then every branch's card, in input order; an issue for the
     cards withheld because a column they depend on is missing; lint findings."""
-    builder = _Builder(a)
+    findings, extra_hedges = collect_findings(a)
+    builder = _Builder(a, extra_hedges)
     cards: list[StoryCard] = []
     withheld = {SCENE: 0, BRANCH: 0}
     for scene in a.scenario.scenes.values():
@@ -270,12 +275,4 @@ def build_cards(a: Analysis) -> tuple[list[StoryCard], list[InputIssue], list[Fi
             file=a.scenario.files.get("scene_states"), table="scene_states", column=missing[0] if missing else None,
             reason=f"{', '.join(missing) or '필요한'} 열이 없어 장면 {withheld[SCENE]}개와 분기 {withheld[BRANCH]}개의 판정을 보류했습니다.",
         ))
-    findings: list[Finding] = []
-    for info in a.shadowed.values():
-        if info.unsatisfiable:
-            b = builder.branch_by_id[info.branch_id]
-            findings.append(Finding(
-                code="unsatisfiable-condition", target=b.branch_id, file=a.scenario.files.get("story_branches"), line=b.line,
-                message=f"{b.branch_id}의 조건({builder.cond(b)})은 플래그 범위 안에서 참이 될 수 없어 이 분기는 한 번도 나오지 않습니다.",
-            ))
     return cards, issues, findings

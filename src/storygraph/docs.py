@@ -7,17 +7,21 @@ drift apart.
 
 from __future__ import annotations
 
-from verdicts.docs import SECTIONS, doc_sections
+from verdicts.docs import SECTIONS, split_doc
 
 from .checks import CHECKS
 from .rules import BRANCH_RULES, SCENE_RULES, Rule
 
-__all__ = ["SECTIONS", "render_verdict_docs", "rule_doc_sections"]
-
+__all__ = ["SECTIONS", "render_verdict_docs", "rule_doc_sections", "doc_sections"]
 
 def rule_doc_sections(rule: Rule) -> tuple[str, dict[str, str]]:
     """The headline and the four sections of a rule's docstring."""
-    return doc_sections(rule.doc)
+    return split_doc(rule.doc)
+
+
+def doc_sections(doc: str) -> dict[str, str]:
+    """The *What it flags / Why it matters / Example / Instead* sections of a docstring."""
+    return split_doc(doc)[1]
 
 
 def render_verdict_docs() -> str:

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import textwrap
 
-__all__ = ["SECTIONS", "doc_sections"]
+__all__ = ["SECTIONS", "split_doc"]
 
 SECTIONS = ("What it flags", "Why it matters", "Example", "Instead")
 
 
-def doc_sections(doc: str) -> tuple[str, dict[str, str]]:
+def split_doc(doc: str) -> tuple[str, dict[str, str]]:
     """The headline and the sections of a rule's docstring, each on one line.
 
-    >>> doc_sections('''X — a thing.
+    >>> split_doc('''X — a thing.
     ...
     ...     What it flags:
     ...         Things.

@@ -79,11 +79,13 @@ class RawTable:
 
 @dataclass(frozen=True)
 class Column:
-    """A column of a table contract: its name, value type and whether a row needs it."""
+    """A column of a table contract: its name, value type, whether a row needs it, and
+    whether the header may lack it without an issue (``optional``)."""
 
     name: str
     type: ColumnType = "str"
     required: bool = False
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -461,7 +463,7 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
         present = {c for c in raw.columns if c in spec.column_names}
     unknown = [c for c in raw.columns if c not in spec.column_names]
     for name in spec.column_names:
-        if name not in present:
+        if name not in present and not spec.column(name).optional:
             hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)
             tail = f" 비슷한 이름 '{hint[0]}' 열이 있는데, 오타라면 '{name}'(으)로 고쳐 주세요." if hint else ""
             issues.append(

@@ -43,6 +43,35 @@ def test_seed_sample_verdicts(report, target, verdict, reached, reaches, overlap
     assert (card.verdict, card.reached_from_entry, card.reaches_ending, card.overlapping_branch_id) == (verdict, reached, reaches, overlap)
 
 
+def test_each_condition_aware_finding_appears(report):
+    codes = {f.code for f in report.findings}
+    assert codes == {"unsatisfiable-condition", "stuck-combination", "reached-only-through-dead-branch",
+                     "ending-only-through-dead-branch", "unused-flag", "available-flag-unused",
+                     "comparison-out-of-range", "always-true-condition"}
+
+
+def test_stuck_example_really_fires_no_branch(report):
+    from storygraph.conditions import evaluate, parse_condition
+
+    stuck = [f for f in report.findings if f.code == "stuck-combination"]
+    assert [f.target for f in stuck] == ["SC-21"]
+    data = stuck[0].data
+    assert (data["count"], data["total"]) == (1, 6)
+    example = data["example"]
+    assert example == {"lamp": "꺼짐", "has_key": False}
+    conditions = [b.condition_expr for b in report.scenario.branches if b.from_scene == "SC-21"]
+    assert conditions and not any(evaluate(parse_condition(c), example) for c in conditions)
+    assert "등불 꺼짐" in stuck[0].message and "열쇠 없음" in stuck[0].message
+
+
+def test_dead_paths_name_the_dead_branch(report):
+    by = {(f.code, f.target): f for f in report.findings}
+    assert by[("reached-only-through-dead-branch", "SC-12")].data["dead_branches"] == ["BR-14"]
+    assert by[("reached-only-through-dead-branch", "SC-25")].data["dead_branches"] == ["BR-51"]
+    assert by[("ending-only-through-dead-branch", "SC-28")].data["dead_branches"] == ["BR-46"]
+    assert "BR-14" in _card(report, "SC-12").hedge and "BR-46" in _card(report, "SC-28").hedge
+
+
 def test_every_check_passes_and_no_issue(report):
     assert [c.id for c in report.checks if not c.passed] == []
     assert len(report.checks) == 11
@@ -139,7 +168,7 @@ def test_broken_copy_reports_each_problem_by_line(broken):
     assert (1, "available_flags") in found  # the missing column, on the header line
     assert (25, "scene_id") in found  # the scene row whose id is empty
     syntax = [i for i in broken.issues if i.column == "condition_expr"]
-    assert len(syntax) == 1 and syntax[0].line == 48 and syntax[0].position == 8
+    assert len(syntax) == 1 and syntax[0].line == 51 and syntax[0].position == 8
     assert "trust => 2" in syntax[0].reason and "^" in syntax[0].reason
 
 

@@ -75,6 +75,18 @@ def test_rule_case(case, tmp_path):
     if "issues" not in expect:
         assert not report.issues, [i.model_dump() for i in report.issues]
     for wanted in expect.get("findings", []):
-        assert any(all(getattr(f, k) == v for k, v in wanted.items()) for f in report.findings), report.findings
+        assert any(_finding_matches(f, wanted) for f in report.findings), (wanted, [f.model_dump() for f in report.findings])
+    for code in expect.get("no_findings", []):
+        assert not [f for f in report.findings if f.code == code], code
     # whatever the case, every card is schema-valid and every check passes
     assert all(c.passed for c in report.checks), [c for c in report.checks if not c.passed]
+
+
+def _finding_matches(finding, wanted: dict) -> bool:
+    for key, value in wanted.items():
+        if key == "data":
+            if not finding.data or any(finding.data.get(k) != v for k, v in value.items()):
+                return False
+        elif getattr(finding, key) != value:
+            return False
+    return True

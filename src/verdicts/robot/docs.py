@@ -6,7 +6,7 @@ stale.
 
 from __future__ import annotations
 
-from verdicts.docs import SECTIONS, doc_sections
+from verdicts.docs import SECTIONS, split_doc
 
 from .checks import CHECKS
 from .domain import DOMAIN
@@ -27,7 +27,7 @@ def render_robot_docs() -> str:
         "",
     ]
     for number, rule in enumerate(RULES, start=1):
-        headline, sections = doc_sections(rule.doc)
+        headline, sections = split_doc(rule.doc)
         cause = f" / `{rule.blocked_cause}`" if rule.blocked_cause else ""
         out += [f"## {number}. `{rule.verdict}`{cause} · `{rule.code}`", "", headline, ""]
         for name in SECTIONS:
