@@ -18,16 +18,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from verdicts.grading import GradeResult, grade, merge_results, read_gold
+from verdicts.grading import GradeResult, grade_domain, merge_results
 
-from .domain import lint
+from .domain import DOMAIN
 from .model import VERDICTS
 
 __all__ = ["GOLD_SUFFIX", "COMPARED", "gold_pairs", "grade_scenario", "grade_suite", "grade_path"]
 
 GOLD_SUFFIX = ".gold.csv"
 #: gold columns compared with the card beside ``verdict`` when the gold cell is filled
-COMPARED = ("overlapping_branch_id",)
+COMPARED = DOMAIN.gold_fields
 
 
 def _version() -> str:
@@ -43,10 +43,7 @@ def grade_scenario(scenario: str | Path, gold: str | Path) -> GradeResult:
     target that has no card) are issues of the result, never exceptions.  Raises
     :class:`~verdicts.errors.InputError` only when the scenario cannot be read at all.
     """
-    report = lint(scenario)
-    rows, issues = read_gold(gold, key_field="target_no", verdicts=VERDICTS, compared=COMPARED)
-    return grade(report.cards, rows, verdicts=VERDICTS, domain="storygraph", inputs=[scenario], gold_path=gold,
-                 tool="storygraph", version=_version(), issues=issues)
+    return grade_domain(DOMAIN, scenario, gold, tool="storygraph")
 
 
 def gold_pairs(folder: str | Path) -> list[tuple[Path, Path]]:
