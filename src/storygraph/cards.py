@@ -115,7 +115,8 @@ class _Builder:
         u: Undecided = state.undecided
         siblings = [b.branch_id for b in state.ordered if b.branch_id != branch.branch_id]
         return T.hedge_undecided(code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
-                                 column=u.column, branch_ids=u.branch_ids, flags=u.flags)
+                                 column=u.column, branch_ids=u.branch_ids,
+                                 flags=[self.flags[f].name if f in self.flags else f for f in u.flags])
 
     # ------------------------------------------------------------ scenes
     def scene_card(self, scene: Scene) -> StoryCard | None:
