@@ -1,0 +1,176 @@
+"""storygraph on the report screen: what it adds to the shared screen of
+:mod:`verdicts.screen` — the scenario diagram, each card's context table (the branches of
+the scene concerned, in ``order_no`` order, with their destination's title) and the
+verification notes.
+
+>>> from storygraph import lint
+>>> html = report_html(lint("examples/lighthouse/scenario.csv"), diagram=False)
+>>> "끝까지 닿음" in html and "자동 검증" in html
+True
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from verdicts.errors import VerdictsError
+from verdicts.screen import ContextTable, GradingPanel, ScreenExtras, anchors_for, render_html
+
+from .diagram import DOT_TIMEOUT, DiagramError, DiagramTooLarge, check_size, diagram_model, render_svg
+from .domain import DOMAIN, LintResult
+from .model import Branch
+
+__all__ = ["NOTES", "context_tables", "screen_extras", "report_html", "empty_html"]
+
+#: The verification notes, used when the domain does not declare ``notes`` itself.
+NOTES: dict[str, list[str]] = {
+    "자동": [
+        "판정 값과 대상 종류가 정해진 목록 안에 있는지, 카드마다 꼭 있어야 할 칸이 채워졌는지 확인합니다.",
+        "어디서도 안 닿음과 끝에 못 감은 시작 장면과 엔딩에서 길을 따로 다시 따라가 같은 답이 나오는지 봅니다.",
+        "없는 장면을 가리킴은 to_scene이 scene_id 목록에 정말 없는지 다시 대조합니다.",
+        "조건이 겹침은 플래그 값을 하나하나 대입하는 별도 계산으로 뒤 순번 분기가 정말 나오지 않는지 다시 셉니다.",
+        "근거에 적힌 열 이름이 입력에 있는지, 원문 값이 인용한 줄의 값과 같은지, 요약과 단서가 존댓말 한 문장인지 확인합니다.",
+    ],
+    "수동": [
+        "조건이 겹침이 실수인지, 같은 장면으로 가는 예비 분기처럼 일부러 둔 것인지는 사람이 정합니다.",
+        "끝에 못 감이 열린 결말처럼 의도한 막다른 길인지는 작품을 아는 사람이 봐야 합니다.",
+        "없는 장면을 가리킴은 장면을 새로 쓸지 분기를 다른 장면으로 옮길지 창작자가 고릅니다.",
+        "요약 문장이 장면 제목과 플래그 이름을 자연스럽게 읽히게 썼는지 한 번 읽어 봅니다.",
+    ],
+    "정직 경계선": [
+        "조건식과 플래그 범위만 보고 판단하므로 게임 엔진이 플래그를 언제 어떻게 바꾸는지는 알지 못합니다.",
+        "available_flags가 빈 장면의 분기는 겹침을 따지지 않았고, 그 사실을 카드의 단서에 적었습니다.",
+        "길이 있다는 것은 알려 주지만 독자가 실제로 그 길을 고를지, 그 장면이 재미있는지는 알려 주지 않습니다.",
+        "입력 문제로 판정을 보류한 줄은 화면에서 빠지며, 그 줄에 기대는 다른 판정도 함께 보류됩니다.",
+    ],
+}
+
+
+def _ordered(result: LintResult, scene_id: str) -> list[Branch]:
+    state = result.analysis.shadowing.get(scene_id) if getattr(result, "analysis", None) else None
+    if state is not None:
+        return list(state.ordered)
+    branches = [b for b in result.scenario.branches if b.from_scene == scene_id]
+    return sorted(branches, key=lambda b: (b.order_no is None, b.order_no or 0, b.line))
+
+
+def context_tables(result: LintResult) -> dict[str, ContextTable]:
+    """Card key -> the branches leaving the scene concerned (the scene itself for a
+    scene card, the ``from_scene`` for a branch card), in order, with columns
+    ``branch_id`` / ``title`` (of the destination) / ``condition_expr`` / ``order_no``.
+
+    The card's own branch is marked, and so is every branch that never fires.
+    """
+    sc = result.scenario
+    shadowed = result.analysis.shadowed if getattr(result, "analysis", None) else {}
+    tables: dict[str, ContextTable] = {}
+    for card in result.cards:
+        scene_id = card.scene_id
+        if scene_id is None:
+            continue
+        scene = sc.scenes.get(scene_id)
+        name = f"{scene.title} ({scene_id})" if scene and scene.title else scene_id
+        ordered = _ordered(result, scene_id)
+        rows, marks = [], {}
+        for i, b in enumerate(ordered):
+            dest = sc.scenes.get(b.to_scene)
+            title = (f"{dest.title} → {b.to_scene}" if dest and dest.title else f"→ {b.to_scene}") if dest else f"(없는 장면) → {b.to_scene}"
+            rows.append([b.branch_id, title, b.condition_expr or "", b.order_no])
+            notes = []
+            if b.branch_id == card.branch_id:
+                notes.append("이 카드")
+            if b.branch_id == getattr(card, "overlapping_branch_id", None):
+                notes.append("뒤에서 덮이는 분기")
+            if b.branch_id in shadowed:
+                notes.append("나오지 않음")
+            if notes:
+                marks[i] = " · ".join(notes)
+        tables[card.key] = ContextTable(
+            caption=f"{name}에서 나가는 분기 (order_no 순서, title = 도착 장면)",
+            columns=["branch_id", "title", "condition_expr", "order_no"],
+            rows=rows, highlight=marks, empty=f"{name}에서 나가는 분기가 없습니다.",
+        )
+    return tables
+
+
+def _diagram(result: LintResult, links: dict[str, str], timeout: float) -> tuple[str | None, str | None, str | None]:
+    """(svg, caption, error): the whole scenario when it fits, else the findings'
+    neighbourhood, else a message."""
+    model = diagram_model(result)
+    try:
+        check_size(model)
+    except DiagramTooLarge:
+        model = diagram_model(result, focus="findings")
+    try:
+        svg = render_svg(model, timeout=timeout, links=links)
+    except DiagramError as exc:
+        return None, model.caption(), str(exc)
+    return svg, model.caption(), None
+
+
+def screen_extras(result: LintResult, *, diagram: bool = True, grading: GradingPanel | None = None, upload: bool = False,
+                  upload_limit_bytes: int | None = None, banner: str | None = None, timeout: float = DOT_TIMEOUT) -> ScreenExtras:
+    """Everything storygraph adds to the shared screen for ``result``."""
+    from . import __version__
+
+    links = anchors_for(result.cards)
+    svg = caption = error = None
+    if diagram:
+        svg, caption, error = _diagram(result, links, timeout)
+    return ScreenExtras(
+        diagram_svg=svg, diagram_caption=caption, diagram_error=error, context=context_tables(result),
+        notes=getattr(DOMAIN, "notes", None) or NOTES, grading=grading, upload=upload,
+        upload_limit_bytes=upload_limit_bytes, banner=banner, heading="storygraph 보고서 — " + DOMAIN.title,
+        tool=f"storygraph {__version__}",
+    )
+
+
+def report_html(result: LintResult, **options) -> str:
+    """The report screen of a lint as one self-contained HTML document (options: see
+    :func:`screen_extras`)."""
+    return render_html(result, DOMAIN, screen_extras(result, **options))
+
+
+def empty_html(*, upload_limit_bytes: int | None = None, banner: str | None = None) -> str:
+    """The served page before anything was uploaded: the upload form, the sample button
+    and the always-visible panels (empty checks and grading, the notes)."""
+    from . import __version__
+
+    return render_html(None, DOMAIN, ScreenExtras(
+        notes=getattr(DOMAIN, "notes", None) or NOTES, upload=True, upload_limit_bytes=upload_limit_bytes, banner=banner,
+        heading="storygraph 보고서 — " + DOMAIN.title, tool=f"storygraph {__version__}",
+    ))
+
+
+def sample_path() -> Path:
+    """The bundled sample scenario (``examples/lighthouse``): packaged with the wheel as
+    ``storygraph/sample/scenario.csv``, else found beside the source tree."""
+    here = Path(__file__).resolve().parent
+    for candidate in (here / "sample" / "scenario.csv", here.parents[1] / "examples" / "lighthouse" / "scenario.csv"):
+        if candidate.is_file():
+            return candidate
+    raise VerdictsError("샘플 시나리오(examples/lighthouse/scenario.csv)를 찾지 못했습니다.")
+
+
+def server_pages(*, max_bytes: int | None = None, timeout: float = DOT_TIMEOUT):
+    """The pages :func:`verdicts.serve.make_server` serves for storygraph."""
+    from verdicts.serve import MAX_UPLOAD_BYTES, ServerPages, relabel_files
+
+    from .domain import lint
+
+    limit = max_bytes or MAX_UPLOAD_BYTES
+
+    def judge(path: Path, names: dict[str, str]) -> str:
+        result = relabel_files(lint(path), names)
+        return report_html(result, upload=True, upload_limit_bytes=limit, timeout=timeout)
+
+    def sample() -> str:
+        path = sample_path()
+        result = relabel_files(lint(path), {str(path): "샘플: examples/lighthouse/scenario.csv"})
+        return report_html(result, upload=True, upload_limit_bytes=limit, timeout=timeout)
+
+    def empty(banner: str | None) -> str:
+        return empty_html(upload_limit_bytes=limit, banner=banner)
+
+    return ServerPages(judge=judge, sample=sample, empty=empty, max_bytes=limit, temp_prefix="storygraph-upload-")
