@@ -256,6 +256,9 @@ def html_text(text: object) -> str:
     """
     s = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n")
     s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
+    # dot expands \N, \G, \E … even inside HTML labels (after resolving entities): an
+    # invisible word joiner after each backslash keeps the text as written
+    s = s.replace("\\", "\\\u2060")
     return s.replace("\n", "<BR/>")
 
 
