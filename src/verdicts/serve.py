@@ -78,8 +78,8 @@ def parse_upload(content_type: str, body: bytes) -> list[Upload]:
         raise UploadError("파일은 multipart/form-data 형식으로 올려야 합니다.")
     head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode("latin-1", "replace")
     message = email.parser.BytesParser(policy=email.policy.HTTP).parsebytes(head + body)
-    if not message.is_multipart():
-        raise UploadError("올린 내용을 읽지 못했습니다 (multipart 경계가 없습니다).")
+    if not message.is_multipart():  # an empty form (only the closing boundary) or no boundary at all
+        return []
     files: list[Upload] = []
     for part in message.iter_parts():
         filename = part.get_filename()

@@ -249,7 +249,7 @@ def test_render_command_writes_svg(cli, tmp_path):
     proc = cli("storygraph", "render", LIGHTHOUSE, "-o", out, check_code=0)
     assert "svg" in proc.stderr
     root = _svg_tree(out.read_text(encoding="utf-8"))
-    assert len(_groups(root, "edge")) == 43 or len(_groups(root, "edge")) == len(lint(LIGHTHOUSE).scenario.branches)
+    assert len(_groups(root, "edge")) == len(lint(LIGHTHOUSE).scenario.branches)
 
 
 def test_render_command_mermaid_and_focus(cli, tmp_path):
