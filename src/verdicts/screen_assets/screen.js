@@ -27,7 +27,7 @@
     filter.addEventListener("input", function () {
       var q = filter.value.trim().toLowerCase();
       cards().forEach(function (d) {
-        var hit = !q || d.textContent.toLowerCase().indexOf(q) >= 0;
+        var hit = !q || d.querySelector("summary").textContent.toLowerCase().indexOf(q) >= 0;
         d.parentElement.classList.toggle("hidden-by-filter", !hit);
       });
     });
