@@ -18,6 +18,7 @@ from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, flags_of, parse_condition
 from .model import Branch, Scenario
+from .liveness import LiveReach, StuckScene, live_reachability, uncovered
 from .shadowing import decide_shadowing, scene_domains
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
@@ -70,6 +71,10 @@ class Analysis:
     overlap: dict[str, str] = field(default_factory=dict)
     #: branch id -> how it is shadowed
     shadowed: dict[str, ShadowedBranch] = field(default_factory=dict)
+    #: reachability through branches that can fire (``None`` when structural reachability is unknown)
+    live: LiveReach | None = None
+    #: scene id -> the flag assignments under which none of its branches fires
+    stuck: dict[str, StuckScene] = field(default_factory=dict)
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -121,7 +126,44 @@ def analyse(scenario: Scenario) -> Analysis:
     conditions = _parse_conditions(scenario, issues)
     analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
     _decide_all(analysis)
+    _check_available_flags(analysis)
+    if reached is not None and reaches is not None:
+        dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
+        analysis.live = live_reachability(
+            set(scenario.scenes), [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches], dead,
+            entries, endings, reached, reaches,
+        )
+        _find_stuck(analysis)
     return analysis
+
+
+def _check_available_flags(a: Analysis) -> None:
+    """A flag listed in ``available_flags`` but missing from ``flag_spec`` is an issue."""
+    sc = a.scenario
+    if not sc.has_flag_table:
+        return
+    for scene in sc.scenes.values():
+        for f in scene.available_flags or ():
+            if f not in sc.flags:
+                a.issues.append(InputIssue(file=sc.files.get("scene_states"), table="scene_states", line=scene.line,
+                                           column="available_flags", reason=f"available_flags의 '{f}'이(가) flag_spec에 없습니다."))
+
+
+def _find_stuck(a: Analysis) -> None:
+    sc = a.scenario
+    for scene_id, state in a.shadowing.items():
+        scene = sc.scenes.get(scene_id)
+        if scene is None or state.undecided is not None or not scene.available_flags or scene.is_ending:
+            continue
+        if a.reached is None or scene_id not in a.reached:
+            continue
+        if any(f not in sc.flags for f in scene.available_flags):
+            continue
+        exprs = [a.conditions[b.branch_id] for b in state.ordered]
+        stuck = uncovered(exprs, sc.flags, list(scene.available_flags))  # type: ignore[arg-type]
+        if stuck is not None:
+            stuck.scene_id = scene_id
+            a.stuck[scene_id] = stuck
 
 
 def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str, Expr | None]:

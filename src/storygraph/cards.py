@@ -3,25 +3,22 @@
 from __future__ import annotations
 
 import re
-from typing import Any
-
 from verdicts.korean import join_clauses
-from verdicts.model import Evidence, Finding, InputIssue
+from verdicts.model import Evidence, InputIssue
 
 from . import templates as T
 from .analysis import Analysis, Undecided
 from .conditions import Expr, flags_of
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .findings import collect_findings
 from .rules import judge_branch, judge_scene
 
 __all__ = ["build_cards"]
 
 
-def _ev_scene(scene: Scene, field: str, value: Any = None, *, raw: bool = False) -> Evidence:
-    if raw:
-        value = scene.raw.get(field)
-    elif value is None:
-        value = getattr(scene, field)
+def _ev_scene(scene: Scene, field: str, *, raw: bool = False) -> Evidence:
+    """Cite ``field`` of the scene's row: the typed cell, or with ``raw`` the text as written."""
+    value = scene.raw.get(field) if raw else getattr(scene, field)
     return Evidence(source="scene_states", field=field, value=value, line=scene.line)
 
 
@@ -46,8 +43,9 @@ def _same_id_spelling(target: str, scenes) -> str | None:
 
 
 class _Builder:
-    def __init__(self, a: Analysis):
+    def __init__(self, a: Analysis, extra_hedges: dict[str, list[T.Clause]] | None = None):
         self.a = a
+        self.extra_hedges = extra_hedges or {}
         self.sc = a.scenario
         self.flags = self.sc.flags
         self.incoming: dict[str, list[Branch]] = {}
@@ -106,7 +104,7 @@ class _Builder:
         incoming = self.incoming.get(scene.scene_id, [])
         if verdict == UNREACHED:
             if self.sc.has("scene_states", "is_entry"):
-                evidence.append(_ev_scene(scene, "is_entry", bool(scene.is_entry)))
+                evidence.append(_ev_scene(scene, "is_entry"))
             evidence.append(_count("to_scene", len(incoming), "story_branches"))
             sources = [self.labelled(s) for s in dict.fromkeys(b.from_scene for b in incoming)]
             for b in incoming[:5]:
@@ -118,7 +116,7 @@ class _Builder:
         elif verdict == NO_ENDING:
             out = self.outgoing.get(scene.scene_id, [])
             onward = self.descendants(scene.scene_id)
-            evidence.append(_ev_scene(scene, "is_ending", bool(scene.is_ending)))
+            evidence.append(_ev_scene(scene, "is_ending"))
             for b in out[:5]:
                 evidence.append(_ev_branch(b, "to_scene"))
             evidence.append(_count("from_scene", len(out), "story_branches"))
@@ -128,13 +126,14 @@ class _Builder:
         else:
             n = self.reachable_endings(scene.scene_id)
             if scene.is_entry:
-                evidence.append(_ev_scene(scene, "is_entry", True))
+                evidence.append(_ev_scene(scene, "is_entry"))
             if scene.is_ending:
-                evidence.append(_ev_scene(scene, "is_ending", True))
+                evidence.append(_ev_scene(scene, "is_ending"))
             evidence.append(_count("is_ending", n, "scene_states"))
             summary = T.scene_reaches(name=scene.name, is_entry=bool(scene.is_entry), is_ending=bool(scene.is_ending),
                                       reachable_endings=n, endings=self.endings)
             reaches_ending = True
+        hedges.extend(self.extra_hedges.get(scene.scene_id, []))
         return StoryCard(
             target_no=scene.scene_id, target_kind=SCENE, scene_id=scene.scene_id, branch_id=None, verdict=verdict,
             reached_from_entry=reached, reaches_ending=reaches_ending if reached else None, overlapping_branch_id=None,
@@ -169,21 +168,21 @@ class _Builder:
             else:
                 inc = len(self.incoming.get(scene.scene_id, []))
                 if self.sc.has("scene_states", "is_entry"):
-                    evidence.append(_ev_scene(scene, "is_entry", bool(scene.is_entry)))
+                    evidence.append(_ev_scene(scene, "is_entry"))
                 evidence.append(_count("to_scene", inc, "story_branches"))
                 summary = T.branch_unreached(branch_id=branch.branch_id, from_scene=branch.from_scene, from_name=scene.name, incoming=inc)
         elif verdict == SHADOWING:
             summary = self.shadowing_summary(branch, overlapping, evidence, hedges)
         elif verdict == NO_ENDING:
             to = self.sc.scenes[branch.to_scene]
-            evidence.append(_ev_scene(to, "is_ending", bool(to.is_ending)))
+            evidence.append(_ev_scene(to, "is_ending"))
             evidence.append(_count("is_ending", 0, "scene_states"))
             summary = T.branch_no_ending(branch_id=branch.branch_id, from_name=from_name, to_name=to.name, endings=self.endings)
         else:
             to = self.sc.scenes[branch.to_scene]
             n = self.reachable_endings(to.scene_id)
             if to.is_ending:
-                evidence.append(_ev_scene(to, "is_ending", True))
+                evidence.append(_ev_scene(to, "is_ending"))
             else:
                 evidence.append(_count("is_ending", n, "scene_states"))
             summary = T.branch_reaches(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),
@@ -204,6 +203,7 @@ class _Builder:
                 if item not in evidence:
                     evidence.append(item)
             hedges.append(undecided)
+        hedges.extend(self.extra_hedges.get(branch.branch_id, []))
         return StoryCard(
             target_no=branch.branch_id, target_kind=BRANCH, scene_id=branch.from_scene, branch_id=branch.branch_id,
             verdict=verdict, reached_from_entry=reached, reaches_ending=None, overlapping_branch_id=overlapping,
@@ -251,7 +251,8 @@ class _Builder:
 def build_cards(a: Analysis) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:
     """Every scene's card, then every branch's card, in input order; an issue for the
     cards withheld because a column they depend on is missing; lint findings."""
-    builder = _Builder(a)
+    findings, extra_hedges = collect_findings(a)
+    builder = _Builder(a, extra_hedges)
     cards: list[StoryCard] = []
     withheld = {SCENE: 0, BRANCH: 0}
     for scene in a.scenario.scenes.values():
@@ -274,12 +275,4 @@ def build_cards(a: Analysis) -> tuple[list[StoryCard], list[InputIssue], list[Fi
             file=a.scenario.files.get("scene_states"), table="scene_states", column=missing[0] if missing else None,
             reason=f"{', '.join(missing) or '필요한'} 열이 없어 장면 {withheld[SCENE]}개와 분기 {withheld[BRANCH]}개의 판정을 보류했습니다.",
         ))
-    findings: list[Finding] = []
-    for info in a.shadowed.values():
-        if info.unsatisfiable:
-            b = builder.branch_by_id[info.branch_id]
-            findings.append(Finding(
-                code="unsatisfiable-condition", target=b.branch_id, file=a.scenario.files.get("story_branches"), line=b.line,
-                message=f"{b.branch_id}의 조건({builder.cond(b)})은 플래그 범위 안에서 참이 될 수 없어 이 분기는 한 번도 나오지 않습니다.",
-            ))
     return cards, issues, findings

@@ -196,7 +196,22 @@ def _one_of(words: list[str]) -> str:
     return f"{', '.join(words)} 가운데 하나가"
 
 
+def _balanced(prefix: str) -> bool:
+    return prefix.count("(") <= prefix.count(")")
+
+
 def _friendly(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
+    """Turn lark's exception into a message with position and what was expected; a
+    closing parenthesis is only suggested when one is open."""
+    err = _friendly_raw(text, exc)
+    if "')'" in err.expected and _balanced(text[: err.position - 1]):
+        expected = [w for w in err.expected if w != "')'"]
+        message = err.message.replace(_one_of(err.expected), _one_of(expected)) if expected else err.message
+        return ConditionSyntaxError(text, err.position, expected, message)
+    return err
+
+
+def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.column if exc.column and exc.column > 0 else exc.pos_in_stream + 1
         ch = text[pos - 1] if 0 < pos <= len(text) else ""

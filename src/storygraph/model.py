@@ -36,6 +36,7 @@ SCENE_STATES = TableSpec(
         Column("is_entry", "bool"),
         Column("is_ending", "bool"),
         Column("available_flags", "list"),
+        Column("lint_ignore", optional=True),
     ),
     key="scene_id",
 )
@@ -47,6 +48,7 @@ STORY_BRANCHES = TableSpec(
         Column("to_scene", "str", required=True),
         Column("condition_expr"),
         Column("order_no", "int"),
+        Column("lint_ignore", optional=True),
     ),
     key="branch_id",
 )

@@ -96,6 +96,11 @@ def scene_reaches(*, name: str, is_entry: bool, is_ending: bool, reachable_endin
         return f"시작 장면인 {name}에서 출발한 독자는 엔딩 {endings}개 가운데 {reachable_endings}개에 닿을 수 있습니다."
     return f"{name}에 들어온 독자는 엔딩 {endings}개 가운데 {reachable_endings}개까지 길이 이어집니다."
 
+SCENE_SUMMARIES = {UNREACHED: scene_unreached, NO_ENDING: scene_no_ending, REACHED_AND_ENDS: scene_reaches}
+
+# ------------------------------------------------------------------ branch summaries
+
+
 def branch_missing_target(*, branch_id: str, from_name: str, condition: str, to_scene: str, scenes: int) -> str:
     return (f"{from_name}에서 {when(condition)} 갈라지는 {josa(branch_id, '이/가')} 장면 {scenes}개 목록에 없는 "
             f"{josa(to_scene, '을/를')} 가리켜 그 자리에서 이야기가 끊깁니다.")
@@ -194,3 +199,65 @@ def hedge_missing_target(*, to_scene: str, close: str | None, rejected_lines: Se
 def hedge_from_missing_scene(*, from_scene: str) -> Clause:
     base = f"출발 장면 {josa(from_scene, '이/가')} 목록에 없어 이 분기의 조건이 겹치는지도 따지지 않"
     return base + "았고", base + "았습니다."
+
+
+# ------------------------------------------------------------------ lint findings
+
+
+def _count_text(count: int | None, total: int | None) -> str:
+    if count is None or total is None:
+        return "셀 수 없이 많은 조합"
+    return f"조합 {total}개 가운데 {count}개"
+
+
+def finding_unsatisfiable(*, branch_id: str, condition: str) -> str:
+    return f"{branch_id}의 조건({condition})은 플래그 범위 안에서 참이 될 수 없어 이 분기는 한 번도 나오지 않습니다."
+
+
+def finding_stuck(*, name: str, description: str, count: int | None, total: int | None, example: str) -> str:
+    return (f"{name}에서 {description}인 독자에게는 나가는 분기가 하나도 걸리지 않아({_count_text(count, total)}) "
+            f"예를 들어 {josa(example, '이라/라')}면 이야기가 멈춥니다.")
+
+
+def hedge_stuck(*, description: str, count: int | None, total: int | None) -> Clause:
+    base = f"{description}인 독자에게는 나가는 분기가 하나도 걸리지 않아({_count_text(count, total)}) 이 장면에서 멈추"
+    return base + "고", base[:-1] + "춥니다."
+
+
+def finding_reached_only_dead(*, name: str, branches: Sequence[str]) -> str:
+    return (f"{josa(name, '은/는')} 실제로는 한 번도 걸리지 않는 {josa(id_list(branches), '을/를')} 거쳐야만 들어올 수 있어 "
+            f"어떤 독자도 닿지 못합니다.")
+
+
+def hedge_reached_only_dead(*, branches: Sequence[str]) -> Clause:
+    base = f"이 장면으로 오는 길은 실제로 걸리지 않는 {id_list(branches)}에 기대고 있어 실제 독자는 여기 닿지 못하"
+    return base + "고", base[:-1] + "합니다."
+
+
+def finding_ending_only_dead(*, name: str, branches: Sequence[str]) -> str:
+    return (f"{name}에서 엔딩으로 가는 길은 실제로 한 번도 걸리지 않는 {id_list(branches)}뿐이라 "
+            f"여기 온 독자는 이야기를 끝내지 못합니다.")
+
+
+def hedge_ending_only_dead(*, branches: Sequence[str]) -> Clause:
+    base = f"엔딩으로 가는 길이 실제로 걸리지 않는 {id_list(branches)}에 기대고 있어 실제 독자는 끝까지 가지 못하"
+    return base + "고", base[:-1] + "합니다."
+
+
+def finding_unused_flag(*, flag: str, label: str) -> str:
+    shown = flag if label == flag else f"{label}({flag})"
+    return f"flag_spec에 선언된 {josa(shown, '은/는')} 어느 조건식에도 쓰이지 않습니다."
+
+
+def finding_available_unused(*, name: str, flags: Sequence[str]) -> str:
+    return f"{name}의 available_flags에 적힌 {josa(id_list(flags), '은/는')} 이 장면의 어느 분기 조건에도 쓰이지 않습니다."
+
+
+def finding_out_of_range(*, branch_id: str, comparison: str, label: str, lo: int | None, hi: int | None, truth: bool) -> str:
+    always = "늘 참" if truth else "늘 거짓"
+    return f"{branch_id}의 비교 {josa(comparison, '은/는')} {label} 범위 {lo}–{hi} 안에서 {always}이라 아무것도 가르지 못합니다."
+
+
+def finding_always_true(*, branch_id: str, condition: str, later: Sequence[str]) -> str:
+    return (f"{branch_id}의 조건 {josa(condition, '은/는')} 어떤 독자에게나 참이라 "
+            f"뒤 순번 {josa(id_list(later), '은/는')} 한 번도 나오지 않습니다.")

@@ -75,12 +75,14 @@ class Card(BaseModel):
         out: dict[str, Any] = {}
         for name in type(self).model_fields:
             if name in self.internal_fields:
-                continue
+                continue  # `accepted` is added at the end, when set
             value = getattr(self, name)
             if name == "evidence":
                 out[name] = [item.to_json() for item in value]
             else:
                 out[name] = value
+        if self.accepted is not None:
+            out["accepted"] = self.accepted
         return out
 
 
@@ -160,6 +162,8 @@ class Finding(BaseModel):
     file: str | None = None
     line: int | None = None
     data: dict[str, Any] | None = None
+    #: the reason, when a person recorded that this finding is intended
+    accepted: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return self.model_dump(exclude_none=True)

@@ -20,11 +20,8 @@ def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDic
     """Cards grouped by verdict, every verdict of ``order`` present (possibly empty),
     cards in their original order within a group.
 
-    >>> from verdicts.model import Card
-    >>> class C(Card):
-    ...     key_field = "k"
-    ...     k: str
-    >>> g = group_by_verdict([C(k="a", verdict="y", evidence=[], summary=""), C(k="b", verdict="x", evidence=[], summary="")], ["x", "y", "z"])
+    >>> from types import SimpleNamespace as Card
+    >>> g = group_by_verdict([Card(k="a", verdict="y"), Card(k="b", verdict="x")], ["x", "y", "z"])
     >>> {v: [c.k for c in cs] for v, cs in g.items()}
     {'x': ['b'], 'y': ['a'], 'z': []}
     """

@@ -78,11 +78,13 @@ class RawTable:
 
 @dataclass(frozen=True)
 class Column:
-    """A column of a table contract: its name, value type and whether a row needs it."""
+    """A column of a table contract: its name, value type, whether a row needs it, and
+    whether the header may lack it without an issue (``optional``)."""
 
     name: str
     type: ColumnType = "str"
     required: bool = False
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -453,10 +455,14 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
       value unknown (``None``, listed in ``Row.invalid``);
     * a repeated ``key`` rejects the later row (issue naming the first line).
     """
-    present = {c for c in raw.columns if c in spec.column_names}
+    if raw.form in ("json", "yaml"):
+        # records carry no header: an omitted key is an empty cell, not a missing column
+        present = set(spec.column_names)
+    else:
+        present = {c for c in raw.columns if c in spec.column_names}
     unknown = [c for c in raw.columns if c not in spec.column_names]
     for name in spec.column_names:
-        if name not in present:
+        if name not in present and not spec.column(name).optional:
             hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)
             tail = f" 비슷한 이름 '{hint[0]}' 열이 있는데, 오타라면 '{name}'(으)로 고쳐 주세요." if hint else ""
             issues.append(
@@ -474,7 +480,7 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
             if col.name not in present:
                 continue
             text = raw_row.values.get(col.name)
-            if text is None:
+            if text is None:  # empty cell, or a key the record omitted
                 if col.required and reject_reason is None:
                     reject_reason = (col.name, f"필수 값 '{col.name}'이(가) 비어 있어 이 줄은 판정하지 않았습니다.")
                 values[col.name] = None

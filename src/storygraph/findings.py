@@ -1,0 +1,315 @@
+"""Lint findings beside the five verdicts, one small named unit per kind.
+
+The verdicts are structural; these findings look at what the conditions do to readers.
+Each kind has a stable ``code`` and a docstring — *What it flags / Why it matters /
+Example / Instead* — which is its documentation (``docs/verdicts.md``, ``storygraph
+explain CODE``).  A kind's function yields :class:`Hit` records; the engine stamps the
+code and turns them into :class:`~verdicts.model.Finding` objects, and hits that carry a
+hedge add it to the card concerned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterator
+
+from verdicts.model import Finding
+
+from . import templates as T
+from .analysis import Analysis
+from .conditions import Compare, Not, _walk, compile3, flags_of
+from .liveness import describe_assignment, describe_stuck
+from .shadowing import find_witness, scene_domains
+
+__all__ = ["Hit", "FindingKind", "KINDS", "collect_findings"]
+
+
+@dataclass
+class Hit:
+    target: str
+    message: str
+    line: int | None = None
+    table: str = "story_branches"
+    data: dict[str, Any] | None = None
+    #: a clause to add to the hedge of the card ``hedge_on`` (default: ``target``)
+    hedge: T.Clause | None = None
+    hedge_on: str | None = None
+
+
+@dataclass(frozen=True)
+class FindingKind:
+    code: str
+    title: str
+    func: Callable[[Analysis], Iterator[Hit]] = field(compare=False)
+
+    @property
+    def doc(self) -> str:
+        return (self.func.__doc__ or "").strip()
+
+
+KINDS: list[FindingKind] = []
+
+
+def kind(code: str, title: str):
+    def register(func: Callable[[Analysis], Iterator[Hit]]):
+        KINDS.append(FindingKind(code, title, func))
+        return func
+
+    return register
+
+
+def _name(a: Analysis, scene_id: str) -> str:
+    s = a.scenario.scenes.get(scene_id)
+    return s.name if s else scene_id
+
+
+@kind("unsatisfiable-condition", "참이 될 수 없는 조건")
+def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
+    """unsatisfiable-condition — a branch condition that no flag assignment can make true.
+
+    What it flags:
+        A condition that is false for every value of its flags within their
+        ``flag_spec`` ranges, such as ``trust > 5`` when ``max_value`` is 5, or
+        ``trust > 2 and trust < 1``.
+    Why it matters:
+        The branch never fires, whatever the reader did; its destination cannot be
+        reached through it.
+    Example:
+        ``BR-51`` (``trust > 5``) in 선장실, with 신뢰도 ranging 0–5.
+    Instead:
+        Fix the constant or the operator (``trust >= 5``), or widen the flag's range.
+    """
+    branch_by_id = {b.branch_id: b for b in a.scenario.branches}
+    for info in a.shadowed.values():
+        if info.unsatisfiable:
+            b = branch_by_id[info.branch_id]
+            cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags)
+            yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line)
+
+
+@kind("stuck-combination", "분기가 하나도 걸리지 않는 조합")
+def stuck_combination(a: Analysis) -> Iterator[Hit]:
+    """stuck-combination — a reached scene where, for some readers, no branch fires.
+
+    What it flags:
+        A reached scene that is not an ending, whose ``available_flags`` are declared,
+        and for which some assignment of those flags makes none of its branches'
+        conditions true.  The finding describes the uncovered assignments as ranges and
+        values, gives one concrete example, and counts them exactly ("3 of 36").
+    Why it matters:
+        A reader with those flags runs out of content: the story stops with no choice
+        offered, although the scene is not an ending.
+    Example:
+        안개 낀 해안 offers ``lamp != "꺼짐"`` and ``lamp == "꺼짐" and has_key``: a reader
+        whose 등불 is 꺼짐 and who has no 열쇠 has nowhere to go (1 of 6 combinations).
+    Instead:
+        Add a last branch with an empty condition (a fallback), or widen a condition so
+        that every combination is covered.
+    """
+    flags = a.scenario.flags
+    for scene_id, stuck in a.stuck.items():
+        scene = a.scenario.scenes[scene_id]
+        desc = describe_stuck(stuck, flags)
+        example = describe_assignment(stuck.example, flags)
+        data = {"count": stuck.count, "total": stuck.total, "example": stuck.example, "uncovered": desc}
+        yield Hit(
+            scene_id, T.finding_stuck(name=scene.name, description=desc, count=stuck.count, total=stuck.total, example=example),
+            scene.line, table="scene_states", data=data,
+            hedge=T.hedge_stuck(description=desc, count=stuck.count, total=stuck.total),
+        )
+
+
+@kind("reached-only-through-dead-branch", "실제로는 닿지 않는 장면")
+def reached_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
+    """reached-only-through-dead-branch — a scene reached only through branches that never fire.
+
+    What it flags:
+        A scene that is reached when every branch is followed (its verdict says so), but
+        not when branches that can never fire — shadowed, unsatisfiable, or pointing at
+        a missing scene — are removed.  The finding names the dead branch it depends on.
+    Why it matters:
+        No real reader can get there: the content behind the dead branch is lost.
+    Example:
+        비밀 창고 is entered only through ``BR-14``, which ``BR-13`` always catches first.
+    Instead:
+        Reorder or narrow the conditions so that the dead branch can fire, or add
+        another way in.
+    """
+    if a.live is None:
+        return
+    for scene_id, dead in sorted(a.live.reached_only_through.items()):
+        scene = a.scenario.scenes[scene_id]
+        yield Hit(scene_id, T.finding_reached_only_dead(name=scene.name, branches=sorted(set(dead))), scene.line,
+                  table="scene_states", data={"dead_branches": sorted(set(dead))},
+                  hedge=T.hedge_reached_only_dead(branches=sorted(set(dead))))
+
+
+@kind("ending-only-through-dead-branch", "실제로는 엔딩에 못 가는 장면")
+def ending_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
+    """ending-only-through-dead-branch — a scene that reaches an ending only through branches that never fire.
+
+    What it flags:
+        A reached scene from which an ending is reachable when every branch is followed,
+        but not through branches that can actually fire.  The finding names the dead
+        branch its way out depends on.
+    Why it matters:
+        Readers there can never finish the story, although the verdict (which is
+        structural) says an ending is reachable.
+    Example:
+        From 지하 수로, the way to 등대의 불빛 is ``BR-46`` (``trust >= 4``), which the
+        earlier ``BR-45`` (``trust >= 0``) always catches.
+    Instead:
+        Make the dead branch fire (reorder, narrow the earlier condition) or add another
+        way towards an ending.
+    """
+    if a.live is None:
+        return
+    for scene_id, dead in sorted(a.live.ending_only_through.items()):
+        scene = a.scenario.scenes[scene_id]
+        yield Hit(scene_id, T.finding_ending_only_dead(name=scene.name, branches=sorted(set(dead))), scene.line,
+                  table="scene_states", data={"dead_branches": sorted(set(dead))},
+                  hedge=T.hedge_ending_only_dead(branches=sorted(set(dead))))
+
+
+@kind("unused-flag", "쓰이지 않는 플래그")
+def unused_flag(a: Analysis) -> Iterator[Hit]:
+    """unused-flag — a flag declared in flag_spec that no condition uses.
+
+    What it flags:
+        A row of ``flag_spec`` whose ``flag`` appears in no ``condition_expr``.
+    Why it matters:
+        Either the flag is left over from an earlier draft, or a condition that should
+        test it was forgotten or misspelt.
+    Example:
+        ``weather`` (날씨) is declared but never tested.
+    Instead:
+        Remove the row, or add the conditions that were meant to use it.
+    """
+    used = {f for expr in a.conditions.values() if expr is not None for f in flags_of(expr)}
+    for flag in a.scenario.flags.values():
+        if flag.flag not in used:
+            yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec")
+
+
+@kind("available-flag-unused", "장면에서 쓰이지 않는 플래그")
+def available_flag_unused(a: Analysis) -> Iterator[Hit]:
+    """available-flag-unused — a flag listed in a scene's available_flags that none of its conditions use.
+
+    What it flags:
+        A name in ``available_flags`` that no branch leaving the scene tests.
+    Why it matters:
+        The list is what shadowing and stuck combinations vary; a stale entry makes the
+        counts larger than the choices really are and may hide a forgotten condition.
+    Example:
+        선창 lists ``has_key`` but its only branch has no condition.
+    Instead:
+        Remove the flag from ``available_flags``, or test it where it was meant to matter.
+    """
+    by_scene = a.scenario.branches_from()
+    for scene in a.scenario.scenes.values():
+        if not scene.available_flags:
+            continue
+        branches = by_scene.get(scene.scene_id, [])
+        if any(a.conditions.get(b.branch_id) is None and a.scenario.has("story_branches", "condition_expr") for b in branches):
+            continue  # an unreadable condition may use it
+        used = {f for b in branches if a.conditions.get(b.branch_id) is not None for f in flags_of(a.conditions[b.branch_id])}
+        unused = [f for f in scene.available_flags if f not in used]
+        if unused:
+            yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=[_label(a, f) for f in unused]),
+                      scene.line, table="scene_states", data={"flags": unused})
+
+
+def _label(a: Analysis, flag: str) -> str:
+    spec = a.scenario.flags.get(flag)
+    return spec.name if spec else flag
+
+
+def _constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> bool | None:
+    """True/False when ``x op c`` has the same truth for every x in [lo, hi], else None."""
+    if lo is None or hi is None:
+        return None
+    holds = {"==": lambda x: x == c, "!=": lambda x: x != c, "<": lambda x: x < c, "<=": lambda x: x <= c,
+             ">": lambda x: x > c, ">=": lambda x: x >= c}[op]
+    # the truth can only change at c and c±1: test the ends and the values around c
+    probes = {lo, hi} | {v for v in (c - 1, c, c + 1) if lo <= v <= hi}
+    truths = {holds(v) for v in probes}
+    return truths.pop() if len(truths) == 1 else None
+
+
+@kind("comparison-out-of-range", "범위 밖 비교")
+def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
+    """comparison-out-of-range — a comparison whose answer is fixed by the flag's range.
+
+    What it flags:
+        A comparison of an int flag with a constant that gives the same answer for every
+        value between ``min_value`` and ``max_value`` — ``trust > 9`` with a maximum of
+        5 is always false, ``trust >= 0`` with a minimum of 0 always true.
+    Why it matters:
+        It is almost always a typo or a range that changed; the condition does not test
+        what it seems to.
+    Example:
+        ``trust > 5`` when 신뢰도 ranges 0–5.
+    Instead:
+        Correct the constant, or the flag's range in ``flag_spec``.
+    """
+    flags = a.scenario.flags
+    for b in a.scenario.branches:
+        expr = a.conditions.get(b.branch_id)
+        if expr is None:
+            continue
+        for node in _walk(expr):
+            if isinstance(node, Compare) and isinstance(node.value, int) and not isinstance(node.value, bool):
+                spec = flags.get(node.flag)
+                if spec is None or spec.type != "int":
+                    continue
+                truth = _constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
+                if truth is not None:
+                    yield Hit(b.branch_id, T.finding_out_of_range(
+                        branch_id=b.branch_id, comparison=f"{node.flag} {node.op} {node.value}", label=spec.name,
+                        lo=spec.min_value, hi=spec.max_value, truth=truth), b.line,
+                        data={"flag": node.flag, "op": node.op, "value": node.value, "always": truth, "position": node.pos})
+
+
+@kind("always-true-condition", "늘 참인 조건")
+def always_true_condition(a: Analysis) -> Iterator[Hit]:
+    """always-true-condition — a written condition that holds for every reader, before other branches.
+
+    What it flags:
+        A non-empty ``condition_expr`` that is true for every assignment of the scene's
+        flags, on a branch that has later branches in the same scene: every later branch
+        is dead.
+    Why it matters:
+        The condition looks selective but is not (``trust >= 0``, ``has_key or not
+        has_key``), so the choices after it are never offered.
+    Example:
+        ``BR-45`` (``trust >= 0``) in 지하 수로 hides ``BR-46``.
+    Instead:
+        Write the condition that was meant, or leave it empty and put the branch last
+        as the fallback.
+    """
+    flags = a.scenario.flags
+    for scene_id, state in a.shadowing.items():
+        if state.undecided is not None:
+            continue
+        for index, b in enumerate(state.ordered[:-1]):
+            expr = a.conditions.get(b.branch_id)
+            if expr is None or not (b.condition_expr or "").strip():
+                continue
+            domains = scene_domains([expr], flags)
+            if find_witness(compile3(Not(expr)), [], domains, list(domains)) is None:
+                later = [x.branch_id for x in state.ordered[index + 1:]]
+                yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
+                          b.line, data={"later": later})
+
+
+def collect_findings(a: Analysis) -> tuple[list[Finding], dict[str, list[T.Clause]]]:
+    """Every finding of every kind, and the hedge clauses they add to cards."""
+    findings: list[Finding] = []
+    hedges: dict[str, list[T.Clause]] = {}
+    for k in KINDS:
+        for hit in k.func(a):
+            findings.append(Finding(code=k.code, target=hit.target, message=hit.message,
+                                    file=a.scenario.files.get(hit.table), line=hit.line, data=hit.data))
+            if hit.hedge is not None:
+                hedges.setdefault(hit.hedge_on or hit.target, []).append(hit.hedge)
+    return findings, hedges

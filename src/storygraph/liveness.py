@@ -1,0 +1,266 @@
+"""Condition-aware facts beyond the five verdicts.
+
+* **Stuck combinations** — for a reached, non-ending scene whose ``available_flags`` are
+  declared: the flag assignments under which none of its branches' conditions holds, so
+  a reader with those flags has nowhere to go.  Counted exactly over range classes
+  (weights = class sizes), described as ranges and values, with one example.
+* **Live reachability** — reachability recomputed with the branches that never fire
+  (shadowed, unsatisfiable, pointing at a missing scene) removed: a scene structurally
+  reached only through such branches, or able to reach an ending only through them.
+
+The five verdicts stay structural; these facts become lint findings and hedges.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+from math import prod
+from typing import Any, Mapping, Sequence
+
+from .conditions import Eval3, Expr, compile3
+from .model import Flag
+from .shadowing import FlagDomain, scene_domains
+
+__all__ = ["Cube", "StuckScene", "uncovered", "describe_stuck", "describe_assignment", "LiveReach", "live_reachability"]
+
+#: at most this many uncovered cubes are kept for describing (the count stays exact)
+MAX_CUBES = 400
+
+
+@dataclass(frozen=True)
+class Cube:
+    """A set of assignments: for each constrained flag, the class indices it may take
+    (flags not listed are free)."""
+
+    classes: tuple[tuple[str, frozenset[int]], ...]
+
+    def get(self, flag: str) -> frozenset[int] | None:
+        return dict(self.classes).get(flag)
+
+
+@dataclass
+class StuckScene:
+    scene_id: str
+    count: int | None  # None when some flag is unbounded
+    total: int | None
+    cubes: list[Cube]
+    domains: dict[str, FlagDomain]
+    flags: tuple[str, ...]  # the scene's available flags, in order
+    example: dict[str, Any] = field(default_factory=dict)
+
+
+def _weight(domains: Mapping[str, FlagDomain], flag: str, index: int) -> int | None:
+    return domains[flag].points[index][1]
+
+
+def _mul(values: Sequence[int | None]) -> int | None:
+    return None if any(v is None for v in values) else prod(values)  # type: ignore[arg-type]
+
+
+def uncovered(conditions: Sequence[Expr], flags: Mapping[str, Flag], available: Sequence[str]) -> StuckScene | None:
+    """Assignments of ``available`` flags under which no condition holds (``None`` when
+    every assignment is covered).  Exact: a depth-first search over range classes that
+    stops as soon as some condition holds (covered) or every condition is false (the
+    whole sub-cube is uncovered)."""
+    domains = scene_domains(conditions, flags, names=available)
+    order = [f for f in available if f in domains]
+    evals: list[Eval3] = [compile3(c) for c in conditions]
+    totals = {f: domains[f].total for f in order}
+    count_parts: list[int | None] = []
+    cubes: list[Cube] = []
+    assignment: dict[str, Any] = {}
+    chosen: dict[str, int] = {}
+
+    def visit(depth: int) -> None:
+        values = [e(assignment) for e in evals]
+        if any(v is True for v in values):
+            return
+        if all(v is False for v in values) or depth == len(order):
+            free = [totals[f] for f in order[depth:]]
+            fixed = [_weight(domains, f, i) for f, i in chosen.items()]
+            count_parts.append(_mul(fixed + free))
+            if len(cubes) < MAX_CUBES:
+                cubes.append(Cube(tuple((f, frozenset({i})) for f, i in chosen.items())))
+            return
+        flag = order[depth]
+        for index, (value, _) in enumerate(domains[flag].points):
+            assignment[flag] = value
+            chosen[flag] = index
+            visit(depth + 1)
+        del assignment[flag]
+        del chosen[flag]
+
+    visit(0)
+    if not count_parts:
+        return None
+    count = None if any(c is None for c in count_parts) else sum(count_parts)  # type: ignore[misc]
+    total = _mul([totals[f] for f in order])
+    merged = _merge(cubes, domains)
+    example = _example(merged[0], domains, order)
+    return StuckScene("", count, total, merged, domains, tuple(order), example)
+
+
+def _merge(cubes: list[Cube], domains: Mapping[str, FlagDomain]) -> list[Cube]:
+    """Merge cubes that differ in one flag only, until nothing merges; drop constraints
+    that allow every class."""
+    work = [dict(c.classes) for c in cubes]
+    changed = True
+    while changed and len(work) > 1:
+        changed = False
+        for i in range(len(work)):
+            for j in range(i + 1, len(work)):
+                a, b = work[i], work[j]
+                if a.keys() != b.keys():
+                    continue
+                diff = [f for f in a if a[f] != b[f]]
+                if len(diff) == 1:
+                    f = diff[0]
+                    a[f] = a[f] | b[f]
+                    del work[j]
+                    changed = True
+                    break
+            if changed:
+                break
+    out = []
+    for c in work:
+        kept = tuple((f, s) for f, s in c.items() if len(s) < len(domains[f].points))
+        out.append(Cube(kept))
+    return out
+
+
+def _example(cube: Cube, domains: Mapping[str, FlagDomain], order: Sequence[str]) -> dict[str, Any]:
+    example = {}
+    for f in order:
+        allowed = cube.get(f)
+        index = min(allowed) if allowed else 0
+        example[f] = domains[f].points[index][0]
+    return example
+
+
+def _class_members(flag: Flag, domain: FlagDomain, index: int) -> tuple[Any, Any] | list[str] | bool:
+    value, weight = domain.points[index]
+    if flag.type == "bool":
+        return bool(value)
+    if flag.type == "enum":
+        if weight == 1:
+            return [value]
+        named = {p[0] for i, p in enumerate(domain.points) if i != index}
+        return [v for v in flag.values if v not in named]
+    end = domain.points[index + 1][0] - 1 if index + 1 < len(domain.points) else flag.max_value
+    return (value, end)
+
+
+def describe_stuck(stuck: StuckScene, flags: Mapping[str, Flag], limit: int = 3) -> str:
+    """The uncovered assignments in words, at most ``limit`` cubes (``… 외 N가지``)."""
+    texts = []
+    for cube in stuck.cubes[:limit]:
+        parts = [_describe_flag(flags[f], idx, stuck.domains[f]) for f, idx in cube.classes]
+        texts.append(" 그리고 ".join(parts) if parts else "모든 조합")
+    text = " 또는 ".join(texts)
+    if len(stuck.cubes) > limit:
+        text += f" 외 {len(stuck.cubes) - limit}가지"
+    return text
+
+
+def _describe_flag(spec: Flag, indices: frozenset[int], domain: FlagDomain | None) -> str:
+    label = spec.name
+    assert domain is not None
+    members = [_class_members(spec, domain, i) for i in sorted(indices)]
+    if spec.type == "bool":
+        values = {bool(m) for m in members}
+        return f"{label} {'있음' if values == {True} else '없음'}" if len(values) == 1 else f"{label} 상관없음"
+    if spec.type == "enum":
+        names = [v for m in members for v in m]  # type: ignore[union-attr]
+        return f"{label} {'/'.join(names)}"
+    ranges: list[list[Any]] = []
+    for lo, hi in members:  # type: ignore[misc]
+        if ranges and ranges[-1][1] is not None and lo == ranges[-1][1] + 1:
+            ranges[-1][1] = hi
+        else:
+            ranges.append([lo, hi])
+    texts = []
+    for lo, hi in ranges:
+        if hi is None:
+            texts.append(f"{lo} 이상")
+        elif lo == hi:
+            texts.append(str(lo))
+        else:
+            texts.append(f"{lo}–{hi}")
+    return f"{label} {', '.join(texts)}"
+
+
+def describe_assignment(example: Mapping[str, Any], flags: Mapping[str, Flag]) -> str:
+    """``신뢰도 2, 열쇠 없음, 등불 꺼짐``."""
+    parts = []
+    for f, v in example.items():
+        spec = flags[f]
+        if spec.type == "bool":
+            parts.append(f"{spec.name} {'있음' if v else '없음'}")
+        else:
+            parts.append(f"{spec.name} {v}")
+    return ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- live reachability
+
+
+@dataclass
+class LiveReach:
+    """Reachability through live branches only, and which dead branches each scene
+    depends on."""
+
+    dead: set[str]
+    reached: set[str]
+    reaches_ending: set[str]
+    #: scene -> dead branches through which alone it is (structurally) reached
+    reached_only_through: dict[str, list[str]]
+    #: scene -> dead branches through which alone it can reach an ending
+    ending_only_through: dict[str, list[str]]
+
+
+def _bfs(starts, adj, allowed=None) -> set[str]:
+    seen = set(s for s in starts if allowed is None or s in allowed)
+    queue = deque(seen)
+    while queue:
+        node = queue.popleft()
+        for nxt in adj.get(node, ()):
+            if nxt not in seen and (allowed is None or nxt in allowed):
+                seen.add(nxt)
+                queue.append(nxt)
+    return seen
+
+
+def live_reachability(scenes: set[str], branches, dead: set[str], entries, endings,
+                      reached: set[str], reaches_ending: set[str]) -> LiveReach:
+    """``branches``: (branch_id, from_scene, to_scene) of every branch."""
+    fwd: dict[str, list[str]] = {}
+    back: dict[str, list[str]] = {}
+    live_fwd: dict[str, list[str]] = {}
+    live_back: dict[str, list[str]] = {}
+    dead_edges = []
+    for bid, a, b in branches:
+        if a not in scenes or b not in scenes:
+            continue
+        fwd.setdefault(a, []).append(b)
+        back.setdefault(b, []).append(a)
+        if bid in dead:
+            dead_edges.append((bid, a, b))
+        else:
+            live_fwd.setdefault(a, []).append(b)
+            live_back.setdefault(b, []).append(a)
+    live_reached = _bfs(entries, live_fwd)
+    live_ending = _bfs(endings, live_back)
+    gated = reached - live_reached
+    reached_only: dict[str, list[str]] = {}
+    for bid, a, b in dead_edges:
+        if a in live_reached and b in gated:
+            for s in _bfs([b], fwd, allowed=gated):
+                reached_only.setdefault(s, []).append(bid)
+    cut = (reaches_ending & reached) - live_ending
+    ending_only: dict[str, list[str]] = {}
+    for bid, a, b in dead_edges:
+        if b in reaches_ending and a in cut:
+            for s in _bfs([a], back, allowed=cut):
+                ending_only.setdefault(s, []).append(bid)
+    return LiveReach(dead, live_reached, live_ending, reached_only, ending_only)

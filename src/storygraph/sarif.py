@@ -1,0 +1,166 @@
+"""SARIF 2.1.0 and GitHub workflow-annotation reporters.
+
+Every card whose verdict is not ``끝까지 닿음``, every lint finding and every input issue
+becomes a result pointing at the file and line of the row concerned.  Rules carry the
+stable code, and their help text comes from the same docstrings as ``docs/verdicts.md``.
+Accepted (intended) findings are kept, with a suppression carrying the reason.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from .docs import doc_sections, rule_doc_sections
+from .findings import KINDS
+from .model import REACHED_AND_ENDS, SCENE
+
+__all__ = ["render_sarif", "render_github", "sarif_log"]
+
+INPUT_ISSUE = "input-issue"
+INFO_URI = "https://github.com/storygraph/storygraph/blob/main/docs/verdicts.md"
+
+
+def _uri(file: str | None) -> str | None:
+    if not file:
+        return None
+    file = file.split("#", 1)[0]  # an xlsx sheet suffix
+    try:
+        rel = os.path.relpath(file)
+        path = Path(rel if not rel.startswith("..") else file)
+    except ValueError:
+        path = Path(file)
+    return path.as_posix()
+
+
+def _rules() -> list[dict[str, Any]]:
+    from .rules import RULES
+
+    rules: dict[str, dict[str, Any]] = {}
+    for rule in RULES:
+        if rule.verdict == REACHED_AND_ENDS or rule.code in rules:
+            continue
+        headline, sections = rule_doc_sections(rule)
+        rules[rule.code] = _rule(rule.code, rule.verdict, headline, sections)
+    for kind in KINDS:
+        lines = kind.doc.splitlines()
+        sections = doc_sections(kind.doc)
+        rules[kind.code] = _rule(kind.code, kind.title, lines[0].strip(), sections)
+    rules[INPUT_ISSUE] = {
+        "id": INPUT_ISSUE, "name": "InputIssue",
+        "shortDescription": {"text": "입력 문제 — a row, column or value that could not be read as the contract says."},
+        "fullDescription": {"text": "A bad row, a missing column, an empty or duplicate id, or a condition that does not parse. What depends on it was withheld; everything else was judged."},
+        "help": {"text": "Fix the cell named by the result's line and column.", "markdown": "Fix the cell named by the result's line and column."},
+        "defaultConfiguration": {"level": "error"},
+    }
+    return list(rules.values())
+
+
+def _rule(code: str, label: str, headline: str, sections: dict[str, str]) -> dict[str, Any]:
+    help_md = "\n\n".join(f"**{k}.** {v}" for k, v in sections.items())
+    return {
+        "id": code,
+        "name": "".join(part.capitalize() for part in code.split("-")),
+        "shortDescription": {"text": headline},
+        "fullDescription": {"text": sections.get("What it flags", headline)},
+        "help": {"text": " ".join(f"{k}: {v}" for k, v in sections.items()), "markdown": help_md},
+        "helpUri": INFO_URI,
+        "defaultConfiguration": {"level": "warning"},
+        "properties": {"label": label},
+    }
+
+
+def _location(file: str | None, line: int | None) -> list[dict[str, Any]]:
+    uri = _uri(file)
+    if uri is None:
+        return []
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+    if line:
+        physical["region"] = {"startLine": line}
+    return [{"physicalLocation": physical}]
+
+
+def sarif_log(report, version: str) -> dict[str, Any]:
+    """The SARIF log of one lint report (a ``LintResult``)."""
+    from .rules import RULES
+
+    code_of = {(r.kind, r.verdict): r.code for r in RULES}
+    sc = report.scenario
+    results: list[dict[str, Any]] = []
+    for card in report.cards:
+        if card.verdict == REACHED_AND_ENDS:
+            continue
+        if card.target_kind == SCENE:
+            row = sc.scenes.get(card.target_no)
+            file = sc.files.get("scene_states")
+        else:
+            row = next((b for b in sc.branches if b.branch_id == card.target_no), None)
+            file = sc.files.get("story_branches")
+        result = {
+            "ruleId": code_of[(card.target_kind, card.verdict)],
+            "level": "warning",
+            "message": {"text": f"{card.verdict} · {card.target_no}: {card.summary}" + (f" ({card.hedge})" if card.hedge else "")},
+            "locations": _location(file, row.line if row else None),
+            "properties": {"target_no": card.target_no, "target_kind": card.target_kind, "verdict": card.verdict},
+        }
+        if getattr(card, "accepted", None):
+            result["suppressions"] = [{"kind": "external", "justification": card.accepted}]
+        results.append(result)
+    for finding in report.findings:
+        result = {
+            "ruleId": finding.code, "level": "warning",
+            "message": {"text": f"{finding.target}: {finding.message}"},
+            "locations": _location(finding.file, finding.line),
+            "properties": {"target": finding.target},
+        }
+        if getattr(finding, "accepted", None):
+            result["suppressions"] = [{"kind": "external", "justification": finding.accepted}]
+        results.append(result)
+    for issue in report.issues:
+        results.append({
+            "ruleId": INPUT_ISSUE, "level": "error",
+            "message": {"text": f"{issue.table or ''} {issue.column or ''}: {issue.reason}".strip()},
+            "locations": _location(issue.file, issue.line),
+        })
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "storygraph", "version": version, "informationUri": INFO_URI, "rules": _rules()}},
+            "results": results,
+        }],
+    }
+
+
+def render_sarif(report, domain=None) -> str:
+    from . import __version__
+
+    return json.dumps(sarif_log(report, __version__), ensure_ascii=False, indent=2) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(report, domain=None) -> str:
+    """GitHub Actions workflow commands: one ``::warning``/``::error`` line per result."""
+    lines = []
+    for result in sarif_log(report, "")["runs"][0]["results"]:
+        if result.get("suppressions"):
+            continue
+        level = "error" if result["level"] == "error" else "warning"
+        props = []
+        loc = result["locations"][0]["physicalLocation"] if result["locations"] else None
+        if loc:
+            props.append(f"file={_escape_property(loc['artifactLocation']['uri'])}")
+            if "region" in loc:
+                props.append(f"line={loc['region']['startLine']}")
+        props.append(f"title={_escape_property('storygraph ' + result['ruleId'])}")
+        lines.append(f"::{level} {','.join(props)}::{_escape_data(result['message']['text'])}")
+    return "\n".join(lines) + ("\n" if lines else "")

@@ -1,0 +1,70 @@
+"""Each automatic check fails on a card that breaks its claim (the checks are not
+rubber stamps): tamper with one card of the lighthouse report and see which check names it."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from storygraph import lint
+from storygraph.checks import CHECKS, CheckContext
+from tests.conftest import EXAMPLES
+
+
+@pytest.fixture(scope="module")
+def base():
+    report = lint(EXAMPLES / "lighthouse" / "scenario.csv")
+    return report.scenario, [c.to_json() for c in report.cards]
+
+
+def _run(scenario, cards):
+    return {r.id: r for r in CHECKS.run(CheckContext(scenario, cards))}
+
+
+def _tamper(cards, key, change):
+    cards = copy.deepcopy(cards)
+    card = next(c for c in cards if c["target_no"] == key)
+    change(card)
+    return cards
+
+
+CASES = [
+    ("C01", "SC-01", lambda c: c.update(verdict="잘 됨")),
+    ("C01", "SC-01", lambda c: c.update(target_kind="scene")),
+    ("C02", "BR-13", lambda c: c.update(summary="")),
+    ("C04", "SC-01", lambda c: c.update(verdict="어디서도 안 닿음")),
+    ("C05", "BR-21", lambda c: c.update(verdict="없는 장면을 가리킴")),
+    ("C06", "BR-11", lambda c: c.update(verdict="조건이 겹침", overlapping_branch_id="BR-12")),
+    ("C06", "BR-13", lambda c: c.update(overlapping_branch_id="BR-15")),
+    ("C07", "SC-01", lambda c: c.update(verdict="끝에 못 감")),
+    ("C08", "SC-19", lambda c: c["evidence"].append({"field": "grasp_slip_count", "value": 3})),
+    ("C09", "SC-19", lambda c: c["evidence"][1].update(value="다른 제목")),
+    ("C09", "SC-01", lambda c: [e.pop("agg") for e in c["evidence"] if e.get("agg")]),
+    ("C10", "SC-27", lambda c: c.update(summary="독자가 멈춘다.")),
+    ("C10", "SC-27", lambda c: c.update(hedge="Maybe intended.")),
+]
+
+
+@pytest.mark.parametrize("check_id,key,change", CASES)
+def test_check_names_the_tampered_card(base, check_id, key, change):
+    scenario, cards = base
+    assert _run(scenario, cards)[check_id].passed
+    result = _run(scenario, _tamper(cards, key, change))[check_id]
+    assert not result.passed and key in result.failed_targets
+
+
+def test_order_no_check_reads_the_input(tmp_path):
+    path = tmp_path / "s.csv"
+    path.write_text("scene_id,is_entry,is_ending,branch_id,from_scene,to_scene,order_no\nA,Y,Y,,,,\n,,,b0,A,A,0\n", encoding="utf-8")
+    report = lint(path)
+    c03 = next(c for c in report.checks if c.id == "C03")
+    assert not c03.passed and c03.failed_targets == ["b0"]
+    assert any(i.column == "order_no" and i.line == 3 for i in report.issues)
+
+
+def test_every_check_has_an_id_description_and_doc():
+    ids = [c.id for c in CHECKS]
+    assert ids == [f"C{n:02d}" for n in range(1, 11)]
+    for check in CHECKS:
+        assert check.description.endswith("니다.") and check.doc

@@ -1,0 +1,77 @@
+"""The real ``storygraph`` command: output shape and exit codes."""
+
+from __future__ import annotations
+
+import json
+
+from tests.conftest import EXAMPLES
+from verdicts.schema import card_errors
+
+LIGHTHOUSE = EXAMPLES / "lighthouse" / "scenario.csv"
+
+
+def test_text_output_groups_then_issues_then_checks(cli):
+    proc = cli("storygraph", "lint", LIGHTHOUSE, check_code=1)
+    out = proc.stdout
+    order = [out.index(h) for h in ("■ 어디서도 안 닿음", "■ 없는 장면을 가리킴", "■ 조건이 겹침", "■ 끝에 못 감", "■ 끝까지 닿음", "■ 입력 문제", "■ 자동 검증")]
+    assert order == sorted(order)
+    assert "어디서도 안 닿음 · SC-19  선장의 고백" in out
+    assert "조건이 겹침 · BR-13" in out
+    assert "(11/11 통과)" in out
+    assert "utf-8" in out  # the encoding used is reported
+
+
+def test_json_output(cli):
+    proc = cli("storygraph", "lint", LIGHTHOUSE, "--format", "json", check_code=1)
+    data = json.loads(proc.stdout)
+    assert {"cards", "issues", "checks"} <= set(data)
+    assert all(card_errors("storygraph", c) == [] for c in data["cards"])
+    assert all({"id", "passed", "failed_targets"} <= set(c) for c in data["checks"])
+    assert data["issues"] == []
+
+
+def test_json_issues_have_table_line_column_reason(cli):
+    proc = cli("storygraph", "lint", EXAMPLES / "lighthouse-broken" / "scenario.csv", "--format", "json", check_code=1)
+    data = json.loads(proc.stdout)
+    assert data["issues"] and all({"table", "line", "column", "reason"} <= set(i) for i in data["issues"])
+    assert any(i["line"] == 25 and i["column"] == "scene_id" for i in data["issues"])
+    assert len(data["cards"]) > 60
+
+
+def test_exit_zero_when_everything_reaches_an_ending(cli, tmp_path):
+    path = tmp_path / "ok.csv"
+    path.write_text(
+        "scene_id,title,is_entry,is_ending,available_flags,branch_id,from_scene,to_scene,condition_expr,order_no\n"
+        "A,시작,Y,N,,,,,,\nB,끝,N,Y,,,,,,\n,,,,,b1,A,B,,1\n",
+        encoding="utf-8",
+    )
+    proc = cli("storygraph", "lint", path, check_code=0)
+    assert "■ 끝까지 닿음 (3)" in proc.stdout
+
+
+def test_exit_two_with_a_message_when_nothing_can_be_read(cli, tmp_path):
+    proc = cli("storygraph", "lint", tmp_path / "missing.csv", check_code=2)
+    assert "그런 파일이나 폴더가 없습니다" in proc.stderr and "Traceback" not in proc.stderr
+    garbage = tmp_path / "bad.csv"
+    garbage.write_bytes(b"\xff\xfe\x00\x00\x80\x81\xfe" * 10 + b"\n\x81\x00\xff")
+    proc = cli("storygraph", "lint", garbage)
+    assert proc.returncode in (1, 2) and "Traceback" not in proc.stderr
+
+
+def test_an_empty_file_is_an_issue_not_a_crash(cli, tmp_path):
+    path = tmp_path / "empty.csv"
+    path.write_text("", encoding="utf-8")
+    proc = cli("storygraph", "lint", path)
+    assert proc.returncode == 1 and "Traceback" not in proc.stderr
+    assert "비어 있어" in proc.stdout
+
+
+def test_verdicts_lists_storygraph(cli):
+    proc = cli("verdicts", "list", check_code=0)
+    assert proc.stdout.startswith("storygraph")
+
+
+def test_verdicts_run_storygraph_prints_the_same_json(cli):
+    a = json.loads(cli("verdicts", "run", "storygraph", LIGHTHOUSE, "--format", "json").stdout)
+    b = json.loads(cli("storygraph", "lint", LIGHTHOUSE, "--format", "json").stdout)
+    assert a["cards"] == b["cards"] and a["checks"] == b["checks"]

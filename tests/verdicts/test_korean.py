@@ -1,0 +1,32 @@
+import pytest
+
+from verdicts.korean import is_polite_sentence, join_clauses, josa
+
+
+@pytest.mark.parametrize("word,pair,expected", [
+    ("등대", "은/는", "등대는"), ("선창", "은/는", "선창은"), ("항구", "으로/로", "항구로"), ("선술집", "으로/로", "선술집으로"),
+    ("길", "으로/로", "길로"), ("BR-13", "이/가", "BR-13이"), ("BR-12", "이/가", "BR-12가"), ("BR-14(신뢰도 3 이상)", "을/를", "BR-14(신뢰도 3 이상)를"),
+    ("SC-10", "으로/로", "SC-10으로"), ("SC-7", "으로/로", "SC-7로"), ("room", "을/를", "room을"), ("key", "을/를", "key를"),
+])
+def test_josa(word, pair, expected):
+    assert josa(word, pair) == expected
+
+
+@pytest.mark.parametrize("text,ok", [
+    ("독자가 들어올 길이 없습니다.", True),
+    ("들어올 길이 없습니다", False),
+    ("길이 없습니다. 그리고 끝납니다.", False),
+    ("There is no path.", False),
+    ("길이 없다.", False),
+    ("", False),
+    (None, False),
+    ("신뢰도 3 이상(3.5는 아님)인 독자는 나오지 않습니다.", True),
+])
+def test_polite_sentence(text, ok):
+    assert is_polite_sentence(text) is ok
+
+
+def test_join_clauses_makes_one_sentence():
+    text = join_clauses([("플래그가 없어 따지지 않았고", "플래그가 없어 따지지 않았습니다."), ("길은 열려 있고", "길은 열려 있습니다.")])
+    assert text == "플래그가 없어 따지지 않았고, 길은 열려 있습니다." and is_polite_sentence(text)
+    assert join_clauses([]) is None
