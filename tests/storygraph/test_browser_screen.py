@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from screen_server import served
+from tests.storygraph.screen_server import served
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -58,7 +58,7 @@ def page(browser):
 
 @pytest.fixture(scope="module")
 def report_file(tmp_path_factory):
-    from conftest import run
+    from tests.conftest import run
 
     out = tmp_path_factory.mktemp("browser") / "report.html"
     run("storygraph", "lint", EXAMPLES / "lighthouse" / "scenario.csv", "--html", out, check_code=1)
@@ -141,7 +141,7 @@ def test_filter_box(page, report_file):
 
 
 def test_script_in_a_title_shows_as_text(page, tmp_path):
-    from conftest import run
+    from tests.conftest import run
 
     out = tmp_path / "hostile.html"
     run("storygraph", "lint", ROOT / "tests" / "data" / "screen" / "hostile.json", "--html", out)
@@ -213,3 +213,35 @@ def test_too_big_upload_is_stopped_in_the_page(page, tmp_path):
         error.wait_for(state="visible")
         assert "너무 큽니다" in error.inner_text()
         assert page.url.rstrip("/") == url
+
+
+MERMAID_JS = ROOT / ".venv" / "share" / "mermaid" / "mermaid.min.js"
+
+
+@pytest.mark.parametrize("scenario", [EXAMPLES / "lighthouse" / "scenario.csv", ROOT / "tests" / "data" / "screen" / "hostile.json"],
+                         ids=["lighthouse", "hostile"])
+def test_mermaid_output_renders_in_mermaid(page, tmp_path, scenario):
+    """`--format mermaid` is parsed and drawn by Mermaid itself (its bundle fetched by
+    scripts/setup.sh --test), with every title shown as text."""
+    if not MERMAID_JS.exists():
+        pytest.skip("Mermaid's bundle is missing (scripts/setup.sh --test fetches it with npm)")
+    from tests.conftest import run
+
+    out = tmp_path / "story.mmd"
+    run("storygraph", "render", scenario, "-o", out, "--format", "mermaid", check_code=0)
+    page.set_content('<html><body><div id="out"></div></body></html>')
+    page.add_script_tag(path=str(MERMAID_JS))
+    result = page.evaluate("""async (src) => {
+        mermaid.initialize({startOnLoad: false, securityLevel: 'strict'});
+        try { await mermaid.parse(src); const r = await mermaid.render('story', src);
+              document.getElementById('out').innerHTML = r.svg; return 'ok'; }
+        catch (e) { return 'error: ' + e.message; } }""", out.read_text(encoding="utf-8"))
+    assert result == "ok"
+    text = page.locator("#out").inner_text()
+    from storygraph import lint
+
+    for scene in lint(scenario).scenario.scenes.values():
+        first_line = scene.title.splitlines()[0]
+        assert first_line in text or first_line.replace("\\", "") in text.replace("\\", ""), scene.title
+    assert page.locator("#out script, #out img").count() == 0 and page.dialogs == []
+    page.screenshot(path=str(ARTIFACTS / f"mermaid-{scenario.stem}.png"), full_page=True)

@@ -19,7 +19,7 @@ HOSTILE = ROOT / "tests" / "data" / "screen" / "hostile.json"
 
 @pytest.fixture(scope="module")
 def lighthouse_html(tmp_path_factory):
-    from conftest import run
+    from tests.conftest import run
 
     out = tmp_path_factory.mktemp("html") / "report.html"
     proc = run("storygraph", "lint", LIGHTHOUSE, "--html", out)

@@ -14,7 +14,7 @@ import pytest
 import yaml
 from openpyxl import Workbook
 
-from screen_server import multipart, served
+from tests.storygraph.screen_server import multipart, served
 from storygraph import lint
 
 ROOT = Path(__file__).resolve().parents[2]
