@@ -17,7 +17,7 @@ from typing import Sequence
 from verdicts.errors import VerdictsError
 from verdicts.screen import ContextTable, GradingPanel, ScreenExtras, anchors_for, render_html
 
-from .diagram import DOT_TIMEOUT, DiagramError, DiagramTooLarge, check_size, diagram_model, render_svg
+from .diagram import DOT_TIMEOUT, MAX_EDGES, MAX_NODES, DiagramError, DiagramTooLarge, check_size, diagram_model, render_svg
 from .domain import DOMAIN, LintResult
 from .model import Branch
 
@@ -94,30 +94,46 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
     return tables
 
 
-def _diagram(result: LintResult, links: dict[str, str], timeout: float) -> tuple[str | None, str | None, str | None]:
-    """(svg, caption, error): the whole scenario when it fits, else the findings'
-    neighbourhood, else a message."""
-    model = diagram_model(result)
+def _diagram(result: LintResult, links: dict[str, str], timeout: float, max_nodes: int = MAX_NODES,
+             max_edges: int = MAX_EDGES) -> tuple[str | None, str | None, str | None]:
+    """(svg, caption, error): the whole scenario when it fits, else the findings with
+    their neighbours, else the findings alone, else a message saying why."""
+    candidates = [diagram_model(result), diagram_model(result, focus="findings"), diagram_model(result, focus="findings", hops=0)]
+    model = next((m for m in candidates if _fits(m, max_nodes, max_edges)), None)
+    if model is None:
+        whole = candidates[0]
+        return None, None, (f"장면 {whole.total_nodes}개, 분기 {whole.total_edges}개로 화면에 그리기에 너무 큽니다: 판정이 나온 곳만 "
+                            f"추려도 장면 {len(candidates[2].nodes)}개입니다. storygraph render 경로 --focus 장면ID --hops N 으로 "
+                            "한 장면 둘레를 그려 보세요.")
     try:
-        check_size(model)
-    except DiagramTooLarge:
-        model = diagram_model(result, focus="findings")
-    try:
-        svg = render_svg(model, timeout=timeout, links=links)
+        svg = render_svg(model, timeout=timeout, links=links, max_nodes=max_nodes, max_edges=max_edges)
     except DiagramError as exc:
-        return None, model.caption(), str(exc)
+        return None, None, str(exc)
     return svg, model.caption(), None
 
 
+def _fits(model, max_nodes: int, max_edges: int) -> bool:
+    try:
+        check_size(model, max_nodes=max_nodes, max_edges=max_edges)
+    except DiagramTooLarge:
+        return False
+    return True
+
+
 def screen_extras(result: LintResult, *, diagram: bool = True, grading: GradingPanel | None = None, upload: bool = False,
-                  upload_limit_bytes: int | None = None, banner: str | None = None, timeout: float = DOT_TIMEOUT) -> ScreenExtras:
-    """Everything storygraph adds to the shared screen for ``result``."""
+                  upload_limit_bytes: int | None = None, banner: str | None = None, timeout: float = DOT_TIMEOUT,
+                  max_nodes: int = MAX_NODES, max_edges: int = MAX_EDGES) -> ScreenExtras:
+    """Everything storygraph adds to the shared screen for ``result``.
+
+    The diagram is the whole scenario when it is within ``max_nodes``/``max_edges``, else
+    the neighbourhood of the findings, else the findings alone, else a message.
+    """
     from . import __version__
 
     links = anchors_for(result.cards)
     svg = caption = error = None
     if diagram:
-        svg, caption, error = _diagram(result, links, timeout)
+        svg, caption, error = _diagram(result, links, timeout, max_nodes, max_edges)
     return ScreenExtras(
         diagram_svg=svg, diagram_caption=caption, diagram_error=error, context=context_tables(result),
         notes=getattr(DOMAIN, "notes", None) or NOTES, grading=grading, upload=upload,

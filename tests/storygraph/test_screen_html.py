@@ -136,3 +136,26 @@ def test_context_tables_cover_every_card():
     # a scene card's table lists the branches leaving that scene
     assert [r[0] for r in tables["SC-14"].rows] == ["BR-60", "BR-61", "BR-62"]
     assert tables["SC-31"].rows == []
+
+
+def _long_chain(tmp_path: Path, n: int) -> Path:
+    rows = ["scene_id,title,is_entry,is_ending,branch_id,from_scene,to_scene,condition_expr,order_no"]
+    rows += [f"S{i},장면 {i},{'Y' if i == 0 else 'N'},{'Y' if i == n - 1 else 'N'},,,,," for i in range(n)]
+    rows += [f",,,,B{i},S{i},S{i + 1},,1" for i in range(n - 1)]
+    rows.append(",,,,BX,S5,S-missing,,2")  # one finding, near the start
+    path = tmp_path / "chain.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    return path
+
+
+def test_large_scenario_screen_falls_back_to_the_findings(tmp_path):
+    from storygraph.screen import report_html
+
+    result = lint(_long_chain(tmp_path, 80))
+    html = report_html(result, max_nodes=30)
+    assert "<svg" in html and "둘레 1걸음만 그렸습니다" in html
+    svg = html[html.index("<svg"):html.index("</svg>")]
+    assert "S&#45;missing" in svg and "장면 40" not in svg  # graphviz writes "-" as &#45;
+    html = report_html(result, max_nodes=2)
+    assert "<svg" not in html and 'class="fail diagram-error"' in html and "--focus" in html
+    assert 'data-count="' in html  # the groups are still there
