@@ -47,11 +47,17 @@ def run(
     domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
     path: Path = typer.Argument(..., help="The domain's inputs: a folder of CSVs, an .xlsx workbook or JSON/YAML."),
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
+    html: Path | None = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
 ) -> None:
     """Judge every target of DOMAIN and print the cards grouped by verdict."""
     try:
         plugin = get_domain(domain)
         report = plugin.judge(path)
+        if html is not None:
+            from .screen import render_html
+
+            html.write_text(render_html(report, plugin), encoding="utf-8")
+            typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
         typer.echo(f"verdicts: {exc}", err=True)
         raise typer.Exit(2)

@@ -197,3 +197,14 @@ def test_empty_page_before_upload():
     assert 'action="/upload"' in html and "샘플 데이터로 보기" in html
     assert 'id="checks"' in html and 'id="notes"' in html and 'id="grading"' in html
     assert "1.0MB" in html
+
+
+def test_verdicts_run_writes_the_generic_screen(cli, tmp_path, examples):
+    out = tmp_path / "screen.html"
+    proc = cli("verdicts", "run", "storygraph", examples / "lighthouse" / "scenario.csv", "--html", out, "--format", "json")
+    assert proc.returncode == 1
+    cards = json.loads(proc.stdout)["cards"]
+    html = out.read_text(encoding="utf-8")
+    assert html.count('<details class="card"') == len(cards)
+    for panel in ("checks", "notes", "grading", "issues"):
+        assert f'id="{panel}"' in html
