@@ -98,12 +98,15 @@ def render(
     from .diagram import diagram_model, write_diagram
 
     try:
-        model = diagram_model(run_lint(path), focus=focus, hops=hops)
+        report = run_lint(path)
+        model = diagram_model(report, focus=focus, hops=hops)
         fmt = write_diagram(model, output, format=format.value if format else None, timeout=timeout,
                             max_nodes=max_nodes, max_edges=max_edges)
     except VerdictsError as exc:
         raise _fail(str(exc))
     typer.echo(f"storygraph: {fmt} 그림을 {output}에 썼습니다. {model.caption()}", err=True)
+    if report.issues:
+        typer.echo(f"storygraph: 입력 문제가 {len(report.issues)}건 있습니다: storygraph lint {path} 로 확인하세요 (판정을 보류한 대상은 회색입니다).", err=True)
 
 
 @app.command()

@@ -132,7 +132,9 @@ class DiagramModel:
         if self.focus == "findings" and not self.nodes and self.total_nodes:
             return "판정이 끝까지 닿음이 아닌 대상이 없어 초점을 맞출 곳이 없습니다."
         if not self.partial:
-            return f"장면 {len(self.nodes)}개와 분기 {len(self.edges)}개를 모두 그렸습니다."
+            ghosts = sum(1 for n in self.nodes if n.role == GHOST)
+            extra = f"(없는 장면 {ghosts}개 따로)" if ghosts else ""
+            return f"장면 {len(self.nodes) - ghosts}개{extra}와 분기 {len(self.edges)}개를 모두 그렸습니다."
         what = "판정이 끝까지 닿음이 아닌 대상" if self.focus == "findings" else f"장면 {self.focus}"
         return (f"{what} 둘레 {self.hops}걸음만 그렸습니다: 전체 장면 {self.total_nodes}개 가운데 {len(self.nodes)}개, "
                 f"분기 {self.total_edges}개 가운데 {len(self.edges)}개입니다.")

@@ -339,7 +339,7 @@ def _checks(report: Report) -> str:
                     f'<td>{status}</td><td>{escape(c.description)}{failed}{note}</td></tr>')
     body = (f'<table class="checks"><tbody>{"".join(rows)}</tbody></table>' if rows
             else '<p class="muted">이 보고서에는 자동 검증 결과가 없습니다.</p>')
-    state = "all-pass" if passed == len(report.checks) else "some-fail"
+    state = "none" if not report.checks else "all-pass" if passed == len(report.checks) else "some-fail"
     return (f'<section class="panel always" id="checks"><h2>자동 검증 <span class="count {state}">{passed}/{len(report.checks)} 통과</span></h2>'
             f'{body}</section>')
 
