@@ -122,6 +122,8 @@ class DiagramModel:
     focus: str | None = None
     hops: int | None = None
     counts: dict[str, int] = field(default_factory=dict)
+    #: ghost nodes (missing targets) among ``total_nodes``
+    total_ghosts: int = 0
 
     @property
     def partial(self) -> bool:
@@ -136,7 +138,8 @@ class DiagramModel:
             extra = f"(없는 장면 {ghosts}개 따로)" if ghosts else ""
             return f"장면 {len(self.nodes) - ghosts}개{extra}와 분기 {len(self.edges)}개를 모두 그렸습니다."
         what = "판정이 끝까지 닿음이 아닌 대상" if self.focus == "findings" else f"장면 {self.focus}"
-        return (f"{what} 둘레 {self.hops}걸음만 그렸습니다: 전체 장면 {self.total_nodes}개 가운데 {len(self.nodes)}개, "
+        kept = sum(1 for n in self.nodes if n.role != GHOST)
+        return (f"{what} 둘레 {self.hops}걸음만 그렸습니다: 전체 장면 {self.total_nodes - self.total_ghosts}개 가운데 {kept}개, "
                 f"분기 {self.total_edges}개 가운데 {len(self.edges)}개입니다.")
 
 
@@ -200,7 +203,7 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
     counts: dict[str, int] = {}
     for c in result.cards:
         counts[c.verdict] = counts.get(c.verdict, 0) + 1
-    model = DiagramModel(all_nodes, edges, len(all_nodes), len(edges), counts=counts)
+    model = DiagramModel(all_nodes, edges, len(all_nodes), len(edges), counts=counts, total_ghosts=ghosts)
     if focus is None:
         return model
 
@@ -225,7 +228,7 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
     return DiagramModel(
         nodes=[n for n in all_nodes if n.name in keep],
         edges=[e for e in edges if e.tail in keep and e.head in keep],
-        total_nodes=len(all_nodes), total_edges=len(edges), focus=focus, hops=hops, counts=counts,
+        total_nodes=len(all_nodes), total_edges=len(edges), focus=focus, hops=hops, counts=counts, total_ghosts=ghosts,
     )
 
 
