@@ -95,21 +95,24 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
 
 
 def _diagram(result: LintResult, links: dict[str, str], timeout: float, max_nodes: int = MAX_NODES,
-             max_edges: int = MAX_EDGES) -> tuple[str | None, str | None, str | None]:
-    """(svg, caption, error): the whole scenario when it fits, else the findings with
-    their neighbours, else the findings alone, else a message saying why."""
+             max_edges: int = MAX_EDGES) -> tuple[str | None, str | None, str | None, dict[str, str]]:
+    """(svg, caption, targets, error): the whole scenario when it fits, else the findings
+    with their neighbours, else the findings alone, else a message saying why; targets
+    maps a card key to its node's or edge's element id in the SVG."""
     candidates = [diagram_model(result), diagram_model(result, focus="findings"), diagram_model(result, focus="findings", hops=0)]
     model = next((m for m in candidates if _fits(m, max_nodes, max_edges)), None)
     if model is None:
         whole = candidates[0]
-        return None, None, (f"장면 {whole.total_nodes}개, 분기 {whole.total_edges}개로 화면에 그리기에 너무 큽니다: 판정이 나온 곳만 "
+        return None, None, {}, (f"장면 {whole.total_nodes}개, 분기 {whole.total_edges}개로 화면에 그리기에 너무 큽니다: 판정이 나온 곳만 "
                             f"추려도 장면 {len(candidates[2].nodes)}개입니다. storygraph render 경로 --focus 장면ID --hops N 으로 "
                             "한 장면 둘레를 그려 보세요.")
     try:
         svg = render_svg(model, timeout=timeout, links=links, max_nodes=max_nodes, max_edges=max_edges)
     except DiagramError as exc:
-        return None, None, str(exc)
-    return svg, model.caption(), None
+        return None, None, {}, str(exc)
+    targets = {n.key: f"node-{n.name}" for n in model.nodes if n.role != "ghost"}
+    targets.update({e.branch_id: f"edge-{e.name}" for e in model.edges})
+    return svg, model.caption(), targets, None
 
 
 def _fits(model, max_nodes: int, max_edges: int) -> bool:
@@ -132,10 +135,11 @@ def screen_extras(result: LintResult, *, diagram: bool = True, grading: GradingP
 
     links = anchors_for(result.cards)
     svg = caption = error = None
+    targets: dict[str, str] = {}
     if diagram:
-        svg, caption, error = _diagram(result, links, timeout, max_nodes, max_edges)
+        svg, caption, targets, error = _diagram(result, links, timeout, max_nodes, max_edges)
     return ScreenExtras(
-        diagram_svg=svg, diagram_caption=caption, diagram_error=error, context=context_tables(result),
+        diagram_svg=svg, diagram_caption=caption, diagram_error=error, diagram_targets=targets, context=context_tables(result),
         notes=getattr(DOMAIN, "notes", None) or NOTES, grading=grading, upload=upload,
         upload_limit_bytes=upload_limit_bytes, banner=banner, heading="storygraph 보고서 — " + DOMAIN.title,
         tool=f"storygraph {__version__}",

@@ -107,8 +107,8 @@ class ScreenExtras:
     heading: str | None = None
     #: tool name and version for the footer
     tool: str | None = None
-    #: card key -> link target in the diagram (filled by render_html)
-    anchors: dict[str, str] = field(default_factory=dict)
+    #: card key -> id of its element in the diagram SVG (a "그림에서 보기" button on the row)
+    diagram_targets: dict[str, str] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -253,11 +253,14 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
     accepted = getattr(card, "accepted", None)
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
     hedge = f'<p class="hedge">↳ {escape(card.hedge)}</p>' if getattr(card, "hedge", None) else ""
+    target = extras.diagram_targets.get(card.key) if extras.diagram_svg else None
+    locate = (f'<button type="button" class="locate" data-action="locate" data-target="{escape(target)}">그림에서 보기</button>'
+              if target else "")
     return (
         f'<li><details class="card" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(card.verdict)}">'
         f'<summary><span class="badge" style="background:{fill};color:{stroke};border-color:{stroke}">{escape(card.verdict)}</span>'
         f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}</summary>'
-        f'<div class="card-body">{hedge}{_card_fields(card)}{_evidence_table(card.evidence)}'
+        f'<div class="card-body">{hedge}{locate}{_card_fields(card)}{_evidence_table(card.evidence)}'
         f'{_context_table(extras.context.get(card.key))}</div></details></li>'
     )
 

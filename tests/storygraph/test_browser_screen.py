@@ -133,6 +133,18 @@ def test_clicking_a_scene_in_the_diagram_opens_its_card(page, report_file):
     page.locator("#diagram").screenshot(path=str(ARTIFACTS / "diagram.png"))
 
 
+def test_a_card_shows_where_it_is_in_the_diagram(page, report_file):
+    page.goto(report_file.as_uri())
+    card = page.locator('details.card[data-key="BR-42"]')
+    card.locator("summary").click()
+    card.get_by_role("button", name="그림에서 보기").click()
+    flashed = page.locator("#diagram svg .flash")
+    assert flashed.count() == 1
+    assert flashed.get_attribute("class") == "edge flash"
+    assert "BR-42" in flashed.text_content()
+    assert flashed.is_visible()
+
+
 def test_filter_box(page, report_file):
     page.goto(report_file.as_uri())
     page.fill("#filter", "BR-42")

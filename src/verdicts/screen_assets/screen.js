@@ -17,6 +17,12 @@
     var action = btn.getAttribute("data-action");
     if (action === "expand" || action === "collapse") {
       cards().forEach(function (d) { d.open = action === "expand"; });
+    } else if (action === "locate") {
+      var el = document.getElementById(btn.getAttribute("data-target"));
+      if (!el) return;
+      document.querySelectorAll(".flash").forEach(function (f) { f.classList.remove("flash"); });
+      el.classList.add("flash");
+      el.scrollIntoView({ block: "center", inline: "center" });
     } else if (action === "fit" || action === "actual") {
       var box = document.querySelector(".diagram");
       if (box) box.classList.toggle("fit", action === "fit");
