@@ -12,7 +12,6 @@ True
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
 
 from verdicts.errors import VerdictsError
 from verdicts.screen import ContextTable, GradingPanel, ScreenExtras, anchors_for, render_html
