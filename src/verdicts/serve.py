@@ -44,6 +44,9 @@ ACCEPTED_SUFFIXES = (".csv", ".xlsx", ".json", ".yaml", ".yml")
 _DRAIN_LIMIT = 64 * 1024 * 1024
 
 
+_LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+
+
 class UploadError(VerdictsError):
     """An upload cannot be read: too big, no file, a file type not accepted."""
 
@@ -168,6 +171,15 @@ def make_server(host: str, port: int, pages: ServerPages) -> ThreadingHTTPServer
             if self.command != "HEAD":
                 self.wfile.write(body)
 
+        def _host_ok(self) -> bool:
+            """On a loopback address, answer only requests addressed to loopback names (a
+            page from elsewhere cannot reach the server through DNS rebinding)."""
+            if host not in _LOOPBACK:
+                return True
+            name = (self.headers.get("Host") or "").strip().lower()
+            name = name[1:].split("]")[0] if name.startswith("[") else name.rsplit(":", 1)[0] if name.count(":") == 1 else name
+            return name in _LOOPBACK
+
         def _route(self) -> str | None:
             path = urlsplit(self.path).path
             return path if path in ("/", "/sample", "/upload") else None
@@ -176,6 +188,9 @@ def make_server(host: str, port: int, pages: ServerPages) -> ThreadingHTTPServer
             self.do_GET()
 
         def do_GET(self) -> None:
+            if not self._host_ok():
+                self._send(HTTPStatus.FORBIDDEN, pages.empty("이 서버는 이 컴퓨터(127.0.0.1, localhost)에서 여는 주소로만 답합니다."))
+                return
             route = self._route()
             if route == "/":
                 self._send(HTTPStatus.OK, pages.empty(None))
@@ -185,6 +200,10 @@ def make_server(host: str, port: int, pages: ServerPages) -> ThreadingHTTPServer
                 self._send(HTTPStatus.NOT_FOUND, pages.empty("없는 주소입니다. 이 서버는 검사 화면만 보여 줍니다."))
 
         def do_POST(self) -> None:
+            if not self._host_ok():
+                self.close_connection = True
+                self._send(HTTPStatus.FORBIDDEN, pages.empty("이 서버는 이 컴퓨터(127.0.0.1, localhost)에서 여는 주소로만 답합니다."))
+                return
             if self._route() != "/upload":
                 self._send(HTTPStatus.NOT_FOUND, pages.empty("없는 주소입니다."))
                 return

@@ -35,7 +35,7 @@ def request(url: str, method: str, path: str, body: bytes | None = None, headers
     parts = urlsplit(url)
     conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
     try:
-        conn.putrequest(method, path, skip_accept_encoding=True)
+        conn.putrequest(method, path, skip_accept_encoding=True, skip_host="Host" in (headers or {}))
         for k, v in (headers or {}).items():
             conn.putheader(k, v)
         if body is not None and "Content-Length" not in (headers or {}):
@@ -206,3 +206,12 @@ def test_upload_size_limit(tmp_path):
         status, html = request(url, "POST", "/upload", b"", {"Content-Type": "multipart/form-data; boundary=x", "Content-Length": "abc"})
         assert status == 411
     assert list(tmpdir.iterdir()) == []
+
+
+@pytest.mark.parametrize("host, status", [("evil.example", 403), ("evil.example:80", 403), ("localhost:1", 200), ("127.0.0.1", 200)])
+def test_only_loopback_host_names_are_answered(server, host, status):
+    url, _ = server
+    got, html = request(url, "GET", "/sample", headers={"Host": host})
+    assert got == status
+    if status == 403:
+        assert "<details" not in html
