@@ -7,35 +7,21 @@ drift apart.
 
 from __future__ import annotations
 
-import textwrap
+from verdicts.docs import SECTIONS, split_doc
 
 from .checks import CHECKS
 from .rules import BRANCH_RULES, SCENE_RULES, Rule
 
-__all__ = ["render_verdict_docs", "rule_doc_sections"]
-
-SECTIONS = ("What it flags", "Why it matters", "Example", "Instead")
-
+__all__ = ["SECTIONS", "render_verdict_docs", "rule_doc_sections", "doc_sections"]
 
 def rule_doc_sections(rule: Rule) -> tuple[str, dict[str, str]]:
     """The headline and the four sections of a rule's docstring."""
-    return rule.doc.splitlines()[0].strip(), doc_sections(rule.doc)
+    return split_doc(rule.doc)
 
 
 def doc_sections(doc: str) -> dict[str, str]:
     """The *What it flags / Why it matters / Example / Instead* sections of a docstring."""
-    lines = doc.splitlines()
-    body = textwrap.dedent("\n".join(lines[1:]))
-    sections: dict[str, str] = {}
-    current = None
-    for line in body.splitlines():
-        stripped = line.strip()
-        if stripped.rstrip(":") in SECTIONS and stripped.endswith(":"):
-            current = stripped.rstrip(":")
-            sections[current] = ""
-        elif current:
-            sections[current] += stripped + " "
-    return {k: " ".join(v.split()) for k, v in sections.items()}
+    return split_doc(doc)[1]
 
 
 def render_verdict_docs() -> str:

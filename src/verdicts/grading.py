@@ -24,12 +24,15 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .model import Card, InputIssue
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .domain import Domain
 from .tables import read_csv
 
-__all__ = ["GoldRow", "GradeResult", "read_gold", "grade", "sha256_of"]
+__all__ = ["GoldRow", "GradeResult", "read_gold", "grade", "grade_domain", "render_grade_text", "sha256_of"]
 
 NO_CARD = "(카드 없음)"
 
@@ -162,7 +165,8 @@ def grade(cards: Iterable[Card], gold: Sequence[GoldRow], *, verdicts: Sequence[
 
 
 def render_grade_text(result: GradeResult) -> str:
-    """Agreement overall and per verdict, the confusion table, each disagreement."""
+    """Agreement overall and per verdict, the confusion table, the disagreements grouped
+    by kind (``gold → automatic`` verdicts, or which compared field differs)."""
     a = result.agreement
     lines = [f"판정 일치: {a['agreed']}/{a['total']}" + (f" ({a['rate'] * 100:.1f}%)" if a["rate"] is not None else "")]
     lines.append("")
@@ -180,9 +184,15 @@ def render_grade_text(result: GradeResult) -> str:
         lines.append(gold_v.ljust(width) + " | ".join(str(row.get(v, 0)).rjust(len(v)) for v in verdicts))
     lines.append("")
     lines.append(f"어긋난 자리 ({len(result.disagreements)}):")
+    by_kind: dict[str, list[dict[str, Any]]] = {}
     for d in result.disagreements:
-        note = f" — 메모: {d['note']}" if d.get("note") else ""
-        lines.append(f"  {d['key']}: 정답 {d['gold']} / 자동 {d['automatic']} [{d['kind']}] {d['summary']}{note}")
+        by_kind.setdefault(d["kind"], []).append(d)
+    for kind, items in by_kind.items():
+        lines.append(f"  [{kind}] ({len(items)})")
+        for d in items:
+            note = f" — 메모: {d['note']}" if d.get("note") else ""
+            where = f"{Path(d['input']).name} " if d.get("input") else ""
+            lines.append(f"    {where}{d['key']}: 정답 {d['gold']} / 자동 {d['automatic']} {d['summary']}{note}")
     if result.issues:
         lines.append("")
         lines.append(f"정답 파일 문제 ({len(result.issues)}):")
@@ -192,3 +202,22 @@ def render_grade_text(result: GradeResult) -> str:
     lines.append("")
     lines.append(f"출처: {p['tool']} {p['version']} · {p['time']} · 정답 {p['gold']['path']} (sha256 {p['gold']['sha256'][:12]}…)")
     return "\n".join(lines) + "\n"
+
+
+def grade_domain(domain: "Domain", path: str | Path, gold_path: str | Path, *, tool: str = "verdicts") -> GradeResult:
+    """Judge ``path`` with ``domain`` and grade its cards against the gold CSV at
+    ``gold_path`` (the domain's key column, ``verdict`` and its ``gold_fields``).
+
+    Raises :class:`~verdicts.errors.InputError` when the inputs cannot be read at all.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        tool_version = version("storygraph")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        tool_version = "0.0.0+unknown"
+    report = domain.judge(Path(path))
+    gold, issues = read_gold(gold_path, key_field=domain.card_type.key_field, verdicts=domain.verdicts,
+                             compared=domain.gold_fields)
+    return grade(report.cards, gold, verdicts=domain.verdicts, domain=domain.name, inputs=[path], gold_path=gold_path,
+                 tool=tool, version=tool_version, issues=issues)
