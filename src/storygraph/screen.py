@@ -1,7 +1,7 @@
 """storygraph on the report screen: what it adds to the shared screen of
-:mod:`verdicts.screen` — the scenario diagram, each card's context table (the branches of
-the scene concerned, in ``order_no`` order, with their destination's title) and the
-verification notes.
+:mod:`verdicts.screen` — the scenario diagram and each card's context table (the branches
+of the scene concerned, in ``order_no`` order, with their destination's title); the
+verification notes are the domain's own (``StorygraphDomain.notes``).
 
 >>> from storygraph import lint
 >>> html = report_html(lint("examples/lighthouse/scenario.csv"), diagram=False)
@@ -20,31 +20,7 @@ from .diagram import DOT_TIMEOUT, MAX_EDGES, MAX_NODES, DiagramError, DiagramToo
 from .domain import DOMAIN, LintResult
 from .model import Branch
 
-__all__ = ["NOTES", "context_tables", "screen_extras", "report_html", "empty_html"]
-
-#: The verification notes, used when the domain does not declare ``notes`` itself.
-NOTES: dict[str, list[str]] = {
-    "자동": [
-        "판정 값과 대상 종류가 정해진 목록 안에 있는지, 카드마다 꼭 있어야 할 칸이 채워졌는지 확인합니다.",
-        "어디서도 안 닿음과 끝에 못 감은 시작 장면과 엔딩에서 길을 따로 다시 따라가 같은 답이 나오는지 봅니다.",
-        "없는 장면을 가리킴은 to_scene이 scene_id 목록에 정말 없는지 다시 대조합니다.",
-        "조건이 겹침은 플래그 값을 하나하나 대입하는 별도 계산으로 뒤 순번 분기가 정말 나오지 않는지 다시 셉니다.",
-        "근거에 적힌 열 이름이 입력에 있는지, 원문 값이 인용한 줄의 값과 같은지, 요약과 단서가 존댓말 한 문장인지 확인합니다.",
-    ],
-    "수동": [
-        "조건이 겹침이 실수인지, 같은 장면으로 가는 예비 분기처럼 일부러 둔 것인지는 사람이 정합니다.",
-        "끝에 못 감이 열린 결말처럼 의도한 막다른 길인지는 작품을 아는 사람이 봐야 합니다.",
-        "없는 장면을 가리킴은 장면을 새로 쓸지 분기를 다른 장면으로 옮길지 창작자가 고릅니다.",
-        "요약 문장이 장면 제목과 플래그 이름을 자연스럽게 읽히게 썼는지 한 번 읽어 봅니다.",
-    ],
-    "정직 경계선": [
-        "조건식과 플래그 범위만 보고 판단하므로 게임 엔진이 플래그를 언제 어떻게 바꾸는지는 알지 못합니다.",
-        "available_flags가 빈 장면의 분기는 겹침을 따지지 않았고, 그 사실을 카드의 단서에 적었습니다.",
-        "길이 있다는 것은 알려 주지만 독자가 실제로 그 길을 고를지, 그 장면이 재미있는지는 알려 주지 않습니다.",
-        "입력 문제로 판정을 보류한 줄은 화면에서 빠지며, 그 줄에 기대는 다른 판정도 함께 보류됩니다.",
-    ],
-}
-
+__all__ = ["context_tables", "screen_extras", "report_html", "empty_html"]
 
 def _ordered(result: LintResult, scene_id: str) -> list[Branch]:
     state = result.analysis.shadowing.get(scene_id) if getattr(result, "analysis", None) else None
@@ -139,7 +115,7 @@ def screen_extras(result: LintResult, *, diagram: bool = True, grading: GradingP
         svg, caption, targets, error = _diagram(result, links, timeout, max_nodes, max_edges)
     return ScreenExtras(
         diagram_svg=svg, diagram_caption=caption, diagram_error=error, diagram_targets=targets, context=context_tables(result),
-        notes=getattr(DOMAIN, "notes", None) or NOTES, grading=grading, upload=upload,
+        notes=DOMAIN.notes, grading=grading, upload=upload,
         upload_limit_bytes=upload_limit_bytes, banner=banner, heading="storygraph 보고서 — " + DOMAIN.title,
         tool=f"storygraph {__version__}",
     )
@@ -157,7 +133,7 @@ def empty_html(*, upload_limit_bytes: int | None = None, banner: str | None = No
     from . import __version__
 
     return render_html(None, DOMAIN, ScreenExtras(
-        notes=getattr(DOMAIN, "notes", None) or NOTES, upload=True, upload_limit_bytes=upload_limit_bytes, banner=banner,
+        notes=DOMAIN.notes, upload=True, upload_limit_bytes=upload_limit_bytes, banner=banner,
         heading="storygraph 보고서 — " + DOMAIN.title, tool=f"storygraph {__version__}",
     ))
 

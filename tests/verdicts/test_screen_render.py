@@ -208,3 +208,25 @@ def test_verdicts_run_writes_the_generic_screen(cli, tmp_path, examples):
     assert html.count('<details class="card"') == len(cards)
     for panel in ("checks", "notes", "grading", "issues"):
         assert f'id="{panel}"' in html
+
+
+def test_robot_round_on_the_shared_screen(cli, tmp_path, examples):
+    """The robot domain shows its cards in the same screen: subgroups by blocked_cause,
+    evidence with source/field/agg/value, its own verification notes."""
+    from verdicts.domain import get_domain
+
+    out = tmp_path / "robot.html"
+    proc = cli("verdicts", "run", "robot", examples / "robot", "--html", out, "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    cards = json.loads(proc.stdout)["cards"]
+    html = out.read_text(encoding="utf-8")
+    assert html.count('<details class="card"') == len(cards)
+    domain = get_domain("robot")
+    for verdict, field_name in domain.subgroup_field.items():
+        causes = {c[field_name] for c in cards if c["verdict"] == verdict}
+        for cause in causes:
+            n = sum(1 for c in cards if c["verdict"] == verdict and c[field_name] == cause)
+            assert f'data-subgroup="{cause}"><h3><code>{field_name}</code> = {cause} <span class="count">({n})</span>' in html
+    assert "<th>source</th><th>field</th><th>agg</th><th>value</th>" in html
+    for part, sentences in domain.notes.items():
+        assert sentences and sentences[0] in html.replace("&#x27;", "'").replace("&quot;", '"')
