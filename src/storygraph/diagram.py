@@ -97,6 +97,8 @@ class DNode:
     title: str | None
     role: Role
     verdict: str | None  # None: ghost, or the scene's card was withheld
+    #: some readers get stuck here: no branch fires for them (the stuck-combination finding)
+    stuck: bool = False
 
 
 @dataclass(frozen=True)
@@ -171,6 +173,7 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
     shadowed = result.analysis.shadowed if getattr(result, "analysis", None) else {}
     reached = result.analysis.reached if getattr(result, "analysis", None) else None
 
+    stuck = {f.target for f in result.findings if f.code == "stuck-combination"}
     names: dict[str, str] = {}
     nodes: dict[str, DNode] = {}
     for i, scene in enumerate(sc.scenes.values()):
@@ -179,7 +182,7 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
         unreached = verdict == UNREACHED or (verdict is None and reached is not None and scene.scene_id not in reached)
         role: Role = "unreached" if unreached else "entry" if scene.is_entry else "ending" if scene.is_ending else "scene"
         names[scene.scene_id] = f"s{i}"
-        nodes[scene.scene_id] = DNode(f"s{i}", scene.scene_id, scene.title, role, verdict)
+        nodes[scene.scene_id] = DNode(f"s{i}", scene.scene_id, scene.title, role, verdict, scene.scene_id in stuck)
     ghosts = 0
 
     def node_for(scene_id: str) -> str:
@@ -275,7 +278,8 @@ def _node_label(n: DNode) -> str:
     if n.role == GHOST:
         return f'<<FONT POINT-SIZE="12">{html_text(n.key)}</FONT><BR/><FONT POINT-SIZE="9">(없는 장면)</FONT>>'
     title = html_text(n.title) if n.title else html_text(n.key)
-    return f'<<B>{title}</B><BR/><FONT POINT-SIZE="9">{html_text(n.key)}</FONT>>'
+    mark = '<BR/><FONT POINT-SIZE="9" COLOR="#b00020">⚠ 막히는 조합 있음</FONT>' if n.stuck else ""
+    return f'<<B>{title}</B><BR/><FONT POINT-SIZE="9">{html_text(n.key)}</FONT>{mark}>'
 
 
 def _edge_label(e: DEdge) -> str:
@@ -295,6 +299,7 @@ def _legend(model: DiagramModel, colours: dict[str, tuple[str, str]]) -> str:
     for role in ("entry", "ending", "unreached", "scene", "ghost"):
         rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{html_text(SHAPE_WORDS[role])}</TD></TR>')
     rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT">점선 화살표 = 앞 순번에 덮여 나오지 않는 분기</TD></TR>')
+    rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT"><FONT COLOR="#b00020">붉은 이중 테두리 ⚠</FONT> = 어떤 독자에게는 분기가 하나도 걸리지 않는 장면</TD></TR>')
     rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT">화살표 글씨 = order_no · condition_expr</TD></TR>')
     if model.partial:
         rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{html_text(model.caption())}</TD></TR>')
@@ -326,6 +331,8 @@ def to_graphviz(model: DiagramModel, *, links: dict[str, str] | None = None) -> 
             attrs["style"] = "filled,dashed" if n.verdict is None else "filled"
         if n.role == "entry":
             attrs["penwidth"] = "2"
+        if n.stuck:
+            attrs.update(peripheries="2", color="#b00020", penwidth="2")
         if n.key in links:
             attrs["href"] = graphviz.escape(links[n.key])
         g.node(n.name, label=_node_label(n), **attrs)
@@ -433,10 +440,13 @@ def to_mermaid(model: DiagramModel, *, fenced: bool = False) -> str:
     for n in model.nodes:
         open_, close = _MERMAID_SHAPES[n.role]
         text = (f"{mermaid_text(n.key)}<br/>(없는 장면)" if n.role == GHOST
-                else f"{mermaid_text(n.title or n.key)}<br/><small>{mermaid_text(n.key)}</small>")
+                else f"{mermaid_text(n.title or n.key)}<br/><small>{mermaid_text(n.key)}</small>"
+                + ("<br/>⚠ 막히는 조합 있음" if n.stuck else ""))
         lines.append(f"  {n.name}{open_}{text}{close}")
         cls = "ghost" if n.role == GHOST else classes.get(n.verdict or "", "unjudged")
         lines.append(f"  class {n.name} {cls}")
+        if n.stuck:
+            lines.append(f"  style {n.name} stroke:#b00020,stroke-width:3px")
     for i, e in enumerate(model.edges):
         order = "?" if e.order_no is None else str(e.order_no)
         cond = mermaid_text(e.condition) if e.condition else "(조건 없음)"

@@ -273,3 +273,20 @@ def test_lint_dot_option(cli, tmp_path):
     dot = out.read_text(encoding="utf-8")
     assert dot.startswith("digraph") and "SC-88" in dot
     assert layout(dot, "svg").startswith(b"<?xml")
+
+
+def test_stuck_scenes_are_marked_in_dot_svg_and_mermaid(tmp_path):
+    from storygraph import lint
+    from storygraph.diagram import diagram_model, render_svg, to_dot, to_mermaid
+    from tests.conftest import EXAMPLES
+
+    report = lint(EXAMPLES / "lighthouse" / "scenario.csv")
+    model = diagram_model(report)
+    stuck = [n.key for n in model.nodes if n.stuck]
+    assert stuck == ["SC-21"]
+    dot = to_dot(model)
+    node = next(n for n in model.nodes if n.key == "SC-21")
+    line = next(l for l in dot.splitlines() if l.strip().startswith(node.name + " "))
+    assert "peripheries=2" in line and "막히는 조합" in line
+    assert "막히는 조합" in render_svg(model)
+    assert "⚠ 막히는 조합 있음" in to_mermaid(model)
