@@ -85,7 +85,7 @@ class _Builder:
     def labelled(self, scene_id: str) -> str:
         """``선장의 고백(SC-19)``, or the bare id of an unknown or untitled scene."""
         s = self.sc.scenes.get(scene_id)
-        return f"{s.title}({scene_id})" if s and s.title else scene_id
+        return f"{s.name}({scene_id})" if s and s.title else scene_id
 
     def cond(self, branch: Branch) -> str:
         return T.describe_condition(self.a.conditions.get(branch.branch_id), self.flags)
@@ -132,7 +132,8 @@ class _Builder:
         u: Undecided = state.undecided
         siblings = [b.branch_id for b in state.ordered if b.branch_id != branch.branch_id]
         return T.hedge_undecided(code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
-                                 column=u.column, branch_ids=u.branch_ids, flags=u.flags)
+                                 column=u.column, branch_ids=u.branch_ids,
+                                 flags=[self.flags[f].name if f in self.flags else f for f in u.flags])
 
     # ------------------------------------------------------------ scenes
     def scene_card(self, scene: Scene) -> StoryCard | None:

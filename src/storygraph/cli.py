@@ -8,15 +8,17 @@ when the input cannot be read at all.
 
 from __future__ import annotations
 
+import json
 import sys
 from enum import Enum
 from pathlib import Path
+from typing import Optional
 
 import typer
 
 from verdicts.errors import VerdictsError
 from verdicts.progress import for_terminal
-from verdicts.report import write_report
+from verdicts.report import REPORTERS, write_report
 
 from .domain import DOMAIN, lint as run_lint
 
@@ -44,20 +46,273 @@ def main() -> None:
     """storygraph — scenario linter."""
 
 
+class LintFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
 @app.command()
 def lint(
-    path: Path = typer.Argument(..., help="scenario.csv (union of the three tables), a folder of CSVs, an .xlsx workbook, or JSON/YAML."),
-    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
+    paths: list[Path] = typer.Argument(..., help="Scenarios: scenario.csv (union of the three tables), a folder of CSVs, an .xlsx workbook, JSON/YAML, or folders of scenarios."),
+    format: Optional[LintFormat] = typer.Option(None, "--format", "-f", help="Output format (default: the configuration's, else text)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="A storygraph.toml or pyproject.toml to use instead of the one found from the scenario's folder upwards."),
+    html: Path | None = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file (one scenario)."),
+    dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
+    grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
-    input issues, then the automatic checks."""
+    input issues, then the automatic checks.  Several paths are reported one after the
+    other; one unreadable file does not stop the others; the exit code is the worst."""
+    from .accept import failing
+    from .batch import expand_paths
+    from .config import find_config, load_config
+
     try:
-        report = run_lint(path, for_terminal(quiet))
+        targets = expand_paths(paths)
     except VerdictsError as exc:
         raise _fail(str(exc))
-    write_report(format.value, report, DOMAIN, sys.stdout)
-    raise typer.Exit(DOMAIN.exit_code(report))
+    if (html or dot or grading) and len(targets) != 1:
+        raise _fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
+    if grading is not None and html is None:
+        raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+    worst = 0
+    done: list[tuple[Path, object, str]] = []
+    for target in targets:
+        try:
+            cfg = load_config(config if config is not None else find_config(target))
+            report = run_lint(target, config=cfg, progress=for_terminal(quiet))
+        except VerdictsError as exc:
+            typer.echo(f"storygraph: {exc}", err=True)
+            worst = 2
+            done.append((target, str(exc), "error"))
+            continue
+        worst = max(worst, 1 if failing(report, cfg) else 0)
+        done.append((target, report, (format.value if format else cfg.format)))
+        try:
+            if dot is not None:
+                from .diagram import diagram_model, write_diagram
+
+                write_diagram(diagram_model(report, focus=cfg.diagram.focus, hops=cfg.diagram.hops if cfg.diagram.focus else None),
+                              dot, format="dot")
+                typer.echo(f"storygraph: 그림(DOT)을 {dot}에 썼습니다.", err=True)
+            if html is not None:
+                from verdicts.screen import load_grading
+
+                from .screen import report_html
+
+                panel = load_grading(grading, DOMAIN, inputs=[target]) if grading is not None else None
+                html.write_text(report_html(report, grading=panel), encoding="utf-8")
+                typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
+        except VerdictsError as exc:
+            raise _fail(str(exc))
+    reports = [r for _, r, f in done if f != "error"]
+    if len(done) == 1 and reports and done[0][2] == "json":
+        write_report("json", reports[0], DOMAIN, sys.stdout)  # streamed: large reports are never one string
+    else:
+        sys.stdout.write(_render_many(done))
+    raise typer.Exit(worst)
+
+
+def _render_many(done: list[tuple[Path, object, str]]) -> str:
+    from .sarif import render_github, render_sarif_many
+
+    reports = [(p, r, f) for p, r, f in done if f != "error"]
+    fmt = reports[0][2] if reports else "text"
+    if fmt == "sarif":
+        return render_sarif_many([r for _, r, _ in reports])
+    if fmt == "github":
+        return "".join(render_github(r) for _, r, _ in reports)
+    if fmt == "json":
+        if len(done) == 1 and reports:
+            return REPORTERS["json"](reports[0][1], DOMAIN)
+        items = []
+        for p, r, f in done:
+            items.append({"path": str(p), "error": r} if f == "error" else {"path": str(p), **r.to_json()})
+        return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    parts = []
+    for p, r, f in done:
+        if len(done) > 1:
+            parts.append(f"━━ {p} ━━\n")
+        parts.append(f"읽지 못했습니다: {r}\n\n" if f == "error" else REPORTERS["text"](r, DOMAIN))
+        if len(done) > 1:
+            parts.append("\n")
+    return "".join(parts)
+
+
+@app.command()
+def explain(name: str = typer.Argument(..., help="A verdict (Korean label or code such as shadowed) or a lint finding code.")) -> None:
+    """What a verdict or a lint finding flags, why it matters, an example, what to do instead."""
+    from .docs import explain_text, explainable_names
+
+    text = explain_text(name.strip())
+    if text is None:
+        raise _fail(f"'{name}'은(는) 알 수 없는 이름입니다. 쓸 수 있는 이름: {', '.join(explainable_names())}")
+    typer.echo(text)
+
+
+@app.command()
+def grade(
+    path: Path = typer.Argument(..., help="The scenario (any accepted form), or a gold suite folder of NAME.csv + NAME.gold.csv pairs."),
+    gold: Optional[Path] = typer.Argument(None, help="Gold CSV: target_no, verdict, optional overlapping_branch_id and note."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Compare the automatic verdicts with hand-made gold verdicts: agreement overall and
+    per verdict, a confusion table and every disagreement (exit 0 when all agree and the
+    gold file has no issue, else 1)."""
+    from verdicts.grading import render_grade_text
+
+    from .grading import grade_path
+
+    try:
+        result = grade_path(path, gold)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    if format is OutputFormat.json:
+        sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_grade_text(result))
+    raise typer.Exit(0 if not result.disagreements and not result.issues else 1)
+
+
+def _parse_plants(items: list[str], scenes: int) -> dict[str, int]:
+    from .fuzz import KINDS, default_plants
+
+    counts = default_plants(scenes)
+    for item in items:
+        kind, sep, number = item.partition("=")
+        kind = kind.strip().replace("-", "_")
+        if not sep or not number.strip().isdigit():
+            raise _fail(f"--plant 는 KIND=N 꼴이어야 합니다: '{item}'")
+        if kind == "all":
+            counts = {k: int(number) for k in KINDS}
+        elif kind in KINDS:
+            counts[kind] = int(number)
+        else:
+            raise _fail(f"알 수 없는 결함 종류 '{kind}' (있는 종류: all, {', '.join(KINDS)})")
+    return counts
+
+
+@app.command()
+def fuzz(
+    seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same scenario."),
+    scenes: int = typer.Option(200, "--scenes", help="How many scenes, planted ones included."),
+    flags: int = typer.Option(4, "--flags", help="How many flags in flag_spec."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Folder for scenario.csv and manifest.json (kept)."),
+    plant: list[str] = typer.Option([], "--plant", help="KIND=N, repeatable (all=N sets every kind); default one of each per 200 scenes."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
+) -> None:
+    """Generate a random scenario with planted defects, lint it and print planted
+    against caught per kind, and every other finding, explained or not (exit 0 when
+    every plant is caught and nothing is unexplained)."""
+    from .fuzz import render_fuzz_text, run_fuzz
+
+    counts = _parse_plants(plant, scenes)
+    progress = None
+    if sys.stderr.isatty() and scenes >= 500:
+        progress = _progress_bar()
+    try:
+        gen, report, outcome, timings = run_fuzz(seed, scenes, flags, counts, out, progress=progress)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    finally:
+        if progress is not None:
+            progress.close()
+    result = {"seed": seed, "scenes": len(gen.scenes), "branches": len(gen.branches), "flags": len(gen.flags),
+              "out": str(out) if out else None, **outcome.to_json(), "timings": timings}
+    if format is OutputFormat.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(render_fuzz_text(result))
+    raise typer.Exit(0 if outcome.ok else 1)
+
+
+class _progress_bar:
+    """A progress bar on stderr (only used when stderr is a terminal)."""
+
+    def __init__(self) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+        self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+                            TimeElapsedColumn(), console=Console(stderr=True), transient=True)
+        self.bar.start()
+        self.tasks: dict[str, int] = {}
+
+    def __call__(self, phase: str, done: int, total: int) -> None:
+        label = {"generate": "시나리오 만드는 중", "lint": "검사하는 중"}.get(phase, phase)
+        if phase not in self.tasks:
+            self.tasks[phase] = self.bar.add_task(label, total=total)
+        self.bar.update(self.tasks[phase], completed=done, total=total)
+
+    def close(self) -> None:
+        self.bar.stop()
+
+
+class DiagramFormat(str, Enum):
+    dot = "dot"
+    svg = "svg"
+    png = "png"
+    mermaid = "mermaid"
+
+
+@app.command()
+def render(
+    path: Path = typer.Argument(..., help="The scenario, in any accepted form."),
+    output: Path = typer.Option(..., "--output", "-o", help="Where to write: .dot, .svg, .png (by suffix), or .md/.mmd for Mermaid."),
+    format: DiagramFormat | None = typer.Option(None, "--format", "-f", help="Override the format chosen by the suffix (mermaid for Markdown)."),
+    focus: str | None = typer.Option(None, "--focus", help="'findings' (around every card that is not 끝까지 닿음) or a scene_id."),
+    hops: int | None = typer.Option(None, "--hops", min=0, help="Steps around the focus (default 1 for findings, 2 for a scene)."),
+    timeout: float = typer.Option(30.0, "--timeout", min=0.1, help="Seconds dot may take before it is stopped."),
+    max_nodes: Optional[int] = typer.Option(None, "--max-nodes", min=1, help="Refuse to lay out more scenes than this (use --focus); default 600 or the configuration's."),
+    max_edges: int = typer.Option(2400, "--max-edges", min=1, help="Refuse to lay out more branches than this (use --focus)."),
+) -> None:
+    """Draw the scenario: scenes as nodes, branches as edges, coloured by verdict."""
+    from .diagram import diagram_model, write_diagram
+
+    from .config import find_config, load_config
+
+    try:
+        cfg = load_config(find_config(path))
+        report = run_lint(path, config=cfg)
+        focus = focus if focus is not None else cfg.diagram.focus
+        hops = hops if hops is not None else (cfg.diagram.hops if cfg.diagram.focus else None)
+        model = diagram_model(report, focus=focus, hops=hops)
+        fmt = write_diagram(model, output, format=format.value if format else None, timeout=timeout,
+                            max_nodes=max_nodes or cfg.diagram.max_nodes, max_edges=max_edges)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    typer.echo(f"storygraph: {fmt} 그림을 {output}에 썼습니다. {model.caption()}", err=True)
+    if report.issues:
+        typer.echo(f"storygraph: 입력 문제가 {len(report.issues)}건 있습니다: storygraph lint {path} 로 확인하세요 (판정을 보류한 대상은 회색입니다).", err=True)
+
+
+@app.command()
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (local only by default)."),
+    port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0 picks a free one)."),
+    max_upload_mb: float = typer.Option(20.0, "--max-upload-mb", min=0.001, help="Largest upload accepted, in megabytes."),
+) -> None:
+    """Serve the report screen: upload a scenario, or press 샘플 데이터로 보기."""
+    from verdicts.serve import make_server
+
+    from .screen import server_pages
+
+    try:
+        server = make_server(host, port, server_pages(max_bytes=int(max_upload_mb * 1024 * 1024)))
+    except OSError as exc:
+        raise _fail(f"{host}:{port}에서 서버를 열지 못했습니다: {exc}")
+    bound_host, bound_port = server.server_address[:2]
+    typer.echo(f"storygraph: http://{bound_host}:{bound_port}/ 에서 보고서 화면을 엽니다 (멈추려면 Ctrl+C).", err=True)
+    print(f"http://{bound_host}:{bound_port}/", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
 
 
 if __name__ == "__main__":  # pragma: no cover

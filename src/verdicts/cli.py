@@ -1,16 +1,29 @@
-"""The ``verdicts`` command: run any registered domain over its inputs."""
+"""The ``verdicts`` command: run any registered domain over its inputs, keep rounds,
+show the last one, grade against a gold file.
+
+A thin layer: it parses options, calls the library and picks a reporter.  Library errors
+are caught here only and turned into a message and an exit code: 0 when every card
+passes and nothing else was found, 1 when there are findings or input issues (or, for
+``grade``, disagreements), 2 when the input cannot be read at all or the rounds database
+cannot be used.
+"""
 
 from __future__ import annotations
 
+import json
 import sys
 from enum import Enum
 from pathlib import Path
+from typing import Optional
 
 import typer
 
 from .domain import DOMAINS, get_domain
 from .errors import VerdictsError
+from .grading import grade_domain, render_grade_text
 from .report import REPORTERS
+from .rounds import ENV_VAR, RoundStore, report_from_json
+from .tables import json_dumps
 
 app = typer.Typer(
     name="verdicts",
@@ -24,6 +37,23 @@ app = typer.Typer(
 class OutputFormat(str, Enum):
     text = "text"
     json = "json"
+
+
+DB_OPTION = typer.Option(None, "--db", envvar=ENV_VAR, help=f"Rounds database (SQLite); default ${ENV_VAR} or ~/.local/share/verdicts/rounds.sqlite3.")
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    typer.echo(f"verdicts: {message}", err=True)
+    return typer.Exit(code)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("storygraph")
+    except PackageNotFoundError:  # pragma: no cover
+        return "0.0.0+unknown"
 
 
 @app.callback()
@@ -47,16 +77,78 @@ def run(
     domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
     path: Path = typer.Argument(..., help="The domain's inputs: a folder of CSVs, an .xlsx workbook or JSON/YAML."),
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
+    save: bool = typer.Option(False, "--save", help="Store this round in the rounds database."),
+    db: Optional[Path] = DB_OPTION,
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
 ) -> None:
     """Judge every target of DOMAIN and print the cards grouped by verdict."""
     try:
         plugin = get_domain(domain)
         report = plugin.judge(path)
+        if html is not None:
+            from .screen import render_html
+
+            html.write_text(render_html(report, plugin), encoding="utf-8")
+            typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
-        typer.echo(f"verdicts: {exc}", err=True)
-        raise typer.Exit(2)
+        raise _fail(str(exc))
+    code = plugin.exit_code(report)
+    if save:
+        try:
+            round_id = RoundStore(db).save(report, path, exit_code=code, tool_version=_version())
+        except VerdictsError as exc:
+            raise _fail(str(exc))
+        typer.echo(f"verdicts: 회차 #{round_id}을(를) 저장했습니다 ({RoundStore(db).path}).", err=True)
     sys.stdout.write(REPORTERS[format.value](report, plugin))
-    raise typer.Exit(plugin.exit_code(report))
+    raise typer.Exit(code)
+
+
+@app.command()
+def show(
+    domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
+    db: Optional[Path] = DB_OPTION,
+) -> None:
+    """Show the last stored round of DOMAIN as it was stored (JSON: byte for byte)."""
+    try:
+        plugin = get_domain(domain)
+        store = RoundStore(db)
+        stored = store.last(plugin.name)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    if stored is None:
+        raise _fail(f"{store.path}에 저장된 {plugin.name} 회차가 없습니다. `verdicts run {plugin.name} PATH --save`로 먼저 저장해 주세요.", 1)
+    header = (f"저장된 회차 #{stored.id} · {stored.saved_at} · {stored.input_path} "
+              f"(입력 sha256 {stored.inputs_sha256[:12]}…, {stored.tool_version or '버전 미상'})")
+    if format is OutputFormat.json:
+        typer.echo(header, err=True)
+        sys.stdout.write(stored.report_json + "\n")
+    else:
+        sys.stdout.write(header + "\n\n")
+        sys.stdout.write(REPORTERS["text"](report_from_json(plugin, stored.data), plugin))
+    raise typer.Exit(stored.exit_code)
+
+
+@app.command()
+def grade(
+    domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
+    path: Path = typer.Argument(..., help="The domain's inputs."),
+    gold: Path = typer.Argument(..., help="Gold CSV: the key column, verdict, the domain's compared fields, note."),
+    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
+) -> None:
+    """Compare the researchers' picks in GOLD with the automatic verdicts."""
+    try:
+        plugin = get_domain(domain)
+        result = grade_domain(plugin, path, gold)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    except OSError as exc:
+        raise _fail(f"{gold}: 정답 파일을 읽을 수 없습니다 ({exc.strerror}).")
+    if format is OutputFormat.json:
+        sys.stdout.write(json_dumps(result.to_json()) + "\n")
+    else:
+        sys.stdout.write(render_grade_text(result))
+    raise typer.Exit(0 if not result.disagreements and not result.issues else 1)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -63,6 +63,13 @@ class Domain(ABC):
     passing_verdicts: frozenset[str]
     #: the column that subdivides a verdict group on screen, per verdict (robot: blocked_cause)
     subgroup_field: dict[str, str] = {}
+    #: the columns of the expandable evidence table on screen, in order
+    evidence_columns: tuple[str, ...] = ("field", "agg", "value")
+    #: card fields a gold file may also give and the grading runner compares
+    gold_fields: tuple[str, ...] = ()
+    #: verification notes for the screen: "자동" (what the checks cover), "수동" (what a
+    #: person must look at), "정직 경계선" (what the tool cannot know) → Korean sentences
+    notes: dict[str, list[str]] = {}
 
     @abstractmethod
     def judge(self, path: Path) -> Report:
@@ -92,6 +99,7 @@ class Domain(ABC):
 #: registered domains: name -> "module:attribute" (imported on first use)
 DOMAINS: dict[str, str] = {
     "storygraph": "storygraph.domain:DOMAIN",
+    "robot": "verdicts.robot.domain:DOMAIN",
 }
 
 

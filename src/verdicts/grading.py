@@ -4,7 +4,7 @@ automatic ones.
 A gold file is a CSV with the domain's key column (``target_no``, ``task_id`` …) and
 ``verdict``, plus optional columns the domain also compares (``overlapping_branch_id``,
 ``blocked_cause`` …) and a free ``note``.  The result has the shape the report screen's
-self-grading panel reads (see ``docs/screen.md``)::
+self-grading panel reads (see ``docs/grading.md``)::
 
     {"agreement": {"agreed": 170, "total": 180, "rate": 0.9444},
      "per_verdict": {"끝까지 닿음": {"gold": 90, "agreed": 88, "rate": 0.9778}, …},
@@ -21,15 +21,19 @@ an issue, never a crash.
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .model import Card, InputIssue
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .domain import Domain
 from .tables import read_csv
 
-__all__ = ["GoldRow", "GradeResult", "read_gold", "grade", "sha256_of"]
+__all__ = ["GoldRow", "GradeResult", "read_gold", "grade", "grade_domain", "merge_results", "render_grade_text", "sha256_of"]
 
 NO_CARD = "(카드 없음)"
 
@@ -161,8 +165,61 @@ def grade(cards: Iterable[Card], gold: Sequence[GoldRow], *, verdicts: Sequence[
     )
 
 
+def merge_results(results: Sequence[GradeResult], *, gold_path: str | Path, verdicts: Sequence[str], domain: str, tool: str,
+                  version: str) -> GradeResult:
+    """Add up the results of several (inputs, gold) pairs graded one by one — a gold
+    *suite* — into one result of the same shape.
+
+    Each disagreement gains ``"input"``, the path of the input it belongs to (keys such as
+    ``SC-01`` repeat across inputs); ``provenance.inputs`` lists every input and
+    ``provenance.gold`` gets ``"files"``, every gold file with its SHA-256.
+    """
+    agreed = sum(r.agreement["agreed"] for r in results)
+    total = sum(r.agreement["total"] for r in results)
+    per: dict[str, dict[str, Any]] = {v: {"gold": 0, "agreed": 0, "rate": None} for v in verdicts}
+    confusion: dict[str, dict[str, int]] = {v: {} for v in verdicts}
+    disagreements: list[dict[str, Any]] = []
+    issues: list[InputIssue] = []
+    inputs: list[dict[str, str]] = []
+    gold_files: list[dict[str, str]] = []
+    for r in results:
+        for v, stats in r.per_verdict.items():
+            slot = per.setdefault(v, {"gold": 0, "agreed": 0, "rate": None})
+            slot["gold"] += stats["gold"]
+            slot["agreed"] += stats["agreed"]
+        for gold_v, row in r.confusion.items():
+            target = confusion.setdefault(gold_v, {})
+            for auto_v, n in row.items():
+                target[auto_v] = target.get(auto_v, 0) + n
+        where = r.provenance["inputs"][0]["path"] if r.provenance["inputs"] else None
+        disagreements.extend({**d, "input": where} for d in r.disagreements)
+        issues.extend(r.issues)
+        inputs.extend(r.provenance["inputs"])
+        gold_files.append(r.provenance["gold"])
+    for stats in per.values():
+        stats["rate"] = round(stats["agreed"] / stats["gold"], 4) if stats["gold"] else None
+    provenance = {
+        "domain": domain,
+        "inputs": inputs,
+        "gold": {"path": str(gold_path), "sha256": sha256_of(gold_path), "files": gold_files},
+        "tool": tool,
+        "version": version,
+        "time": datetime.now(timezone.utc).replace(microsecond=0).isoformat(),
+    }
+    return GradeResult(
+        agreement={"agreed": agreed, "total": total, "rate": round(agreed / total, 4) if total else None},
+        per_verdict=per, confusion=confusion, disagreements=disagreements, provenance=provenance, issues=issues,
+    )
+
+
+def _cells(text: str) -> int:
+    """Terminal cells taken by ``text`` (Hangul and other wide characters take two)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def render_grade_text(result: GradeResult) -> str:
-    """Agreement overall and per verdict, the confusion table, each disagreement."""
+    """Agreement overall and per verdict, the confusion table, the disagreements grouped
+    by kind (``gold → automatic`` verdicts, or which compared field differs)."""
     a = result.agreement
     lines = [f"판정 일치: {a['agreed']}/{a['total']}" + (f" ({a['rate'] * 100:.1f}%)" if a["rate"] is not None else "")]
     lines.append("")
@@ -173,16 +230,22 @@ def render_grade_text(result: GradeResult) -> str:
     lines.append("")
     verdicts = list(result.per_verdict)
     lines.append("혼동표 (행 = 정답, 열 = 자동 판정):")
-    width = max(len(v) for v in verdicts) + 2
+    width = max(_cells(v) for v in verdicts) + 2
     lines.append(" " * width + " | ".join(verdicts))
     for gold_v in verdicts:
         row = result.confusion.get(gold_v, {})
-        lines.append(gold_v.ljust(width) + " | ".join(str(row.get(v, 0)).rjust(len(v)) for v in verdicts))
+        lines.append(gold_v + " " * (width - _cells(gold_v)) + " | ".join(str(row.get(v, 0)).rjust(_cells(v)) for v in verdicts))
     lines.append("")
     lines.append(f"어긋난 자리 ({len(result.disagreements)}):")
+    by_kind: dict[str, list[dict[str, Any]]] = {}
     for d in result.disagreements:
-        note = f" — 메모: {d['note']}" if d.get("note") else ""
-        lines.append(f"  {d['key']}: 정답 {d['gold']} / 자동 {d['automatic']} [{d['kind']}] {d['summary']}{note}")
+        by_kind.setdefault(d["kind"], []).append(d)
+    for kind, items in by_kind.items():
+        lines.append(f"  [{kind}] ({len(items)})")
+        for d in items:
+            note = f" — 메모: {d['note']}" if d.get("note") else ""
+            where = f"{Path(d['input']).name} " if d.get("input") else ""
+            lines.append(f"    {where}{d['key']}: 정답 {d['gold']} / 자동 {d['automatic']} {d['summary']}{note}")
     if result.issues:
         lines.append("")
         lines.append(f"정답 파일 문제 ({len(result.issues)}):")
@@ -192,3 +255,22 @@ def render_grade_text(result: GradeResult) -> str:
     lines.append("")
     lines.append(f"출처: {p['tool']} {p['version']} · {p['time']} · 정답 {p['gold']['path']} (sha256 {p['gold']['sha256'][:12]}…)")
     return "\n".join(lines) + "\n"
+
+
+def grade_domain(domain: "Domain", path: str | Path, gold_path: str | Path, *, tool: str = "verdicts") -> GradeResult:
+    """Judge ``path`` with ``domain`` and grade its cards against the gold CSV at
+    ``gold_path`` (the domain's key column, ``verdict`` and its ``gold_fields``).
+
+    Raises :class:`~verdicts.errors.InputError` when the inputs cannot be read at all.
+    """
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        tool_version = version("storygraph")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        tool_version = "0.0.0+unknown"
+    report = domain.judge(Path(path))
+    gold, issues = read_gold(gold_path, key_field=domain.card_type.key_field, verdicts=domain.verdicts,
+                             compared=domain.gold_fields)
+    return grade(report.cards, gold, verdicts=domain.verdicts, domain=domain.name, inputs=[path], gold_path=gold_path,
+                 tool=tool, version=tool_version, issues=issues)

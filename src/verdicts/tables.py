@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Iterable, Literal
 
 from .errors import InputError
+from .korean import josa
 from .model import InputIssue, SourceInfo
 
 __all__ = [
@@ -491,7 +492,7 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
                 values[col.name] = None
                 issues.append(
                     InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=col.name,
-                               reason=f"'{text}'은(는) {_TYPE_WORDS[col.type]}이 아닙니다.")
+                               reason=f"'{text}'은(는) {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
                 )
                 if col.required and reject_reason is None:
                     reject_reason = (col.name, f"필수 값 '{col.name}'을(를) 읽을 수 없어 이 줄은 판정하지 않았습니다.")

@@ -1,0 +1,382 @@
+"""The fourteen automatic checks of the robot domain ("자동 검증").
+
+Each check recomputes its claim from the typed input tables with its own code — its own
+grouping of runs, :mod:`decimal` rounding with ``ROUND_HALF_UP`` rather than the card
+builder's fractions — and reports the cards it failed on.  The checks read the cards as
+JSON, so they run as well over cards that this tool did not make (the seed's samples).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import ROUND_HALF_UP, Decimal, localcontext
+from typing import Any
+
+from verdicts.checks import CheckRegistry
+from verdicts.korean import is_polite_sentence
+from verdicts.numbers import parse_decimal
+from verdicts.tables import Row, TypedTable, parse_bool
+
+from .model import (
+    AGGS, BELOW_TARGET, BLOCKED_CAUSES, CYCLE_OVER, DEPLOY, FAILURES_CONCENTRATED, NOT_EVALUATED, NOT_IN_TRAINING,
+    SKILL_MISMATCH, TABLE_SPECS, VERDICTS,
+)
+
+__all__ = ["CHECKS", "CheckContext", "Recomputed"]
+
+_CENT = Decimal("0.01")
+_STATS = ("success_rate", "failure_total", "top_failure_reason", "top_failure_count", "top_failure_share", "cycle_sec_median")
+_AFTER_SUCCESS = (FAILURES_CONCENTRATED, CYCLE_OVER, DEPLOY)
+
+
+def _rounded(num: Decimal | int, den: Decimal | int) -> Decimal:
+    with localcontext() as ctx:
+        ctx.prec = 60
+        return (Decimal(num) / Decimal(den)).quantize(_CENT, rounding=ROUND_HALF_UP)
+
+
+def _dec(value: Any) -> Decimal | None:
+    if value is None or isinstance(value, bool):
+        return None
+    return Decimal(repr(value)) if isinstance(value, float) else Decimal(value) if isinstance(value, int) else parse_decimal(str(value))
+
+
+@dataclass
+class Recomputed:
+    """One task's values as the checks recompute them from the tables."""
+
+    spec: Row | None
+    dataset: Row | None
+    runs: list[Row]
+    runs_known: bool
+    success_rate: Decimal | None = None
+    failure_total: int | None = None
+    top_failure_reason: str | None = None
+    top_failure_count: int | None = None
+    top_failure_share: Decimal | None = None
+    cycle_sec_median: Decimal | None = None
+
+    def threshold(self, column: str, low: str | None = "0", high: str | None = "1") -> Decimal | None:
+        if self.spec is None:
+            return None
+        value = parse_decimal(self.spec.raw.get(column))
+        if value is None or (low is not None and value < Decimal(low)) or (high is not None and value > Decimal(high)):
+            return None
+        return value
+
+
+@dataclass
+class CheckContext:
+    """The typed tables of a round and the cards (as JSON) to check against them."""
+
+    tables: dict[str, TypedTable]
+    cards: list[dict[str, Any]]
+    _cache: dict[str, Recomputed] = field(default_factory=dict)
+    _index: dict[str, dict[str, list[Row]]] = field(default_factory=dict)
+
+    def columns(self, table: str) -> set[str]:
+        t = self.tables.get(table)
+        return set(t.present) if t is not None else set()
+
+    def _rows(self, table: str, task_id: str) -> list[Row]:
+        index = self._index.get(table)
+        if index is None:
+            index = {}
+            t = self.tables.get(table)
+            if t is not None and t.has("task_id"):
+                for r in t.rows:
+                    index.setdefault(r.raw.get("task_id"), []).append(r)
+            self._index[table] = index
+        return index.get(task_id, [])
+
+    def task(self, card: dict[str, Any]) -> Recomputed:
+        task_id = card.get("task_id")
+        if task_id in self._cache:
+            return self._cache[task_id]
+        specs = self._rows("task_spec", task_id)
+        datasets = self._rows("dataset_index", task_id)
+        runs_table = self.tables.get("evaluation_run")
+        runs_known = runs_table is not None and runs_table.has("task_id")
+        runs: list[Row] = []
+        episodes: set[str] = set()
+        for row in self._rows("evaluation_run", task_id):
+            artifact = row.raw.get("model_artifact")
+            if artifact is not None and artifact != card.get("model_artifact"):
+                continue
+            episode = row.raw.get("episode_id")
+            if episode is not None:
+                if episode in episodes:
+                    continue
+                episodes.add(episode)
+            runs.append(row)
+        rc = Recomputed(specs[0] if specs else None, datasets[0] if datasets else None, runs, runs_known)
+        if runs:
+            outcomes = [parse_bool(r.raw["success"]) if r.raw.get("success") else None for r in runs]
+            if None not in outcomes:
+                failed = [r for r, ok in zip(runs, outcomes) if not ok]
+                rc.success_rate = _rounded(sum(outcomes), len(runs))
+                rc.failure_total = len(failed)
+                reasons = Counter(r.raw.get("failure_reason") for r in failed if r.raw.get("failure_reason"))
+                if reasons:
+                    best = max(reasons.values())
+                    rc.top_failure_reason = sorted(k for k, v in reasons.items() if v == best)[0]
+                    rc.top_failure_count = best
+                    rc.top_failure_share = _rounded(best, len(failed))
+            cycles = [parse_decimal(r.raw.get("cycle_sec")) for r in runs]
+            if all(c is not None and c > 0 for c in cycles):
+                ordered = sorted(cycles)
+                mid = len(ordered) // 2
+                exact = ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
+                rc.cycle_sec_median = exact.quantize(_CENT, rounding=ROUND_HALF_UP)
+        self._cache[task_id] = rc
+        return rc
+
+
+def _same_number(card_value: Any, expected: Decimal | int | None) -> bool:
+    if expected is None or card_value is None:
+        return expected is None and card_value is None
+    got = _dec(card_value)
+    return got is not None and got == Decimal(expected)
+
+
+CHECKS: CheckRegistry[CheckContext] = CheckRegistry()
+
+
+@CHECKS.register("C01", "verdict 가 다섯 판정 가운데 하나인지 확인합니다.")
+def verdict_in_enum(ctx: CheckContext):
+    """The verdict is decided by the rules; a value outside the five means the card was
+    not made by them and must be thrown away."""
+    return [c.get("task_id", "?") for c in ctx.cards if c.get("verdict") not in VERDICTS]
+
+
+_REQUIRED = ("task_id", "model_artifact", "verdict", "evidence", "summary")
+
+
+@CHECKS.register("C02", "task_id·model_artifact·verdict·evidence·summary 다섯 칸이 모두 차 있는지 확인합니다.")
+def required_fields(ctx: CheckContext):
+    """The five fields a reader and the screen rely on are present and not empty."""
+    return [c.get("task_id", "?") for c in ctx.cards if any(c.get(k) in (None, "", []) for k in _REQUIRED)]
+
+
+@CHECKS.register("C03", "success_rate 를 다시 계산해 반올림한 값과 같은지, 그 값이 target_success_rate 보다 작을 때만 성공률 미달인지 확인합니다.")
+def success_rate_recomputed(ctx: CheckContext):
+    """``success_rate`` = successes ÷ runs rounded half up to two decimals; ``성공률 미달``
+    exactly when it is strictly below the target (equal is not below).  A card may stop
+    at ``성공률 미달`` only when the rate or the target cannot be computed; a card past
+    that rule needs both, with the rate at or above the target."""
+    failed = []
+    for c in ctx.cards:
+        rc = ctx.task(c)
+        if not _same_number(c.get("success_rate"), rc.success_rate):
+            failed.append(c["task_id"])
+            continue
+        target = rc.threshold("target_success_rate")
+        known = rc.success_rate is not None and target is not None
+        if c.get("verdict") == BELOW_TARGET and known and not rc.success_rate < target:
+            failed.append(c["task_id"])
+        if c.get("verdict") in _AFTER_SUCCESS and not (known and rc.success_rate >= target):
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C04", "failure_total·top_failure_reason·top_failure_count·top_failure_share 를 사유가 빈 실패까지 분모에 넣어 다시 계산합니다.")
+def failure_counts_recomputed(ctx: CheckContext):
+    """Failures count every run with ``success`` false, empty reasons included; the top
+    reason is the most frequent non-empty one, ties going to the name that sorts first;
+    the share is its count ÷ all failures, rounded half up."""
+    failed = []
+    for c in ctx.cards:
+        rc = ctx.task(c)
+        if (c.get("failure_total") != rc.failure_total or c.get("top_failure_reason") != rc.top_failure_reason
+                or c.get("top_failure_count") != rc.top_failure_count
+                or not _same_number(c.get("top_failure_share"), rc.top_failure_share)):
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C05", "실패 유형 쏠림이 실패 3회 이상이고 top_failure_share 가 top_reason_share_limit 를 넘을 때만 붙었는지 확인합니다.")
+def concentration_recomputed(ctx: CheckContext):
+    """With at least three failures and a share strictly over the limit the verdict is
+    ``실패 유형 쏠림``; equal to the limit, or fewer than three failures, it is not.  A card
+    may stop there only when the share or the limit cannot be computed."""
+    failed = []
+    for c in ctx.cards:
+        verdict = c.get("verdict")
+        if verdict not in (FAILURES_CONCENTRATED, CYCLE_OVER, DEPLOY):
+            continue
+        rc = ctx.task(c)
+        total, share, limit = rc.failure_total, rc.top_failure_share, rc.threshold("top_reason_share_limit")
+        if total is None:
+            failed.append(c["task_id"])
+            continue
+        decided = total < 3 or (share is not None and limit is not None)
+        fires = total >= 3 and share is not None and limit is not None and share > limit
+        if verdict == FAILURES_CONCENTRATED and decided and not fires:
+            failed.append(c["task_id"])
+        if verdict in (CYCLE_OVER, DEPLOY) and (not decided or fires):
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C06", "cycle_sec_median 을 다시 계산하고(짝수면 가운데 두 값의 평균) max_cycle_sec 보다 클 때만 작업 주기 초과인지 확인합니다.")
+def cycle_recomputed(ctx: CheckContext):
+    """The median of the runs' ``cycle_sec`` (the mean of the two middle values for an
+    even count), rounded half up; ``작업 주기 초과`` exactly when it is strictly above
+    ``max_cycle_sec``."""
+    failed = []
+    for c in ctx.cards:
+        rc = ctx.task(c)
+        if not _same_number(c.get("cycle_sec_median"), rc.cycle_sec_median):
+            failed.append(c["task_id"])
+            continue
+        limit = rc.threshold("max_cycle_sec", low=None, high=None)
+        if limit is not None and limit <= 0:
+            limit = None
+        known = rc.cycle_sec_median is not None and limit is not None
+        if c.get("verdict") == CYCLE_OVER and known and not rc.cycle_sec_median > limit:
+            failed.append(c["task_id"])
+        if c.get("verdict") == DEPLOY and not (known and rc.cycle_sec_median <= limit):
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C07", "more_episode_count 를 min_episode_count − episode_count(음수면 0)로 다시 계산하고, 수집 줄이나 episode_count 가 없으면 비었는지 확인합니다.")
+def more_episodes_recomputed(ctx: CheckContext):
+    """How many more episodes to collect: the task's minimum less what the dataset row
+    holds, floored at 0; empty without a dataset row or its ``episode_count``."""
+    failed = []
+    for c in ctx.cards:
+        rc = ctx.task(c)
+        expected = None
+        if rc.dataset is not None and rc.spec is not None:
+            have = parse_decimal(rc.dataset.raw.get("episode_count"))
+            need = parse_decimal(rc.spec.raw.get("min_episode_count"))
+            if have is not None and need is not None and have >= 0 and need >= 0:
+                expected = int(max(Decimal(0), need - have))
+        if c.get("more_episode_count") != expected or isinstance(c.get("more_episode_count"), bool):
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C08", "평가 회차가 한 줄도 없는 태스크는 성공률·실패·사유·주기 여섯 칸이 모두 비었는지 확인합니다.")
+def no_runs_no_stats(ctx: CheckContext):
+    """A task without runs has nothing to compute its run statistics from."""
+    return [c["task_id"] for c in ctx.cards if not ctx.task(c).runs and any(c.get(k) is not None for k in _STATS)]
+
+
+@CHECKS.register("C09", "blocked_cause 가 학습에 없는 조건에만 있고, 능력 짝이 어긋나면 능력 불일치·평가가 없으면 평가 미실시인지 확인합니다.")
+def blocked_cause_recomputed(ctx: CheckContext):
+    """``능력 불일치`` when the dataset row is missing or its ``required_skill`` differs
+    from the task's (or either is empty); else ``평가 미실시`` when the round has no run of
+    the task (or its runs cannot be told apart); other verdicts carry no cause, and need a
+    matching dataset row and runs."""
+    failed = []
+    for c in ctx.cards:
+        rc = ctx.task(c)
+        need = rc.spec.raw.get("required_skill") if rc.spec else None
+        have = rc.dataset.raw.get("required_skill") if rc.dataset else None
+        mismatch = rc.dataset is None or need is None or have is None or need != have
+        no_runs = not rc.runs_known or not rc.runs
+        expected = SKILL_MISMATCH if mismatch else NOT_EVALUATED if no_runs else None
+        cause = c.get("blocked_cause")
+        if c.get("verdict") == NOT_IN_TRAINING:
+            if cause not in BLOCKED_CAUSES or cause != expected:
+                failed.append(c["task_id"])
+        elif cause is not None or expected is not None:
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C10", "recapture_site·recapture_hand 가 배포 후보이거나 수집 줄이 없으면 비고, 그 밖에는 수집 줄의 capture_site·robot_hand_type 과 같은지 확인합니다.")
+def recapture_copied(ctx: CheckContext):
+    """Where and with which hand to collect again is copied from the task's dataset row;
+    a deployment candidate needs no recapture."""
+    failed = []
+    for c in ctx.cards:
+        rc = ctx.task(c)
+        if c.get("verdict") == DEPLOY or rc.dataset is None:
+            expected = (None, None)
+        else:
+            expected = (rc.dataset.raw.get("capture_site"), rc.dataset.raw.get("robot_hand_type"))
+        if (c.get("recapture_site"), c.get("recapture_hand")) != expected:
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C11", "success_rate·top_failure_share 가 0 이상 1 이하이고 cycle_sec_median 이 0보다 큰지 확인합니다.")
+def value_ranges(ctx: CheckContext):
+    """Rates are fractions; a cycle time is positive."""
+    failed = []
+    for c in ctx.cards:
+        for name in ("success_rate", "top_failure_share"):
+            v = _dec(c.get(name))
+            if c.get(name) is not None and (v is None or not Decimal(0) <= v <= Decimal(1)):
+                failed.append(c["task_id"])
+        v = _dec(c.get("cycle_sec_median"))
+        if c.get("cycle_sec_median") is not None and (v is None or v <= 0):
+            failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C12", "evidence 의 field 이름이 세 표의 컬럼에 실제로 있는 이름인지 대조합니다.")
+def evidence_fields_exist(ctx: CheckContext):
+    """A cited column that the input does not have means the sentence was made up; such
+    a card's summary should fall back to the rule's own sentence."""
+    tables = [spec.name for spec in TABLE_SPECS]
+    every = set().union(*(ctx.columns(t) for t in tables))
+    failed = []
+    for c in ctx.cards:
+        for item in c.get("evidence") or []:
+            source = item.get("source")
+            allowed = ctx.columns(source) if source in tables else (every if source is None else set())
+            if item.get("field") not in allowed:
+                failed.append(c["task_id"])
+    return failed
+
+
+def _matches(value: Any, text: str | None) -> bool:
+    if value is None or text is None:
+        return value is None and text is None
+    if isinstance(value, bool):
+        return parse_bool(text) is value
+    if isinstance(value, (int, float)):
+        number = parse_decimal(text)
+        return number is not None and number == _dec(value)
+    return str(value) == text
+
+
+@CHECKS.register("C13", "agg 가 없는 evidence 의 value 가 인용한 줄의 값과 글자 그대로 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다.")
+def evidence_values_match(ctx: CheckContext):
+    """Without ``agg`` the value is the cell of the cited row (its ``line`` when given,
+    else the task's row of that table, or for ``evaluation_run`` one of the task's runs);
+    a value counted over several rows carries an ``agg`` of the schema's list and is a
+    number (not negative for ``count`` and ``sum``)."""
+    failed = []
+    for c in ctx.cards:
+        rc = ctx.task(c)
+        rows_of = {"task_spec": [rc.spec] if rc.spec else [], "dataset_index": [rc.dataset] if rc.dataset else [],
+                   "evaluation_run": rc.runs}
+        for item in c.get("evidence") or []:
+            agg, value = item.get("agg"), item.get("value")
+            if agg is not None:
+                numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+                if agg not in AGGS or not numeric or (agg in ("count", "sum") and value < 0):
+                    failed.append(c["task_id"])
+                continue
+            source, name, line = item.get("source"), item.get("field"), item.get("line")
+            if line is not None:
+                t = ctx.tables.get(source)
+                candidates = [r for r in (t.rows if t else []) if r.line == line]
+            else:
+                candidates = rows_of.get(source, [])
+            if not any(name in r.raw and _matches(value, r.raw.get(name)) for r in candidates):
+                failed.append(c["task_id"])
+    return failed
+
+
+@CHECKS.register("C14", "summary 가 존댓말 한 문장으로 끝나는지(hedge 가 있으면 hedge 도) 확인합니다.")
+def polite_sentences(ctx: CheckContext):
+    """One polite Korean sentence ending in ``-니다.``; a hedge, when present, too."""
+    return [c.get("task_id", "?") for c in ctx.cards
+            if not is_polite_sentence(c.get("summary")) or (c.get("hedge") is not None and not is_polite_sentence(c["hedge"]))]

@@ -1,0 +1,219 @@
+"""Korean sentence templates of the robot domain, keyed by verdict.
+
+Every summary is one polite sentence (``-니다.``) a researcher can read without this
+tool, with the deciding numbers in it: runs and successes, rates as percentages, the
+median cycle in seconds, and where and with which hand to collect next.  A card whose
+verdict stopped at a rule because a value was empty says so in its summary.  Hedges are
+``(connective, final)`` clause pairs joined by :func:`verdicts.korean.join_clauses`.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Sequence
+
+from verdicts.korean import josa
+
+from .model import BELOW_TARGET, CYCLE_OVER, DEPLOY, FAILURES_CONCENTRATED, NOT_EVALUATED, NOT_IN_TRAINING, SKILL_MISMATCH
+
+__all__ = ["pct", "sec", "SUMMARIES", "Clause"]
+
+Clause = tuple[str, str]
+
+
+def pct(value: Decimal) -> str:
+    """A rate as a percentage: ``0.63`` → ``63%``, ``0.875`` → ``87.5%``.
+
+    >>> pct(Decimal("0.63")), pct(Decimal("1.00")), pct(Decimal("0.875"))
+    ('63%', '100%', '87.5%')
+    """
+    return format((value * 100).normalize(), "f") + "%"
+
+
+def sec(value: Decimal) -> str:
+    """Seconds as written, without trailing zeros: ``12.40`` → ``12.4``.
+
+    >>> sec(Decimal("12.40")), sec(Decimal("11")), sec(Decimal("1E+1"))
+    ('12.4', '11', '10')
+    """
+    return format(value.normalize(), "f")
+
+
+def where(site: str | None, hand: str | None) -> str:
+    """``안산 현장에서 parallel_2f 손으로`` (parts that are unknown are left out)."""
+    parts = [f"{site} 현장에서" if site else "수집 현장에서"]
+    if hand:
+        parts.append(f"{hand} 손으로")
+    return " ".join(parts)
+
+
+#: how a summary ends when a missing value stopped the verdict at a rule
+_STOP = "단계에서 판정을 멈췄습니다."
+
+
+# ------------------------------------------------------------------ 학습에 없는 조건
+
+
+def skill_mismatch(*, required: str | None, have: str | None, has_row: bool, more: int | None, minimum: int | None,
+                   site: str | None, hand: str | None) -> str:
+    need = f"{required} 능력" if required else "필요한 능력"
+    if not has_row:
+        return f"이 태스크에 필요한 {need}을 담은 수집 줄이 dataset_index에 없어 그 능력의 시연부터 새로 모아야 합니다."
+    short = f"최소 {minimum}회 기준에서 {more}회가 모자라며 " if more else ""
+    return (f"이 태스크는 {need}이 필요한데 모아 둔 데이터는 {have}뿐이고 {short}"
+            f"{where(site, hand)} {required or '요구 능력'} 시연을 새로 모아야 합니다.")
+
+
+def skill_unknown(*, missing: Sequence[str]) -> str:
+    return f"{josa(_names(missing), '이/가')} 비어 있어 데이터가 요구 능력과 맞는지 가리지 못하고 능력 확인 " + _STOP
+
+
+def not_evaluated(*, required: str | None, artifact: str, more: int | None, minimum: int | None) -> str:
+    need = f"{required} 능력" if required else "요구 능력"
+    head = f"{need}의 데이터는 있지만 이번 회차에 {josa(artifact, '으로/로')} 이 태스크를 한 번도 평가하지 않아 평가부터 돌려야 "
+    if more:
+        return head + f"하고, 수집 회차도 최소 {minimum}회에서 {more}회가 모자랍니다."
+    return head + "합니다."
+
+
+def runs_unknown() -> str:
+    return "evaluation_run 표에서 태스크별 평가 줄을 가려낼 수 없어 평가를 돌렸는지 알 수 없으므로 평가 확인 " + _STOP
+
+
+# ------------------------------------------------------------------ 성공률 미달
+
+
+def below_target(*, runs: int, successes: int, rate: Decimal, target: Decimal, more: int | None, minimum: int | None,
+                 site: str | None, hand: str | None) -> str:
+    head = f"평가 {runs}회 중 {successes}회만 성공해 성공률 {josa(pct(rate), '이/가')} 목표 {pct(target)}에 못 미치므로 "
+    if more:
+        return head + f"{where(site, hand)} {more}회를 더 모아 최소 {minimum}회를 채워야 합니다."
+    if more == 0:
+        return head + f"회차 수 기준 {minimum}회는 채웠어도 {where(site, hand)} 실패가 난 상황을 더 모아야 합니다."
+    return head + f"{where(site, hand)} 시연을 더 모아야 합니다."
+
+
+def success_unknown(*, runs: int, unknown: int) -> str:
+    which = f"평가 {runs}회 모두" if unknown == runs else f"평가 {runs}회 가운데 {unknown}회는"
+    return f"{which} success를 알 수 없어 성공률을 내지 못했으므로 성공률 " + _STOP
+
+
+def target_unknown(*, runs: int, successes: int, rate: Decimal) -> str:
+    return (f"평가 {runs}회 중 {successes}회 성공해 성공률은 {pct(rate)}이지만 task_spec의 target_success_rate가 비어 "
+            f"목표와 견주지 못하고 성공률 " + _STOP)
+
+
+# ------------------------------------------------------------------ 실패 유형 쏠림
+
+
+def concentrated(*, total: int, reason: str, count: int, share: Decimal, limit: Decimal, site: str | None, hand: str | None) -> str:
+    return (f"가장 잦은 실패 사유 {reason} 하나가 실패 {total}회 가운데 {josa(f'{count}회({pct(share)})', '을/를')} 차지해 "
+            f"쏠림 상한 {josa(pct(limit), '을/를')} 넘으므로 {where(site, hand)} 이 실패가 나는 상황을 골라 모아야 합니다.")
+
+
+def reasons_unknown(*, total: int) -> str:
+    return f"실패 {total}회 모두 failure_reason이 비어 어느 사유로 쏠렸는지 세지 못하고 실패 유형 " + _STOP
+
+
+def limit_unknown(*, total: int, reason: str, count: int, share: Decimal) -> str:
+    return (f"가장 잦은 실패 사유 {reason} 하나가 실패 {total}회 가운데 {josa(f'{count}회({pct(share)})', '을/를')} 차지하지만 "
+            f"task_spec의 top_reason_share_limit가 비어 쏠림을 가리지 못하고 실패 유형 " + _STOP)
+
+
+# ------------------------------------------------------------------ 작업 주기 초과
+
+
+def cycle_over(*, rate: Decimal, target: Decimal, median: Decimal, limit: Decimal, site: str | None, hand: str | None) -> str:
+    return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰지만 한 사이클 중앙값이 {sec(median)}초로 "
+            f"상한 {sec(limit)}초를 넘으므로 {where(site, hand)} 더 빠른 시연을 모아야 합니다.")
+
+
+def cycle_unknown(*, rate: Decimal, target: Decimal, runs: int, unknown: int) -> str:
+    return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰지만 평가 {runs}회 가운데 {unknown}회의 "
+            f"cycle_sec를 읽지 못해 주기 중앙값을 내지 못하고 작업 주기 " + _STOP)
+
+
+def max_cycle_unknown(*, rate: Decimal, target: Decimal, median: Decimal) -> str:
+    return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰고 주기 중앙값은 {sec(median)}초이지만 "
+            f"task_spec의 max_cycle_sec가 비어 상한과 견주지 못하고 작업 주기 " + _STOP)
+
+
+# ------------------------------------------------------------------ 배포 후보
+
+
+def deploy(*, runs: int, successes: int, rate: Decimal, target: Decimal, median: Decimal, limit: Decimal) -> str:
+    return (f"평가 {runs}회 중 {successes}회 성공해 성공률 {josa(pct(rate), '이/가')} 목표 {pct(target)} 이상이고 "
+            f"주기 중앙값 {sec(median)}초도 상한 {sec(limit)}초 안이라 더 모으지 않고 배포 후보로 올릴 수 있습니다.")
+
+
+#: the summary templates of each verdict (and cause): the regular one first, then the
+#: ones used when the verdict stopped at that rule for a missing value
+SUMMARIES = {
+    (NOT_IN_TRAINING, SKILL_MISMATCH): (skill_mismatch, skill_unknown),
+    (NOT_IN_TRAINING, NOT_EVALUATED): (not_evaluated, runs_unknown),
+    (BELOW_TARGET, None): (below_target, success_unknown, target_unknown),
+    (FAILURES_CONCENTRATED, None): (concentrated, reasons_unknown, limit_unknown),
+    (CYCLE_OVER, None): (cycle_over, cycle_unknown, max_cycle_unknown),
+    (DEPLOY, None): (deploy,),
+}
+
+# ------------------------------------------------------------------ hedges
+
+
+def _names(values: Sequence[str]) -> str:
+    values = list(values)
+    if len(values) == 1:
+        return values[0]
+    return ", ".join(values[:-1]) + "와 " + values[-1]
+
+
+def hedge_stopped(*, missing: Sequence[str], later: Sequence[str]) -> Clause:
+    """Which values stopped the verdict, and which later steps were therefore not looked at."""
+    head = f"{josa(_names(missing), '이/가')} 비어 있거나 읽을 수 없어 "
+    if later:
+        unique = list(dict.fromkeys(later))
+        base = head + f"뒤의 {', '.join(unique)} 단계는 보지 않았"
+    else:
+        base = head + "배포 후보로 올리지 않았"
+    return base + "고", base + "습니다."
+
+
+def hedge_unnamed_failures(*, total: int, unnamed: int) -> Clause:
+    base = f"실패 {total}회 가운데 {unnamed}회는 failure_reason이 비어 어느 유형인지 세지 못했"
+    return base + "고", base + "습니다."
+
+
+def hedge_few_failures(*, total: int, share: Decimal, limit: Decimal) -> Clause:
+    base = (f"가장 잦은 사유의 몫 {josa(pct(share), '이/가')} 상한 {josa(pct(limit), '을/를')} 넘지만 실패가 {total}회로 "
+            f"3회에 못 미쳐 쏠림 판정은 건너뛰었")
+    return base + "고", base + "습니다."
+
+
+def hedge_episode_count_empty() -> Clause:
+    base = "dataset_index의 episode_count가 비어 몇 회를 더 모아야 하는지는 세지 못했"
+    return base + "고", base + "습니다."
+
+
+def hedge_min_episode_empty() -> Clause:
+    base = "task_spec의 min_episode_count가 비어 몇 회를 더 모아야 하는지는 세지 못했"
+    return base + "고", base + "습니다."
+
+
+def hedge_no_dataset_table() -> Clause:
+    base = "dataset_index 표를 읽지 못해 모든 태스크에 수집 줄이 없는 것으로 보았"
+    return base + "고", base + "습니다."
+
+
+def hedge_no_runs() -> Clause:
+    base = "이번 회차에 이 태스크의 평가를 돌리지 않아 성공률과 주기 칸은 비어 있"
+    return base + "고", base + "습니다."
+
+
+def hedge_success_unknown(*, unknown: int) -> Clause:
+    base = f"success를 알 수 없는 평가 줄이 {unknown}개라 성공률과 실패 집계 칸은 비워 두었"
+    return base + "고", base + "습니다."
+
+
+def hedge_cycle_unknown(*, unknown: int) -> Clause:
+    base = f"cycle_sec를 읽지 못한 평가 줄이 {unknown}개라 주기 중앙값 칸은 비워 두었"
+    return base + "고", base + "습니다."

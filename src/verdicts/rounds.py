@@ -1,0 +1,238 @@
+"""Rounds kept in a local SQLite database, for every domain.
+
+``verdicts run DOMAIN PATH --save`` stores the finished report of a run — its cards,
+input issues and check results exactly as the JSON reporter writes them — with the
+domain, the time, the input path and the SHA-256 of every input file, in one
+transaction.  ``verdicts show DOMAIN`` reads the last stored round back, so that before
+a new round is brought in the last one can be shown as it was.
+
+Where the database lives: ``--db PATH``, else the ``VERDICTS_DB`` environment variable,
+else ``$XDG_DATA_HOME/verdicts/rounds.sqlite3`` (``~/.local/share/verdicts/…`` when
+``XDG_DATA_HOME`` is unset).  It is created on first use.
+
+Schema changes are numbered migrations applied in order, each once, recorded in the
+``schema_version`` table.  Several processes may save at once: the database runs in WAL
+mode with a busy timeout, and every write (a migration, a round) is one ``BEGIN
+IMMEDIATE`` transaction, so a writer waits for another instead of failing or
+interleaving.  A run that could not read its input never reaches :meth:`RoundStore.save`,
+and a save that fails rolls back: nothing half-stored remains.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from .domain import Domain, Report
+from .errors import VerdictsError
+from .model import CheckResult, Finding, InputIssue, SourceInfo
+from .report import render_json
+from .tables import json_dumps
+
+__all__ = ["ENV_VAR", "MIGRATIONS", "RoundStore", "StoredRound", "RoundsError", "default_db_path", "report_from_json"]
+
+ENV_VAR = "VERDICTS_DB"
+#: seconds a writer waits for another writer before giving up
+BUSY_TIMEOUT = 60.0
+
+
+class RoundsError(VerdictsError):
+    """The rounds database cannot be opened, migrated or written."""
+
+
+#: (version, what it changes, SQL) — append only; never edit a released migration
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "rounds and their input files", """
+        CREATE TABLE rounds (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            domain TEXT NOT NULL,
+            saved_at TEXT NOT NULL,
+            input_path TEXT NOT NULL,
+            report_json TEXT NOT NULL,
+            exit_code INTEGER NOT NULL
+        );
+        CREATE TABLE round_inputs (
+            round_id INTEGER NOT NULL REFERENCES rounds(id) ON DELETE CASCADE,
+            table_name TEXT NOT NULL,
+            file TEXT NOT NULL,
+            sha256 TEXT NOT NULL
+        );
+    """),
+    (2, "one digest over all inputs, the tool version, and lookup by domain", """
+        ALTER TABLE rounds ADD COLUMN inputs_sha256 TEXT NOT NULL DEFAULT '';
+        ALTER TABLE rounds ADD COLUMN tool_version TEXT NOT NULL DEFAULT '';
+        CREATE INDEX rounds_by_domain ON rounds(domain, id);
+        CREATE INDEX round_inputs_by_round ON round_inputs(round_id);
+    """),
+)
+
+
+def default_db_path() -> Path:
+    """``$VERDICTS_DB``, else ``$XDG_DATA_HOME/verdicts/rounds.sqlite3``."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "verdicts" / "rounds.sqlite3"
+
+
+@dataclass(frozen=True)
+class StoredRound:
+    """One saved round, as stored."""
+
+    id: int
+    domain: str
+    saved_at: str
+    input_path: str
+    inputs_sha256: str
+    inputs: list[dict[str, str]]
+    report_json: str
+    exit_code: int
+    tool_version: str
+
+    @property
+    def data(self) -> dict[str, Any]:
+        return json.loads(self.report_json)
+
+
+def _file_of(source: SourceInfo) -> Path:
+    # an xlsx sheet is named "book.xlsx#sheet"
+    return Path(source.file.split("#", 1)[0])
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def report_from_json(domain: Domain, data: dict[str, Any]) -> Report:
+    """Rebuild a :class:`~verdicts.domain.Report` from its JSON (``Report.to_json``), so
+    that the reporters render a stored round exactly as they rendered the run."""
+    return Report(
+        domain=domain.name,
+        cards=[domain.card_type.model_validate(c) for c in data.get("cards", [])],
+        issues=[InputIssue(**i) for i in data.get("issues", [])],
+        checks=[CheckResult(**c) for c in data.get("checks", [])],
+        sources=[SourceInfo(**s) for s in data.get("inputs", [])],
+        findings=[Finding(**f) for f in data.get("findings", [])],
+    )
+
+
+class RoundStore:
+    """The rounds database at ``path`` (created and migrated on first use)."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else default_db_path()
+
+    @contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise RoundsError(f"{self.path}: 회차 데이터베이스를 열 수 없습니다 ({exc}).") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            self._migrate(conn)
+            yield conn
+        except sqlite3.Error as exc:
+            raise RoundsError(f"{self.path}: 회차 데이터베이스 오류입니다 ({exc}).") from None
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        current = RoundStore._version(conn)
+        if current >= MIGRATIONS[-1][0]:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)")
+            current = RoundStore._version(conn)  # another process may have migrated meanwhile
+            for version, description, sql in MIGRATIONS:
+                if version <= current:
+                    continue
+                for statement in (s.strip() for s in sql.split(";")):
+                    if statement:
+                        conn.execute(statement)
+                conn.execute("INSERT INTO schema_version VALUES (?, ?, ?)", (version, description, _now()))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    @staticmethod
+    def _version(conn: sqlite3.Connection) -> int:
+        exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
+        if not exists:
+            return 0
+        row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+        return row[0] or 0
+
+    def schema_version(self) -> int:
+        with self.connect() as conn:
+            return self._version(conn)
+
+    def save(self, report: Report, input_path: str | Path, *, exit_code: int, tool_version: str = "") -> int:
+        """Store ``report`` as one round in one transaction; returns its id."""
+        inputs = []
+        for source in report.sources:
+            file = _file_of(source)
+            try:
+                inputs.append((source.table, str(file), _sha256(file)))
+            except OSError as exc:
+                raise RoundsError(f"{file}: 입력 파일의 해시를 계산할 수 없어 회차를 저장하지 않았습니다 ({exc.strerror}).") from None
+        overall = hashlib.sha256("".join(f"{t}\0{h}\n" for t, _f, h in sorted(inputs)).encode()).hexdigest()
+        # stored in the very layout `--format json` prints, so `show` gives it back byte for byte
+        text = render_json(report, None).rstrip("\n")
+        with self.connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                cur = conn.execute(
+                    "INSERT INTO rounds (domain, saved_at, input_path, report_json, exit_code, inputs_sha256, tool_version) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (report.domain, _now(), str(input_path), text, exit_code, overall, tool_version),
+                )
+                round_id = cur.lastrowid
+                conn.executemany("INSERT INTO round_inputs (round_id, table_name, file, sha256) VALUES (?, ?, ?, ?)",
+                                 [(round_id, t, f, h) for t, f, h in inputs])
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return int(round_id)
+
+    def last(self, domain: str) -> StoredRound | None:
+        """The most recently stored round of ``domain``, or ``None``."""
+        with self.connect() as conn:
+            row = conn.execute(
+                "SELECT id, domain, saved_at, input_path, inputs_sha256, report_json, exit_code, tool_version "
+                "FROM rounds WHERE domain = ? ORDER BY id DESC LIMIT 1", (domain,)).fetchone()
+            if row is None:
+                return None
+            inputs = [{"table": t, "file": f, "sha256": h} for t, f, h in
+                      conn.execute("SELECT table_name, file, sha256 FROM round_inputs WHERE round_id = ? ORDER BY rowid", (row[0],))]
+        return StoredRound(id=row[0], domain=row[1], saved_at=row[2], input_path=row[3], inputs_sha256=row[4], inputs=inputs,
+                           report_json=row[5], exit_code=row[6], tool_version=row[7])
+
+    def count(self, domain: str | None = None) -> int:
+        with self.connect() as conn:
+            if domain is None:
+                return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
+            return conn.execute("SELECT COUNT(*) FROM rounds WHERE domain = ?", (domain,)).fetchone()[0]
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")

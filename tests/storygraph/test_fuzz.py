@@ -1,0 +1,87 @@
+"""``storygraph fuzz``: the real command, its determinism, and a comparison that can fail."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from storygraph.domain import lint
+from storygraph.fuzz import KINDS, Mark, compare, generate
+
+
+def test_same_seed_same_scenario_other_seed_other_scenario(cli, tmp_path):
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    cli("storygraph", "fuzz", "--seed", "7", "--scenes", "150", "--out", a, check_code=0)
+    cli("storygraph", "fuzz", "--seed", "7", "--scenes", "150", "--out", b, check_code=0)
+    cli("storygraph", "fuzz", "--seed", "8", "--scenes", "150", "--out", c, check_code=0)
+    assert (a / "scenario.csv").read_bytes() == (b / "scenario.csv").read_bytes()
+    assert (a / "manifest.json").read_bytes() == (b / "manifest.json").read_bytes()
+    assert (a / "scenario.csv").read_bytes() != (c / "scenario.csv").read_bytes()
+
+
+def test_json_reports_planted_and_caught_per_kind(cli, tmp_path):
+    proc = cli("storygraph", "fuzz", "--seed", "3", "--scenes", "300", "--plant", "island=3", "--plant", "dead-end=2",
+               "--out", tmp_path, "--format", "json", check_code=0)
+    result = json.loads(proc.stdout)
+    assert result["planted"]["island"] == 3 and result["planted"]["dead_end"] == 2
+    assert result["planted"]["missing_target"] == 1  # the default: one per 200 scenes
+    assert result["caught"] == result["planted"]
+    assert result["unexplained"] == [] and result["missed"] == [] and result["ok"] is True
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["planted"] == result["planted"]
+    assert sum(1 for p in manifest["plants"] if p["kind"] == "island") == 3
+    # every explained finding names the plant it follows from
+    assert all(e["because"] for e in result["explained"])
+    # and the scenario written is what the linter judges
+    report = lint(tmp_path / "scenario.csv")
+    assert len(report.cards) == result["scenes"] + result["branches"]
+
+
+def test_text_output_and_nothing_planted(cli):
+    proc = cli("storygraph", "fuzz", "--seed", "5", "--scenes", "120", "--plant", "all=0", check_code=0)
+    for kind in KINDS:
+        assert kind in proc.stdout
+    assert "심지 않은 발견 0건" in proc.stdout
+    assert "자동 검증: 모두 통과" in proc.stdout
+    assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+@pytest.mark.parametrize("args", [["--plant", "volcano=2"], ["--plant", "island"], ["--scenes", "10", "--plant", "all=3"],
+                                  ["--flags", "0", "--plant", "unsatisfiable=1"]])
+def test_bad_options_exit_2_with_a_message(cli, args):
+    proc = cli("storygraph", "fuzz", "--seed", "1", *args, check_code=2)
+    assert proc.stderr.startswith("storygraph:")
+
+
+def test_comparison_flags_an_unplanted_finding_and_a_missed_plant(tmp_path):
+    """The comparison is not a rubber stamp: forget a plant and its findings become
+    unexplained; expect the wrong verdict and the plant counts as missed."""
+    gen = generate(11, 200, 4, {"island": 1, "shadowed_union": 1})
+    path = tmp_path / "s.csv"
+    path.write_text(gen.to_csv(), encoding="utf-8")
+    report = lint(path)
+    assert compare(gen, report).ok
+    island = next(p for p in gen.plants if p.kind == "island")
+    gen.plants.remove(island)
+    outcome = compare(gen, report)
+    assert not outcome.ok
+    assert {u["target"] for u in outcome.unexplained} >= set(island.scenes)
+    gen.plants.append(island)
+    union = next(p for p in gen.plants if p.kind == "shadowed_union")
+    union.cover = "one"  # claim a single covering branch: the analysis found two
+    outcome = compare(gen, report)
+    assert [m["kind"] for m in outcome.missed] == ["shadowed_union"]
+    union.cover = "union"
+    union.expect = [Mark.card(union.shadowed, "조건이 겹침", None)]
+    assert [m["kind"] for m in compare(gen, report).missed] == ["shadowed_union"]
+
+
+@pytest.mark.slow
+def test_two_thousand_scenes_every_plant_caught_nothing_unexplained(cli):
+    """The issue's done-when: ``storygraph fuzz --seed 1 --scenes 2000``."""
+    proc = cli("storygraph", "fuzz", "--seed", "1", "--scenes", "2000", "--format", "json", check_code=0)
+    result = json.loads(proc.stdout)
+    assert result["planted"] == {k: 10 for k in KINDS}
+    assert result["caught"] == result["planted"]
+    assert result["unexplained"] == [] and result["checks_failed"] == []

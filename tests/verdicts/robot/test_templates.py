@@ -1,0 +1,44 @@
+"""Every verdict has its sentence templates and its documented rule; sentences are polite."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+from verdicts.korean import is_polite_sentence
+from verdicts.robot import templates as T
+from verdicts.robot.model import BLOCKED_CAUSES, NOT_IN_TRAINING, VERDICTS
+from verdicts.robot.rules import RULES
+
+
+def test_every_verdict_and_cause_has_templates_and_a_rule():
+    combos = {(v, None) for v in VERDICTS if v != NOT_IN_TRAINING} | {(NOT_IN_TRAINING, c) for c in BLOCKED_CAUSES}
+    assert set(T.SUMMARIES) == combos
+    assert {(r.verdict, r.blocked_cause) for r in RULES} == combos
+    assert [r.verdict for r in RULES][-1] == "배포 후보"
+
+
+def test_every_rule_documents_what_why_example_instead():
+    for rule in RULES:
+        for section in ("What it flags:", "Why it matters:", "Example:", "Instead:"):
+            assert section in rule.doc, (rule.code, section)
+
+
+def test_hedge_clauses_end_politely_alone_and_joined():
+    clauses = [
+        T.hedge_stopped(missing=["task_spec.max_cycle_sec"], later=[]),
+        T.hedge_stopped(missing=["a", "b"], later=["실패 유형 쏠림", "작업 주기 초과"]), T.hedge_unnamed_failures(total=4, unnamed=1),
+        T.hedge_few_failures(total=2, share=Decimal("1.00"), limit=Decimal("0.5")), T.hedge_episode_count_empty(),
+        T.hedge_min_episode_empty(), T.hedge_no_dataset_table(), T.hedge_no_runs(), T.hedge_success_unknown(unknown=2),
+        T.hedge_cycle_unknown(unknown=1),
+    ]
+    for connective, final in clauses:
+        assert is_polite_sentence(final), final
+        assert is_polite_sentence(f"{connective}, {final}"), connective
+
+
+def test_docs_file_is_generated_from_the_docstrings():
+    from tests.conftest import ROOT
+    from verdicts.robot.docs import render_robot_docs
+
+    assert (ROOT / "docs" / "robot.md").read_text(encoding="utf-8") == render_robot_docs(), \
+        "docs/robot.md is stale: run `python -m verdicts.robot.docs > docs/robot.md`"
