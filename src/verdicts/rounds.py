@@ -34,7 +34,6 @@ from .domain import Domain, Report
 from .errors import VerdictsError
 from .model import CheckResult, Finding, InputIssue, SourceInfo
 from .report import render_json
-from .tables import json_dumps
 
 __all__ = ["ENV_VAR", "MIGRATIONS", "RoundStore", "StoredRound", "RoundsError", "default_db_path", "report_from_json"]
 
