@@ -9,10 +9,11 @@ exact but explodes with wide ranges.  This module decides the same question exac
 **range classes**: a condition compares a flag only with the constants it mentions, so
 cutting each int range at those constants (``c`` and ``c + 1``) gives intervals on which
 every comparison is constant; enum flags keep the values mentioned plus one "any other";
-bool flags keep both values.  A depth-first search over class representatives, with
-three-valued evaluation, prunes every partial assignment under which B is already false
-or an earlier branch already true — so a witness is found quickly, and "no witness"
-is a proof.
+bool flags keep both values.  Where the product of classes is small, every combination
+of class representatives is enumerated bit-parallel: a condition becomes a Python int
+with one byte per combination, set where it holds, so "B is covered" is one ``&~`` and
+covering sets cost a few integer operations.  (:func:`find_witness`, a depth-first
+search with three-valued evaluation, finds one uncovered assignment when one is wanted.)
 
 When even the product of classes is large (many flags, many constants), the same
 question is put to an incremental SAT solver (python-sat's MiniSat) over an **order
@@ -196,15 +197,6 @@ class Shadow:
     unsatisfiable: bool
 
 
-def _order(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr]) -> list[str]:
-    # flags used by more conditions first: their assignment prunes most
-    use: dict[str, int] = {}
-    for expr in conditions:
-        for f in flags_of(expr):
-            use[f] = use.get(f, 0) + 1
-    return sorted((f for f in domains), key=lambda f: (-use.get(f, 0), len(domains[f].points), f))
-
-
 def class_product(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr]) -> int:
     """How many class points the flags used by ``conditions`` span together."""
     used: dict[str, None] = {}
@@ -248,18 +240,87 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
 
 
 def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24) -> dict[int, Shadow]:
-    """:func:`decide_shadowing` by depth-first enumeration of class representatives."""
-    evals = [compile3(c) for c in conditions]
-    order = _order(domains, conditions)
+    """:func:`decide_shadowing` by enumerating every combination of class
+    representatives, bit-parallel: each condition becomes the set of class points where it
+    holds (a Python int, one byte per point), so "branch j is covered" is
+    ``mask_j & ~(mask_0 | … | mask_{j-1}) == 0`` and covering sets are found with a few
+    integer operations."""
+    used: dict[str, None] = {}
+    for c in conditions:
+        for f in flags_of(c):
+            used.setdefault(f, None)
+    grid = _ClassGrid([f for f in used if f in domains], domains)
+    masks = [grid.mask(c) for c in conditions]
     out: dict[int, Shadow] = {}
-    for j, target in enumerate(evals):
-        if find_witness(target, [], domains, order) is None:
+    union = 0
+    for j, m in enumerate(masks):
+        if m == 0:
             out[j] = Shadow(j, (), True)
-            continue
-        if j == 0 or find_witness(target, evals[:j], domains, order) is not None:
-            continue
-        out[j] = Shadow(j, _cover(target, evals[:j], domains, order, exhaustive_pairs), False)
+        elif j and m & ~union == 0:
+            out[j] = Shadow(j, _mask_cover(m, masks[:j], exhaustive_pairs), False)
+        union |= m
     return out
+
+
+def _mask_cover(target: int, earlier: Sequence[int], exhaustive_pairs: int) -> tuple[int, ...]:
+    """The same choice as the search-based cover: the first single earlier branch that
+    covers, else the first pair (when there are few earlier branches), else all earlier
+    ones less every branch that can be dropped (from the last to the first)."""
+    for i, m in enumerate(earlier):
+        if target & ~m == 0:
+            return (i,)
+    n = len(earlier)
+    if n <= exhaustive_pairs:
+        for a, b in combinations(range(n), 2):
+            if target & ~(earlier[a] | earlier[b]) == 0:
+                return (a, b)
+    chosen = list(range(n))
+    for i in range(n - 1, -1, -1):
+        trial = [k for k in chosen if k != i]
+        union = 0
+        for k in trial:
+            union |= earlier[k]
+        if target & ~union == 0:
+            chosen = trial
+    return tuple(chosen)
+
+
+class _ClassGrid:
+    """Every combination of the class representatives of ``flags``, one byte per point."""
+
+    def __init__(self, flags: list[str], domains: Mapping[str, FlagDomain]):
+        self.domains = domains
+        self.size = 1
+        for f in flags:
+            self.size *= max(1, len(domains[f].points))
+        self.all = int.from_bytes(b"\x01" * self.size, "little")
+        self.stride: dict[str, int] = {}
+        step = 1
+        for f in reversed(flags):
+            self.stride[f] = step
+            step *= max(1, len(domains[f].points))
+
+    def _atom(self, expr: Expr) -> int:
+        flag = expr.flag  # type: ignore[union-attr]
+        if flag not in self.stride:
+            return 0  # a flag without a domain: never true (the scene would be undecided anyway)
+        test = compile3(expr)
+        stride = self.stride[flag]
+        block = b"".join((b"\x01" if test({flag: v}) else b"\x00") * stride for v, _ in self.domains[flag].points)
+        return int.from_bytes(block * (self.size // len(block)), "little") if block else 0
+
+    def mask(self, expr: Expr) -> int:
+        if isinstance(expr, Const):
+            return self.all if expr.value else 0
+        if isinstance(expr, (Compare, FlagTrue)):
+            return self._atom(expr)
+        if isinstance(expr, Not):
+            return self.all & ~self.mask(expr.arg)
+        parts = [self.mask(a) for a in expr.args]  # type: ignore[union-attr]
+        out = parts[0]
+        for part in parts[1:]:
+            out = (out & part) if isinstance(expr, And) else (out | part)
+        return out
 
 
 class SatScene:
@@ -471,21 +532,3 @@ def _sat_cover(scene: SatScene, j: int, core: list[int], exhaustive_pairs: int) 
     return tuple(sorted(chosen))
 
 
-def _cover(target: Eval3, earlier: Sequence[Eval3], domains, order, exhaustive_pairs: int) -> tuple[int, ...]:
-    def covers(indices: Sequence[int]) -> bool:
-        return find_witness(target, [earlier[i] for i in indices], domains, order) is None
-
-    n = len(earlier)
-    for i in range(n):
-        if covers([i]):
-            return (i,)
-    if n <= exhaustive_pairs:
-        for pair in combinations(range(n), 2):
-            if covers(pair):
-                return pair
-    chosen = list(range(n))
-    for i in range(n - 1, -1, -1):
-        trial = [k for k in chosen if k != i]
-        if covers(trial):
-            chosen = trial
-    return tuple(chosen)
