@@ -76,8 +76,9 @@ def test_rule_case(case, tmp_path):
         assert not report.issues, [i.model_dump() for i in report.issues]
     for wanted in expect.get("findings", []):
         assert any(_finding_matches(f, wanted) for f in report.findings), (wanted, [f.model_dump() for f in report.findings])
-    for code in expect.get("no_findings", []):
-        assert not [f for f in report.findings if f.code == code], code
+    for unwanted in expect.get("no_findings", []):  # a code, or {code, target, …}
+        unwanted = {"code": unwanted} if isinstance(unwanted, str) else unwanted
+        assert not [f for f in report.findings if _finding_matches(f, unwanted)], unwanted
     # whatever the case, every card is schema-valid and every check passes
     assert all(c.passed for c in report.checks), [c for c in report.checks if not c.passed]
 
