@@ -11,7 +11,7 @@ want_test=0
 
 need=()
 command -v dot >/dev/null 2>&1 || need+=(graphviz)
-fc-list 2>/dev/null | grep -qi -e nanum -e "noto sans cjk" || need+=(fonts-nanum fontconfig)
+fc-list 2>/dev/null | grep -i -e nanum -e "noto sans cjk" >/dev/null || need+=(fonts-nanum fontconfig)  # not grep -q: with pipefail, SIGPIPE on fc-list would count as "missing"
 if [[ $want_test == 1 ]]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
 fi
@@ -30,4 +30,20 @@ extras="."
 [[ $want_test == 1 ]] && extras=".[test]"
 # quiet when everything is already there; pip only reinstalls what changed
 .venv/bin/python -m pip install -q --disable-pip-version-check -e "$extras" 2>&1 | grep -v -e "^WARNING: Location" -e "is ignored: it is neither" || true
-.venv/bin/python -c "import storygraph, verdicts" 
+.venv/bin/python -c "import storygraph, verdicts"
+
+# --test: Mermaid's browser bundle, to check in Chromium that `storygraph render --format
+# mermaid` output really renders.  Only the one file is kept (inside .venv); without npm
+# (or without the npm registry) that test is skipped with a message.
+MERMAID_VERSION=11.17.2
+if [[ $want_test == 1 && ! -f .venv/share/mermaid/mermaid.min.js ]] && command -v npm >/dev/null 2>&1; then
+  tmp=$(mktemp -d)
+  if (cd "$tmp" && npm pack "mermaid@$MERMAID_VERSION" --silent >/dev/null 2>&1 \
+      && tar xzf mermaid-*.tgz package/dist/mermaid.min.js); then
+    mkdir -p .venv/share/mermaid && mv "$tmp/package/dist/mermaid.min.js" .venv/share/mermaid/
+  else
+    echo "setup: could not fetch mermaid $MERMAID_VERSION with npm; the Mermaid rendering test will be skipped" >&2
+  fi
+  rm -rf "$tmp"
+fi
+

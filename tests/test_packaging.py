@@ -17,4 +17,6 @@ def test_wheel_ships_grammar_and_schemas(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "storygraph/grammar/condition.lark" in names
     assert "verdicts/schemas/storygraph.card.schema.json" in names
+    # the report screen's inline assets and the sample behind "샘플 데이터로 보기"
+    assert {"verdicts/screen_assets/screen.css", "verdicts/screen_assets/screen.js", "storygraph/sample/scenario.csv"} <= names
     assert zipfile.ZipFile(wheel).read("storygraph/grammar/condition.lark").decode() == (ROOT / "grammar" / "condition.lark").read_text()

@@ -88,7 +88,7 @@ class _Builder:
     def labelled(self, scene_id: str) -> str:
         """``선장의 고백(SC-19)``, or the bare id of an unknown or untitled scene."""
         s = self.sc.scenes.get(scene_id)
-        return f"{s.title}({scene_id})" if s and s.title else scene_id
+        return f"{s.name}({scene_id})" if s and s.title else scene_id
 
     def cond(self, branch: Branch) -> str:
         return T.describe_condition(self.a.conditions.get(branch.branch_id), self.flags)

@@ -12,7 +12,8 @@ from verdicts.docs import SECTIONS, split_doc
 from .checks import CHECKS
 from .rules import BRANCH_RULES, SCENE_RULES, Rule
 
-__all__ = ["SECTIONS", "render_verdict_docs", "rule_doc_sections", "doc_sections"]
+__all__ = ["SECTIONS", "render_verdict_docs", "rule_doc_sections", "doc_sections", "explain_text", "explainable_names"]
+
 
 def rule_doc_sections(rule: Rule) -> tuple[str, dict[str, str]]:
     """The headline and the four sections of a rule's docstring."""
@@ -41,12 +42,60 @@ def render_verdict_docs() -> str:
             out += [f"### `{rule.verdict}` · `{rule.code}`", "", headline, ""]
             for name in SECTIONS:
                 out += [f"**{name}.** {sections.get(name, '')}", ""]
+    from .findings import KINDS
+
+    out += ["## Lint findings (린트 발견)", "",
+            "Condition-aware findings beside the verdicts; each has a stable code (`storygraph explain CODE`).", ""]
+    for kind in KINDS:
+        headline, sections = split_doc(kind.doc)
+        out += [f"### `{kind.code}` · {kind.title}", "", headline, ""]
+        for name in SECTIONS:
+            out += [f"**{name}.** {sections.get(name, '')}", ""]
     out += ["## Automatic checks (자동 검증)", "", "| id | check | how it is recomputed |", "|---|---|---|"]
     for check in CHECKS:
         doc = " ".join(check.doc.split())
         out.append(f"| {check.id} | {check.description} | {doc} |")
     out.append("| SCHEMA | 모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다. | Every card is validated against the seed's schema, kept in `src/verdicts/schemas/storygraph.card.schema.json`. |")
     return "\n".join(out) + "\n"
+
+
+def explainable_names() -> list[str]:
+    """Every name ``storygraph explain`` accepts: verdict labels, verdict codes, finding codes."""
+    from .findings import KINDS
+    from .rules import RULES
+
+    names: list[str] = []
+    for rule in RULES:
+        for n in (rule.verdict, rule.code):
+            if n not in names:
+                names.append(n)
+    names += [k.code for k in KINDS]
+    return names
+
+
+def explain_text(name: str) -> str | None:
+    """The documentation of a verdict (Korean label or stable code) or a lint finding
+    code, as plain text; ``None`` when the name is unknown."""
+    from .findings import KINDS
+    from .rules import RULES
+
+    blocks: list[tuple[str, str]] = []
+    for rule in RULES:
+        if name in (rule.verdict, rule.code):
+            where = "장면(scene)" if rule.kind == "장면" else "분기(branch)"
+            blocks.append((f"{rule.verdict} · {rule.code} — {where}", rule.doc))
+    for kind in KINDS:
+        if name == kind.code:
+            blocks.append((f"{kind.code} · {kind.title}", kind.doc))
+    if not blocks:
+        return None
+    out = []
+    for title, doc in blocks:
+        headline, sections = split_doc(doc)
+        out += [title, "=" * len(title), headline, ""]
+        for section in SECTIONS:
+            out += [f"{section}:", f"    {sections.get(section, '')}", ""]
+    return "\n".join(out)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -80,8 +80,9 @@ class Scene:
 
     @property
     def name(self) -> str:
-        """How sentences call the scene: its title, else its id."""
-        return self.title or self.scene_id
+        """How sentences call the scene: its title (whitespace and line breaks folded
+        into single spaces, so a sentence stays one line), else its id."""
+        return " ".join((self.title or "").split()) or self.scene_id
 
 
 @dataclass
@@ -113,7 +114,8 @@ class Flag:
 
     @property
     def name(self) -> str:
-        return self.label or self.flag
+        """How sentences call the flag: its label (whitespace folded), else its name."""
+        return " ".join((self.label or "").split()) or self.flag
 
     def size(self) -> int | None:
         """How many values the flag can take (``None`` when unbounded)."""

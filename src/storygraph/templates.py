@@ -57,9 +57,16 @@ def describe_condition(expr: Expr | None, flags: Mapping[str, Flag]) -> str:
     return joiner.join(parts)
 
 
+#: longer lists name the first few and count the rest
+ID_LIST_LIMIT = 5
+
+
 def id_list(ids: Sequence[str]) -> str:
-    """``BR-1``, ``BR-1와 BR-2``, ``BR-1, BR-2와 BR-3``."""
+    """``BR-1``, ``BR-1와 BR-2``, ``BR-1, BR-2와 BR-3``; past five, the first four and
+    ``외 N개`` (a hedge on a scene with 2,000 branches stays readable)."""
     ids = list(ids)
+    if len(ids) > ID_LIST_LIMIT:
+        return f"{', '.join(ids[:ID_LIST_LIMIT - 1])} 외 {len(ids) - ID_LIST_LIMIT + 1}개"
     if len(ids) <= 1:
         return "".join(ids)
     return ", ".join(ids[:-2] + [josa(ids[-2], "과/와") + " " + ids[-1]])

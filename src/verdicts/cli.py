@@ -79,11 +79,17 @@ def run(
     format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
     save: bool = typer.Option(False, "--save", help="Store this round in the rounds database."),
     db: Optional[Path] = DB_OPTION,
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
 ) -> None:
     """Judge every target of DOMAIN and print the cards grouped by verdict."""
     try:
         plugin = get_domain(domain)
         report = plugin.judge(path)
+        if html is not None:
+            from .screen import render_html
+
+            html.write_text(render_html(report, plugin), encoding="utf-8")
+            typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
         raise _fail(str(exc))
     code = plugin.exit_code(report)

@@ -34,3 +34,25 @@ def test_every_verdict_has_a_summary_template():
 def test_docs_file_is_generated_from_the_docstrings():
     assert (ROOT / "docs" / "verdicts.md").read_text(encoding="utf-8") == render_verdict_docs(), \
         "docs/verdicts.md is stale: run `python -m storygraph.docs > docs/verdicts.md`"
+
+
+def test_every_finding_kind_documents_all_four_sections():
+    from storygraph.findings import KINDS
+    from verdicts.docs import split_doc
+
+    for kind in KINDS:
+        headline, sections = split_doc(kind.doc)
+        assert headline.startswith(kind.code)
+        for name in SECTIONS:
+            assert sections.get(name), f"{kind.code} lacks '{name}'"
+
+
+def test_explain_knows_every_verdict_label_code_and_finding():
+    from storygraph.docs import explain_text, explainable_names
+
+    names = explainable_names()
+    assert {"끝까지 닿음", "어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "shadowed", "stuck-combination"} <= set(names)
+    for name in names:
+        text = explain_text(name)
+        assert text and "What it flags:" in text and "Instead:" in text, name
+    assert explain_text("no-such-thing") is None

@@ -1,0 +1,55 @@
+// The report screen's only script: expand/collapse, filter, open a card from the
+// diagram or a #card-N link, and check upload sizes before sending.  No network.
+(function () {
+  "use strict";
+  var cards = function () { return Array.prototype.slice.call(document.querySelectorAll("details.card")); };
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    if (!id) return;
+    var el = document.getElementById(id);
+    if (el && el.tagName === "DETAILS") { el.open = true; el.scrollIntoView({ block: "center" }); }
+  }
+  window.addEventListener("hashchange", openTarget);
+  openTarget();
+  document.addEventListener("click", function (ev) {
+    var btn = ev.target.closest("button[data-action]");
+    if (!btn) return;
+    var action = btn.getAttribute("data-action");
+    if (action === "expand" || action === "collapse") {
+      cards().forEach(function (d) { d.open = action === "expand"; });
+    } else if (action === "locate") {
+      var el = document.getElementById(btn.getAttribute("data-target"));
+      if (!el) return;
+      document.querySelectorAll(".flash").forEach(function (f) { f.classList.remove("flash"); });
+      el.classList.add("flash");
+      el.scrollIntoView({ block: "center", inline: "center" });
+    } else if (action === "fit" || action === "actual") {
+      var box = document.querySelector(".diagram");
+      if (box) box.classList.toggle("fit", action === "fit");
+    }
+  });
+  var filter = document.getElementById("filter");
+  if (filter) {
+    filter.addEventListener("input", function () {
+      var q = filter.value.trim().toLowerCase();
+      cards().forEach(function (d) {
+        var hit = !q || d.querySelector("summary").textContent.toLowerCase().indexOf(q) >= 0;
+        d.parentElement.classList.toggle("hidden-by-filter", !hit);
+      });
+    });
+  }
+  var form = document.querySelector("form[data-limit]");
+  if (form) {
+    form.addEventListener("submit", function (ev) {
+      var limit = parseInt(form.getAttribute("data-limit"), 10) || 0;
+      var input = form.querySelector("input[type=file]");
+      var box = document.querySelector(".upload-error");
+      var total = 0;
+      for (var i = 0; i < input.files.length; i++) total += input.files[i].size;
+      var message = "";
+      if (!input.files.length) message = "올릴 파일을 고르세요.";
+      else if (limit && total > limit) message = "파일이 너무 큽니다: " + total + "바이트 (한도 " + limit + "바이트).";
+      if (message) { ev.preventDefault(); box.textContent = message; box.hidden = false; }
+    });
+  }
+})();
