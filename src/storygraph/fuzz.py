@@ -1242,12 +1242,14 @@ def compare(gen: Generated, report: Any) -> Outcome:
             if m.data is None:
                 continue
             found = data.get((m.target, m.code or ""), [])
-            if not any(_holds_data(d, m.data) for d in found):
+            match = next((d for d in found if _holds_data(d, m.data)), None)
+            if match is None:
                 ok, why = False, f"{m.target}의 {m.code} 값이 다름: 기대 {m.data}, 실제 {found}"
-                break
-            if m.code == "stuck-combination":
-                why = _stuck_example_wrong(gen, m.target, found[0].get("example"))
+            elif m.code == "stuck-combination":
+                why = _stuck_example_wrong(gen, m.target, match.get("example"))
                 ok = not why
+            if not ok:
+                break
         if ok and p.cover is not None:
             info = shadowed.get(p.shadowed)
             size = len(info.covered_by) if info is not None else 0
