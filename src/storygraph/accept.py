@@ -13,7 +13,7 @@ from __future__ import annotations
 from verdicts.model import InputIssue
 
 from .config import VERDICT_CODES, Config
-from .model import REACHED_AND_ENDS
+from .model import NO_ENDING, REACHED_AND_ENDS, SCENE
 
 __all__ = ["apply_acceptances", "failing"]
 
@@ -55,6 +55,37 @@ def apply_acceptances(report, config: Config) -> None:
             if not accept_target(target, None, reason):
                 report.issues.append(InputIssue(file=sc.files.get(table), table=table, line=row.line, column="lint_ignore",
                                                 reason=f"lint_ignore가 적혀 있지만 {target}에는 의도됨으로 둘 판정이나 발견이 없습니다; 낡은 값이면 지워 주세요."))
+    _cascade_open_endings(report, cards)
+
+
+def _cascade_open_endings(report, cards) -> None:
+    """An accepted ``끝에 못 감`` scene is an intended open ending: the ``끝에 못 감``
+    branches and scenes that lead only into intended open endings are accepted with it."""
+    open_endings = {c.target_no: c.accepted for c in report.cards
+                    if c.target_kind == SCENE and c.verdict == NO_ENDING and c.accepted}
+    if not open_endings:
+        return
+    sc = report.scenario
+    stuck_scenes = {c.target_no for c in report.cards if c.target_kind == SCENE and c.verdict == NO_ENDING}
+    outgoing = sc.branches_from()
+    # a 끝에 못 감 scene is covered when every branch out of it goes to a covered scene
+    covered = dict(open_endings)
+    changed = True
+    while changed:
+        changed = False
+        for scene_id in stuck_scenes - covered.keys():
+            outs = [b for b in outgoing.get(scene_id, []) if b.to_scene in sc.scenes]
+            if outs and all(b.to_scene in covered for b in outs):
+                covered[scene_id] = covered[outs[0].to_scene]
+                changed = True
+    for scene_id, reason in covered.items():
+        card = cards.get(scene_id)
+        if card is not None and not card.accepted:
+            card.accepted = f"의도한 열린 결말로만 이어집니다: {reason}"
+    for b in sc.branches:
+        card = cards.get(b.branch_id)
+        if card is not None and card.verdict == NO_ENDING and not card.accepted and b.to_scene in covered:
+            card.accepted = f"의도한 열린 결말로 이어집니다: {covered[b.to_scene]}"
 
 
 def failing(report, config: Config) -> bool:

@@ -45,37 +45,106 @@ def main() -> None:
     """storygraph — scenario linter."""
 
 
+class LintFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
 @app.command()
 def lint(
-    path: Path = typer.Argument(..., help="scenario.csv (union of the three tables), a folder of CSVs, an .xlsx workbook, or JSON/YAML."),
-    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
-    html: Path | None = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
-    dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source."),
+    paths: list[Path] = typer.Argument(..., help="Scenarios: scenario.csv (union of the three tables), a folder of CSVs, an .xlsx workbook, JSON/YAML, or folders of scenarios."),
+    format: Optional[LintFormat] = typer.Option(None, "--format", "-f", help="Output format (default: the configuration's, else text)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="A storygraph.toml or pyproject.toml to use instead of the one found from the scenario's folder upwards."),
+    html: Path | None = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file (one scenario)."),
+    dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
     grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
-    input issues, then the automatic checks."""
+    input issues, then the automatic checks.  Several paths are reported one after the
+    other; one unreadable file does not stop the others; the exit code is the worst."""
+    from .accept import failing
+    from .batch import expand_paths
+    from .config import find_config, load_config
+
     try:
-        report = run_lint(path)
-        if dot is not None:
-            from .diagram import diagram_model, write_diagram
-
-            write_diagram(diagram_model(report), dot, format="dot")
-            typer.echo(f"storygraph: 그림(DOT)을 {dot}에 썼습니다.", err=True)
-        if html is not None:
-            from verdicts.screen import load_grading
-
-            from .screen import report_html
-
-            panel = load_grading(grading, DOMAIN, inputs=[path]) if grading is not None else None
-            html.write_text(report_html(report, grading=panel), encoding="utf-8")
-            typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
-        elif grading is not None:
-            raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+        targets = expand_paths(paths)
     except VerdictsError as exc:
         raise _fail(str(exc))
-    sys.stdout.write(REPORTERS[format.value](report, DOMAIN))
-    raise typer.Exit(DOMAIN.exit_code(report))
+    if (html or dot or grading) and len(targets) != 1:
+        raise _fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
+    if grading is not None and html is None:
+        raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+    worst = 0
+    done: list[tuple[Path, object, str]] = []
+    for target in targets:
+        try:
+            cfg = load_config(config if config is not None else find_config(target))
+            report = run_lint(target, config=cfg)
+        except VerdictsError as exc:
+            typer.echo(f"storygraph: {exc}", err=True)
+            worst = 2
+            done.append((target, str(exc), "error"))
+            continue
+        worst = max(worst, 1 if failing(report, cfg) else 0)
+        done.append((target, report, (format.value if format else cfg.format)))
+        try:
+            if dot is not None:
+                from .diagram import diagram_model, write_diagram
+
+                write_diagram(diagram_model(report, focus=cfg.diagram.focus, hops=cfg.diagram.hops if cfg.diagram.focus else None),
+                              dot, format="dot")
+                typer.echo(f"storygraph: 그림(DOT)을 {dot}에 썼습니다.", err=True)
+            if html is not None:
+                from verdicts.screen import load_grading
+
+                from .screen import report_html
+
+                panel = load_grading(grading, DOMAIN, inputs=[target]) if grading is not None else None
+                html.write_text(report_html(report, grading=panel), encoding="utf-8")
+                typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
+        except VerdictsError as exc:
+            raise _fail(str(exc))
+    sys.stdout.write(_render_many(done))
+    raise typer.Exit(worst)
+
+
+def _render_many(done: list[tuple[Path, object, str]]) -> str:
+    from .sarif import render_github, render_sarif_many
+
+    reports = [(p, r, f) for p, r, f in done if f != "error"]
+    fmt = reports[0][2] if reports else "text"
+    if fmt == "sarif":
+        return render_sarif_many([r for _, r, _ in reports])
+    if fmt == "github":
+        return "".join(render_github(r) for _, r, _ in reports)
+    if fmt == "json":
+        if len(done) == 1 and reports:
+            return REPORTERS["json"](reports[0][1], DOMAIN)
+        items = []
+        for p, r, f in done:
+            items.append({"path": str(p), "error": r} if f == "error" else {"path": str(p), **r.to_json()})
+        return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    parts = []
+    for p, r, f in done:
+        if len(done) > 1:
+            parts.append(f"━━ {p} ━━\n")
+        parts.append(f"읽지 못했습니다: {r}\n\n" if f == "error" else REPORTERS["text"](r, DOMAIN))
+        if len(done) > 1:
+            parts.append("\n")
+    return "".join(parts)
+
+
+@app.command()
+def explain(name: str = typer.Argument(..., help="A verdict (Korean label or code such as shadowed) or a lint finding code.")) -> None:
+    """What a verdict or a lint finding flags, why it matters, an example, what to do instead."""
+    from .docs import explain_text, explainable_names
+
+    text = explain_text(name.strip())
+    if text is None:
+        raise _fail(f"'{name}'은(는) 알 수 없는 이름입니다. 쓸 수 있는 이름: {', '.join(explainable_names())}")
+    typer.echo(text)
 
 
 @app.command()
@@ -191,17 +260,22 @@ def render(
     focus: str | None = typer.Option(None, "--focus", help="'findings' (around every card that is not 끝까지 닿음) or a scene_id."),
     hops: int | None = typer.Option(None, "--hops", min=0, help="Steps around the focus (default 1 for findings, 2 for a scene)."),
     timeout: float = typer.Option(30.0, "--timeout", min=0.1, help="Seconds dot may take before it is stopped."),
-    max_nodes: int = typer.Option(600, "--max-nodes", min=1, help="Refuse to lay out more scenes than this (use --focus)."),
+    max_nodes: Optional[int] = typer.Option(None, "--max-nodes", min=1, help="Refuse to lay out more scenes than this (use --focus); default 600 or the configuration's."),
     max_edges: int = typer.Option(2400, "--max-edges", min=1, help="Refuse to lay out more branches than this (use --focus)."),
 ) -> None:
     """Draw the scenario: scenes as nodes, branches as edges, coloured by verdict."""
     from .diagram import diagram_model, write_diagram
 
+    from .config import find_config, load_config
+
     try:
-        report = run_lint(path)
+        cfg = load_config(find_config(path))
+        report = run_lint(path, config=cfg)
+        focus = focus if focus is not None else cfg.diagram.focus
+        hops = hops if hops is not None else (cfg.diagram.hops if cfg.diagram.focus else None)
         model = diagram_model(report, focus=focus, hops=hops)
         fmt = write_diagram(model, output, format=format.value if format else None, timeout=timeout,
-                            max_nodes=max_nodes, max_edges=max_edges)
+                            max_nodes=max_nodes or cfg.diagram.max_nodes, max_edges=max_edges)
     except VerdictsError as exc:
         raise _fail(str(exc))
     typer.echo(f"storygraph: {fmt} 그림을 {output}에 썼습니다. {model.caption()}", err=True)

@@ -9,7 +9,7 @@ found from the scenario's folder upwards (or given with ``--config``).
     [diagram]
     focus = "findings"                   # or a scene id
     hops = 2
-    max_nodes = 400
+    max_nodes = 600
 
     [[accept]]                           # a finding that is intended
     target = "BR-13"
@@ -51,7 +51,7 @@ class _Strict(BaseModel):
 class DiagramOptions(_Strict):
     focus: str | None = None
     hops: int = Field(2, ge=0, le=50)
-    max_nodes: int = Field(400, ge=1)
+    max_nodes: int = Field(600, ge=1)
 
 
 class Acceptance(_Strict):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
@@ -13,6 +13,9 @@ from .cards import build_cards
 from .checks import CHECKS, CheckContext
 from .loading import load_scenario
 from .model import REACHED_AND_ENDS, VERDICTS, Scenario, StoryCard
+
+if TYPE_CHECKING:
+    from .config import Config
 
 __all__ = ["StorygraphDomain", "DOMAIN", "lint", "LintResult"]
 
@@ -65,10 +68,12 @@ def _issue_order(issue) -> tuple:
     return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
 
 
-def lint(path: str | Path) -> LintResult:
+def lint(path: str | Path, config: "Config | None" = None) -> LintResult:
     """Judge every scene and branch of the scenario at ``path``.
 
-    Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
+    With a :class:`~storygraph.config.Config`, the findings it (or a ``lint_ignore``
+    column) records as intended are marked accepted.  Raises
+    :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
     scenario = load_scenario(path)
     analysis = analyse(scenario)
@@ -78,4 +83,8 @@ def lint(path: str | Path) -> LintResult:
     report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
     report.scenario = scenario
     report.analysis = analysis
+    from .accept import apply_acceptances
+    from .config import Config
+
+    apply_acceptances(report, config or Config())
     return DOMAIN.finish(report)  # type: ignore[return-value]

@@ -17,7 +17,7 @@ from .docs import doc_sections, rule_doc_sections
 from .findings import KINDS
 from .model import REACHED_AND_ENDS, SCENE
 
-__all__ = ["render_sarif", "render_github", "sarif_log"]
+__all__ = ["render_sarif", "render_sarif_many", "render_github", "sarif_log", "sarif_log_many"]
 
 INPUT_ISSUE = "input-issue"
 INFO_URI = "https://github.com/storygraph/storygraph/blob/main/docs/verdicts.md"
@@ -84,6 +84,25 @@ def _location(file: str | None, line: int | None) -> list[dict[str, Any]]:
 
 def sarif_log(report, version: str) -> dict[str, Any]:
     """The SARIF log of one lint report (a ``LintResult``)."""
+    return sarif_log_many([report], version)
+
+
+def sarif_log_many(reports, version: str) -> dict[str, Any]:
+    """One SARIF log (one run) with the results of several lint reports."""
+    results: list[dict[str, Any]] = []
+    for report in reports:
+        results.extend(_results(report))
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "storygraph", "version": version, "informationUri": INFO_URI, "rules": _rules()}},
+            "results": results,
+        }],
+    }
+
+
+def _results(report) -> list[dict[str, Any]]:
     from .rules import RULES
 
     code_of = {(r.kind, r.verdict): r.code for r in RULES}
@@ -124,20 +143,17 @@ def sarif_log(report, version: str) -> dict[str, Any]:
             "message": {"text": f"{issue.table or ''} {issue.column or ''}: {issue.reason}".strip()},
             "locations": _location(issue.file, issue.line),
         })
-    return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": "storygraph", "version": version, "informationUri": INFO_URI, "rules": _rules()}},
-            "results": results,
-        }],
-    }
+    return results
 
 
 def render_sarif(report, domain=None) -> str:
+    return render_sarif_many([report])
+
+
+def render_sarif_many(reports) -> str:
     from . import __version__
 
-    return json.dumps(sarif_log(report, __version__), ensure_ascii=False, indent=2) + "\n"
+    return json.dumps(sarif_log_many(reports, __version__), ensure_ascii=False, indent=2) + "\n"
 
 
 def _escape_data(text: str) -> str:

@@ -80,15 +80,19 @@ def run(
     save: bool = typer.Option(False, "--save", help="Store this round in the rounds database."),
     db: Optional[Path] = DB_OPTION,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
+    grading: Optional[Path] = typer.Option(None, "--grading", help="A grading run's JSON output (`verdicts grade DOMAIN … --format json`) for the self-grading panel of --html."),
 ) -> None:
     """Judge every target of DOMAIN and print the cards grouped by verdict."""
+    if grading is not None and html is None:
+        raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
     try:
         plugin = get_domain(domain)
         report = plugin.judge(path)
         if html is not None:
-            from .screen import render_html
+            from .screen import ScreenExtras, load_grading, render_html
 
-            html.write_text(render_html(report, plugin), encoding="utf-8")
+            panel = load_grading(grading, plugin, inputs=[path]) if grading is not None else None
+            html.write_text(render_html(report, plugin, ScreenExtras(grading=panel)), encoding="utf-8")
             typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
         raise _fail(str(exc))

@@ -72,7 +72,9 @@ def render_text(report: Report, domain: Domain) -> str:
     if report.findings:
         lines.append(f"■ 린트 발견 ({len(report.findings)})")
         for finding in report.findings:
-            lines.append(f"  {finding.code} · {finding.target}  {finding.message}")
+            accepted = getattr(finding, "accepted", None)
+            mark = f" [의도됨: {accepted}]" if accepted else ""
+            lines.append(f"  {finding.code} · {finding.target}  {finding.message}{mark}")
         lines.append("")
     passed = sum(1 for c in report.checks if c.passed)
     lines.append(f"■ 자동 검증 ({passed}/{len(report.checks)} 통과)")

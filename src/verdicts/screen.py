@@ -257,7 +257,7 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
     locate = (f'<button type="button" class="locate" data-action="locate" data-target="{escape(target)}">그림에서 보기</button>'
               if target else "")
     return (
-        f'<li><details class="card" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(card.verdict)}">'
+        f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(card.verdict)}">'
         f'<summary><span class="badge" style="background:{fill};color:{stroke};border-color:{stroke}">{escape(card.verdict)}</span>'
         f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}</summary>'
         f'<div class="card-body">{hedge}{locate}{_card_fields(card)}{_evidence_table(card.evidence)}'
@@ -321,11 +321,19 @@ def _issues(report: Report) -> str:
             f'<tbody>{"".join(rows)}</tbody></table></div></section>')
 
 
+_ACCEPTED_CLASS = ' class="is-accepted"'
+
+
 def _findings(report: Report) -> str:
     if not report.findings:
         return ""
-    rows = "".join(f'<tr><td class="mono">{escape(f.code)}</td><td class="mono">{escape(f.target)}</td><td>{escape(f.message)}</td></tr>'
-                   for f in report.findings)
+    rows = []
+    for f in report.findings:
+        accepted = getattr(f, "accepted", None)
+        mark = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
+        rows.append(f'<tr{_ACCEPTED_CLASS if accepted else ""}><td class="mono">{escape(f.code)}</td>'
+                    f'<td class="mono">{escape(f.target)}</td><td>{escape(f.message)}{mark}</td></tr>')
+    rows = "".join(rows)
     return (f'<section class="panel" id="findings"><h2>린트 발견 <span class="count">{len(report.findings)}건</span></h2>'
             f'<table><thead><tr><th>code</th><th>target</th><th>message</th></tr></thead><tbody>{rows}</tbody></table></section>')
 

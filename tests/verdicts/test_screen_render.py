@@ -230,3 +230,20 @@ def test_robot_round_on_the_shared_screen(cli, tmp_path, examples):
     assert "<th>source</th><th>field</th><th>agg</th><th>value</th>" in html
     for part, sentences in domain.notes.items():
         assert sentences and sentences[0] in html.replace("&#x27;", "'").replace("&quot;", '"')
+
+
+def test_robot_round_with_a_grading_run_fills_the_panel(cli, tmp_path):
+    import json
+
+    from tests.conftest import EXAMPLES
+
+    grading = tmp_path / "grading.json"
+    proc = cli("verdicts", "grade", "robot", EXAMPLES / "robot", EXAMPLES / "robot" / "gold.csv", "--format", "json")
+    grading.write_text(proc.stdout, encoding="utf-8")
+    assert json.loads(proc.stdout)["agreement"]["total"] == 30
+    page = tmp_path / "robot.html"
+    cli("verdicts", "run", "robot", EXAMPLES / "robot", "--html", page, "--grading", grading)
+    html = page.read_text(encoding="utf-8")
+    assert "30/30" in html and "정직 경계선" in html
+    # without --html, --grading is refused with a message
+    assert cli("verdicts", "run", "robot", EXAMPLES / "robot", "--grading", grading).returncode == 2

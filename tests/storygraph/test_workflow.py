@@ -1,0 +1,139 @@
+"""Fitting into a creator's workflow: SARIF and GitHub annotations, configuration,
+intended findings, explain, and several scenarios in one run (issue 8)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import jsonschema
+import pytest
+
+from tests.conftest import EXAMPLES, ROOT
+
+LIGHTHOUSE = EXAMPLES / "lighthouse" / "scenario.csv"
+ACCEPTED = EXAMPLES / "accepted" / "scenario.csv"
+SARIF_SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text(encoding="utf-8"))
+
+
+def test_sarif_from_lighthouse_validates_and_points_at_rows(cli):
+    proc = cli("storygraph", "lint", LIGHTHOUSE, "--format", "sarif", check_code=1)
+    log = json.loads(proc.stdout)
+    jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(log)
+    run = log["runs"][0]
+    rules = {r["id"]: r for r in run["rules"]} if "rules" in run else {r["id"]: r for r in run["tool"]["driver"]["rules"]}
+    assert {"unreached", "missing-scene", "shadowed", "no-ending", "stuck-combination", "input-issue"} <= set(rules)
+    assert "What it flags" in rules["shadowed"]["help"]["text"]
+    by_target = {r["properties"].get("target_no") or r["properties"].get("target"): r for r in run["results"] if "properties" in r}
+    sc19 = by_target["SC-19"]
+    assert sc19["ruleId"] == "unreached"
+    loc = sc19["locations"][0]["physicalLocation"]
+    assert loc["artifactLocation"]["uri"].endswith("examples/lighthouse/scenario.csv")
+    line = loc["region"]["startLine"]
+    assert LIGHTHOUSE.read_text(encoding="utf-8").splitlines()[line - 1].startswith("SC-19,")
+    assert "BR-13" in by_target and by_target["BR-13"]["ruleId"] == "shadowed"
+    assert not any(r["properties"].get("verdict") == "끝까지 닿음" for r in run["results"] if "properties" in r)
+
+
+def test_github_annotations(cli):
+    proc = cli("storygraph", "lint", LIGHTHOUSE, "--format", "github", check_code=1)
+    lines = proc.stdout.splitlines()
+    assert lines and all(l.startswith(("::warning ", "::error ")) for l in lines)
+    sc19 = next(l for l in lines if "SC-19" in l)
+    assert "file=examples/lighthouse/scenario.csv" in sc19 and ",line=20," in sc19 and "title=storygraph unreached" in sc19
+
+
+def test_intended_findings_are_kept_greyed_and_the_run_exits_zero(cli, tmp_path):
+    proc = cli("storygraph", "lint", ACCEPTED, check_code=0)
+    assert "조건이 겹침 · BR-1" in proc.stdout and "[의도됨: 물때가 2 이상이면" in proc.stdout
+    assert "끝에 못 감 · SC-D" in proc.stdout and "[의도됨: 끝없는 수평선은 열린 결말로 남깁니다.]" in proc.stdout
+    data = json.loads(cli("storygraph", "lint", ACCEPTED, "--format", "json", check_code=0).stdout)
+    cards = {c["target_no"]: c for c in data["cards"]}
+    assert cards["BR-1"]["verdict"] == "조건이 겹침" and cards["BR-1"]["accepted"].startswith("물때가")
+    assert cards["SC-D"]["verdict"] == "끝에 못 감" and cards["BR-5"]["accepted"]
+    sarif = json.loads(cli("storygraph", "lint", ACCEPTED, "--format", "sarif", check_code=0).stdout)
+    suppressed = [r for r in sarif["runs"][0]["results"] if r.get("suppressions")]
+    assert {r["properties"]["target_no"] for r in suppressed} >= {"BR-1", "SC-D"}
+    html = tmp_path / "r.html"
+    cli("storygraph", "lint", ACCEPTED, "--html", html, check_code=0)
+    page = html.read_text(encoding="utf-8")
+    assert page.count('class="card is-accepted"') >= 2 and "의도됨: 끝없는 수평선은 열린 결말로 남깁니다." in page
+
+
+def _copy(tmp_path, config: str | None, name="storygraph.toml"):
+    folder = tmp_path / "repo" / "scenarios"
+    folder.mkdir(parents=True)
+    shutil.copy(ACCEPTED, folder / "scenario.csv")
+    if config is not None:
+        (tmp_path / "repo" / name).write_text(config, encoding="utf-8")
+    return folder / "scenario.csv"
+
+
+def test_config_is_found_upwards_in_pyproject(cli, tmp_path):
+    path = _copy(tmp_path, '[project]\nname = "x"\n\n[tool.storygraph]\nformat = "json"\n\n[[tool.storygraph.accept]]\ntarget = "BR-1"\nreason = "의도"\n',
+                 name="pyproject.toml")
+    proc = cli("storygraph", "lint", path)
+    data = json.loads(proc.stdout)  # the default format came from the configuration
+    assert {c["target_no"]: c.get("accepted") for c in data["cards"]}["BR-1"] == "의도"
+    assert proc.returncode == 0
+
+
+def test_unknown_config_key_names_key_and_file(cli, tmp_path):
+    path = _copy(tmp_path, 'fail_on = ["issues"]\ncolour = "red"\n')
+    proc = cli("storygraph", "lint", path, check_code=2)
+    assert "colour" in proc.stderr and "storygraph.toml" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_stale_acceptance_is_reported(cli, tmp_path):
+    path = _copy(tmp_path, '[[accept]]\ntarget = "BR-99"\nreason = "옛날 것"\n')
+    proc = cli("storygraph", "lint", path, "--format", "json", check_code=1)
+    issues = json.loads(proc.stdout)["issues"]
+    assert any("BR-99" in i["reason"] and i["file"].endswith("storygraph.toml") for i in issues)
+
+
+def test_fail_on_and_explicit_config(cli, tmp_path):
+    only_missing = tmp_path / "missing.toml"
+    only_missing.write_text('fail_on = ["missing-scene"]\n', encoding="utf-8")
+    cli("storygraph", "lint", LIGHTHOUSE, "--config", only_missing, check_code=1)  # BR-42 points at SC-88
+    only_issues = tmp_path / "issues.toml"
+    only_issues.write_text('fail_on = ["issues"]\n', encoding="utf-8")
+    cli("storygraph", "lint", LIGHTHOUSE, "--config", only_issues, check_code=0)
+    bad = tmp_path / "bad.toml"
+    bad.write_text('fail_on = ["nonsense"]\n', encoding="utf-8")
+    assert "nonsense" in cli("storygraph", "lint", LIGHTHOUSE, "--config", bad, check_code=2).stderr
+
+
+def test_several_paths_and_folders_one_bad_file_does_not_stop_the_others(cli, tmp_path):
+    folder = tmp_path / "many"
+    folder.mkdir()
+    shutil.copy(LIGHTHOUSE, folder / "a.csv")
+    shutil.copytree(EXAMPLES / "lighthouse-folder", folder / "b")
+    (folder / "broken.xlsx").write_bytes(b"not a workbook")
+    (folder / "a.gold.csv").write_text("target_no,verdict\n", encoding="utf-8")
+    proc = cli("storygraph", "lint", folder, ACCEPTED, "--format", "json", check_code=2)
+    items = json.loads(proc.stdout)
+    assert [i["path"].rsplit("/", 1)[-1] for i in items] == ["a.csv", "b", "broken.xlsx", "scenario.csv"]
+    assert items[2]["error"] and "xlsx" in items[2]["error"]
+    assert len(items[0]["cards"]) == len(items[1]["cards"]) == 78
+    text = cli("storygraph", "lint", ACCEPTED, LIGHTHOUSE, check_code=1).stdout
+    assert text.count("━━ ") == 2
+
+
+def test_explain(cli):
+    proc = cli("storygraph", "explain", "조건이 겹침", check_code=0)
+    assert "What it flags:" in proc.stdout and "Instead:" in proc.stdout
+    assert "stuck-combination" in cli("storygraph", "explain", "stuck-combination", check_code=0).stdout
+    proc = cli("storygraph", "explain", "bogus", check_code=2)
+    assert "shadowed" in proc.stderr
+
+
+@pytest.mark.parametrize("name", ["storygraph-lint"])
+def test_pre_commit_hook_definition(name):
+    import yaml
+
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    hook = next(h for h in hooks if h["id"] == name)
+    assert hook["entry"] == "storygraph lint" and hook["language"] == "python"
+    import re
+
+    assert re.search(hook["files"], "story/scenario.csv") and re.search(hook["exclude"], "gold/a.gold.csv")
