@@ -10,6 +10,7 @@ hedge add it to the card concerned.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
@@ -185,9 +186,14 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
     Instead:
         Remove the row, or add the conditions that were meant to use it.
     """
+    if not a.scenario.has("story_branches", "condition_expr"):
+        return  # without the conditions nothing can be called unused (the missing column is an issue)
     used = {f for expr in a.conditions.values() if expr is not None for f in flags_of(expr)}
+    # a condition that could not be read may still use a flag: any name written in it counts
+    unreadable = [b.condition_expr or "" for b in a.scenario.branches
+                  if a.conditions.get(b.branch_id) is None and a.scenario.has("story_branches", "condition_expr")]
     for flag in a.scenario.flags.values():
-        if flag.flag not in used:
+        if flag.flag not in used and not any(_mentions(text, flag.flag) for text in unreadable):
             yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec")
 
 
@@ -217,6 +223,11 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
         if unused:
             yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=[_label(a, f) for f in unused]),
                       scene.line, table="scene_states", data={"flags": unused})
+
+
+def _mentions(text: str, name: str) -> bool:
+    """``name`` written as a whole word in ``text``."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
 
 
 def _label(a: Analysis, flag: str) -> str:

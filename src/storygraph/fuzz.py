@@ -22,7 +22,32 @@ shadowed, no condition unsatisfiable) and a stated number of each planted defect
 ``dead_end``
     one or two reached scenes that lead nowhere and are not endings;
 ``loop_no_exit``
-    two or three reached scenes that lead only to each other.
+    two or three reached scenes that lead only to each other;
+
+and the condition-aware findings beyond the verdicts (named after their finding codes):
+
+``stuck_combination``
+    a reached scene whose branches leave some flag assignments uncovered (no fallback);
+    the generator counts the uncovered assignments itself;
+``reached_only_through_dead_branch``
+    one to three scenes entered only through a branch that never fires (shadowed by one
+    branch, by a union, or unsatisfiable), leading back into the story;
+``ending_only_through_dead_branch``
+    one or two reached scenes whose only way towards an ending is such a dead branch
+    (their live branches loop among themselves);
+``unused_flag``
+    a flag declared in ``flag_spec`` that no condition uses;
+``available_flag_unused``
+    a flag listed in a scene's ``available_flags`` that none of its conditions uses;
+``comparison_out_of_range``
+    a comparison fixed by the flag's range (``t > 9`` with maximum 5), folded into a
+    condition so that the condition still means what it did (``c or t > 9``);
+``always_true_condition``
+    a written condition true for every reader (``t >= 3 or t < 3``) with later branches.
+
+The three plants that make a branch dead (``shadowed_one``, ``shadowed_union``,
+``unsatisfiable``) sometimes send it to a fresh scene behind it, whose
+``reached-only-through-dead-branch`` finding is then an explained consequence.
 
 Healthy and planted conditions are checked while generating by brute force over the
 full product of each scene's flag ranges — the reference definition, with this module's
@@ -61,8 +86,22 @@ __all__ = [
 #: every plantable defect kind, in report order
 KINDS: tuple[str, ...] = (
     "unreached_scene", "island", "missing_target", "shadowed_one", "shadowed_union", "unsatisfiable", "dead_end",
-    "loop_no_exit",
+    "loop_no_exit", "stuck_combination", "reached_only_through_dead_branch", "ending_only_through_dead_branch",
+    "unused_flag", "available_flag_unused", "comparison_out_of_range", "always_true_condition",
 )
+#: kinds planted in (and around) a reached backbone scene, its host
+_HOSTED: tuple[str, ...] = (
+    "missing_target", "shadowed_one", "shadowed_union", "unsatisfiable", "dead_end", "loop_no_exit", "stuck_combination",
+    "reached_only_through_dead_branch", "ending_only_through_dead_branch", "available_flag_unused",
+    "comparison_out_of_range", "always_true_condition",
+)
+#: kinds whose plant is a condition, so flag_spec must have a flag
+_NEEDS_FLAGS: tuple[str, ...] = (
+    "shadowed_one", "shadowed_union", "unsatisfiable", "stuck_combination", "reached_only_through_dead_branch",
+    "ending_only_through_dead_branch", "available_flag_unused", "comparison_out_of_range", "always_true_condition",
+)
+#: the plants that leave a branch that never fires
+_DEAD_BRANCH_KINDS: tuple[str, ...] = ("shadowed_one", "shadowed_union", "unsatisfiable")
 UNION_COLUMNS = ("scene_id", "title", "is_entry", "is_ending", "available_flags", "branch_id", "from_scene", "to_scene",
                  "condition_expr", "order_no", "flag", "label", "type", "min_value", "max_value", "values")
 
@@ -89,6 +128,12 @@ _ENUM_VALUES = {
     "weather": ("맑음", "흐림", "비", "눈"), "route": ("북쪽", "남쪽", "바닷길"), "mood": ("기쁨", "불안", "분노"),
 }
 _BOOL_STYLES = (("Y", "N"), ("true", "false"), ("1", "0"), ("참", "거짓"), ("yes", "no"))
+# flags left over from an earlier draft (the ``unused_flag`` plant); never in _FLAG_POOL
+_SPARE_POOL = (
+    ("old_trust", "예전 신뢰도", "int"), ("has_lamp", "등불", "bool"), ("season", "계절", "enum"),
+    ("met_ghost", "유령과 만남", "bool"), ("debt", "빚", "int"), ("rumor", "소문", "enum"),
+)
+_SPARE_VALUES = {"season": ("봄", "여름", "가을", "겨울"), "rumor": ("없음", "퍼짐", "잠잠")}
 
 # ----------------------------------------------------------------------------- flags and conditions
 
@@ -315,13 +360,20 @@ class Mark:
     verdict: str | None = None
     overlapping_branch_id: str | None = None
     code: str | None = None
+    #: for an expected finding: values its ``data`` must hold (not part of the key)
+    data: dict[str, Any] | None = None
 
     def key(self) -> tuple:
         return (self.what, self.target, self.verdict, self.overlapping_branch_id, self.code)
 
     def to_json(self) -> dict[str, Any]:
         return {k: v for k, v in (("what", self.what), ("target", self.target), ("verdict", self.verdict),
-                                  ("overlapping_branch_id", self.overlapping_branch_id), ("code", self.code)) if v is not None}
+                                  ("overlapping_branch_id", self.overlapping_branch_id), ("code", self.code),
+                                  ("data", self.data)) if v is not None}
+
+    @classmethod
+    def finding(cls, target: str, code: str, data: dict[str, Any] | None = None) -> "Mark":
+        return cls("finding", target, code=code, data=data)
 
     @classmethod
     def card(cls, target: str, verdict: str, overlap: str | None = None) -> "Mark":
@@ -342,6 +394,12 @@ class Plant:
     shadowed: str | None = None
     cover: str | None = None
     note: str = ""
+    #: the flag a flag plant is about (``unused_flag``, ``available_flag_unused``)
+    flag: str | None = None
+
+    def where(self) -> str:
+        """The planted scenes, branches and flag, for messages."""
+        return ", ".join(self.scenes + self.branches + ([self.flag] if self.flag else []))
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "scenes": self.scenes, "branches": self.branches,
@@ -350,6 +408,8 @@ class Plant:
         if self.shadowed:
             out["shadowed"] = self.shadowed
             out["cover"] = self.cover
+        if self.flag:
+            out["flag"] = self.flag
         if self.note:
             out["note"] = self.note
         return out
@@ -420,13 +480,19 @@ class Generated:
         m = mapping.get
 
         def mk(mark: Mark) -> Mark:
+            data = None if mark.data is None else dict(mark.data)
+            if data is not None:  # branch ids inside expected data are renamed too
+                if "dead_branches" in data:
+                    data["dead_branches"] = sorted(m(x, x) for x in data["dead_branches"])
+                if "later" in data:  # in branch order
+                    data["later"] = [m(x, x) for x in data["later"]]
             return Mark(mark.what, m(mark.target, mark.target), mark.verdict,
-                        m(mark.overlapping_branch_id) if mark.overlapping_branch_id else None, mark.code)
+                        m(mark.overlapping_branch_id) if mark.overlapping_branch_id else None, mark.code, data)
 
         scenes = [SceneDef(m(s.scene_id), s.title, s.is_entry, s.is_ending, s.available_flags) for s in self.scenes]
         branches = [BranchDef(m(b.branch_id), m(b.from_scene), m(b.to_scene), b.condition, b.order_no) for b in self.branches]
         plants = [Plant(p.kind, [m(x) for x in p.scenes], [m(x) for x in p.branches], [mk(x) for x in p.expect],
-                        [mk(x) for x in p.consequences], m(p.shadowed) if p.shadowed else None, p.cover, p.note)
+                        [mk(x) for x in p.consequences], m(p.shadowed) if p.shadowed else None, p.cover, p.note, p.flag)
                   for p in self.plants]
         return Generated(self.seed, self.flags, scenes, branches, plants, self.bool_style, dict(self.counts)), mapping
 
@@ -491,6 +557,8 @@ class _Builder:
         self.scenes: list[SceneDef] = []
         self.branches: list[BranchDef] = []
         self.gone = 0
+        #: flags declared for a flag plant only (healthy wiring never picks them)
+        self.spare: list[FlagDef] = []
 
     def new_scene(self, **kw: Any) -> SceneDef:
         self.scene_count += 1
@@ -502,6 +570,28 @@ class _Builder:
     def new_branch_id(self) -> str:
         self.branch_count += 1
         return f"B{self.branch_count:0{self.width + 1}d}"
+
+    def spare_flag(self) -> FlagDef:
+        """A new flag no condition uses, named like one left over from an earlier draft."""
+        rng = self.rng
+        taken = {f.flag for f in self.flags} | {f.flag for f in self.spare}
+        options = [x for x in _SPARE_POOL if x[0] not in taken]
+        if options:
+            name, label, kind = rng.choice(options)
+        else:
+            n = len(self.spare) + 1
+            while f"spare_{n}" in taken:
+                n += 1
+            name, label, kind = f"spare_{n}", f"남은 표식 {n}", rng.choice(("bool", "int", "enum"))
+        if kind == "bool":
+            flag = FlagDef(name, label, "bool")
+        elif kind == "enum":
+            flag = FlagDef(name, label, "enum", values=_SPARE_VALUES.get(name) or tuple(f"값{j + 1}" for j in range(rng.randint(2, 4))))
+        else:
+            lo = rng.choice((0, 0, 1))
+            flag = FlagDef(name, label, "int", lo, lo + rng.randint(3, 9))
+        self.spare.append(flag)
+        return flag
 
     def pick_flags(self, k: int, points: int = 0) -> list[FlagDef]:
         """``k`` random flags, more when their product has fewer than ``points`` values."""
@@ -602,9 +692,9 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
         raise ConfigError("심을 개수는 0 이상이어야 합니다.")
     if flags < 0:
         raise ConfigError("--flags 는 0 이상이어야 합니다.")
-    needs_flags = counts["shadowed_one"] + counts["shadowed_union"] + counts["unsatisfiable"]
+    needs_flags = [k for k in _NEEDS_FLAGS if counts[k]]
     if needs_flags and flags < 1:
-        raise ConfigError("조건 결함(shadowed_*, unsatisfiable)을 심으려면 플래그가 하나 이상 있어야 합니다 (--flags).")
+        raise ConfigError(f"조건 결함({', '.join(needs_flags)})을 심으려면 플래그가 하나 이상 있어야 합니다 (--flags).")
     rng = random.Random(seed)
     flag_defs = _make_flags(rng, flags)
     b = _Builder(rng, scenes, flag_defs)
@@ -615,9 +705,13 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
         "island": [rng.randint(2, 4) for _ in range(counts["island"])],
         "dead_end": [rng.randint(1, 2) for _ in range(counts["dead_end"])],
         "loop_no_exit": [rng.randint(2, 3) for _ in range(counts["loop_no_exit"])],
+        "reached_only_through_dead_branch": [rng.randint(1, 3) for _ in range(counts["reached_only_through_dead_branch"])],
+        "ending_only_through_dead_branch": [rng.randint(1, 2) for _ in range(counts["ending_only_through_dead_branch"])],
+        # a fresh scene behind a planted dead branch, now and then
+        "behind": [int(rng.random() < 0.25) for _ in range(sum(counts[k] for k in _DEAD_BRANCH_KINDS))],
     }
     planted_scenes = sum(sum(v) for v in sizes.values())
-    hosts_needed = sum(counts[k] for k in ("missing_target", "shadowed_one", "shadowed_union", "unsatisfiable", "dead_end", "loop_no_exit"))
+    hosts_needed = sum(counts[k] for k in _HOSTED)
     healthy_n = scenes - planted_scenes
     if healthy_n < max(2, hosts_needed + 2):
         raise ConfigError(f"장면 {scenes}개로는 심을 결함이 들어갈 자리가 모자랍니다 (결함 장면 {planted_scenes}개, 붙일 장면 {hosts_needed}개가 더 필요합니다).")
@@ -650,8 +744,7 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
         return healthy[rng.randrange(healthy_n)].scene_id
 
     # -- hosts: reached non-ending scenes that carry at most one plant each
-    host_kinds = [k for k in ("missing_target", "shadowed_one", "shadowed_union", "unsatisfiable", "dead_end", "loop_no_exit")
-                  for _ in range(counts[k])]
+    host_kinds = [k for k in _HOSTED for _ in range(counts[k])]
     host_pool = [i for i in non_end]
     rng.shuffle(host_pool)
     if len(host_pool) < len(host_kinds):
@@ -707,12 +800,22 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
         if rng.random() < 0.2:
             rng.shuffle(group)  # rows need not be in order_no order
         branch_rows += group
+    # flags declared and never used (planted)
+    for _ in range(counts["unused_flag"]):
+        spare = b.spare_flag()
+        plants.append(Plant("unused_flag", [], [], [Mark.finding(spare.flag, "unused-flag")], [], flag=spare.flag))
     # a declared flag that no condition happens to test is itself a finding (unused-flag):
-    # leave it out of flag_spec
+    # leave it out of flag_spec, unless a plant lists it in available_flags
     tested: set[str] = set()
     for br in b.branches:
         tested |= br.condition.flags()
-    flag_defs = [f for f in flag_defs if f.flag in tested]
+    listed = {f for s in b.scenes for f in s.available_flags}
+    flag_defs = [f for f in flag_defs if f.flag in tested or f.flag in listed]
+    for p in plants:
+        if p.kind == "available_flag_unused" and p.flag not in tested:
+            p.consequences.append(Mark.finding(p.flag, "unused-flag"))  # listed in one scene, used in none
+    for spare in b.spare:  # not all at the end
+        flag_defs.insert(rng.randint(0, len(flag_defs)), spare)
     return Generated(seed, flag_defs, entries_first, branch_rows, plants, rng.choice(_BOOL_STYLES), counts)
 
 
@@ -750,16 +853,43 @@ def _plant_in_host(b: _Builder, kind: str, host: SceneDef, targets: list[str], s
                      [Mark.card(s.scene_id, _NO_END) for s in extra_scenes],
                      [Mark.card(x.branch_id, _NO_END) for x in [entering] + extra_branches])
     # condition plants: the host needs flags
+    if kind == "stuck_combination":
+        return _retry(kind, host, lambda: _stuck_plant(b, host, targets))
+    if kind == "always_true_condition":
+        return _retry(kind, host, lambda: _always_true_plant(b, host, targets))
+    if kind == "comparison_out_of_range":
+        return _out_of_range_plant(b, host, targets)
+    if kind == "available_flag_unused":
+        return _available_unused_plant(b, host, targets)
+    if kind == "reached_only_through_dead_branch":
+        return _reached_only_plant(b, host, targets, next(size_iter[kind]), healthy_target)
+    if kind == "ending_only_through_dead_branch":
+        return _ending_only_plant(b, host, targets, next(size_iter[kind]), healthy_target)
+    # a dead branch (shadowed, unsatisfiable), sometimes with a fresh scene behind it
+    behind = b.new_scene() if next(size_iter["behind"]) else None
+    plant = _retry(kind, host, lambda: _condition_plant(b, kind, host, targets, dead_to=behind.scene_id if behind else None))
+    if behind is not None:
+        made = b.wire(behind, [healthy_target()])
+        plant.scenes.append(behind.scene_id)
+        plant.branches += [x.branch_id for x in made]
+        plant.consequences.append(Mark.finding(behind.scene_id, "reached-only-through-dead-branch", {"dead_branches": [plant.shadowed]}))
+        plant.note = (plant.note + "; " if plant.note else "") + "뒤에 새 장면"
+    return plant
+
+
+def _retry(kind: str, host: SceneDef, attempt: Callable[[], Plant | None]) -> Plant:
     for _attempt in range(50):
-        plant = _condition_plant(b, kind, host, targets)
+        plant = attempt()
         if plant is not None:
             return plant
     raise ConfigError(f"{host.scene_id}에 {kind} 결함을 심지 못했습니다.")  # pragma: no cover - never seen
 
 
-def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str]) -> Plant | None:
+def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str], dead_to: str | None = None) -> Plant | None:
     """Try once to plant a condition defect in ``host``; ``None`` when the random
-    choice did not fit (the caller tries again; nothing is committed before success)."""
+    choice did not fit (the caller tries again; nothing is committed before success).
+    The branch that never fires goes to ``dead_to`` when given (else to one of
+    ``targets``, which all keep a live branch)."""
     rng = b.rng
     flags = b.pick_flags(rng.randint(1, 3), len(targets) + 4)
     space = _Space(flags)
@@ -783,7 +913,7 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
         # what we plant, and any single cover is fine; but no branch after it may become
         # shadowed (it cannot: cb implies ca, so nothing new is covered)
         conds = conds[: a + 1] + [cb] + conds[a + 1:]
-        dests = targets[: a + 1] + [rng.choice(targets)] + targets[a + 1:]
+        dests = targets[: a + 1] + [dead_to or rng.choice(targets)] + targets[a + 1:]
         host.available_flags = _used(conds, flags)
         made = b.add_branches(host, dests, conds)
         shadowed, previous = made[a + 1], made[a]
@@ -816,6 +946,8 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
             return None
         conds = pre + [ca, cb, target]
         dests = targets + [rng.choice(targets) for _ in range(len(conds) - len(targets))]
+        if dead_to:
+            dests[-1] = dead_to  # the shadowed branch is last, past every target
         host.available_flags = _used(conds, flags)
         made = b.add_branches(host, dests, conds)
         covers, shadowed = made[-3:-1], made[-1]
@@ -831,7 +963,7 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
     if rng.random() < 0.3:
         pos = 0
     conds = conds[:pos] + [u] + conds[pos:]
-    dests = targets[:pos] + [rng.choice(targets)] + targets[pos:]
+    dests = targets[:pos] + [dead_to or rng.choice(targets)] + targets[pos:]
     host.available_flags = _used(conds, flags)
     made = b.add_branches(host, dests, conds)
     bad = made[pos]
@@ -840,6 +972,196 @@ def _condition_plant(b: _Builder, kind: str, host: SceneDef, targets: list[str])
     consequences.append(Mark("finding", bad.branch_id, code="comparison-out-of-range"))
     return Plant(kind, [], [bad.branch_id], [Mark("finding", bad.branch_id, code="unsatisfiable-condition")], consequences,
                  bad.branch_id, None, note="order_no 1" if pos == 0 else "")
+
+
+def _reached_only_plant(b: _Builder, host: SceneDef, targets: list[str], size: int, healthy_target) -> Plant:
+    """``size`` fresh scenes in a row, entered only through a dead branch of ``host``
+    and leading back into the story."""
+    rng = b.rng
+    chain = [b.new_scene() for _ in range(size)]
+    via = rng.choice(_DEAD_BRANCH_KINDS)
+    inner = _retry(via, host, lambda: _condition_plant(b, via, host, targets, dead_to=chain[0].scene_id))
+    made: list[BranchDef] = []
+    for j, x in enumerate(chain):
+        outs = [chain[j + 1].scene_id] if j + 1 < len(chain) else [healthy_target()]
+        if rng.random() < 0.3:
+            outs.append(healthy_target())
+        made += b.wire(x, outs)
+    dead = inner.shadowed
+    assert dead is not None
+    return Plant("reached_only_through_dead_branch", [x.scene_id for x in chain], inner.branches + [x.branch_id for x in made],
+                 [Mark.finding(x.scene_id, "reached-only-through-dead-branch", {"dead_branches": [dead]}) for x in chain],
+                 inner.expect + inner.consequences, note=f"죽은 분기 {dead} ({via})")
+
+
+def _ending_only_plant(b: _Builder, host: SceneDef, targets: list[str], size: int, healthy_target) -> Plant:
+    """``size`` fresh scenes reached from ``host`` whose live branches only go round
+    among themselves; the one way towards an ending is a dead branch."""
+    rng = b.rng
+    loop = [b.new_scene() for _ in range(size)]
+    first = loop[0]
+    pos = rng.randint(0, len(targets))
+    entering = b.wire(host, targets[:pos] + [first.scene_id] + targets[pos:])
+    made: list[BranchDef] = []
+    if size == 1:
+        live = [first.scene_id]  # a branch back to the scene itself
+    else:
+        live = rng.choice(([loop[1].scene_id], [loop[1].scene_id, first.scene_id], [first.scene_id, loop[1].scene_id]))
+        made += b.wire(loop[1], [first.scene_id])
+    exit_to = healthy_target()
+    via = rng.choice(_DEAD_BRANCH_KINDS)
+    inner = _retry(via, first, lambda: _condition_plant(b, via, first, live, dead_to=exit_to))
+    dead = inner.shadowed
+    assert dead is not None
+    return Plant("ending_only_through_dead_branch", [x.scene_id for x in loop],
+                 [entering[pos].branch_id] + inner.branches + [x.branch_id for x in made],
+                 [Mark.finding(x.scene_id, "ending-only-through-dead-branch", {"dead_branches": [dead]}) for x in loop],
+                 inner.expect + inner.consequences, note=f"죽은 분기 {dead} ({via})")
+
+
+def _stuck_plant(b: _Builder, host: SceneDef, targets: list[str]) -> Plant | None:
+    """``host`` with branches to every target, none shadowed, but no fallback: some
+    assignments of its flags take no branch.  How many is counted here, by brute force
+    over the product of the scene's flags."""
+    rng = b.rng
+    n = len(targets)
+    flags = b.pick_flags(rng.randint(1, 3), n + 2)
+    if _product(flags) < n + 1:
+        return None
+    conds, _ = b.healthy_conditions(n, flags, _Space(flags), complete=False, reserve=1)
+    available = _used(conds, flags)
+    own = _Space([f for f in flags if f.flag in available])  # what the scene's available_flags span
+    covered = 0
+    for c in conds:
+        covered |= own.mask(c)
+    count, total = (own.full & ~covered).bit_count(), len(own.points)
+    if not count:  # pragma: no cover - healthy_conditions leaves one uncovered
+        return None
+    host.available_flags = available
+    made = b.add_branches(host, targets, conds)
+    return Plant("stuck_combination", [host.scene_id], [x.branch_id for x in made],
+                 [Mark.finding(host.scene_id, "stuck-combination", {"count": count, "total": total})], [],
+                 note=f"조합 {total}개 가운데 {count}개")
+
+
+def _tautology(rng: random.Random, flags: Sequence[FlagDef]) -> tuple[Cond, bool]:
+    """A written condition true for everybody, and whether it is a range-fixed
+    comparison (``t >= min``), which is also ``comparison-out-of-range``."""
+    form = rng.randrange(4)
+    ints = [f for f in flags if f.type == "int"]
+    if form == 0 and ints:
+        return _range_fixed(rng, rng.choice(ints), True), True
+    if form == 1:
+        pair = _union_pair(rng, flags)
+        if pair is not None:
+            return Cond("or", pair, style=rng.randrange(2)), False
+    c = _random_cond(rng, flags)
+    neg = Cond("not", (c,), style=rng.randrange(2))
+    if form == 2:
+        return Cond("or", (c, neg) if rng.random() < 0.5 else (neg, c), style=rng.randrange(2)), False
+    return Cond("not", (Cond("and", (c, neg), style=rng.randrange(2)),), style=rng.randrange(2)), False
+
+
+def _range_fixed(rng: random.Random, f: FlagDef, truth: bool) -> Cond:
+    """A comparison of int flag ``f`` whose answer is ``truth`` for every value in its range."""
+    lo, hi = f.min_value, f.max_value
+    assert lo is not None and hi is not None
+    k = rng.randint(0, 3)
+    if truth:
+        forms = ((">=", lo - k), ("<=", hi + k), (">", lo - 1 - k), ("<", hi + 1 + k), ("!=", rng.choice((lo - 1 - k, hi + 1 + k))))
+    else:
+        forms = ((">", hi + k), ("<", lo - k), (">=", hi + 1 + k), ("<=", lo - 1 - k), ("==", rng.choice((lo - 1 - k, hi + 1 + k))))
+    op, value = rng.choice(forms)
+    c = Cond("cmp", flag=f.flag, cmp=op, value=value, style=rng.choice((0, 0, 1, 2)))
+    assert {c.holds({f.flag: v}) for v in f.domain()} == {truth}
+    return c
+
+
+def _always_true_plant(b: _Builder, host: SceneDef, targets: list[str]) -> Plant | None:
+    """Healthy branches to all but the last target, then a written condition true for
+    everybody (to the last target), then one or two branches it leaves dead."""
+    rng = b.rng
+    n = len(targets)
+    flags = b.pick_flags(rng.randint(1, 3), n + 1)
+    space = _Space(flags)
+    if n > 1:
+        pre, _ = b.healthy_conditions(n - 1, flags, space, complete=False, reserve=1)
+    else:
+        pre = []
+    cover, fixed = _tautology(rng, flags)
+    if space.mask(cover) != space.full:  # pragma: no cover - a tautology by construction
+        return None
+    later = []
+    for _ in range(rng.randint(1, 2)):
+        for _try in range(12):
+            c = _random_cond(rng, flags)
+            m = space.mask(c)
+            if m and m != space.full:  # may fire but for the cover, and not itself always true
+                later.append(c)
+                break
+        else:
+            return None
+    conds = pre + [cover] + later
+    host.available_flags = _used(conds, flags)
+    made = b.add_branches(host, list(targets) + [rng.choice(targets) for _ in later], conds)
+    always = made[n - 1]
+    dead = made[n:]
+    consequences = [Mark.card(made[j - 1].branch_id, _SHADOW, made[j].branch_id) for j in range(n, len(made))]
+    if fixed:
+        consequences.append(Mark.finding(always.branch_id, "comparison-out-of-range"))
+    return Plant("always_true_condition", [], [always.branch_id] + [x.branch_id for x in dead],
+                 [Mark.finding(always.branch_id, "always-true-condition", {"later": [x.branch_id for x in dead]})], consequences)
+
+
+def _scene_flags(made: Sequence[BranchDef]) -> set[str]:
+    used: set[str] = set()
+    for x in made:
+        used |= x.condition.flags()
+    return used
+
+
+def _out_of_range_plant(b: _Builder, host: SceneDef, targets: list[str]) -> Plant:
+    """Healthy branches, then one condition gains a comparison fixed by its flag's range
+    without changing its meaning: ``c or t > 9`` (always false), ``c and t >= 0``
+    (always true), or an empty last condition becomes ``t >= 0``."""
+    rng = b.rng
+    made = b.wire(host, targets, allow_undecided=False)
+    # only the last branch may have an empty condition (the fallback)
+    br = made[rng.randrange(len(made))]
+    old = br.condition
+    used = _scene_flags(made)
+    ints = [f for f in b.flags if f.type == "int"]
+    if not ints:  # pragma: no cover - the first flag made is always an int
+        raise ConfigError("범위 밖 비교를 심을 정수 플래그가 없습니다.")
+    g = rng.choice([f for f in ints if f.flag in used] or ints)
+    if old.op == "true":
+        truth = True
+        atom = new = _range_fixed(rng, g, True)
+    else:
+        truth = rng.random() < 0.5
+        atom = _range_fixed(rng, g, truth)
+        new = Cond("and" if truth else "or", (old, atom) if rng.random() < 0.6 else (atom, old), style=rng.randrange(2))
+    space = _Space([f for f in b.flags if f.flag in used | {g.flag}])
+    assert space.mask(new) == space.mask(old), "the planted comparison must not change what the condition means"
+    br.condition = new
+    host.available_flags = _used([x.condition for x in made], b.flags)
+    return Plant("comparison_out_of_range", [], [br.branch_id],
+                 [Mark.finding(br.branch_id, "comparison-out-of-range", {"op": atom.cmp, "value": atom.value, "always": truth})], [])
+
+
+def _available_unused_plant(b: _Builder, host: SceneDef, targets: list[str]) -> Plant:
+    """Healthy branches, and one more flag in ``available_flags`` that none of them
+    tests (a flag used elsewhere when there is one, else a spare one)."""
+    rng = b.rng
+    made = b.wire(host, targets, allow_undecided=False)
+    used = _scene_flags(made)
+    others = [f for f in b.flags if f.flag not in used]
+    extra = rng.choice(others) if others else b.spare_flag()
+    listed = list(host.available_flags)
+    listed.insert(rng.randint(0, len(listed)), extra.flag)
+    host.available_flags = tuple(listed)
+    return Plant("available_flag_unused", [host.scene_id], [x.branch_id for x in made],
+                 [Mark.finding(host.scene_id, "available-flag-unused", {"flags": [extra.flag]})], [], flag=extra.flag)
 
 
 def _union_pair(rng: random.Random, flags: Sequence[FlagDef]) -> tuple[Cond, Cond] | None:
@@ -897,10 +1219,16 @@ def observed_marks(report: Any) -> list[Mark]:
 def compare(gen: Generated, report: Any) -> Outcome:
     """Match a lint report of ``gen``'s scenario against its plants.
 
-    A plant is caught when every mark it expects is observed and, for shadowing, the
+    A plant is caught when every mark it expects is observed — a finding with the
+    planted values in its ``data`` (for a stuck combination the count and total the
+    generator counted, and an example under which the generator's own evaluator finds
+    no branch that fires; for a dead branch the branch named) — and, for shadowing, the
     analysis found the planted number of covering branches (one, or two or more).
     """
     seen = {m.key(): m for m in observed_marks(report)}
+    data: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for f in report.findings:
+        data.setdefault((f.target, f.code), []).append(f.data or {})
     shadowed = getattr(getattr(report, "analysis", None), "shadowed", {})
     caught = {k: 0 for k in KINDS}
     planted = {k: 0 for k in KINDS}
@@ -910,6 +1238,18 @@ def compare(gen: Generated, report: Any) -> Outcome:
         planted[p.kind] += 1
         ok = all(m.key() in seen for m in p.expect)
         why = "" if ok else "기대한 판정이 나오지 않음"
+        for m in p.expect if ok else ():
+            if m.data is None:
+                continue
+            found = data.get((m.target, m.code or ""), [])
+            match = next((d for d in found if _holds_data(d, m.data)), None)
+            if match is None:
+                ok, why = False, f"{m.target}의 {m.code} 값이 다름: 기대 {m.data}, 실제 {found}"
+            elif m.code == "stuck-combination":
+                why = _stuck_example_wrong(gen, m.target, match.get("example"))
+                ok = not why
+            if not ok:
+                break
         if ok and p.cover is not None:
             info = shadowed.get(p.shadowed)
             size = len(info.covered_by) if info is not None else 0
@@ -920,9 +1260,9 @@ def compare(gen: Generated, report: Any) -> Outcome:
         else:
             missed.append({**p.to_json(), "why": why})
         for m in p.expect:
-            reasons.setdefault(m.key(), f"{p.kind} 결함 자체 ({', '.join(p.scenes + p.branches)})")
+            reasons.setdefault(m.key(), f"{p.kind} 결함 자체 ({p.where()})")
         for m in p.consequences:
-            reasons.setdefault(m.key(), f"{p.kind} 결함의 결과 ({', '.join(p.scenes + p.branches)})")
+            reasons.setdefault(m.key(), f"{p.kind} 결함의 결과 ({p.where()})")
     explained: list[dict[str, Any]] = []
     unexplained: list[dict[str, Any]] = []
     planted_keys = {m.key() for p in gen.plants for m in p.expect}
@@ -935,6 +1275,38 @@ def compare(gen: Generated, report: Any) -> Outcome:
             unexplained.append(mark.to_json())
     failed = [c.id for c in report.checks if not c.passed]
     return Outcome(planted, caught, missed, explained, unexplained, failed)
+
+
+def _holds_data(found: Mapping[str, Any], want: Mapping[str, Any]) -> bool:
+    """Every value of ``want`` is in ``found`` (lists of dead branches in any order)."""
+    for k, v in want.items():
+        got = found.get(k)
+        if k == "dead_branches":
+            if sorted(got or []) != sorted(v):
+                return False
+        elif got != v or type(got) is not type(v):
+            return False
+    return True
+
+
+def _stuck_example_wrong(gen: Generated, scene_id: str, example: Any) -> str:
+    """Why a stuck combination's example is not one (empty when it is): it must give
+    every flag of the scene a value in its range, and no branch of the scene may hold
+    under it — by the generator's own evaluator."""
+    scene = next((s for s in gen.scenes if s.scene_id == scene_id), None)
+    if scene is None or not isinstance(example, Mapping):
+        return f"{scene_id}: 예시 조합이 없음"
+    if set(example) != set(scene.available_flags):
+        return f"{scene_id}: 예시 조합의 플래그 {sorted(example)}이(가) available_flags와 다름"
+    flags = {f.flag: f for f in gen.flags}
+    for name, value in example.items():
+        domain = flags[name].domain()
+        if not any(value == v and type(value) is type(v) for v in domain):
+            return f"{scene_id}: 예시 조합의 {name}={value!r}이(가) 범위 밖"
+    for br in gen.branches:
+        if br.from_scene == scene_id and br.condition.holds(example):
+            return f"{scene_id}: 예시 조합 {dict(example)}에서 {br.branch_id}이(가) 걸림"
+    return ""
 
 
 def run_fuzz(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = None, out: str | Path | None = None,
@@ -977,6 +1349,10 @@ _KIND_WORDS = {
     "unreached_scene": "아무도 안 가리키는 장면", "island": "섬", "missing_target": "없는 장면으로 가는 분기",
     "shadowed_one": "앞 분기 하나에 가려진 분기", "shadowed_union": "앞 분기 둘 이상에 함께 가려진 분기",
     "unsatisfiable": "참이 될 수 없는 조건", "dead_end": "막다른 장면", "loop_no_exit": "출구 없는 고리",
+    "stuck_combination": "분기가 하나도 걸리지 않는 조합", "reached_only_through_dead_branch": "죽은 분기로만 들어가는 장면",
+    "ending_only_through_dead_branch": "죽은 분기로만 엔딩에 가는 장면", "unused_flag": "쓰이지 않는 플래그",
+    "available_flag_unused": "장면에서 쓰이지 않는 플래그", "comparison_out_of_range": "범위 밖 비교",
+    "always_true_condition": "늘 참인 조건",
 }
 
 
@@ -1004,7 +1380,8 @@ def render_fuzz_text(result: Mapping[str, Any]) -> str:
         lines.append(f"{k:<{width}}{p:>4}  {c:>4}  {p - c:>4}   {_KIND_WORDS[k]}")
     lines.append(f"{'합계':<{width - 2}}{tp:>4}  {tc:>4}  {tp - tc:>4}")
     for m in result["missed"]:
-        lines.append(f"  놓침: {m['kind']} {', '.join(m['scenes'] + m['branches'])} — {m.get('why', '')}")
+        where = ", ".join(m["scenes"] + m["branches"] + ([m["flag"]] if m.get("flag") else []))
+        lines.append(f"  놓침: {m['kind']} {where} — {m.get('why', '')}")
     lines.append("")
     explained, unexplained = result["explained"], result["unexplained"]
     lines.append(f"심지 않은 발견 {len(explained) + len(unexplained)}건: 심은 결함으로 설명됨 {len(explained)}건, 설명 안 됨(오탐) {len(unexplained)}건")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
@@ -38,6 +39,40 @@ def test_json_reports_planted_and_caught_per_kind(cli, tmp_path):
     assert len(report.cards) == result["scenes"] + result["branches"]
 
 
+def test_the_new_finding_kinds_by_their_codes(cli, tmp_path):
+    """``--plant`` takes a finding's code; the manifest holds what the generator counted
+    for a stuck combination and which branch each dead-branch plant made dead."""
+    proc = cli("storygraph", "fuzz", "--seed", "4", "--scenes", "300", "--plant", "all=0", "--plant", "stuck-combination=3",
+               "--plant", "ending-only-through-dead-branch=2", "--plant", "unused-flag=2", "--out", tmp_path,
+               "--format", "json", check_code=0)
+    result = json.loads(proc.stdout)
+    assert result["planted"]["stuck_combination"] == 3 and result["planted"]["ending_only_through_dead_branch"] == 2
+    assert result["planted"]["unused_flag"] == 2 and result["planted"]["island"] == 0
+    assert result["caught"] == result["planted"] and result["ok"] is True
+    manifest = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    report = lint(tmp_path / "scenario.csv")
+    found = {(f.code, f.target): f.data for f in report.findings}
+    for plant in manifest["plants"]:
+        for mark in plant["expect"]:
+            assert (mark["code"], mark["target"]) in found
+        if plant["kind"] == "stuck_combination":
+            data = plant["expect"][0]["data"]
+            assert 0 < data["count"] < data["total"]
+        if plant["kind"] == "ending_only_through_dead_branch":
+            # the dead branch leaves a planted scene, and that scene's finding names it
+            dead = plant["expect"][0]["data"]["dead_branches"]
+            assert found[("ending-only-through-dead-branch", plant["scenes"][0])]["dead_branches"] == dead
+    flags = {p["flag"] for p in manifest["plants"] if p["kind"] == "unused_flag"}
+    assert len(flags) == 2 and flags <= set(report.scenario.flags)
+
+
+def test_unused_flags_need_no_flag_in_conditions(cli):
+    proc = cli("storygraph", "fuzz", "--seed", "2", "--scenes", "60", "--flags", "0", "--plant", "all=0",
+               "--plant", "unused-flag=2", "--format", "json", check_code=0)
+    result = json.loads(proc.stdout)
+    assert result["caught"]["unused_flag"] == 2 and result["flags"] == 2
+
+
 def test_text_output_and_nothing_planted(cli):
     proc = cli("storygraph", "fuzz", "--seed", "5", "--scenes", "120", "--plant", "all=0", check_code=0)
     for kind in KINDS:
@@ -48,7 +83,8 @@ def test_text_output_and_nothing_planted(cli):
 
 
 @pytest.mark.parametrize("args", [["--plant", "volcano=2"], ["--plant", "island"], ["--scenes", "10", "--plant", "all=3"],
-                                  ["--flags", "0", "--plant", "unsatisfiable=1"]])
+                                  ["--flags", "0", "--plant", "unsatisfiable=1"],
+                                  ["--flags", "0", "--plant", "all=0", "--plant", "stuck-combination=1"]])
 def test_bad_options_exit_2_with_a_message(cli, args):
     proc = cli("storygraph", "fuzz", "--seed", "1", *args, check_code=2)
     assert proc.stderr.startswith("storygraph:")
@@ -75,6 +111,47 @@ def test_comparison_flags_an_unplanted_finding_and_a_missed_plant(tmp_path):
     union.cover = "union"
     union.expect = [Mark.card(union.shadowed, "조건이 겹침", None)]
     assert [m["kind"] for m in compare(gen, report).missed] == ["shadowed_union"]
+
+
+def test_comparison_checks_the_values_the_new_findings_carry(tmp_path):
+    """A stuck combination counts as caught only with the count and total the generator
+    counted and an example under which no branch fires (by the generator's evaluator);
+    a dead-branch finding only when it names the planted branch; a forgotten unused
+    flag is unexplained."""
+    gen = generate(12, 200, 4, {"stuck_combination": 1, "reached_only_through_dead_branch": 1, "unused_flag": 1})
+    path = tmp_path / "s.csv"
+    path.write_text(gen.to_csv(), encoding="utf-8")
+    report = lint(path)
+    assert compare(gen, report).ok
+    stuck = next(p for p in gen.plants if p.kind == "stuck_combination")
+    i = next(j for j, f in enumerate(report.findings) if f.code == "stuck-combination" and f.target == stuck.scenes[0])
+    finding = report.findings[i]
+    report.findings[i] = finding.model_copy(update={"data": {**finding.data, "count": finding.data["count"] + 1}})
+    missed = compare(gen, report).missed
+    assert [m["kind"] for m in missed] == ["stuck_combination"] and "count" in missed[0]["why"]
+    # the right count, but an example under which a branch of the scene fires
+    scene = next(s for s in gen.scenes if s.scene_id == stuck.scenes[0])
+    domains = {f.flag: f.domain() for f in gen.flags}
+    conds = [b.condition for b in gen.branches if b.from_scene == scene.scene_id]
+    fires = next(a for a in (dict(zip(scene.available_flags, values))
+                             for values in itertools.product(*(domains[f] for f in scene.available_flags)))
+                 if any(c.holds(a) for c in conds))
+    report.findings[i] = finding.model_copy(update={"data": {**finding.data, "example": fires}})
+    missed = compare(gen, report).missed
+    assert [m["kind"] for m in missed] == ["stuck_combination"] and "걸림" in missed[0]["why"]
+    report.findings[i] = finding
+    # a reached-only finding that names some other branch
+    gated = next(p for p in gen.plants if p.kind == "reached_only_through_dead_branch")
+    j = next(j for j, f in enumerate(report.findings) if f.code == "reached-only-through-dead-branch" and f.target == gated.scenes[0])
+    original = report.findings[j]
+    report.findings[j] = original.model_copy(update={"data": {"dead_branches": [gen.branches[0].branch_id + "x"]}})
+    assert [m["kind"] for m in compare(gen, report).missed] == ["reached_only_through_dead_branch"]
+    report.findings[j] = original
+    assert compare(gen, report).ok
+    # forget the unused-flag plant: its finding is no longer explained
+    spare = next(p for p in gen.plants if p.kind == "unused_flag")
+    gen.plants.remove(spare)
+    assert [(u["code"], u["target"]) for u in compare(gen, report).unexplained] == [("unused-flag", spare.flag)]
 
 
 @pytest.mark.slow

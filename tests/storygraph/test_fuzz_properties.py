@@ -1,6 +1,8 @@
 """Properties of the linter on generated scenarios (hypothesis over the fuzz generator).
 
-* every planted defect is caught, and every other finding is a consequence of a plant;
+* every planted defect is caught, and every other finding is a consequence of a plant —
+  the condition-aware findings too (a stuck combination with the count and total the
+  generator counted and an example it confirms, a dead branch named as planted);
 * a scenario with nothing planted yields only ``끝까지 닿음`` (no finding, no issue);
 * renaming every scene and branch id, or shuffling the rows, changes no verdict;
 * every card validates against the schema; the ten automatic checks pass.
@@ -20,6 +22,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from storygraph.domain import lint
+from storygraph.findings import KINDS as FINDING_KINDS
 from storygraph.fuzz import KINDS, Generated, compare, generate
 from verdicts.schema import card_errors
 
@@ -29,6 +32,8 @@ SOME = 60 if DEEP else 4
 
 plants = st.fixed_dictionaries({k: st.integers(0, 2) for k in KINDS})
 seeds = st.integers(0, 2**32 - 1)
+#: the plant kinds named after the condition-aware findings (issue 6)
+FINDING_PLANTS = tuple(k for k in KINDS if k.replace("_", "-") in {f.code for f in FINDING_KINDS})
 
 
 def _lint_text(text: str):
@@ -63,10 +68,34 @@ def _assert_trustworthy(gen: Generated, report) -> None:
 
 
 @settings(max_examples=FEW)
-@given(seed=seeds, scenes=st.integers(40, 140), flags=st.integers(1, 6), plant=plants)
+@given(seed=seeds, scenes=st.integers(70, 160), flags=st.integers(1, 6), plant=plants)
 def test_every_planted_defect_is_caught(seed, scenes, flags, plant):
     gen = generate(seed, scenes, flags, plant)
     _assert_trustworthy(gen, _lint(gen))
+
+
+def test_the_finding_plants_are_the_seven_new_finding_kinds():
+    assert set(FINDING_PLANTS) == {"stuck_combination", "reached_only_through_dead_branch", "ending_only_through_dead_branch",
+                                   "unused_flag", "available_flag_unused", "comparison_out_of_range", "always_true_condition"}
+
+
+@settings(max_examples=FEW)
+@given(seed=seeds, scenes=st.integers(60, 140), flags=st.integers(1, 8),
+       plant=st.fixed_dictionaries({k: st.integers(1, 3) for k in FINDING_PLANTS}))
+def test_every_planted_condition_finding_is_caught(seed, scenes, flags, plant):
+    """Only the new kinds, several of each, over one to eight flags (with one flag a
+    scene's spare available flag must be a fresh one)."""
+    gen = generate(seed, scenes, flags, plant)
+    report = _lint(gen)
+    _assert_trustworthy(gen, report)
+    codes = {f.code for f in report.findings}
+    assert {k.replace("_", "-") for k in FINDING_PLANTS} <= codes
+    # each stuck plant's finding carries the generator's own count
+    stuck = {(f.target, f.data["count"], f.data["total"]) for f in report.findings if f.code == "stuck-combination"}
+    for p in gen.plants:
+        if p.kind == "stuck_combination":
+            want = p.expect[0].data
+            assert (p.scenes[0], want["count"], want["total"]) in stuck
 
 
 @settings(max_examples=FEW)
@@ -81,7 +110,7 @@ def test_nothing_planted_means_only_reached_and_ends(seed, scenes, flags):
 
 
 @settings(max_examples=FEW)
-@given(seed=seeds, scenes=st.integers(40, 120), flags=st.integers(1, 5), plant=plants, shuffle=st.integers(0, 2**31))
+@given(seed=seeds, scenes=st.integers(70, 140), flags=st.integers(1, 5), plant=plants, shuffle=st.integers(0, 2**31))
 def test_renaming_ids_changes_no_verdict(seed, scenes, flags, plant, shuffle):
     gen = generate(seed, scenes, flags, plant)
     before = _verdicts(_lint(gen))
@@ -95,7 +124,7 @@ def test_renaming_ids_changes_no_verdict(seed, scenes, flags, plant, shuffle):
 
 
 @settings(max_examples=FEW)
-@given(seed=seeds, scenes=st.integers(40, 120), flags=st.integers(1, 5), plant=plants, shuffle=st.integers(0, 2**31))
+@given(seed=seeds, scenes=st.integers(70, 140), flags=st.integers(1, 5), plant=plants, shuffle=st.integers(0, 2**31))
 def test_shuffling_rows_changes_no_verdict(seed, scenes, flags, plant, shuffle):
     gen = generate(seed, scenes, flags, plant)
     before = _verdicts(_lint(gen))
