@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 from verdicts.korean import join_clauses
-from verdicts.model import Evidence, InputIssue
+from verdicts.model import Evidence, Finding, InputIssue
 from verdicts.progress import SILENT, Progress
 
 from . import templates as T
 from .analysis import Analysis, Undecided
 from .conditions import Expr, flags_of
-from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .reach import reach_counts
 from .rules import judge_branch, judge_scene

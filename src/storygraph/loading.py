@@ -13,11 +13,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from verdicts.errors import InputError
-from verdicts.model import InputIssue, SourceInfo
-from verdicts.tables import RawRow, RawTable, TypedTable, read_tables, type_table
+from verdicts.model import InputIssue
+from verdicts.tables import RawRow, RawTable, TypedTable, load_typed_tables
 
-from .model import FLAG_SPEC, SCENE_STATES, STORY_BRANCHES, TABLE_SPECS, Branch, Flag, Scenario, Scene
+from .model import TABLE_SPECS, Branch, Flag, Scenario, Scene
 
 __all__ = ["load_scenario", "split_union"]
 
@@ -55,20 +54,8 @@ def load_scenario(path: str | Path) -> Scenario:
     nothing can be read."""
     path = Path(path)
     issues: list[InputIssue] = []
-    names = [spec.name for spec in TABLE_SPECS]
-    raw = read_tables(path, names, issues, single_csv_table=UNION)
-    if UNION in raw:
-        raw = split_union(raw[UNION])
-    for required in ("scene_states", "story_branches"):
-        if required not in raw:
-            where = str(path / f"{required}.csv") if path.is_dir() else str(path)
-            issues.append(InputIssue(file=where, table=required, reason=f"'{required}' 표가 없어 이 표에 기대는 판정은 내리지 않았습니다."))
-    typed: dict[str, TypedTable] = {}
-    for spec in TABLE_SPECS:
-        if spec.name in raw:
-            typed[spec.name] = type_table(raw[spec.name], spec, issues)
-    if not typed:
-        raise InputError(f"{path}: 읽을 수 있는 표가 하나도 없습니다.")
+    raw, typed = load_typed_tables(path, TABLE_SPECS, issues, required=("scene_states", "story_branches"),
+                                   single_csv_table=UNION, split=split_union)
 
     scenes: dict[str, Scene] = {}
     rejected_scene_lines: list[int] = []

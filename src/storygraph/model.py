@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import ClassVar, Literal
 
 from verdicts.model import Card, Evidence, InputIssue, SourceInfo
 from verdicts.tables import Column, TableSpec

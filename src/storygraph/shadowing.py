@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any, Iterable, Mapping, Sequence
 
-from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, Or, compile3, constants_of, flags_of
+from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, compile3, constants_of, flags_of
 from .model import Flag
 
 __all__ = [

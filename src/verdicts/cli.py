@@ -10,7 +10,6 @@ cannot be used.
 
 from __future__ import annotations
 
-import json
 import sys
 from enum import Enum
 from pathlib import Path

@@ -40,6 +40,7 @@ __all__ = [
     "type_table",
     "parse_bool",
     "MAX_INPUT_BYTES",
+    "load_typed_tables",
 ]
 
 #: Refuse files larger than this (bytes) with a clear message instead of exhausting memory.
@@ -520,3 +521,26 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
 def json_dumps(data: Any) -> str:
     """JSON text as every reporter writes it: UTF-8, Korean kept readable."""
     return json.dumps(data, ensure_ascii=False, indent=2)
+
+
+def load_typed_tables(path: Path, specs: Iterable[TableSpec], issues: list[InputIssue], *, required: Iterable[str],
+                      single_csv_table: str | None = None, split=None) -> tuple[dict[str, RawTable], dict[str, TypedTable]]:
+    """Read the tables of ``specs`` from ``path`` in any form and type them.
+
+    A table of ``required`` that is absent becomes one issue; ``split`` turns a single
+    CSV (read as ``single_csv_table``) into the domain's tables.  Raises
+    :class:`~verdicts.errors.InputError` when no table at all could be read.
+    """
+    path = Path(path)
+    specs = list(specs)
+    raw = read_tables(path, [s.name for s in specs], issues, single_csv_table=single_csv_table)
+    if single_csv_table is not None and single_csv_table in raw and split is not None:
+        raw = split(raw[single_csv_table])
+    for name in required:
+        if name not in raw:
+            where = str(path / f"{name}.csv") if path.is_dir() else str(path)
+            issues.append(InputIssue(file=where, table=name, reason=f"'{name}' 표가 없어 이 표에 기대는 판정은 내리지 않았습니다."))
+    typed = {spec.name: type_table(raw[spec.name], spec, issues) for spec in specs if spec.name in raw}
+    if not typed:
+        raise InputError(f"{path}: 읽을 수 있는 표가 하나도 없습니다.")
+    return raw, typed

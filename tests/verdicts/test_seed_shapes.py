@@ -5,7 +5,6 @@ evidence item reads into the shared Evidence model."""
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 
 import pytest

@@ -14,10 +14,9 @@ from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
-from verdicts.errors import InputError
 from verdicts.model import InputIssue
 from verdicts.numbers import parse_decimal
-from verdicts.tables import Row, TypedTable, read_tables, type_table
+from verdicts.tables import Row, TypedTable, load_typed_tables
 
 from .model import TABLE_SPECS, DatasetRow, Round, Run, TaskSpec
 
@@ -53,18 +52,7 @@ def load_round(path: str | Path) -> Round:
     """
     path = Path(path)
     issues: list[InputIssue] = []
-    names = [spec.name for spec in TABLE_SPECS]
-    raw = read_tables(path, names, issues)
-    for name in names:
-        if name not in raw:
-            where = str(path / f"{name}.csv") if path.is_dir() else str(path)
-            issues.append(InputIssue(file=where, table=name, reason=f"'{name}' 표가 없어 이 표에 기대는 판정은 내리지 않았습니다."))
-    typed: dict[str, TypedTable] = {}
-    for spec in TABLE_SPECS:
-        if spec.name in raw:
-            typed[spec.name] = type_table(raw[spec.name], spec, issues)
-    if not typed:
-        raise InputError(f"{path}: 읽을 수 있는 표가 하나도 없습니다.")
+    raw, typed = load_typed_tables(path, TABLE_SPECS, issues, required=[spec.name for spec in TABLE_SPECS])
 
     tasks: dict[str, TaskSpec] = {}
     tasks_known = "task_spec" in typed and typed["task_spec"].has("task_id")
