@@ -54,40 +54,13 @@ def run_storygraph(path: str) -> dict:
 def run_z3(path: str) -> dict:
     import z3
 
-    from storygraph.conditions import And, Compare, Const, FlagTrue, Not
+    from storygraph.smt import z3_encoding
 
     scenes = list(_scenes(path))
     started = time.perf_counter()
     shadowed = questions = 0
     for sc, conds, used in scenes:
-        solver = z3.Solver()
-        var = {}
-        for f in used:
-            spec = sc.flags[f]
-            if spec.type == "bool":
-                var[f] = z3.Bool(f)
-            else:
-                var[f] = z3.Int(f)
-                lo, hi = (0, len(spec.values) - 1) if spec.type == "enum" else (spec.min_value, spec.max_value)
-                solver.add(var[f] >= lo, var[f] <= hi)
-
-        def conv(e, sc=sc, var=var):
-            if isinstance(e, Const):
-                return z3.BoolVal(e.value)
-            if isinstance(e, FlagTrue):
-                return var[e.flag]
-            if isinstance(e, Compare):
-                spec, x = sc.flags[e.flag], var[e.flag]
-                if spec.type == "bool":
-                    c = z3.BoolVal(bool(e.value))
-                    return x == c if e.op == "==" else x != c
-                c = spec.values.index(e.value) if spec.type == "enum" else e.value
-                return {"==": x == c, "!=": x != c, "<": x < c, "<=": x <= c, ">": x > c, ">=": x >= c}[e.op]
-            if isinstance(e, Not):
-                return z3.Not(conv(e.arg))
-            parts = [conv(a) for a in e.args]
-            return z3.And(*parts) if isinstance(e, And) else z3.Or(*parts)
-
+        solver, conv = z3_encoding(sc.flags, used)
         terms = [conv(c) for c in conds]
         for j, t in enumerate(terms):
             questions += 1

@@ -303,45 +303,11 @@ def _covered_z3(sc: Scenario, exprs: list, used: list[str]) -> tuple[bool, str] 
     """The same question for z3, when it is installed (a test dependency)."""
     try:
         import z3
+
+        from .smt import z3_encoding
     except ImportError:
         return None
-    from .conditions import And, Compare, Const, FlagTrue, Not
-
-    var = {}
-    solver = z3.Solver()
-    for f in used:
-        spec = sc.flags[f]
-        if spec.type == "bool":
-            var[f] = z3.Bool(f)
-        else:
-            var[f] = z3.Int(f)
-            if spec.type == "enum":
-                solver.add(var[f] >= 0, var[f] < len(spec.values))
-            else:
-                if spec.min_value is not None:
-                    solver.add(var[f] >= spec.min_value)
-                if spec.max_value is not None:
-                    solver.add(var[f] <= spec.max_value)
-
-    def conv(e):
-        if isinstance(e, Const):
-            return z3.BoolVal(e.value)
-        if isinstance(e, FlagTrue):
-            return var[e.flag]
-        if isinstance(e, Compare):
-            spec = sc.flags[e.flag]
-            x, c = var[e.flag], e.value
-            if spec.type == "bool":
-                c = z3.BoolVal(bool(c))
-                return x == c if e.op == "==" else x != c
-            if spec.type == "enum":
-                c = spec.values.index(c) if c in spec.values else -1
-            return {"==": x == c, "!=": x != c, "<": x < c, "<=": x <= c, ">": x > c, ">=": x >= c}[e.op]
-        if isinstance(e, Not):
-            return z3.Not(conv(e.arg))
-        parts = [conv(a) for a in e.args]
-        return z3.And(*parts) if isinstance(e, And) else z3.Or(*parts)
-
+    solver, conv = z3_encoding(sc.flags, used)
     solver.add(conv(exprs[-1]))
     for e in exprs[:-1]:
         solver.add(z3.Not(conv(e)))

@@ -36,39 +36,11 @@ def test_stuck_count_matches_brute_force(conditions):
 
 def _z3_check(conditions, stuck):
     z3 = pytest.importorskip("z3")
-    syms = {}
-    for name, spec in FLAGS.items():
-        if spec.type == "bool":
-            syms[name] = z3.Bool(name)
-        else:
-            syms[name] = z3.Int(name)
+    from storygraph.smt import z3_encoding
 
-    def conv(e):
-        from storygraph.conditions import And, Compare, Const, FlagTrue, Not, Or
-
-        if isinstance(e, Const):
-            return z3.BoolVal(e.value)
-        if isinstance(e, FlagTrue):
-            return syms[e.flag]
-        if isinstance(e, Compare):
-            spec = FLAGS[e.flag]
-            value = spec.values.index(e.value) if spec.type == "enum" else e.value
-            x = syms[e.flag]
-            return {"==": x == value, "!=": x != value, "<": x < value, "<=": x <= value, ">": x > value, ">=": x >= value}[e.op]
-        if isinstance(e, Not):
-            return z3.Not(conv(e.arg))
-        parts = [conv(a) for a in e.args]
-        return z3.And(*parts) if isinstance(e, And) else z3.Or(*parts)
-
-    solver = z3.Solver()
-    for name, spec in FLAGS.items():
-        if spec.type == "int":
-            solver.add(syms[name] >= spec.min_value, syms[name] <= spec.max_value)
-        elif spec.type == "enum":
-            solver.add(syms[name] >= 0, syms[name] < len(spec.values))
+    solver, conv = z3_encoding(FLAGS, NAMES)
     solver.add(*[z3.Not(conv(c)) for c in conditions])
-    found = solver.check() == z3.sat
-    assert found == (stuck is not None)
+    assert (solver.check() == z3.sat) == (stuck is not None)
 
 
 @settings(max_examples=1000 if DEEP else 150)
