@@ -10,12 +10,14 @@ failed on.
 from __future__ import annotations
 
 import operator
+from bisect import bisect_left, bisect_right
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
 from verdicts.checks import CheckRegistry
 from verdicts.korean import is_polite_sentence
+from verdicts.korean import polite_sentences as polite_flags
 from verdicts.tables import parse_bool
 
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, TABLE_SPECS, UNREACHED, VERDICTS, Scenario
@@ -193,7 +195,7 @@ def _covered(sc: Scenario, texts: list[str | None]) -> tuple[bool, str] | None:
         size = _product(axes)
         if size is None or size > CLASS_LIMIT:
             return _covered_z3(sc, exprs, used)
-    grid = _Grid(used, axes)
+    grid = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
     masks = [grid.mask(e) for e in exprs]
     rest = masks[-1]
     for m in masks[:-1]:
@@ -236,14 +238,15 @@ def _candidate_axis(spec, constants: set) -> list:
 
 
 def _atoms(expr):
-    from .conditions import And, Not, Or
+    And, _, _, _, Not, Or = _condition_types()
 
     stack = [expr]
     while stack:
         node = stack.pop()
-        if isinstance(node, Not):
+        t = type(node)
+        if t is Not:
             stack.append(node.arg)
-        elif isinstance(node, (And, Or)):
+        elif t is And or t is Or:
             stack.extend(node.args)
         else:
             yield node
@@ -252,9 +255,13 @@ def _atoms(expr):
 class _Grid:
     """Every point of a product of axes, one byte per point: a condition becomes the int
     whose byte ``p`` is 1 exactly when it holds at point ``p``, so conditions combine with
-    ``&``, ``|`` and ``~`` at C speed."""
+    ``&``, ``|`` and ``~`` at C speed.
 
-    def __init__(self, flags: list[str], axes: list[list]):
+    ``int_flags`` names the axes that are ascending integers (an ``int`` flag's range or
+    candidate points): a comparison with an integer holds on one or two runs of such an
+    axis, found by bisection instead of testing every value."""
+
+    def __init__(self, flags: list[str], axes: list[list], int_flags: set[str] = frozenset()):
         self.flags, self.axes = flags, axes
         self.size = _product(axes) or 1
         self.all = int.from_bytes(b"\x01" * self.size, "little")
@@ -264,28 +271,78 @@ class _Grid:
             self.stride[f] = step
             step *= max(1, len(values))
         self.axis = dict(zip(flags, axes))
+        self.int_flags = int_flags
+        self._atoms: dict[tuple, int] = {}
 
     def _atom_mask(self, flag: str, holds: list[bool]) -> int:
         stride = self.stride[flag]
         block = b"".join((b"\x01" if h else b"\x00") * stride for h in holds)
         return int.from_bytes(block * (self.size // len(block)), "little")
 
-    def mask(self, expr) -> int:
-        from .conditions import And, Compare, Const, FlagTrue, Not
+    def _runs_mask(self, flag: str, runs: list[tuple[int, int]]) -> int:
+        """The mask of an atom that holds on the index ranges ``runs`` of the flag's axis
+        (ascending, disjoint) — the same bytes :meth:`_atom_mask` builds value by value."""
+        stride, n = self.stride[flag], len(self.axis[flag])
+        parts, at = [], 0
+        for lo, hi in runs:
+            if hi > lo:
+                parts.append(b"\x00" * (stride * (lo - at)))
+                parts.append(b"\x01" * (stride * (hi - lo)))
+                at = hi
+        if not parts:
+            return 0
+        parts.append(b"\x00" * (stride * (n - at)))
+        block = b"".join(parts)
+        return int.from_bytes(block * (self.size // len(block)), "little")
 
-        if isinstance(expr, Const):
+    def _compare_mask(self, flag: str, op: str, const: Any) -> int:
+        key = (flag, op, type(const), const)
+        mask = self._atoms.get(key)
+        if mask is None:
+            axis = self.axis[flag]
+            if flag in self.int_flags and axis and isinstance(const, int):
+                c = int(const)  # _compare reads a bool constant as 0/1 against ints
+                n, lo, hi = len(axis), bisect_left(axis, c), bisect_right(axis, c)
+                runs = {"<": [(0, lo)], "<=": [(0, hi)], ">": [(hi, n)], ">=": [(lo, n)],
+                        "==": [(lo, hi)], "!=": [(0, lo), (hi, n)]}[op]
+                mask = self._runs_mask(flag, runs)
+            else:
+                mask = self._atom_mask(flag, [_compare(v, op, const) for v in axis])
+            self._atoms[key] = mask
+        return mask
+
+    def mask(self, expr) -> int:
+        And, Compare, Const, FlagTrue, Not, _ = _condition_types()
+        t = type(expr)
+        if t is Compare:
+            return self._compare_mask(expr.flag, expr.op, expr.value)
+        if t is Const:
             return self.all if expr.value else 0
-        if isinstance(expr, FlagTrue):
+        if t is FlagTrue:
+            if expr.flag in self.int_flags and self.axis[expr.flag]:
+                return 0  # no integer is ``True``
             return self._atom_mask(expr.flag, [v is True for v in self.axis[expr.flag]])
-        if isinstance(expr, Compare):
-            return self._atom_mask(expr.flag, [_compare(v, expr.op, expr.value) for v in self.axis[expr.flag]])
-        if isinstance(expr, Not):
+        if t is Not:
             return self.all & ~self.mask(expr.arg)
         parts = [self.mask(a) for a in expr.args]
         out = parts[0]
         for p in parts[1:]:
-            out = (out & p) if isinstance(expr, And) else (out | p)
+            out = (out & p) if t is And else (out | p)
         return out
+
+
+_TYPES: tuple | None = None
+
+
+def _condition_types() -> tuple:
+    """``(And, Compare, Const, FlagTrue, Not, Or)``, imported on first use (the condition
+    module pulls in the grammar, which a run without a shadowing card never needs)."""
+    global _TYPES
+    if _TYPES is None:
+        from .conditions import And, Compare, Const, FlagTrue, Not, Or
+
+        _TYPES = (And, Compare, Const, FlagTrue, Not, Or)
+    return _TYPES
 
 
 _ORDER_OPS = {"==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -392,8 +449,19 @@ def _typed(text: str | None, kind: str) -> Any:
 @CHECKS.register("C10", "summary 와 hedge(있을 때)가 존댓말 한 문장으로 끝나는지 확인합니다.")
 def polite_sentences(ctx: CheckContext):
     """One polite Korean sentence ending in ``-니다.``; a hedge, when present, too."""
-    return [c.get("target_no", "?") for c in ctx.cards
-            if not is_polite_sentence(c.get("summary")) or (c.get("hedge") is not None and not is_polite_sentence(c["hedge"]))]
+    cards = ctx.cards
+    summaries = [c.get("summary") for c in cards]
+    hedged = [i for i, c in enumerate(cards) if c.get("hedge") is not None]
+    texts = summaries + [cards[i]["hedge"] for i in hedged]
+    if not set(map(type, texts)) <= {str, type(None)}:  # let a non-text fail exactly where it did one card at a time
+        return [c.get("target_no", "?") for c in cards
+                if not is_polite_sentence(c.get("summary")) or (c.get("hedge") is not None and not is_polite_sentence(c["hedge"]))]
+    ok = polite_flags(texts)
+    bad = [not flag for flag in ok[: len(cards)]]
+    for i, flag in zip(hedged, ok[len(cards):]):
+        if not flag:
+            bad[i] = True
+    return [c.get("target_no", "?") for c, b in zip(cards, bad) if b]
 
 
 def run_storygraph_checks(scenario: Scenario, cards: list[dict[str, Any]]):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["josa", "has_final_consonant", "is_polite_sentence", "join_clauses", "number_word"]
+__all__ = ["josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "join_clauses", "number_word"]
 
 # How the last character of a non-Hangul word is read aloud: does it end in a consonant,
 # and is that consonant ㄹ (which takes 로, not 으로)?
@@ -87,6 +87,28 @@ def is_polite_sentence(text: str | None) -> bool:
         return False
     body = text[:-1]
     return not re.search(r"(다|요)[.?!](\s|$)|[?!]\s", body)
+
+
+_POLITE_ENDINGS = ("니다.", "세요.", "지요.", "까요.")
+_BREAK = re.compile(r"(다|요)[.?!](\s|$)|[?!]\s")
+
+
+def polite_sentences(texts: list) -> list[bool]:
+    """``[is_polite_sentence(t) for t in texts]``, with cheap string tests first.
+
+    A text ending politely, starting with no whitespace, without line break, ``?``,
+    ``!`` or any full stop but the last one cannot hold a sentence break, so the regular
+    expressions of :func:`is_polite_sentence` only run on the few texts that could.
+
+    >>> polite_sentences(["길이 없습니다.", " 길이 없습니다.", "길이 없다.", "네? 그렇습니다.", None])
+    [True, False, False, False, False]
+    """
+    return [
+        (t.endswith(_POLITE_ENDINGS) and not t[:1].isspace() and "\n" not in t
+         and (("?" not in t and "!" not in t and t.count(".") == 1) or not _BREAK.search(t[:-1])))
+        if type(t) is str else is_polite_sentence(t)
+        for t in texts
+    ]
 
 
 def join_clauses(clauses: list[tuple[str, str]]) -> str | None:

@@ -1,6 +1,9 @@
 import pytest
 
-from verdicts.korean import is_polite_sentence, join_clauses, josa
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verdicts.korean import is_polite_sentence, join_clauses, josa, polite_sentences
 
 
 @pytest.mark.parametrize("word,pair,expected", [
@@ -30,3 +33,20 @@ def test_join_clauses_makes_one_sentence():
     text = join_clauses([("플래그가 없어 따지지 않았고", "플래그가 없어 따지지 않았습니다."), ("길은 열려 있고", "길은 열려 있습니다.")])
     assert text == "플래그가 없어 따지지 않았고, 길은 열려 있습니다." and is_polite_sentence(text)
     assert join_clauses([]) is None
+
+
+_PIECES = ["다", "요", "니", "세", "지", "까", "가", "a", "3", ".", "?", "!", " ", "\n", "\t", "\u3000", "\xa0", "\x0b", "\r"]
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(), st.lists(st.sampled_from(_PIECES), max_size=8).map("".join),
+                          st.tuples(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join),
+                                    st.sampled_from(["니다.", "세요.", "지요.", "까요.", "다.", "요?"])).map("".join)),
+                max_size=6))
+def test_polite_sentences_agrees_with_one_at_a_time(texts):
+    try:
+        expected = [is_polite_sentence(t) for t in texts]
+    except AttributeError:  # a non-text fails the same way in both
+        with pytest.raises(AttributeError):
+            polite_sentences(texts)
+        return
+    assert polite_sentences(texts) == expected
