@@ -59,6 +59,31 @@ class CheckContext:
             self._cache["ending"] = _bfs([s.scene_id for s in self.scenario.scenes.values() if s.is_ending], back)
         return self._cache["ending"]
 
+    def verdicts(self) -> list[Any]:
+        """Every card's ``verdict`` (``None`` when absent), in card order."""
+        if "verdicts" not in self._cache:
+            self._cache["verdicts"] = [c.get("verdict") for c in self.cards]
+        return self._cache["verdicts"]
+
+    def with_verdict(self, verdict: str) -> list[dict[str, Any]]:
+        """The cards whose ``verdict`` is ``verdict``, in card order."""
+        return [c for c, v in zip(self.cards, self.verdicts()) if v == verdict]
+
+    def rows(self) -> dict[tuple[str, int], dict[str, str | None]]:
+        """The raw cells of every typed input row by ``(table, line)``: what an evidence
+        item cites."""
+        if "rows" not in self._cache:
+            sc = self.scenario
+            rows: dict[tuple[str, int], dict[str, str | None]] = {}
+            for s in sc.scenes.values():
+                rows[("scene_states", s.line)] = s.raw
+            for b in sc.branches:
+                rows[("story_branches", b.line)] = b.raw
+            for f in sc.flags.values():
+                rows[("flag_spec", f.line)] = f.raw
+            self._cache["rows"] = rows
+        return self._cache["rows"]
+
 
 def _bfs(start: list[str], adj: dict[str, list[str]]) -> set[str]:
     seen = set(start)
@@ -78,16 +103,26 @@ CHECKS: CheckRegistry[CheckContext] = CheckRegistry()
 @CHECKS.register("C01", "verdict 가 다섯 판정 가운데 하나이고 target_kind 가 장면·분기 가운데 하나인지 확인합니다.")
 def verdict_in_enum(ctx: CheckContext):
     """A verdict or target kind outside the closed lists means the card was not made by the rules."""
-    return [c.get("target_no") for c in ctx.cards if c.get("verdict") not in VERDICTS or c.get("target_kind") not in (SCENE, BRANCH)]
+    return [c.get("target_no") for c, v in zip(ctx.cards, ctx.verdicts())
+            if v not in VERDICTS or c.get("target_kind") not in (SCENE, BRANCH)]
 
 
 _REQUIRED = ("target_no", "target_kind", "verdict", "reached_from_entry", "evidence", "summary")
+_get_required = operator.itemgetter(*_REQUIRED)
 
 
 @CHECKS.register("C02", "target_no·target_kind·verdict·reached_from_entry·evidence·summary 가 모두 있는지 확인합니다.")
 def required_fields(ctx: CheckContext):
     """Every card carries the six fields a reader and the screen rely on."""
-    return [c.get("target_no", "?") for c in ctx.cards if any(c.get(k) in (None, "") for k in _REQUIRED)]
+    failed = []
+    for c in ctx.cards:
+        try:
+            values = _get_required(c)
+        except KeyError:  # a field is absent: read as None, which fails below
+            values = (None,)
+        if None in values or "" in values:
+            failed.append(c.get("target_no", "?"))
+    return failed
 
 
 @CHECKS.register("C03", "모든 분기의 order_no 가 1 이상인지 확인합니다.")
@@ -112,9 +147,7 @@ def unreached_recomputed(ctx: CheckContext):
     when its ``from_scene`` is unreached or unknown."""
     reached = ctx.reached()
     failed = []
-    for c in ctx.cards:
-        if c.get("verdict") != UNREACHED:
-            continue
+    for c in ctx.with_verdict(UNREACHED):
         subject = c["target_no"] if c.get("target_kind") == SCENE else c.get("scene_id")
         if subject in reached:
             failed.append(c["target_no"])
@@ -125,8 +158,7 @@ def unreached_recomputed(ctx: CheckContext):
 def missing_target_recomputed(ctx: CheckContext):
     """The destination of such a branch is not among the ``scene_id`` values."""
     to_scene = {b.branch_id: b.to_scene for b in ctx.scenario.branches}
-    return [c["target_no"] for c in ctx.cards
-            if c.get("verdict") == MISSING_TARGET and to_scene.get(c["target_no"]) in ctx.scenario.scenes]
+    return [c["target_no"] for c in ctx.with_verdict(MISSING_TARGET) if to_scene.get(c["target_no"]) in ctx.scenario.scenes]
 
 
 @CHECKS.register("C06", "조건이 겹침은 뒤 순번 분기가 참이 되는 모든 플래그 조합이 앞 순번 조건에 걸리는지 다시 계산합니다.")
@@ -143,9 +175,8 @@ def shadowing_recomputed(ctx: CheckContext):
     for b in ctx.scenario.branches:
         by_scene.setdefault(b.from_scene, []).append(b)
     ordered: dict[str, tuple[list, list[str]]] = {}
-    for c in ctx.cards:
-        if c.get("verdict") != SHADOWING:
-            continue
+    grids: dict[tuple, _Grid] = {}
+    for c in ctx.with_verdict(SHADOWING):
         later = c.get("overlapping_branch_id")
         scene_id = c.get("scene_id")
         if scene_id not in ordered:
@@ -156,7 +187,7 @@ def shadowing_recomputed(ctx: CheckContext):
             failed.append(c["target_no"])
             continue
         upto = siblings[: ids.index(later) + 1]
-        outcome = _covered(ctx.scenario, [b.condition_expr for b in upto])
+        outcome = _covered(ctx.scenario, [b.condition_expr for b in upto], grids)
         if outcome is None:
             methods.add("too-large")
             continue
@@ -171,32 +202,46 @@ def shadowing_recomputed(ctx: CheckContext):
     return failed, note
 
 
-def _covered(sc: Scenario, texts: list[str | None]) -> tuple[bool, str] | None:
+def _covered(sc: Scenario, texts: list[str | None], grids: dict[tuple, "_Grid"] | None = None) -> tuple[bool, str] | None:
     """Whether the last condition is covered by the others: ``(covered, method)``, or
-    ``None`` when no method here can decide it."""
-    from .conditions import Compare, flags_of, parse_condition
+    ``None`` when no method here can decide it.
 
+    ``grids`` keeps the grids of earlier calls of one check run by flags and axes, so
+    that cards over the same flags share their points and the masks of their conditions."""
+    Compare = _condition_types()[1]
+    flags_of, parse_condition = _condition_functions()
+    if grids is None:
+        grids = {}
     exprs = [parse_condition(t) for t in texts]
     used: list[str] = []
     for e in exprs:
         used.extend(f for f in flags_of(e) if f not in used)
     specs = [sc.flags[f] for f in used]
-    axes = [_full_axis(spec) for spec in specs]
+    axes = []
+    for spec in specs:  # the full range of a flag is the same for every card: made once per run
+        axis_key = ("axis", spec.flag)
+        if axis_key not in grids:
+            grids[axis_key] = _full_axis(spec)  # type: ignore[assignment]
+        axes.append(grids[axis_key])
     size = _product(axes)
     method = "reference"
+    key: tuple = (method, tuple(used))
     if size is None or size > REFERENCE_LIMIT:
         method = "classes"
         consts: dict[str, set] = {f: set() for f in used}
         for e in exprs:
             for node in _atoms(e):
-                if isinstance(node, Compare):
+                if type(node) is Compare:
                     consts[node.flag].add(node.value)
         axes = [_candidate_axis(spec, consts[spec.flag]) for spec in specs]
         size = _product(axes)
         if size is None or size > CLASS_LIMIT:
             return _covered_z3(sc, exprs, used)
-    grid = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
-    masks = [grid.mask(e) for e in exprs]
+        key = (method, tuple(used), tuple(map(tuple, axes)))
+    grid = grids.get(key)
+    if grid is None:
+        grid = grids[key] = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
+    masks = [grid.condition_mask(t, e) for t, e in zip(texts, exprs)]
     rest = masks[-1]
     for m in masks[:-1]:
         rest &= ~m
@@ -273,6 +318,14 @@ class _Grid:
         self.axis = dict(zip(flags, axes))
         self.int_flags = int_flags
         self._atoms: dict[tuple, int] = {}
+        self._conditions: dict[str | None, int] = {}
+
+    def condition_mask(self, text: str | None, expr) -> int:
+        """:meth:`mask` of ``expr``, the parse of ``text``, remembered by text."""
+        mask = self._conditions.get(text)
+        if mask is None:
+            mask = self._conditions[text] = self.mask(expr)
+        return mask
 
     def _atom_mask(self, flag: str, holds: list[bool]) -> int:
         stride = self.stride[flag]
@@ -334,6 +387,19 @@ class _Grid:
 _TYPES: tuple | None = None
 
 
+_FUNCTIONS: tuple | None = None
+
+
+def _condition_functions() -> tuple:
+    """``(flags_of, parse_condition)``, imported on first use like :func:`_condition_types`."""
+    global _FUNCTIONS
+    if _FUNCTIONS is None:
+        from .conditions import flags_of, parse_condition
+
+        _FUNCTIONS = (flags_of, parse_condition)
+    return _FUNCTIONS
+
+
 def _condition_types() -> tuple:
     """``(And, Compare, Const, FlagTrue, Not, Or)``, imported on first use (the condition
     module pulls in the grammar, which a run without a shadowing card never needs)."""
@@ -378,9 +444,7 @@ def no_ending_recomputed(ctx: CheckContext):
     reached, ending = ctx.reached(), ctx.to_ending()
     to_scene = {b.branch_id: b.to_scene for b in ctx.scenario.branches}
     failed = []
-    for c in ctx.cards:
-        if c.get("verdict") != NO_ENDING:
-            continue
+    for c in ctx.with_verdict(NO_ENDING):
         if c.get("target_kind") == SCENE:
             ok = c["target_no"] in reached and c["target_no"] not in ending
         else:
@@ -393,6 +457,9 @@ def no_ending_recomputed(ctx: CheckContext):
 @CHECKS.register("C08", "evidence 의 field 이름이 입력에 실제로 있는 열인지 대조합니다.")
 def evidence_fields_exist(ctx: CheckContext):
     """A cited column that the input does not have means the sentence was made up."""
+    shared = _evidence_pass(ctx)
+    if shared is not None:
+        return shared[0]
     columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
     every = set().union(*columns.values())
     failed = []
@@ -404,18 +471,17 @@ def evidence_fields_exist(ctx: CheckContext):
     return failed
 
 
+_KINDS = {col.name: col.type for spec in TABLE_SPECS for col in spec.columns}
+
+
 @CHECKS.register("C09", "agg 가 없는 evidence 의 value 가 인용한 줄의 원문 값과 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다.")
 def evidence_values_match(ctx: CheckContext):
     """Without ``agg`` the value is the cited row's cell (typed as its column); with
     ``agg`` it is a count over rows."""
-    rows: dict[tuple[str, int], dict[str, str | None]] = {}
-    for s in ctx.scenario.scenes.values():
-        rows[("scene_states", s.line)] = s.raw
-    for b in ctx.scenario.branches:
-        rows[("story_branches", b.line)] = b.raw
-    for f in ctx.scenario.flags.values():
-        rows[("flag_spec", f.line)] = f.raw
-    kinds = {col.name: col.type for spec in TABLE_SPECS for col in spec.columns}
+    shared = _evidence_pass(ctx)
+    if shared is not None:
+        return shared[1]
+    rows = ctx.rows()
     failed = []
     for c in ctx.cards:
         for item in c.get("evidence", []):
@@ -428,9 +494,63 @@ def evidence_values_match(ctx: CheckContext):
                 failed.append(c["target_no"])
                 continue
             # a key a JSON/YAML record omitted reads as an empty cell (column existence is C08's job)
-            if _typed(row.get(item.get("field")), kinds.get(item.get("field"), "str")) != item.get("value"):
+            if _typed(row.get(item.get("field")), _KINDS.get(item.get("field"), "str")) != item.get("value"):
                 failed.append(c["target_no"])
     return failed
+
+
+def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
+    """C08 and C09 in one pass over every evidence item: ``(C08 failures, C09 failures)``.
+
+    The same tests as the checks' own loops, with typed cells looked up in a table per
+    (kind, text) instead of parsed per item.  ``None`` when an item is malformed enough to
+    raise: each check then runs its own loop and fails (or crashes) exactly as alone."""
+    if "evidence" in ctx._cache:
+        return ctx._cache["evidence"]
+    columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
+    every = set().union(*columns.values())
+    rows = ctx.rows()
+    kinds = _KINDS
+    typed_cells: dict[tuple[str, str], Any] = {}
+    fields_failed: list[str] = []
+    values_failed: list[str] = []
+    try:
+        for c in ctx.cards:
+            bad_field = bad_value = False
+            for item in c.get("evidence", []):
+                get = item.get
+                source, name = get("source"), get("field")
+                if name not in (columns.get(source, every) if source else every):
+                    bad_field = True
+                if get("agg"):
+                    value = get("value")
+                    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                        bad_value = True
+                    continue
+                row = rows.get((source, get("line")))
+                if row is None:
+                    bad_value = True
+                    continue
+                text = row.get(name)
+                kind = kinds.get(name, "str")
+                if text is not None and (kind == "bool" or kind == "int"):
+                    key = (kind, text)
+                    if key in typed_cells:
+                        text = typed_cells[key]
+                    else:
+                        text = typed_cells[key] = _typed(text, kind)
+                if text != get("value"):
+                    bad_value = True
+            if bad_field:
+                fields_failed.append(c["target_no"])
+            if bad_value:
+                values_failed.append(c["target_no"])
+    except Exception:
+        outcome = None
+    else:
+        outcome = (fields_failed, values_failed)
+    ctx._cache["evidence"] = outcome
+    return outcome
 
 
 def _typed(text: str | None, kind: str) -> Any:
