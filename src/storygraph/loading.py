@@ -29,23 +29,54 @@ def split_union(union: RawTable) -> dict[str, RawTable]:
     own = {spec.name: set(spec.column_names) for spec in TABLE_SPECS}
     all_known = set().union(*own.values())
     parts: dict[str, list[RawRow]] = {spec.name: [] for spec in TABLE_SPECS}
-    for row in union.rows:
-        v = row.values
-        if v.get("branch_id"):
-            parts["story_branches"].append(row)
-        elif v.get("flag") and not v.get("scene_id"):
-            parts["flag_spec"].append(row)
-        else:
-            parts["scene_states"].append(row)
+    index = _shared_index(union.rows)
+    if index is not None:
+        # rows read from one CSV file: test the id cells in place, without a dict per row
+        scenes, branches, flags = parts["scene_states"], parts["story_branches"], parts["flag_spec"]
+        b, f, s = index.get("branch_id"), index.get("flag"), index.get("scene_id")
+        for row in union.rows:
+            cells = row.cells
+            if b is not None and cells[b].strip():
+                branches.append(row)
+            elif f is not None and cells[f].strip() and not (s is not None and cells[s].strip()):
+                flags.append(row)
+            else:
+                scenes.append(row)
+    else:
+        for row in union.rows:
+            v = row.values
+            if v.get("branch_id"):
+                parts["story_branches"].append(row)
+            elif v.get("flag") and not v.get("scene_id"):
+                parts["flag_spec"].append(row)
+            else:
+                parts["scene_states"].append(row)
     tables = {}
     for spec in TABLE_SPECS:
         if spec.name == "flag_spec" and not (header & own["flag_spec"]):
             continue  # the file carries no flag table at all
         # columns of this table, plus unknown ones (so a misspelt column can be suggested)
         columns = [c for c in union.columns if c in own[spec.name] or c not in all_known]
-        rows = [RawRow(r.line, {c: r.values.get(c) for c in columns}) for r in parts[spec.name]]
+        if index is not None:
+            # the table's rows share the union's cells, read through the table's own columns
+            own_index = {c: index[c] for c in columns}
+            rows = [RawRow(r.line, None, r.cells, own_index) for r in parts[spec.name]]
+        else:
+            rows = [RawRow(r.line, {c: r.values.get(c) for c in columns}) for r in parts[spec.name]]
         tables[spec.name] = RawTable(spec.name, union.file, union.form, union.encoding, columns, rows, union.header_line)
     return tables
+
+
+def _shared_index(rows: list[RawRow]) -> dict[str, int] | None:
+    """The column index all ``rows`` share when they all still hold the cells of one
+    CSV reading (see :class:`~verdicts.tables.RawRow`), else ``None``."""
+    if not rows or rows[0].cells is None:
+        return None
+    index = rows[0].index
+    for row in rows:
+        if row.cells is None or row.index is not index or row._values is not None:
+            return None
+    return index
 
 
 def load_scenario(path: str | Path) -> Scenario:
@@ -64,25 +95,24 @@ def load_scenario(path: str | Path) -> Scenario:
         rejected_scene_lines = [r.line for r in t.rejected]
         for row in t.rows:
             v = row.values
-            scenes[v["scene_id"]] = Scene(
-                scene_id=v["scene_id"], title=v.get("title"), is_entry=v.get("is_entry"), is_ending=v.get("is_ending"),
-                available_flags=v.get("available_flags") or None, line=row.line, raw=row.raw,
-            )
+            get = v.get
+            scene_id = v["scene_id"]
+            scenes[scene_id] = Scene(scene_id, get("title"), get("is_entry"), get("is_ending"),
+                                     get("available_flags") or None, row.line, row.raw)
     branches: list[Branch] = []
     if "story_branches" in typed:
         t = typed["story_branches"]
         for row in t.rows:
             v = row.values
-            order = v.get("order_no")
+            get = v.get
+            order = get("order_no")
             valid = "order_no" not in row.invalid
             if order is not None and order < 1:
                 issues.append(InputIssue(file=t.file, table=t.name, line=row.line, column="order_no",
                                          reason=f"order_no {order}은(는) 1 이상이어야 합니다."))
                 valid = False
-            branches.append(Branch(
-                branch_id=v["branch_id"], from_scene=v["from_scene"], to_scene=v["to_scene"],
-                condition_expr=v.get("condition_expr"), order_no=order, line=row.line, raw=row.raw, order_valid=valid,
-            ))
+            branches.append(Branch(v["branch_id"], v["from_scene"], v["to_scene"], get("condition_expr"), order,
+                                   row.line, row.raw, valid))
     flags: dict[str, Flag] = {}
     if "flag_spec" in typed:
         t = typed["flag_spec"]

@@ -67,7 +67,7 @@ FLAG_SPEC = TableSpec(
 TABLE_SPECS = (SCENE_STATES, STORY_BRANCHES, FLAG_SPEC)
 
 
-@dataclass
+@dataclass(slots=True)
 class Scene:
     scene_id: str
     title: str | None
@@ -85,7 +85,7 @@ class Scene:
         return " ".join((self.title or "").split()) or self.scene_id
 
 
-@dataclass
+@dataclass(slots=True)
 class Branch:
     branch_id: str
     from_scene: str
@@ -101,7 +101,7 @@ class Branch:
 FlagType = Literal["bool", "int", "enum"]
 
 
-@dataclass
+@dataclass(slots=True)
 class Flag:
     flag: str
     label: str | None

@@ -19,6 +19,7 @@ import csv
 import difflib
 import io
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Literal
@@ -52,12 +53,58 @@ _TRUE = {"true", "1", "yes", "y", "참", "t"}
 _FALSE = {"false", "0", "no", "n", "거짓", "f"}
 
 
-@dataclass
 class RawRow:
-    """One record as text: ``values`` maps each column present to its cell (``None`` = empty)."""
+    """One record as text: ``values`` maps each column present to its cell (``None`` = empty).
 
-    line: int
-    values: dict[str, str | None]
+    A row read from a CSV file keeps the cells as the reader gave them and builds
+    ``values`` (cells stripped, empty ones ``None``) only when it is first asked for:
+    :meth:`cell` and :meth:`pick` read single columns without that dict, so a domain that
+    splits a union file into tables does not pay for one dict per row twice.
+    """
+
+    __slots__ = ("line", "_values", "cells", "index")
+
+    def __init__(self, line: int, values: dict[str, str | None] | None = None,
+                 cells: list[str] | None = None, index: dict[str, int] | None = None):
+        self.line = line
+        self._values = values
+        #: the cells as read (unstripped, at least as many as the header), or ``None``
+        self.cells = cells
+        #: column name -> position in ``cells`` (the first of repeated names)
+        self.index = index
+
+    @property
+    def values(self) -> dict[str, str | None]:
+        if self._values is None:
+            cells = self.cells
+            self._values = {name: (cells[i].strip() or None) for name, i in self.index.items()}
+        return self._values
+
+    @values.setter
+    def values(self, values: dict[str, str | None]) -> None:
+        self._values = values
+
+    @property
+    def lazy(self) -> bool:
+        """True while ``values`` has not been built: ``cells`` are then the whole truth."""
+        return self._values is None
+
+    def cell(self, name: str) -> str | None:
+        """``values.get(name)``."""
+        if self._values is None:
+            i = self.index.get(name)
+            return None if i is None else (self.cells[i].strip() or None)
+        return self._values.get(name)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RawRow):
+            return NotImplemented
+        return self.line == other.line and self.values == other.values
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return f"RawRow(line={self.line!r}, values={self.values!r})"
 
 
 @dataclass
@@ -193,24 +240,33 @@ def _clean_header(name: str) -> str:
     return name.strip().lstrip("\ufeff").strip()
 
 
+_FIRST_LINE = re.compile(r"[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]*")
+
+
 def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
     """Read one CSV file into a :class:`RawTable` named ``table``.
 
     Rows keep their physical starting line (a quoted cell may span lines).  A row with
     more cells than the header is reported; fewer cells are read as empty (spreadsheets
     drop trailing empty cells).  Entirely empty rows are skipped.
+
+    The records are parsed in one call; when every record is one physical line (no
+    quoted line break), record ``i`` is line ``header + i`` and no per-record line
+    bookkeeping is needed.  Otherwise, or when a record does not parse, the file is read
+    again record by record (:func:`_read_records_one_by_one`).
     """
     text, encoding = decode_bytes(_read_bytes(path), str(path))
     file = str(path)
     if not text.strip():
         issues.append(InputIssue(file=file, table=table, line=1, reason="파일이 비어 있어 머리글(열 이름) 줄이 없습니다."))
         return RawTable(table, file, "csv", encoding, [], [])
-    delimiter = _sniff_delimiter(text.splitlines()[0])
+    delimiter = _sniff_delimiter(_FIRST_LINE.match(text).group())  # == text.splitlines()[0]
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
     try:
         header = next(reader)
     except csv.Error as exc:
         raise InputError(f"{file}:1: 머리글 줄을 CSV로 읽을 수 없습니다 ({exc}).") from None
+    header_end = reader.line_num
     columns = [_clean_header(h) for h in header]
     seen: dict[str, int] = {}
     for index, name in enumerate(columns):
@@ -223,6 +279,46 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
             )
         else:
             seen[name] = index
+    try:
+        records = list(reader)
+    except csv.Error:
+        records = None
+    if records is None or reader.line_num != header_end + len(records):
+        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+        next(reader)
+        rows = _read_records_one_by_one(reader, len(columns), seen, file, table, issues)
+    else:
+        rows = []
+        ncols = len(columns)
+        padding = [""] * ncols
+        line = header_end
+        for cells in records:
+            line += 1
+            joined = "".join(cells)
+            if not joined or joined.isspace():  # no cell with a non-blank character
+                continue
+            n = len(cells)
+            if n > ncols:
+                _extra_cells(cells, ncols, file, table, line, issues)
+            elif n < ncols:
+                cells += padding[n:]
+            rows.append(RawRow(line, None, cells, seen))
+    return RawTable(table, file, "csv", encoding, [c for c in columns if c], rows)
+
+
+def _extra_cells(cells: list[str], ncols: int, file: str, table: str, line: int, issues: list[InputIssue]) -> None:
+    extra = [c for c in cells[ncols:] if c.strip()]
+    if extra:
+        issues.append(
+            InputIssue(file=file, table=table, line=line,
+                       reason=f"칸이 머리글보다 많습니다 (머리글 {ncols}칸, 이 줄 {len(cells)}칸); 넘치는 값 {extra!r}은 읽지 않았습니다.")
+        )
+
+
+def _read_records_one_by_one(reader, ncols: int, seen: dict[str, int], file: str, table: str,
+                             issues: list[InputIssue]) -> list[RawRow]:
+    """The records after the header, each with the physical line it starts on; a record
+    that does not parse is an issue and reading goes on after it."""
     rows: list[RawRow] = []
     next_line = reader.line_num + 1
     while True:
@@ -238,18 +334,14 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
         next_line = reader.line_num + 1
         if not any(c.strip() for c in cells):
             continue
-        if len(cells) > len(columns) and any(c.strip() for c in cells[len(columns):]):
-            extra = [c for c in cells[len(columns):] if c.strip()]
-            issues.append(
-                InputIssue(file=file, table=table, line=start,
-                           reason=f"칸이 머리글보다 많습니다 (머리글 {len(columns)}칸, 이 줄 {len(cells)}칸); 넘치는 값 {extra!r}은 읽지 않았습니다.")
-            )
+        if len(cells) > ncols:
+            _extra_cells(cells, ncols, file, table, start, issues)
         values: dict[str, str | None] = {}
         for name, index in seen.items():
             cell = cells[index].strip() if index < len(cells) else ""
             values[name] = cell if cell else None
         rows.append(RawRow(start, values))
-    return RawTable(table, file, "csv", encoding, [c for c in columns if c], rows)
+    return rows
 
 
 def _cell_text(value: Any) -> str | None:
@@ -474,48 +566,83 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     rows: list[Row] = []
     rejected: list[RawRow] = []
     first_line_of: dict[Any, int] = {}
+    names = [col.name for col in spec.columns if col.name in present]
+    # typed columns with a table of conversions per text: most cells repeat (Y/N, numbers)
+    converted = [(col.name, col, {}) for col in spec.columns if col.name in present and col.type != "str"]
+    required = [col.name for col in spec.columns if col.name in present and col.required]
+    key_name = spec.key if spec.key and spec.key in present else None
     for raw_row in raw.rows:
-        values: dict[str, Any] = {}
-        invalid: set[str] = set()
-        reject_reason: tuple[str, str] | None = None
-        for col in spec.columns:
-            if col.name not in present:
+        texts = raw_row.values
+        # the common row: every cell parses and no required cell is empty
+        values = {name: texts.get(name) for name in names}
+        clean = True
+        for name, col, table in converted:
+            text = values[name]
+            if text is not None:
+                done = table.get(text)
+                if done is None:
+                    done = table[text] = _convert(col, text)
+                if not done[1]:
+                    clean = False
+                    break
+                values[name] = done[0]
+        if clean:
+            for name in required:
+                if values[name] is None:
+                    clean = False
+                    break
+        if not clean:
+            values, invalid, reject_reason = _type_row(raw, spec, present, raw_row, issues)
+            if reject_reason is not None:
+                issues.append(InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=reject_reason[0], reason=reject_reason[1]))
+                rejected.append(raw_row)
                 continue
-            text = raw_row.values.get(col.name)
-            if text is None:  # empty cell, or a key the record omitted
-                if col.required and reject_reason is None:
-                    reject_reason = (col.name, f"필수 값 '{col.name}'이(가) 비어 있어 이 줄은 판정하지 않았습니다.")
-                values[col.name] = None
-                continue
-            value, ok = _convert(col, text)
-            if not ok:
-                invalid.add(col.name)
-                values[col.name] = None
-                issues.append(
-                    InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=col.name,
-                               reason=f"'{text}'은(는) {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
-                )
-                if col.required and reject_reason is None:
-                    reject_reason = (col.name, f"필수 값 '{col.name}'을(를) 읽을 수 없어 이 줄은 판정하지 않았습니다.")
-            else:
-                values[col.name] = value
-        if reject_reason is not None:
-            issues.append(InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=reject_reason[0], reason=reject_reason[1]))
-            rejected.append(raw_row)
-            continue
-        if spec.key and spec.key in present:
-            key = values.get(spec.key)
+        else:
+            invalid = set()
+        if key_name is not None:
+            key = values.get(key_name)
             if key in first_line_of:
                 issues.append(
-                    InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=spec.key,
-                               reason=f"{spec.key} '{key}'이(가) {first_line_of[key]}번째 줄에 이미 있습니다. 앞의 줄만 판정합니다.")
+                    InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=key_name,
+                               reason=f"{key_name} '{key}'이(가) {first_line_of[key]}번째 줄에 이미 있습니다. 앞의 줄만 판정합니다.")
                 )
                 rejected.append(raw_row)
                 continue
             first_line_of[key] = raw_row.line
         # the raw cells are only read from here on: share them rather than copy them
-        rows.append(Row(raw_row.line, values, raw_row.values, invalid))
+        rows.append(Row(raw_row.line, values, texts, invalid))
     return TypedTable(spec, raw.file, raw.form, raw.encoding, present, rows, rejected)
+
+
+def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow,
+              issues: list[InputIssue]) -> tuple[dict[str, Any], set[str], tuple[str, str] | None]:
+    """Type one row cell by cell, reporting each bad cell: ``(values, invalid columns,
+    (column, reason) of the first reason to reject the row or None)``."""
+    values: dict[str, Any] = {}
+    invalid: set[str] = set()
+    reject_reason: tuple[str, str] | None = None
+    for col in spec.columns:
+        if col.name not in present:
+            continue
+        text = raw_row.values.get(col.name)
+        if text is None:  # empty cell, or a key the record omitted
+            if col.required and reject_reason is None:
+                reject_reason = (col.name, f"필수 값 '{col.name}'이(가) 비어 있어 이 줄은 판정하지 않았습니다.")
+            values[col.name] = None
+            continue
+        value, ok = _convert(col, text)
+        if not ok:
+            invalid.add(col.name)
+            values[col.name] = None
+            issues.append(
+                InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=col.name,
+                           reason=f"'{text}'은(는) {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
+            )
+            if col.required and reject_reason is None:
+                reject_reason = (col.name, f"필수 값 '{col.name}'을(를) 읽을 수 없어 이 줄은 판정하지 않았습니다.")
+        else:
+            values[col.name] = value
+    return values, invalid, reject_reason
 
 
 def json_dumps(data: Any) -> str:
