@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from verdicts.model import InputIssue
-from verdicts.tables import RawRow, RawTable, TypedTable, load_typed_tables
+from verdicts.tables import RawRow, RawTable, TypedTable, load_typed_tables, shared_index
 
 from .model import TABLE_SPECS, Branch, Flag, Scenario, Scene
 
@@ -29,7 +29,7 @@ def split_union(union: RawTable) -> dict[str, RawTable]:
     own = {spec.name: set(spec.column_names) for spec in TABLE_SPECS}
     all_known = set().union(*own.values())
     parts: dict[str, list[RawRow]] = {spec.name: [] for spec in TABLE_SPECS}
-    index = _shared_index(union.rows)
+    index = shared_index(union.rows)
     if index is not None:
         # rows read from one CSV file: test the id cells in place, without a dict per row
         scenes, branches, flags = parts["scene_states"], parts["story_branches"], parts["flag_spec"]
@@ -65,18 +65,6 @@ def split_union(union: RawTable) -> dict[str, RawTable]:
             rows = [RawRow(r.line, {c: r.values.get(c) for c in columns}) for r in parts[spec.name]]
         tables[spec.name] = RawTable(spec.name, union.file, union.form, union.encoding, columns, rows, union.header_line)
     return tables
-
-
-def _shared_index(rows: list[RawRow]) -> dict[str, int] | None:
-    """The column index all ``rows`` share when they all still hold the cells of one
-    CSV reading (see :class:`~verdicts.tables.RawRow`), else ``None``."""
-    if not rows or rows[0].cells is None:
-        return None
-    index = rows[0].index
-    for row in rows:
-        if row.cells is None or row.index is not index or row._values is not None:
-            return None
-    return index
 
 
 def load_scenario(path: str | Path) -> Scenario:

@@ -42,6 +42,7 @@ __all__ = [
     "parse_bool",
     "MAX_INPUT_BYTES",
     "load_typed_tables",
+    "shared_index",
 ]
 
 #: Refuse files larger than this (bytes) with a clear message instead of exhausting memory.
@@ -155,7 +156,7 @@ class TableSpec:
         return [c.name for c in self.columns]
 
 
-@dataclass
+@dataclass(slots=True)
 class Row:
     """A typed row.  ``values`` holds typed cells of present columns (``None`` = empty or
     invalid); ``raw`` the original texts; ``invalid`` the columns whose text did not
@@ -571,10 +572,13 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     converted = [(col.name, col, {}) for col in spec.columns if col.name in present and col.type != "str"]
     required = [col.name for col in spec.columns if col.name in present and col.required]
     key_name = spec.key if spec.key and spec.key in present else None
+    # rows read from CSV whose columns are exactly the contract's, in its order: copy the texts
+    index = shared_index(raw.rows)
+    same_columns = index is not None and list(index) == names
     for raw_row in raw.rows:
         texts = raw_row.values
         # the common row: every cell parses and no required cell is empty
-        values = {name: texts.get(name) for name in names}
+        values = texts.copy() if same_columns else {name: texts.get(name) for name in names}
         clean = True
         for name, col, table in converted:
             text = values[name]
@@ -612,6 +616,18 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
         # the raw cells are only read from here on: share them rather than copy them
         rows.append(Row(raw_row.line, values, texts, invalid))
     return TypedTable(spec, raw.file, raw.form, raw.encoding, present, rows, rejected)
+
+
+def shared_index(rows: list[RawRow]) -> dict[str, int] | None:
+    """The column index all ``rows`` share when every one of them still holds the cells
+    of one CSV reading and has not built its ``values`` yet, else ``None``."""
+    if not rows or rows[0].cells is None:
+        return None
+    index = rows[0].index
+    for row in rows:
+        if row.index is not index or row._values is not None:
+            return None
+    return index
 
 
 def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow,
