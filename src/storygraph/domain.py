@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -133,7 +134,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
     from verdicts.checks import merge_checks, run_checks_part
     from verdicts.model import CheckResult
     from verdicts.parallel import choose_jobs, fork_parts
-    from verdicts.report import encode_items, iter_json_bytes
+    from verdicts.report import iter_json_bytes, write_items
     from verdicts.schema import card_valid
 
     from .accept import failing
@@ -170,8 +171,17 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
                     schema_failed[c.get("target_kind") != SCENE].append(str(c.get("target_no")))
             fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
             split = next((k for k, c in enumerate(data) if c.get("target_kind") != SCENE), len(data))
-            return (withheld, outcomes, schema_failed, fails), [encode_items(data[:split]), encode_items(data[split:])]
+            for f, items in zip(files[i], (data[:split], data[split:])):
+                f.seek(0)
+                f.truncate()  # a part redone after its worker failed starts afresh
+                write_items(items, f)
+                f.flush()
+            return (withheld, outcomes, schema_failed, fails), []
 
+        # each part writes its scene cards and its branch cards to files of its own,
+        # made here so that the workers' files can be read after they exit
+        files = [(tempfile.TemporaryFile(prefix="storygraph-cards-"), tempfile.TemporaryFile(prefix="storygraph-cards-"))
+                 for _ in range(n)]
         parts = fork_parts(n, work)
         withheld = {kind: sum(r[0][kind] for r, _ in parts) for kind in parts[0][0][0]}
         issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
@@ -180,8 +190,12 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         checks.append(CheckResult(id="SCHEMA", description="모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다.",
                                   passed=not schema_failed, failed_targets=schema_failed))
         report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
-        blobs = [b[0] for _, b in parts] + [b[1] for _, b in parts]
         progress.close()
-        for piece in iter_json_bytes(report, DOMAIN, card_blobs=blobs):
-            out.write(piece)
+        try:
+            for piece in iter_json_bytes(report, DOMAIN, card_blobs=[f[0] for f in files] + [f[1] for f in files]):
+                out.write(piece)
+        finally:
+            for pair in files:
+                for f in pair:
+                    f.close()
         return any(r[3] for r, _ in parts) or failing(report, config)

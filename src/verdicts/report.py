@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 from .domain import Domain, Report
 from .model import Card
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_report", "REPORTERS", "STREAMING"]
+__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "write_report", "REPORTERS", "STREAMING"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -142,11 +142,42 @@ def encode_items(items) -> bytes:
     return ITEM_SEPARATOR.join(map(_encode, items))
 
 
+def write_items(items, out, batch: int = 2048) -> None:
+    """:func:`encode_items` of ``items`` written to the binary file ``out`` a batch at a
+    time (a part of a large report never sits in memory as one string)."""
+    items = list(items)
+    for start in range(0, len(items), batch):
+        if start:
+            out.write(ITEM_SEPARATOR)
+        out.write(encode_items(items[start:start + batch]))
+
+
+def _blob_pieces(blob, chunk: int = 1 << 20):
+    """The bytes of a part: a bytes object as is, a binary file from its start."""
+    if isinstance(blob, (bytes, bytearray)):
+        yield blob
+        return
+    blob.seek(0)
+    while True:
+        piece = blob.read(chunk)
+        if not piece:
+            return
+        yield piece
+
+
+def _blob_empty(blob) -> bool:
+    if isinstance(blob, (bytes, bytearray)):
+        return not blob
+    blob.seek(0, 2)
+    return blob.tell() == 0
+
+
 def iter_json_bytes(report: Report, domain: Domain, card_blobs: list[bytes] | None = None):
     """The text of :func:`render_json` as UTF-8 pieces (what ``--format json`` writes).
 
     ``card_blobs``, when given, are the cards already encoded by :func:`encode_items`
-    in parts (in order; empty parts allowed) and stand for ``report.cards``."""
+    or :func:`write_items` in parts (bytes or binary files, in order; empty parts
+    allowed) and stand for ``report.cards``."""
     yield b"{\n"
     first_section = True
     for key, value in _sections(report):
@@ -154,7 +185,7 @@ def iter_json_bytes(report: Report, domain: Domain, card_blobs: list[bytes] | No
         first_section = False
         name = _encode(key)
         if key == "cards" and card_blobs is not None:
-            blobs = [b for b in card_blobs if b]
+            blobs = [b for b in card_blobs if not _blob_empty(b)]
             if not blobs:
                 yield head + b"  " + name + b": []"
                 continue
@@ -162,7 +193,7 @@ def iter_json_bytes(report: Report, domain: Domain, card_blobs: list[bytes] | No
             for i, blob in enumerate(blobs):
                 if i:
                     yield ITEM_SEPARATOR
-                yield blob  # written as is: a part may be tens of megabytes
+                yield from _blob_pieces(blob)  # a part may be tens of megabytes
             yield b"\n  ]"
         elif isinstance(value, (list, tuple)) or hasattr(value, "__next__"):
             opened = False
