@@ -91,14 +91,19 @@ class _Builder:
         self._onward: dict[str, int] | None = None
         self._ending_counts: dict[str, int] | None = None
         self._cond_text: dict[int, str] = {}
+        self._names: dict[str, str] = {}
         self.has_entry = self.sc.has("scene_states", "is_entry")
         self.has_available = self.sc.has("scene_states", "available_flags")
         self.has_condition = self.sc.has("story_branches", "condition_expr")
 
     # ------------------------------------------------------------ helpers
     def name(self, scene_id: str) -> str:
-        s = self.sc.scenes.get(scene_id)
-        return s.name if s else scene_id
+        """How sentences call the scene (its title, else its id); remembered per scene."""
+        name = self._names.get(scene_id)
+        if name is None:
+            s = self.sc.scenes.get(scene_id)
+            name = self._names[scene_id] = s.name if s else scene_id
+        return name
 
     def labelled(self, scene_id: str) -> str:
         """``선장의 고백(SC-19)``, or the bare id of an unknown or untitled scene."""
