@@ -151,8 +151,9 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
             for piece in iter_json_bytes(report, DOMAIN):
                 out.write(piece)
             return failing(report, config)
-        progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
+        progress.start("발견")
         findings, extra_hedges = collect_findings(analysis)
+        progress.start("카드 준비")
         builder = CardBuilder(analysis, extra_hedges).prepare()
         scenes = list(scenario.scenes.values())
         branches = scenario.branches
@@ -182,7 +183,9 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         # made here so that the workers' files can be read after they exit
         files = [(tempfile.TemporaryFile(prefix="storygraph-cards-"), tempfile.TemporaryFile(prefix="storygraph-cards-"))
                  for _ in range(n)]
+        progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
         parts = fork_parts(n, work)
+        progress.start("쓰기")
         withheld = {kind: sum(r[0][kind] for r, _ in parts) for kind in parts[0][0][0]}
         issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
         checks = merge_checks(CHECKS, [r[1] for r, _ in parts])
@@ -190,7 +193,6 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         checks.append(CheckResult(id="SCHEMA", description="모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다.",
                                   passed=not schema_failed, failed_targets=schema_failed))
         report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
-        progress.close()
         try:
             for piece in iter_json_bytes(report, DOMAIN, card_blobs=[f[0] for f in files] + [f[1] for f in files]):
                 out.write(piece)
@@ -198,4 +200,5 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
             for pair in files:
                 for f in pair:
                     f.close()
+        progress.close()
         return any(r[3] for r, _ in parts) or failing(report, config)
