@@ -14,7 +14,7 @@ from verdicts.progress import SILENT, Progress
 from .analysis import Analysis, analyse
 from .cards import CardBuilder, build_cards, withheld_issues
 from .checks import CHECKS, CheckContext
-from .findings import collect_findings
+from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
 from .model import REACHED_AND_ENDS, SCENE, VERDICTS, Scenario, StoryCard
 
@@ -152,7 +152,14 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
                 out.write(piece)
             return failing(report, config)
         progress.start("발견")
-        findings, extra_hedges = collect_findings(analysis)
+        # the findings that add to cards' hedges now; the others while the cards are made
+        hedging = [k for k in KINDS if k.code in HEDGING_KINDS]
+        others = [k for k in KINDS if k.code not in HEDGING_KINDS]
+        found = {k.code: collect_findings(analysis, [k]) for k in hedging}
+        extra_hedges: dict[str, list] = {}
+        for code in (k.code for k in KINDS if k.code in found):
+            for target, clauses in found[code][1].items():
+                extra_hedges.setdefault(target, []).extend(clauses)
         progress.start("카드 준비")
         builder = CardBuilder(analysis, extra_hedges).prepare()
         scenes = list(scenario.scenes.values())
@@ -163,6 +170,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         fail_on = set(config.fail_on)
 
         def work(i: int):
+            own_kinds = {k.code: collect_findings(analysis, [k])[0] for k in others[i::n]}
             cards, withheld = builder.build(_slice(scenes, i, n), _slice(branches, i, n), progress if i == 0 else SILENT, step=n)
             data = [c.data for c in cards]
             outcomes = run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache))
@@ -177,7 +185,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
                 f.truncate()  # a part redone after its worker failed starts afresh
                 write_items(items, f)
                 f.flush()
-            return (withheld, outcomes, schema_failed, fails), []
+            return (withheld, outcomes, schema_failed, fails, own_kinds), []
 
         # each part writes its scene cards and its branch cards to files of its own,
         # made here so that the workers' files can be read after they exit
@@ -186,6 +194,9 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
         parts = fork_parts(n, work)
         progress.start("쓰기")
+        for r, _ in parts:
+            found.update({code: (items, {}) for code, items in r[4].items()})
+        findings = [f for k in KINDS for f in found[k.code][0]]
         withheld = {kind: sum(r[0][kind] for r, _ in parts) for kind in parts[0][0][0]}
         issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
         checks = merge_checks(CHECKS, [r[1] for r, _ in parts])

@@ -67,3 +67,19 @@ def test_cli_jobs_do_not_change_output_or_exit_code(cli, generated):
     assert one.returncode == two.returncode == 1
     assert one.stdout == two.stdout
     assert '"cards": [' in one.stdout
+
+
+def test_only_the_hedging_kinds_add_to_hedges(examples):
+    """lint_json finds the other kinds while the cards are made; that is only right if
+    they never add to a card's hedge.  The lighthouse example has every kind."""
+    from storygraph.analysis import analyse
+    from storygraph.findings import HEDGING_KINDS, KINDS, collect_findings
+    from storygraph.loading import load_scenario
+
+    a = analyse(load_scenario(examples / "lighthouse/scenario.csv"))
+    for k in KINDS:
+        findings, hedges = collect_findings(a, [k])
+        assert findings, f"the example has no {k.code} finding"
+        if k.code not in HEDGING_KINDS:
+            assert hedges == {}, k.code
+    assert any(collect_findings(a, [k])[1] for k in KINDS if k.code in HEDGING_KINDS)
