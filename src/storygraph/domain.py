@@ -145,7 +145,8 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         progress.start("읽기")
         scenario = load_scenario(path)
         progress.start("분석")
-        analysis = analyse(scenario)
+        n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)
+        analysis = analyse(scenario, jobs=n)
         if _accepts_anything(scenario, config):
             report = _finish(scenario, analysis, config, progress)
             for piece in iter_json_bytes(report, DOMAIN):
@@ -164,7 +165,6 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         builder = CardBuilder(analysis, extra_hedges).prepare()
         scenes = list(scenario.scenes.values())
         branches = scenario.branches
-        n = choose_jobs(len(scenes) + len(branches), jobs)
         shared = CheckContext(scenario, [])
         shared.reached(), shared.to_ending()  # whole-graph facts the checks of every part read
         fail_on = set(config.fail_on)
