@@ -102,7 +102,10 @@ def reaching(graph: nx.DiGraph, targets: list[str]) -> set[str]:
         graph.remove_node(_SINK) if targets else None
 
 
-def analyse(scenario: Scenario) -> Analysis:
+def analyse(scenario: Scenario, jobs: int = 1) -> Analysis:
+    """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
+    (shadowing, stuck combinations) is split over that many processes
+    (:mod:`storygraph.partition`); the result is the same."""
     issues: list[InputIssue] = []
     graph = nx.DiGraph()
     graph.add_nodes_from(scenario.scenes)
@@ -125,15 +128,22 @@ def analyse(scenario: Scenario) -> Analysis:
 
     conditions = _parse_conditions(scenario, issues)
     analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
-    _decide_all(analysis)
+    both = reached is not None and reaches is not None
+    if jobs > 1:
+        from .partition import decide_in_parts
+
+        decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both)
+    else:
+        _decide_all(analysis)
     _check_available_flags(analysis)
-    if reached is not None and reaches is not None:
+    if both:
         dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
         analysis.live = live_reachability(
             set(scenario.scenes), [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches], dead,
             entries, endings, reached, reaches,
         )
-        _find_stuck(analysis)
+        if jobs <= 1:
+            _find_stuck(analysis)
     return analysis
 
 
@@ -183,7 +193,9 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
     return out
 
 
-def _decide_all(a: Analysis) -> None:
+def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
+    """Decide the shadowing of the scenes ``items`` (``(scene_id, branches)`` pairs; all
+    scenes by default); ``first``: also report what concerns the whole scenario."""
     sc = a.scenario
     file = sc.files.get("story_branches")
     missing_column = next(
@@ -191,11 +203,10 @@ def _decide_all(a: Analysis) -> None:
          if not sc.has(table, col)),
         None,
     )
-    if not sc.has_flag_table and any(a.conditions.get(b.branch_id) is not None and flags_of(a.conditions[b.branch_id]) for b in sc.branches):
+    if first and not sc.has_flag_table and any(a.conditions.get(b.branch_id) is not None and flags_of(a.conditions[b.branch_id]) for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
                                    reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없습니다; 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
-    by_scene = sc.branches_from()
-    for scene_id, branches in by_scene.items():
+    for scene_id, branches in (sc.branches_from().items() if items is None else items):
         ordered = sorted(branches, key=lambda b: (b.order_no is None, b.order_no if b.order_no is not None else 0, b.line))
         state = SceneShadowing(scene_id, ordered)
         a.shadowing[scene_id] = state
