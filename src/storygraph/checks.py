@@ -34,7 +34,10 @@ CLASS_LIMIT = 1_000_000
 class CheckContext:
     scenario: Scenario
     cards: list[dict[str, Any]]
+    #: facts of the scenario alone, which contexts over different cards may share
     _cache: dict[str, Any] = field(default_factory=dict)
+    #: facts of this context's cards (never shared)
+    _own: dict[str, Any] = field(default_factory=dict, repr=False)
 
     def adjacency(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
         if "adj" not in self._cache:
@@ -61,9 +64,9 @@ class CheckContext:
 
     def verdicts(self) -> list[Any]:
         """Every card's ``verdict`` (``None`` when absent), in card order."""
-        if "verdicts" not in self._cache:
-            self._cache["verdicts"] = [c.get("verdict") for c in self.cards]
-        return self._cache["verdicts"]
+        if "verdicts" not in self._own:
+            self._own["verdicts"] = [c.get("verdict") for c in self.cards]
+        return self._own["verdicts"]
 
     def with_verdict(self, verdict: str) -> list[dict[str, Any]]:
         """The cards whose ``verdict`` is ``verdict``, in card order."""
@@ -509,8 +512,8 @@ def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
     The same tests as the checks' own loops, with typed cells looked up in a table per
     (kind, text) instead of parsed per item.  ``None`` when an item is malformed enough to
     raise: each check then runs its own loop and fails (or crashes) exactly as alone."""
-    if "evidence" in ctx._cache:
-        return ctx._cache["evidence"]
+    if "evidence" in ctx._own:
+        return ctx._own["evidence"]
     columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
     every = set().union(*columns.values())
     rows = ctx.rows()
@@ -553,7 +556,7 @@ def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
         outcome = None
     else:
         outcome = (fields_failed, values_failed)
-    ctx._cache["evidence"] = outcome
+    ctx._own["evidence"] = outcome
     return outcome
 
 

@@ -68,3 +68,15 @@ def test_every_check_has_an_id_description_and_doc():
     assert ids == [f"C{n:02d}" for n in range(1, 11)]
     for check in CHECKS:
         assert check.description.endswith("니다.") and check.doc
+
+
+def test_contexts_sharing_scenario_facts_judge_their_own_cards(base):
+    """Parts of a run share the scenario's facts (``_cache``) but not their cards' facts."""
+    scenario, cards = base
+    tampered = _tamper(cards, "SC-19", lambda c: c["evidence"][1].update(value="다른 제목"))
+    first, second = tampered[: len(tampered) // 2], tampered[len(tampered) // 2:]
+    shared = CheckContext(scenario, [])
+    parts = [{r.id: r for r in CHECKS.run(CheckContext(scenario, part, shared._cache))} for part in (first, second)]
+    alone = [_run(scenario, part) for part in (first, second)]
+    assert parts == alone
+    assert any("SC-19" in p["C09"].failed_targets for p in parts)
