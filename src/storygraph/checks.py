@@ -517,7 +517,7 @@ def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
     columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
     every = set().union(*columns.values())
     rows = ctx.rows()
-    kinds = _KINDS
+    typed_names = {name for name, kind in _KINDS.items() if kind in ("bool", "int")}
     typed_cells: dict[tuple[str, str], Any] = {}
     fields_failed: list[str] = []
     values_failed: list[str] = []
@@ -527,7 +527,8 @@ def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
             for item in c.get("evidence", []):
                 get = item.get
                 source, name = get("source"), get("field")
-                if name not in (columns.get(source, every) if source else every):
+                # a source that is no table name (or empty) may cite any column, as in C08
+                if name not in columns.get(source, every):
                     bad_field = True
                 if get("agg"):
                     value = get("value")
@@ -539,13 +540,12 @@ def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
                     bad_value = True
                     continue
                 text = row.get(name)
-                kind = kinds.get(name, "str")
-                if text is not None and (kind == "bool" or kind == "int"):
-                    key = (kind, text)
+                if text is not None and name in typed_names:
+                    key = (name, text)
                     if key in typed_cells:
                         text = typed_cells[key]
                     else:
-                        text = typed_cells[key] = _typed(text, kind)
+                        text = typed_cells[key] = _typed(text, _KINDS[name])
                 if text != get("value"):
                     bad_value = True
             if bad_field:

@@ -21,6 +21,7 @@ import io
 import json
 import re
 from dataclasses import dataclass, field
+from itertools import repeat
 from pathlib import Path
 from typing import Any, Iterable, Literal
 
@@ -288,6 +289,9 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
         reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
         next(reader)
         rows = _read_records_one_by_one(reader, len(columns), seen, file, table, issues)
+    elif _all_full(records, len(columns)):
+        # the usual file: every record as long as the header and none blank
+        rows = list(map(RawRow, range(header_end + 1, header_end + 1 + len(records)), repeat(None), records, repeat(seen)))
     else:
         rows = []
         ncols = len(columns)
@@ -305,6 +309,16 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
                 cells += padding[n:]
             rows.append(RawRow(line, None, cells, seen))
     return RawTable(table, file, "csv", encoding, [c for c in columns if c], rows)
+
+
+def _all_full(records: list[list[str]], ncols: int) -> bool:
+    """Whether every record has exactly ``ncols`` cells and some non-blank character."""
+    if not records:
+        return True
+    if set(map(len, records)) != {ncols}:
+        return False
+    joined = list(map("".join, records))
+    return "" not in joined and not any(map(str.isspace, joined))
 
 
 def _extra_cells(cells: list[str], ncols: int, file: str, table: str, line: int, issues: list[InputIssue]) -> None:
@@ -575,21 +589,28 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     # rows read from CSV whose columns are exactly the contract's, in its order: copy the texts
     index = shared_index(raw.rows)
     same_columns = index is not None and list(index) == names
+    cell_items = list(index.items()) if same_columns else None
     for raw_row in raw.rows:
-        texts = raw_row.values
+        if cell_items is not None:  # build the texts from the cells here (as RawRow.values would)
+            cells = raw_row.cells
+            texts = raw_row._values = {name: (cells[i].strip() or None) for name, i in cell_items}
+            values = texts.copy()
+        else:
+            texts = raw_row.values
+            values = {name: texts.get(name) for name in names}
         # the common row: every cell parses and no required cell is empty
-        values = texts.copy() if same_columns else {name: texts.get(name) for name in names}
         clean = True
         for name, col, table in converted:
             text = values[name]
             if text is not None:
-                done = table.get(text)
-                if done is None:
-                    done = table[text] = _convert(col, text)
-                if not done[1]:
-                    clean = False
-                    break
-                values[name] = done[0]
+                value = table.get(text, _UNPARSED)
+                if value is _UNPARSED:
+                    value, ok = _convert(col, text)
+                    if not ok:
+                        clean = False
+                        break
+                    table[text] = value
+                values[name] = value
         if clean:
             for name in required:
                 if values[name] is None:
@@ -616,6 +637,9 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
         # the raw cells are only read from here on: share them rather than copy them
         rows.append(Row(raw_row.line, values, texts, invalid))
     return TypedTable(spec, raw.file, raw.form, raw.encoding, present, rows, rejected)
+
+
+_UNPARSED = object()
 
 
 def shared_index(rows: list[RawRow]) -> dict[str, int] | None:
