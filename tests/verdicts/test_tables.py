@@ -5,7 +5,14 @@ from __future__ import annotations
 import pytest
 
 from verdicts.errors import InputError
-from verdicts.tables import Column, TableSpec, parse_bool, read_csv, read_tables, type_table
+import csv
+import io
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from verdicts.tables import (Column, RawRow, RawTable, TableSpec, _read_records_one_by_one, _type_row, parse_bool, read_csv,
+                             read_tables, type_table)
 
 SPEC = TableSpec("things", (Column("id", "str", required=True), Column("flag", "bool"), Column("n", "int"), Column("note")), key="id")
 
@@ -85,3 +92,31 @@ def test_yaml_records_keep_their_lines(tmp_path):
     path.write_text("things:\n  - id: a\n    n: 3\n  - id: b\n", encoding="utf-8")
     tables = read_tables(path, ["things"], [])
     assert [(r.line, r.values["id"]) for r in tables["things"].rows] == [(2, "a"), (4, "b")]
+
+
+_CELLS = ["", " ", "a", " b ", "1", "x,y", "\u3000", '"q"', '"two\nlines"', '"r\r"', "Y", "maybe", "2.5", "-3"]
+
+
+@given(rows=st.lists(st.lists(st.sampled_from(_CELLS), max_size=5), max_size=6), newline=st.sampled_from(["\n", "\r\n", "\r"]))
+def test_reading_at_once_matches_reading_record_by_record(tmp_path_factory, rows, newline):
+    """read_csv's fast path (all records parsed in one call) gives the rows, lines and
+    issues of the record-by-record reader it falls back to."""
+    text = "id,flag,n" + newline + newline.join(",".join(r) for r in rows) + newline
+    path = tmp_path_factory.mktemp("csv") / "t.csv"
+    path.write_bytes(text.encode("utf-8"))
+    issues: list = []
+    raw = read_csv(path, "things", issues)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    next(reader)
+    expected_issues: list = []
+    expected = _read_records_one_by_one(reader, 3, {"id": 0, "flag": 1, "n": 2}, str(path), "things", expected_issues)
+    assert [(r.line, r.values) for r in raw.rows] == [(r.line, r.values) for r in expected]
+    assert issues == expected_issues
+    typed_issues: list = []
+    table = type_table(raw, SPEC, typed_issues)
+    # typing the same rows held as dicts (no shared cells) takes the general path
+    dict_rows = RawTable("things", str(path), "csv", "utf-8", raw.columns, [RawRow(r.line, dict(r.values)) for r in raw.rows])
+    dict_issues: list = []
+    assert type_table(dict_rows, SPEC, dict_issues).rows == table.rows and dict_issues == typed_issues
+    for row in table.rows:
+        assert _type_row(raw, SPEC, table.present, RawRow(row.line, row.raw), [])[:2] == (row.values, row.invalid)
