@@ -106,8 +106,10 @@ CHECKS: CheckRegistry[CheckContext] = CheckRegistry()
 @CHECKS.register("C01", "verdict 가 다섯 판정 가운데 하나이고 target_kind 가 장면·분기 가운데 하나인지 확인합니다.")
 def verdict_in_enum(ctx: CheckContext):
     """A verdict or target kind outside the closed lists means the card was not made by the rules."""
-    return [c.get("target_no") for c, v in zip(ctx.cards, ctx.verdicts())
-            if v not in VERDICTS or c.get("target_kind") not in (SCENE, BRANCH)]
+    shared = _card_sweep(ctx)
+    if shared is not None:
+        return shared["C01"]
+    return [c.get("target_no") for c in ctx.cards if c.get("verdict") not in VERDICTS or c.get("target_kind") not in (SCENE, BRANCH)]
 
 
 _REQUIRED = ("target_no", "target_kind", "verdict", "reached_from_entry", "evidence", "summary")
@@ -117,15 +119,10 @@ _get_required = operator.itemgetter(*_REQUIRED)
 @CHECKS.register("C02", "target_no·target_kind·verdict·reached_from_entry·evidence·summary 가 모두 있는지 확인합니다.")
 def required_fields(ctx: CheckContext):
     """Every card carries the six fields a reader and the screen rely on."""
-    failed = []
-    for c in ctx.cards:
-        try:
-            values = _get_required(c)
-        except KeyError:  # a field is absent: read as None, which fails below
-            values = (None,)
-        if None in values or "" in values:
-            failed.append(c.get("target_no", "?"))
-    return failed
+    shared = _card_sweep(ctx)
+    if shared is not None:
+        return shared["C02"]
+    return [c.get("target_no", "?") for c in ctx.cards if any(c.get(k) in (None, "") for k in _REQUIRED)]
 
 
 @CHECKS.register("C03", "모든 분기의 order_no 가 1 이상인지 확인합니다.")
@@ -464,9 +461,9 @@ def no_ending_recomputed(ctx: CheckContext):
 @CHECKS.register("C08", "evidence 의 field 이름이 입력에 실제로 있는 열인지 대조합니다.")
 def evidence_fields_exist(ctx: CheckContext):
     """A cited column that the input does not have means the sentence was made up."""
-    shared = _evidence_pass(ctx)
+    shared = _card_sweep(ctx)
     if shared is not None:
-        return shared[0]
+        return shared["C08"]
     columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
     every = set().union(*columns.values())
     failed = []
@@ -485,9 +482,9 @@ _KINDS = {col.name: col.type for spec in TABLE_SPECS for col in spec.columns}
 def evidence_values_match(ctx: CheckContext):
     """Without ``agg`` the value is the cited row's cell (typed as its column); with
     ``agg`` it is a count over rows."""
-    shared = _evidence_pass(ctx)
+    shared = _card_sweep(ctx)
     if shared is not None:
-        return shared[1]
+        return shared["C09"]
     rows = ctx.rows()
     failed = []
     for c in ctx.cards:
@@ -506,36 +503,58 @@ def evidence_values_match(ctx: CheckContext):
     return failed
 
 
-def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
-    """C08 and C09 in one pass over every evidence item: ``(C08 failures, C09 failures)``.
+def _card_sweep(ctx: CheckContext) -> dict[str, Any] | None:
+    """One pass over the cards for the checks that read every card: the failures of C01,
+    C02, C08 and C09, the verdict list, and the summaries and hedges C10 reads.
 
-    The same tests as the checks' own loops, with typed cells looked up in a table per
-    (kind, text) instead of parsed per item.  ``None`` when an item is malformed enough to
-    raise: each check then runs its own loop and fails (or crashes) exactly as alone."""
-    if "evidence" in ctx._own:
-        return ctx._own["evidence"]
+    Each test is the one the check's own loop makes (C08 and C09 over every evidence item,
+    typed cells looked up per (column, text) instead of parsed per item).  ``None`` when a
+    card or an item is malformed enough to raise: each check then runs its own loop and
+    fails (or crashes) exactly as it would alone."""
+    if "sweep" in ctx._own:
+        return ctx._own["sweep"]
     columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
     every = set().union(*columns.values())
     rows = ctx.rows()
     typed_names = {name for name, kind in _KINDS.items() if kind in ("bool", "int")}
     typed_cells: dict[tuple[str, str], Any] = {}
-    fields_failed: list[str] = []
-    values_failed: list[str] = []
+    kinds = (SCENE, BRANCH)
+    verdicts: list[Any] = []
+    c01: list[Any] = []
+    c02: list[Any] = []
+    c08: list[str] = []
+    c09: list[str] = []
+    summaries: list[Any] = []
+    hedged: list[int] = []
     try:
-        for c in ctx.cards:
+        for position, c in enumerate(ctx.cards):
+            get = c.get
+            verdict = get("verdict")
+            verdicts.append(verdict)
+            if verdict not in VERDICTS or get("target_kind") not in kinds:
+                c01.append(get("target_no"))
+            try:
+                required = _get_required(c)
+            except KeyError:  # a field is absent: read as None, which fails below
+                required = (None,)
+            if None in required or "" in required:
+                c02.append(get("target_no", "?"))
+            summaries.append(get("summary"))
+            if get("hedge") is not None:
+                hedged.append(position)
             bad_field = bad_value = False
-            for item in c.get("evidence", []):
-                get = item.get
-                source, name = get("source"), get("field")
+            for item in get("evidence", []):
+                item_get = item.get
+                source, name = item_get("source"), item_get("field")
                 # a source that is no table name (or empty) may cite any column, as in C08
                 if name not in columns.get(source, every):
                     bad_field = True
-                if get("agg"):
-                    value = get("value")
+                if item_get("agg"):
+                    value = item_get("value")
                     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                         bad_value = True
                     continue
-                row = rows.get((source, get("line")))
+                row = rows.get((source, item_get("line")))
                 if row is None:
                     bad_value = True
                     continue
@@ -546,17 +565,18 @@ def _evidence_pass(ctx: CheckContext) -> tuple[list[str], list[str]] | None:
                         text = typed_cells[key]
                     else:
                         text = typed_cells[key] = _typed(text, _KINDS[name])
-                if text != get("value"):
+                if text != item_get("value"):
                     bad_value = True
             if bad_field:
-                fields_failed.append(c["target_no"])
+                c08.append(c["target_no"])
             if bad_value:
-                values_failed.append(c["target_no"])
+                c09.append(c["target_no"])
     except Exception:
         outcome = None
     else:
-        outcome = (fields_failed, values_failed)
-    ctx._own["evidence"] = outcome
+        outcome = {"C01": c01, "C02": c02, "C08": c08, "C09": c09, "summaries": summaries, "hedged": hedged}
+        ctx._own.setdefault("verdicts", verdicts)
+    ctx._own["sweep"] = outcome
     return outcome
 
 
@@ -577,8 +597,12 @@ def _typed(text: str | None, kind: str) -> Any:
 def polite_sentences(ctx: CheckContext):
     """One polite Korean sentence ending in ``-니다.``; a hedge, when present, too."""
     cards = ctx.cards
-    summaries = [c.get("summary") for c in cards]
-    hedged = [i for i, c in enumerate(cards) if c.get("hedge") is not None]
+    shared = _card_sweep(ctx)
+    if shared is not None:
+        summaries, hedged = shared["summaries"], shared["hedged"]
+    else:
+        summaries = [c.get("summary") for c in cards]
+        hedged = [i for i, c in enumerate(cards) if c.get("hedge") is not None]
     texts = summaries + [cards[i]["hedge"] for i in hedged]
     if not set(map(type, texts)) <= {str, type(None)}:  # let a non-text fail exactly where it did one card at a time
         return [c.get("target_no", "?") for c in cards
