@@ -72,6 +72,21 @@ class CheckContext:
         """The cards whose ``verdict`` is ``verdict``, in card order."""
         return [c for c, v in zip(self.cards, self.verdicts()) if v == verdict]
 
+    def branches_by_scene(self) -> dict[str, list]:
+        """The branches leaving each scene, in input order."""
+        if "by_scene" not in self._cache:
+            by_scene: dict[str, list] = {}
+            for b in self.scenario.branches:
+                by_scene.setdefault(b.from_scene, []).append(b)
+            self._cache["by_scene"] = by_scene
+        return self._cache["by_scene"]
+
+    def to_scenes(self) -> dict[str, str]:
+        """Each branch's ``to_scene`` by its id (a later row with the same id wins)."""
+        if "to_scene" not in self._cache:
+            self._cache["to_scene"] = {b.branch_id: b.to_scene for b in self.scenario.branches}
+        return self._cache["to_scene"]
+
     def rows(self) -> dict[tuple[str, int], dict[str, str | None]]:
         """The raw cells of every typed input row by ``(table, line)``: what an evidence
         item cites."""
@@ -157,7 +172,7 @@ def unreached_recomputed(ctx: CheckContext):
 @CHECKS.register("C05", "없는 장면을 가리킴은 그 분기의 to_scene 이 scene_id 어디에도 없는지 다시 계산합니다.")
 def missing_target_recomputed(ctx: CheckContext):
     """The destination of such a branch is not among the ``scene_id`` values."""
-    to_scene = {b.branch_id: b.to_scene for b in ctx.scenario.branches}
+    to_scene = ctx.to_scenes()
     return [c["target_no"] for c in ctx.with_verdict(MISSING_TARGET) if to_scene.get(c["target_no"]) in ctx.scenario.scenes]
 
 
@@ -171,9 +186,7 @@ def shadowing_recomputed(ctx: CheckContext):
     solver when it is installed."""
     failed: list[str] = []
     methods: set[str] = set()
-    by_scene: dict[str, list] = {}
-    for b in ctx.scenario.branches:
-        by_scene.setdefault(b.from_scene, []).append(b)
+    by_scene = ctx.branches_by_scene()
     ordered: dict[str, tuple[list, list[str]]] = {}
     grids: dict[tuple, _Grid] = {}
     for c in ctx.with_verdict(SHADOWING):
@@ -446,7 +459,7 @@ def no_ending_recomputed(ctx: CheckContext):
     """A scene (or a branch's destination) is reached and no path from it reaches an
     ``is_ending`` scene."""
     reached, ending = ctx.reached(), ctx.to_ending()
-    to_scene = {b.branch_id: b.to_scene for b in ctx.scenario.branches}
+    to_scene = ctx.to_scenes()
     failed = []
     for c in ctx.with_verdict(NO_ENDING):
         if c.get("target_kind") == SCENE:
