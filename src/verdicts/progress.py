@@ -17,6 +17,7 @@ from typing import TextIO
 __all__ = ["Progress", "SILENT", "StageTimes", "for_terminal"]
 
 #: set to 1 to have each stage's wall and CPU time and the peak memory written to stderr
+DELAY_ENV = "VERDICTS_PROGRESS_DELAY"
 TIMINGS_ENV = "VERDICTS_TIMINGS"
 
 
@@ -143,4 +144,8 @@ def for_terminal(quiet: bool = False, stream: TextIO | None = None) -> Progress:
         return StageTimes(stream)
     if quiet or not getattr(stream, "isatty", lambda: False)():
         return SILENT
-    return Progress(stream)
+    try:  # how long a run goes unseen before the line appears (tests set it to 0)
+        delay = max(0.0, float(os.environ.get(DELAY_ENV, "1.0")))
+    except ValueError:
+        delay = 1.0
+    return Progress(stream, delay=delay)
