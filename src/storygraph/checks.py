@@ -188,7 +188,7 @@ def shadowing_recomputed(ctx: CheckContext):
     methods: set[str] = set()
     by_scene = ctx.branches_by_scene()
     ordered: dict[str, tuple[list, list[str]]] = {}
-    grids: dict[tuple, _Grid] = {}
+    memo: dict[tuple, Any] = {}
     for c in ctx.with_verdict(SHADOWING):
         later = c.get("overlapping_branch_id")
         scene_id = c.get("scene_id")
@@ -200,7 +200,7 @@ def shadowing_recomputed(ctx: CheckContext):
             failed.append(c["target_no"])
             continue
         upto = siblings[: ids.index(later) + 1]
-        outcome = _covered(ctx.scenario, [b.condition_expr for b in upto], grids)
+        outcome = _covered(ctx.scenario, [b.condition_expr for b in upto], memo)
         if outcome is None:
             methods.add("too-large")
             continue
@@ -219,50 +219,65 @@ def _methods_note(methods: frozenset) -> str | None:
     return "방법: " + ", ".join(_METHOD_NAMES[m] for m in sorted(methods)) if methods else None
 
 
-def _covered(sc: Scenario, texts: list[str | None], grids: dict[tuple, "_Grid"] | None = None) -> tuple[bool, str] | None:
+def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | None = None) -> tuple[bool, str] | None:
     """Whether the last condition is covered by the others: ``(covered, method)``, or
     ``None`` when no method here can decide it.
 
-    ``grids`` keeps the grids of earlier calls of one check run by flags and axes, so
-    that cards over the same flags share their points and the masks of their conditions."""
-    Compare = _condition_types()[1]
-    flags_of, parse_condition = _condition_functions()
-    if grids is None:
-        grids = {}
-    exprs = [parse_condition(t) for t in texts]
+    ``memo`` keeps what one check run already worked out: each condition text's tree,
+    flags and constants, each flag's full range, and the grids by flags and axes (so that
+    cards over the same flags share their points and the masks of their conditions)."""
+    if memo is None:
+        memo = {}
+    facts = []
+    for t in texts:
+        fact = memo.get(("text", t))
+        if fact is None:
+            fact = memo[("text", t)] = _condition_facts(t)
+        facts.append(fact)
     used: list[str] = []
-    for e in exprs:
-        used.extend(f for f in flags_of(e) if f not in used)
+    for fact in facts:
+        for f in fact[1]:
+            if f not in used:
+                used.append(f)
     specs = [sc.flags[f] for f in used]
-    axes = []
-    for spec in specs:  # the full range of a flag is the same for every card: made once per run
+    full = []
+    for spec in specs:  # the full range of a flag is the same for every card
         axis_key = ("axis", spec.flag)
-        if axis_key not in grids:
-            grids[axis_key] = _full_axis(spec)  # type: ignore[assignment]
-        axes.append(grids[axis_key])
+        if axis_key not in memo:
+            memo[axis_key] = _full_axis(spec)
+        full.append(memo[axis_key])
+    axes = full
     size = _product(axes)
     method = "reference"
     key: tuple = (method, tuple(used))
     if size is None or size > REFERENCE_LIMIT:
         method = "classes"
         consts: dict[str, set] = {f: set() for f in used}
-        for e in exprs:
-            for node in _atoms(e):
-                if type(node) is Compare:
-                    consts[node.flag].add(node.value)
-        axes = [_candidate_axis(spec, consts[spec.flag]) for spec in specs]
+        for fact in facts:
+            for flag, value in fact[2]:
+                consts[flag].add(value)
+        axes = [_candidate_axis(spec, consts[spec.flag]) if spec.type == "int" else axis for spec, axis in zip(specs, full)]
         size = _product(axes)
         if size is None or size > CLASS_LIMIT:
-            return _covered_z3(sc, exprs, used)
+            return _covered_z3(sc, [fact[0] for fact in facts], used)
         key = (method, tuple(used), tuple(map(tuple, axes)))
-    grid = grids.get(key)
+    grid = memo.get(key)
     if grid is None:
-        grid = grids[key] = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
-    masks = [grid.condition_mask(t, e) for t, e in zip(texts, exprs)]
+        grid = memo[key] = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
+    masks = [grid.condition_mask(t, fact[0]) for t, fact in zip(texts, facts)]
     rest = masks[-1]
     for m in masks[:-1]:
         rest &= ~m
     return (rest & grid.all) == 0, method
+
+
+def _condition_facts(text: str | None) -> tuple[Any, list[str], list[tuple[str, Any]]]:
+    """A condition's tree, its flags in order of appearance, and the ``(flag, constant)``
+    of each of its comparisons."""
+    Compare = _condition_types()[1]
+    flags_of, parse_condition = _condition_functions()
+    expr = parse_condition(text)
+    return expr, flags_of(expr), [(node.flag, node.value) for node in _atoms(expr) if type(node) is Compare]
 
 
 def _product(axes: list[list | None]) -> int | None:
