@@ -187,20 +187,27 @@ def shadowing_recomputed(ctx: CheckContext):
     failed: list[str] = []
     methods: set[str] = set()
     by_scene = ctx.branches_by_scene()
-    ordered: dict[str, tuple[list, list[str]]] = {}
+    ordered: dict[str, tuple[dict[str, int], list[str | None]]] = {}
     memo: dict[tuple, Any] = {}
     for c in ctx.with_verdict(SHADOWING):
         later = c.get("overlapping_branch_id")
         scene_id = c.get("scene_id")
-        if scene_id not in ordered:
-            siblings = sorted((b for b in by_scene.get(scene_id, []) if b.order_no is not None), key=lambda b: b.order_no)
-            ordered[scene_id] = (siblings, [b.branch_id for b in siblings])
-        siblings, ids = ordered[scene_id]
-        if later not in ids or c["target_no"] not in ids or ids.index(later) != ids.index(c["target_no"]) + 1:
+        entry = ordered.get(scene_id)
+        if entry is None:
+            siblings = sorted((b for b in by_scene.get(scene_id, []) if b.order_no is not None), key=_ORDER_NO)
+            position: dict[str, int] = {}
+            for i, b in enumerate(siblings):
+                position.setdefault(b.branch_id, i)  # the first of a repeated id, as list.index finds it
+            entry = ordered[scene_id] = (position, [b.condition_expr for b in siblings])
+        position, conditions = entry
+        try:
+            at_later, at_card = position.get(later), position.get(c["target_no"])
+        except TypeError:  # an id no branch can have
+            at_later = at_card = None
+        if at_later is None or at_card is None or at_later != at_card + 1:
             failed.append(c["target_no"])
             continue
-        upto = siblings[: ids.index(later) + 1]
-        outcome = _covered(ctx.scenario, [b.condition_expr for b in upto], memo)
+        outcome = _covered(ctx.scenario, conditions[: at_later + 1], memo)
         if outcome is None:
             methods.add("too-large")
             continue
@@ -210,6 +217,8 @@ def shadowing_recomputed(ctx: CheckContext):
             failed.append(c["target_no"])
     return failed, TagNote(frozenset(methods), _methods_note)
 
+
+_ORDER_NO = operator.attrgetter("order_no")
 
 _METHOD_NAMES = {"reference": "전체 범위 열거", "classes": "상수 주변 점 열거", "z3": "z3 SMT", "too-large": "조합이 너무 많아 건너뜀"}
 
