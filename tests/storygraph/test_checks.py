@@ -80,3 +80,17 @@ def test_contexts_sharing_scenario_facts_judge_their_own_cards(base):
     alone = [_run(scenario, part) for part in (first, second)]
     assert parts == alone
     assert any("SC-19" in p["C09"].failed_targets for p in parts)
+
+
+def test_a_malformed_evidence_item_fails_only_the_checks_that_read_it(base):
+    """The shared sweep over the cards gives way to each check's own loop: an item that
+    is not an object stops C08 and C09 (with a note), the other checks still judge."""
+    scenario, cards = base
+    results = _run(scenario, _tamper(cards, "SC-19", lambda c: c["evidence"].append("제목")))
+    for check_id in ("C08", "C09"):
+        assert not results[check_id].passed and "AttributeError" in results[check_id].note
+    for check_id in ("C01", "C02", "C04", "C05", "C07", "C10"):
+        assert results[check_id].passed and results[check_id].note is None
+    # and a card without evidence at all has nothing to cite wrongly
+    results = _run(scenario, _tamper(cards, "SC-19", lambda c: c.pop("evidence")))
+    assert results["C08"].passed and results["C09"].passed and "SC-19" in results["C02"].failed_targets
