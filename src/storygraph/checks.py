@@ -144,14 +144,19 @@ def required_fields(ctx: CheckContext):
 def order_positive(ctx: CheckContext):
     """``order_no`` starts at 1; zero or negative numbers make the order meaningless."""
     failed = []
+    below_one: dict[str, bool] = {}  # by text: most order numbers repeat
     for b in ctx.scenario.branches:
         text = b.raw.get("order_no")
         if text is None:
             continue
-        try:
-            if int(float(text)) < 1:
-                failed.append(b.branch_id)
-        except ValueError:
+        bad = below_one.get(text)
+        if bad is None:
+            try:
+                bad = int(float(text)) < 1
+            except ValueError:
+                bad = True
+            below_one[text] = bad
+        if bad:
             failed.append(b.branch_id)
     return failed
 
