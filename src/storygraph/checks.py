@@ -238,8 +238,7 @@ def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | Non
     ``None`` when no method here can decide it.
 
     ``memo`` keeps what one check run already worked out: each condition text's tree,
-    flags and constants, each flag's full range, and the grids by flags and axes (so that
-    cards over the same flags share their points and the masks of their conditions)."""
+    flags and constants, and each flag's full range."""
     if memo is None:
         memo = {}
     facts = []
@@ -263,7 +262,6 @@ def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | Non
     axes = full
     size = _product(axes)
     method = "reference"
-    key: tuple = (method, tuple(used))
     if size is None or size > REFERENCE_LIMIT:
         method = "classes"
         consts: dict[str, set] = {f: set() for f in used}
@@ -274,10 +272,8 @@ def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | Non
         size = _product(axes)
         if size is None or size > CLASS_LIMIT:
             return _covered_z3(sc, [fact[0] for fact in facts], used)
-        key = (method, tuple(used), tuple(map(tuple, axes)))
-    grid = memo.get(key)
-    if grid is None:
-        grid = memo[key] = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
+    # a grid (up to CLASS_LIMIT bytes a mask) lives for one card only: few cards share one
+    grid = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
     masks = [grid.condition_mask(t, fact[0]) for t, fact in zip(texts, facts)]
     rest = masks[-1]
     for m in masks[:-1]:
