@@ -58,10 +58,11 @@ _FALSE = {"false", "0", "no", "n", "거짓", "f"}
 class RawRow:
     """One record as text: ``values`` maps each column present to its cell (``None`` = empty).
 
-    A row read from a CSV file keeps the cells as the reader gave them and builds
-    ``values`` (cells stripped, empty ones ``None``) only when it is first asked for:
-    :meth:`cell` and :meth:`pick` read single columns without that dict, so a domain that
-    splits a union file into tables does not pay for one dict per row twice.
+    A row read from a CSV file keeps the cells as the reader gave them (``cells``, with
+    ``index`` naming their positions) and builds ``values`` (cells stripped, empty ones
+    ``None``) only when it is first asked for, so that a domain splitting a union file
+    into tables (several rows over the same cells) or typing the rows does not pay for a
+    dict per row it never reads.
     """
 
     __slots__ = ("line", "_values", "cells", "index")
@@ -85,18 +86,6 @@ class RawRow:
     @values.setter
     def values(self, values: dict[str, str | None]) -> None:
         self._values = values
-
-    @property
-    def lazy(self) -> bool:
-        """True while ``values`` has not been built: ``cells`` are then the whole truth."""
-        return self._values is None
-
-    def cell(self, name: str) -> str | None:
-        """``values.get(name)``."""
-        if self._values is None:
-            i = self.index.get(name)
-            return None if i is None else (self.cells[i].strip() or None)
-        return self._values.get(name)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, RawRow):
