@@ -193,6 +193,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
                  for _ in range(n)]
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
         parts = fork_parts(n, work)
+        progress.complete()
         progress.start("쓰기")
         for r, _ in parts:
             found.update({code: (items, {}) for code, items in r[4].items()})
