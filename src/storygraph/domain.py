@@ -12,7 +12,7 @@ from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, analyse
-from .cards import CardBuilder, build_cards, withheld_issues
+from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
@@ -150,7 +150,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         scenario = load_scenario(path)
         progress.start("분석")
         n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)
-        analysis = analyse(scenario, jobs=n)
+        analysis = analyse(scenario, jobs=n, alongside=graph_counts)
         if _accepts_anything(scenario, config):
             report = _finish(scenario, analysis, config, progress)
             for piece in iter_json_bytes(report, DOMAIN):
@@ -166,7 +166,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
             for target, clauses in found[code][1].items():
                 extra_hedges.setdefault(target, []).extend(clauses)
         progress.start("카드 준비")
-        builder = CardBuilder(analysis, extra_hedges).prepare()
+        builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
         scenes = list(scenario.scenes.values())
         branches = scenario.branches
         shared = CheckContext(scenario, [])
