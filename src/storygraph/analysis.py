@@ -11,6 +11,7 @@ Nothing here writes sentences or cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 import networkx as nx
 
 from verdicts.errors import ConditionSyntaxError
@@ -75,6 +76,8 @@ class Analysis:
     live: LiveReach | None = None
     #: scene id -> the flag assignments under which none of its branches fires
     stuck: dict[str, StuckScene] = field(default_factory=dict)
+    #: what the caller's ``alongside`` function returned (see :func:`analyse`)
+    alongside: Any = None
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -102,10 +105,14 @@ def reaching(graph: nx.DiGraph, targets: list[str]) -> set[str]:
         graph.remove_node(_SINK) if targets else None
 
 
-def analyse(scenario: Scenario, jobs: int = 1) -> Analysis:
+def analyse(scenario: Scenario, jobs: int = 1, alongside=None) -> Analysis:
     """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
     (shadowing, stuck combinations) is split over that many processes
-    (:mod:`storygraph.partition`); the result is the same."""
+    (:mod:`storygraph.partition`); the result is the same.
+
+    ``alongside``, a function of the analysis that needs only the graph and the
+    structural reachability, is run in one of the processes beside its share of the
+    scenes; its result is kept in ``analysis.alongside``."""
     issues: list[InputIssue] = []
     graph = nx.DiGraph()
     graph.add_nodes_from(scenario.scenes)
@@ -132,8 +139,10 @@ def analyse(scenario: Scenario, jobs: int = 1) -> Analysis:
     if jobs > 1:
         from .partition import decide_in_parts
 
-        decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both)
+        analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside)
     else:
+        if alongside is not None:
+            analysis.alongside = alongside(analysis)
         _decide_all(analysis)
     _check_available_flags(analysis)
     if both:

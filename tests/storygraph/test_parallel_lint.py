@@ -106,3 +106,14 @@ def test_analysis_in_parts_is_the_same(examples, generated, example):
         assert one.shadowing
         for jobs in (2, 3):
             assert _facts(analyse(scenario, jobs=jobs)) == _facts(one)
+
+
+def test_small_batches_same_bytes(generated, monkeypatch):
+    """Parts are made a batch at a time; the batch edges must not show in the output."""
+    import storygraph.domain as domain
+
+    config = load_config(find_config(generated))
+    expected = _serial(generated, config)
+    for batch in (1, 7, 50):
+        monkeypatch.setattr(domain, "BATCH", batch)
+        assert _parts(generated, config, 2) == expected, batch
