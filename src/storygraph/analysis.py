@@ -16,10 +16,10 @@ import networkx as nx
 from verdicts.errors import ConditionSyntaxError
 from verdicts.model import InputIssue
 
-from .conditions import Expr, TypeProblem, check_types, flags_of, parse_condition
+from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition
 from .model import Branch, Scenario
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
-from .shadowing import decide_shadowing, scene_domains
+from .shadowing import decide_scene, scene_domains
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
 
@@ -75,6 +75,12 @@ class Analysis:
     live: LiveReach | None = None
     #: scene id -> the flag assignments under which none of its branches fires
     stuck: dict[str, StuckScene] = field(default_factory=dict)
+    #: scene id -> ``(covered, always)`` as the class enumeration of its conditions found
+    #: them on the way (:func:`~storygraph.shadowing.decide_scene`): whether every
+    #: assignment fires some branch, and the positions (last branch excluded) of the
+    #: conditions true for every assignment.  Only for scenes so decided; the stuck search
+    #: and the findings skip work with it and ask for themselves elsewhere.
+    class_facts: dict[str, tuple[bool, tuple[int, ...]]] = field(default_factory=dict)
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -151,16 +157,22 @@ def _check_available_flags(a: Analysis) -> None:
 
 def _find_stuck(a: Analysis) -> None:
     sc = a.scenario
+    flags = sc.flags
+    reached = a.reached
+    facts = a.class_facts
     for scene_id, state in a.shadowing.items():
         scene = sc.scenes.get(scene_id)
         if scene is None or state.undecided is not None or not scene.available_flags or scene.is_ending:
             continue
-        if a.reached is None or scene_id not in a.reached:
+        if reached is None or scene_id not in reached:
             continue
-        if any(f not in sc.flags for f in scene.available_flags):
+        if any(f not in flags for f in scene.available_flags):
             continue
+        known = facts.get(scene_id)
+        if known is not None and known[0]:
+            continue  # every assignment fires a branch: nobody is stuck
         exprs = [a.conditions[b.branch_id] for b in state.ordered]
-        stuck = uncovered(exprs, sc.flags, list(scene.available_flags))  # type: ignore[arg-type]
+        stuck = uncovered(exprs, flags, list(scene.available_flags))  # type: ignore[arg-type]
         if stuck is not None:
             stuck.scene_id = scene_id
             a.stuck[scene_id] = stuck
@@ -185,18 +197,22 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
 
 def _decide_all(a: Analysis) -> None:
     sc = a.scenario
+    flags = sc.flags
+    conditions = a.conditions
     file = sc.files.get("story_branches")
     missing_column = next(
         (col for table, col in (("scene_states", "available_flags"), ("story_branches", "condition_expr"), ("story_branches", "order_no"))
          if not sc.has(table, col)),
         None,
     )
-    if not sc.has_flag_table and any(a.conditions.get(b.branch_id) is not None and flags_of(a.conditions[b.branch_id]) for b in sc.branches):
+    if not sc.has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
                                    reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없습니다; 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
     by_scene = sc.branches_from()
+    type_memo: dict[int, tuple[TypeProblem, ...]] = {}
+    no_always: tuple[int, ...] = ()
     for scene_id, branches in by_scene.items():
-        ordered = sorted(branches, key=lambda b: (b.order_no is None, b.order_no if b.order_no is not None else 0, b.line))
+        ordered = sorted(branches, key=_order_key) if len(branches) > 1 else branches
         state = SceneShadowing(scene_id, ordered)
         a.shadowing[scene_id] = state
         # duplicated order_no within a scene: the order between them is unknown
@@ -211,12 +227,17 @@ def _decide_all(a: Analysis) -> None:
                                            reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
             else:
                 seen[b.order_no] = b
-        state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup)
+        state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, type_memo)
         if state.undecided is not None:
             continue
-        exprs = [a.conditions[b.branch_id] for b in ordered]
-        domains = scene_domains(exprs, sc.flags)  # type: ignore[arg-type]
-        for j, shadow in decide_shadowing(exprs, domains).items():  # type: ignore[arg-type]
+        exprs = [conditions[b.branch_id] for b in ordered]
+        domains = scene_domains(exprs, flags)  # type: ignore[arg-type]
+        decided, covered, always = decide_scene(exprs, domains)  # type: ignore[arg-type]
+        if covered is not None:
+            last = len(ordered) - 1
+            kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]
+            a.class_facts[scene_id] = (covered, kept if kept else no_always)
+        for j, shadow in decided.items():
             b = ordered[j]
             info = ShadowedBranch(
                 branch_id=b.branch_id, scene_id=scene_id,
@@ -230,10 +251,19 @@ def _decide_all(a: Analysis) -> None:
                 a.overlap[info.previous] = b.branch_id
 
 
-def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str]) -> Undecided | None:
+def _order_key(b: Branch) -> tuple:
+    return (b.order_no is None, b.order_no if b.order_no is not None else 0, b.line)
+
+
+def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str],
+                   type_memo: dict[int, tuple[TypeProblem, ...]] | None = None) -> Undecided | None:
     """Report every type problem of the scene's conditions as an issue, then say why its
-    shadowing cannot be decided (``None`` when it can)."""
+    shadowing cannot be decided (``None`` when it can).  ``type_memo`` remembers the type
+    problems of each condition tree (by id) across the scenes of one analysis."""
     sc = a.scenario
+    flags = sc.flags
+    has_flag_table = sc.has_flag_table
+    conditions = a.conditions
     scene = sc.scenes.get(scene_id)
     available = scene.available_flags if scene else None
     file = sc.files.get("story_branches")
@@ -241,36 +271,48 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
     not_available: list[str] = []
     typed: list[str] = []
     culprit_branches: list[str] = []
+    broken = False
+    if type_memo is None:
+        type_memo = {}
     for b in ordered:
-        expr = a.conditions.get(b.branch_id)
+        expr = conditions.get(b.branch_id)
         if expr is None:
+            broken = True
             continue
-        problems: list[TypeProblem] = check_types(expr, sc.flags) if sc.has_flag_table else []
-        for p in problems:
-            (undeclared if p.undeclared else typed).append(p.flag)
-            culprit_branches.append(b.branch_id)
-            a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
-                                       position=p.pos, reason=p.reason))
-        for f in flags_of(expr):
-            if not sc.has_flag_table:
+        if has_flag_table:
+            problems = type_memo.get(id(expr))
+            if problems is None:
+                problems = type_memo[id(expr)] = tuple(check_types(expr, flags))
+            for p in problems:
+                (undeclared if p.undeclared else typed).append(p.flag)
+                culprit_branches.append(b.branch_id)
+                a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
+                                           position=p.pos, reason=p.reason))
+        for f in expr_facts(expr)[0]:
+            if not has_flag_table:
                 undeclared.append(f)
                 culprit_branches.append(b.branch_id)
-            elif available is not None and f in sc.flags and f not in available:
+            elif available is not None and f not in available and f in flags:
                 not_available.append(f)
                 culprit_branches.append(b.branch_id)
                 a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
                                            reason=f"조건식이 쓰는 플래그 '{f}'이(가) 장면 {scene_id}의 available_flags에 없습니다."))
-    culprits = tuple(dict.fromkeys(culprit_branches))
     if missing_column is not None:
         return Undecided("column", column=missing_column)
     if available is None:
         return Undecided("no_flags")
+    for b in ordered:
+        if b.order_no is None or not b.order_valid:
+            break
+    else:
+        if not dup and not broken and not culprit_branches:
+            return None
+    culprits = tuple(dict.fromkeys(culprit_branches))
     bad_order = tuple(b.branch_id for b in ordered if b.order_no is None or not b.order_valid)
     if bad_order or dup:
         return Undecided("order", column="order_no", branch_ids=bad_order + tuple(dup))
-    broken = tuple(b.branch_id for b in ordered if a.conditions.get(b.branch_id) is None)
     if broken:
-        return Undecided("syntax", column="condition_expr", branch_ids=broken)
+        return Undecided("syntax", column="condition_expr", branch_ids=tuple(b.branch_id for b in ordered if conditions.get(b.branch_id) is None))
     if undeclared:
         return Undecided("undeclared", column="flag", branch_ids=culprits, flags=tuple(dict.fromkeys(undeclared)))
     if typed:

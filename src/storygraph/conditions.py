@@ -453,23 +453,37 @@ _FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, frozenset]]] = {}
 _FACTS_LIMIT = 1 << 19
 
 
-def _facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, frozenset]]:
+def expr_facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, frozenset]]:
+    """``(flags, constants)`` of ``expr``: the flag names it uses in order of first
+    appearance, and for each flag the literal values it is compared with.  Remembered per
+    tree; the answer is shared, so callers must not change it."""
     hit = _FACTS.get(id(expr))
     if hit is not None and hit[0] is expr:
         return hit[1], hit[2]
     seen: dict[str, None] = {}
     consts: dict[str, set] = {}
-    for node in _walk(expr):
-        if isinstance(node, (FlagTrue, Compare)):
-            seen.setdefault(node.flag, None)
-            if isinstance(node, Compare):
-                consts.setdefault(node.flag, set()).add(node.value)
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is Compare:
+            seen.setdefault(node.flag, None)  # type: ignore[union-attr]
+            consts.setdefault(node.flag, set()).add(node.value)  # type: ignore[union-attr]
+        elif kind is FlagTrue:
+            seen.setdefault(node.flag, None)  # type: ignore[union-attr]
+        elif kind is Not:
+            stack.append(node.arg)  # type: ignore[union-attr]
+        elif kind is And or kind is Or:
+            stack.extend(reversed(node.args))  # type: ignore[union-attr]
     flags = tuple(seen)
     frozen = {f: frozenset(v) for f, v in consts.items()}
     if len(_FACTS) >= _FACTS_LIMIT:
         _FACTS.clear()
     _FACTS[id(expr)] = (expr, flags, frozen)
     return flags, frozen
+
+
+_facts = expr_facts
 
 
 def flags_of(expr: Expr) -> list[str]:
