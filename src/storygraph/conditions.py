@@ -275,22 +275,22 @@ def _lark_parse(text: str) -> Expr:
         raise _friendly(text, exc) from None
 
 
-# The fast path: a tokenizer and a recursive-descent parser for the same grammar.  It
-# returns ``None`` (and lark takes over) on anything unusual: an error of any kind, a word
-# that lark would split at a keyword, a comparison of two flags, deep nesting.
-_TOKEN_RE = re.compile(
-    r"""[ \t\f\r\n]*(?:
-    (?P<op>==|!=|<=|>=|&&|\|\||[<>=!()])
-  | (?P<str>"[^"\n]*"|'[^'\n]*')
-  | (?P<int>[+-]?\d+(?![\w.]))
-  | (?P<word>[^\W\d][\w.]*)
-)""",
-    re.VERBOSE,
+# The fast path: a tokenizer and a parser for the same grammar.  It returns ``None`` (and
+# lark takes over) on anything unusual: an error of any kind, a word that lark would split
+# at a keyword, a comparison of two flags.
+#
+# One ``findall`` cuts the whole text into (space, operator, string, int, word) tuples;
+# the positions follow from the lengths.  ``findall`` skips what matches nothing, so the
+# lengths must add up to the text (less trailing space), else the text is left to lark.
+_SCAN = re.compile(
+    r"([ \t\f\r\n]*)(?:(==|!=|<=|>=|&&|\|\||[<>=!()])|(\"[^\"\n]*\"|'[^'\n]*')|([+-]?\d+(?![\w.]))|([^\W\d][\w.]*))"
 )
 _KEYWORDS = {"and": "and", "or": "or", "not": "not", "true": "true", "false": "false"}
 _KEYWORD_PREFIX = re.compile(r"(?i:and|or|not|true|false)\b")
-_SYMBOLS = {"&&": "and", "||": "or", "!": "not"}
-_COMPARE = {"==", "!=", "<=", ">=", "<", ">", "="}
+_OP_KINDS = {"&&": "and", "||": "or", "!": "not", "(": "(", ")": ")"}
+_COMPARE = {"==": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">", "=": "=="}
+#: parenthesis depth beyond which the loop parser hands over to the recursive one
+_LOOP_DEPTH = 64
 
 
 class _Bail(Exception):
@@ -300,46 +300,155 @@ class _Bail(Exception):
 def _tokens(text: str) -> list[tuple[str, Any, int]] | None:
     """``(kind, value, 1-based position)`` triples, or ``None`` when unsure."""
     out: list[tuple[str, Any, int]] = []
-    pos, end = 0, len(text)
-    match = _TOKEN_RE.match
-    while True:
-        m = match(text, pos)
-        if m is None or m.end() == pos:
-            if text[pos:].strip(" \t\f\r\n"):
-                return None
-            return out
-        pos = m.end()
-        kind = m.lastgroup
-        start = m.start(kind) + 1
-        tok = m.group(kind)
-        if kind == "op":
-            if tok in _SYMBOLS:
-                out.append((_SYMBOLS[tok], tok, start))
-            elif tok in "()":
-                out.append((tok, tok, start))
+    append = out.append
+    end = 0
+    for space, op, string, number, word in _SCAN.findall(text):
+        start = end + len(space) + 1
+        if op:
+            end = start + len(op) - 1
+            kind = _OP_KINDS.get(op)
+            if kind is None:
+                append(("cmp", _COMPARE[op], start))
             else:
-                out.append(("cmp", "==" if tok == "=" else tok, start))
-        elif kind == "word":
-            low = tok.lower()
-            if low in _KEYWORDS:
-                out.append((low, tok, start))
-            elif _KEYWORD_PREFIX.match(tok):
+                append((kind, op, start))
+        elif word:
+            end = start + len(word) - 1
+            kind = _KEYWORDS.get(word.lower())
+            if kind is not None:
+                append((kind, word, start))
+            elif _KEYWORD_PREFIX.match(word):
                 return None  # lark reads a keyword and then the rest: let it say so
             else:
-                out.append(("name", tok, start))
-        elif kind == "int":
-            out.append(("int", int(tok), start))
+                append(("name", word, start))
+        elif number:
+            end = start + len(number) - 1
+            append(("int", int(number), start))
         else:
-            out.append(("str", tok[1:-1], start))
-        if pos >= end:
-            return out
+            end = start + len(string) - 1
+            append(("str", string[1:-1], start))
+    if end != len(text) and text[end:].strip(" \t\f\r\n"):
+        return None  # something matched no token (or the lengths do not add up)
+    return out
+
+
+def _operand(tok: tuple[str, Any, int]) -> tuple[str, Any, int]:
+    kind, value, pos = tok
+    if kind == "name":
+        return "flag", value, pos
+    if kind == "int" or kind == "str":
+        return tok
+    if kind == "true" or kind == "false":
+        return "bool", kind == "true", pos
+    raise _Bail
 
 
 def _fast_parse(text: str) -> Expr | None:
+    """The grammar's tree for ``text``, or ``None`` when lark should decide.
+
+    A loop with an explicit stack of open parentheses: ``or`` binds loosest, then
+    ``and``, then ``not``; a comparison chain ``1 < x < 4`` is an ``And`` of its links.
+    """
     toks = _tokens(text)
     if not toks:
         return None
-    toks.append(("$end", None, len(text) + 1))
+    try:
+        return _loop_parse(toks)
+    except _Bail:
+        return None
+    except _TooDeep:
+        return _descent(toks, text)
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _loop_parse(toks: list[tuple[str, Any, int]]) -> Expr | None:
+    n = len(toks)
+    stack: list[tuple[list, list, int]] = []
+    or_parts: list[Expr] = []
+    and_parts: list[Expr] = []
+    nots = 0
+    i = 0
+    while True:
+        # an operand is expected
+        if i >= n:
+            return None
+        kind, value, pos = toks[i]
+        if kind == "not":
+            nots += 1
+            i += 1
+            continue
+        if kind == "(":
+            if len(stack) >= _LOOP_DEPTH:
+                raise _TooDeep
+            stack.append((or_parts, and_parts, nots))
+            or_parts, and_parts, nots = [], [], 0
+            i += 1
+            continue
+        node: Expr
+        if i + 1 < n and toks[i + 1][0] == "cmp":
+            left = _operand(toks[i])
+            parts: list[Expr] = []
+            i += 1
+            while i < n and toks[i][0] == "cmp":
+                op = toks[i][1]
+                if i + 1 >= n:
+                    return None
+                right = _operand(toks[i + 1])
+                if left[0] == "flag" and right[0] != "flag":
+                    parts.append(Compare(left[1], op, right[1], left[2]))
+                elif right[0] == "flag" and left[0] != "flag":
+                    parts.append(Compare(right[1], _FLIP[op], left[1], right[2]))
+                else:
+                    return None  # two flags, or no flag: lark explains
+                left = right
+                i += 2
+            node = parts[0] if len(parts) == 1 else And(tuple(parts))
+        elif kind == "name":
+            node = FlagTrue(value, pos)
+            i += 1
+        elif kind == "true" or kind == "false":
+            node = Const(kind == "true")
+            i += 1
+        else:
+            return None
+        while nots:
+            node = Not(node)
+            nots -= 1
+        and_parts.append(node)
+        # an operator, a closing parenthesis or the end is expected
+        while True:
+            kind = toks[i][0] if i < n else "$end"
+            if kind == "and":
+                i += 1
+                break
+            if kind == "or":
+                or_parts.append(and_parts[0] if len(and_parts) == 1 else And(tuple(and_parts)))
+                and_parts = []
+                i += 1
+                break
+            group = and_parts[0] if len(and_parts) == 1 else And(tuple(and_parts))
+            if or_parts:
+                or_parts.append(group)
+                group = Or(tuple(or_parts))
+            if kind == ")" and stack:
+                or_parts, and_parts, nots = stack.pop()
+                i += 1
+                while nots:
+                    group = Not(group)
+                    nots -= 1
+                and_parts.append(group)
+                continue
+            if kind == "$end" and not stack:
+                return group
+            return None
+
+
+def _descent(toks: list[tuple[str, Any, int]], text: str) -> Expr | None:
+    """The same parse by recursive descent (for deeply nested parentheses, which it
+    leaves to lark past Python's recursion limit)."""
+    toks = toks + [("$end", None, len(text) + 1)]
     i = 0
 
     def peek() -> str:
