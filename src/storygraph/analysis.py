@@ -11,15 +11,16 @@ Nothing here writes sentences or cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 import networkx as nx
 
 from verdicts.errors import ConditionSyntaxError
 from verdicts.model import InputIssue
 
-from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition
+from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
 from .model import Branch, Scenario
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
-from .shadowing import decide_scene, scene_domains
+from .shadowing import FlagDomain, decide_scene, flag_domain
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
 
@@ -198,6 +199,7 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
 def _decide_all(a: Analysis) -> None:
     sc = a.scenario
     flags = sc.flags
+    has_flag_table = sc.has_flag_table
     conditions = a.conditions
     file = sc.files.get("story_branches")
     missing_column = next(
@@ -205,34 +207,79 @@ def _decide_all(a: Analysis) -> None:
          if not sc.has(table, col)),
         None,
     )
-    if not sc.has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
+    if not has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
                                    reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없습니다; 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
     by_scene = sc.branches_from()
-    type_memo: dict[int, tuple[TypeProblem, ...]] = {}
+    # per condition tree (by id; the trees live in ``conditions``): flags, constants, type problems
+    infos: dict[int, tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]] = {}
+    # per (flag, constants): its classes.  In a decided scene every constant has its flag's
+    # type, so the constants are exactly those flag_domain looks at.
+    domain_memo: dict[tuple, FlagDomain] = {}
     no_always: tuple[int, ...] = ()
+    scenes = sc.scenes
+    can_decide = missing_column is None and has_flag_table
     for scene_id, branches in by_scene.items():
-        ordered = sorted(branches, key=_order_key) if len(branches) > 1 else branches
+        dup: list[str] = []
+        if len(branches) > 1:
+            ordered = sorted(branches, key=_order_key)
+            if len({b.order_no for b in ordered}) != len(ordered):
+                # duplicated order_no within a scene: the order between them is unknown
+                seen: dict[int, Branch] = {}
+                for b in ordered:
+                    if b.order_no is None:
+                        continue
+                    if b.order_no in seen:
+                        dup.append(b.branch_id)
+                        a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
+                                                   reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
+                    else:
+                        seen[b.order_no] = b
+        else:
+            ordered = branches
         state = SceneShadowing(scene_id, ordered)
         a.shadowing[scene_id] = state
-        # duplicated order_no within a scene: the order between them is unknown
-        seen: dict[int, Branch] = {}
-        dup: list[str] = []
+        scene = scenes.get(scene_id)
+        available = scene.available_flags if scene is not None else None
+        ok = can_decide and available is not None and not dup
+        exprs = []
+        scene_infos = []
         for b in ordered:
-            if b.order_no is None:
+            expr = conditions.get(b.branch_id)
+            exprs.append(expr)
+            if expr is None:
+                scene_infos.append(None)
+                ok = False
                 continue
-            if b.order_no in seen:
-                dup.append(b.branch_id)
-                a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
-                                           reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
-            else:
-                seen[b.order_no] = b
-        state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, type_memo)
-        if state.undecided is not None:
-            continue
-        exprs = [conditions[b.branch_id] for b in ordered]
-        domains = scene_domains(exprs, flags)  # type: ignore[arg-type]
-        decided, covered, always = decide_scene(exprs, domains)  # type: ignore[arg-type]
+            info = infos.get(id(expr))
+            if info is None:
+                info = infos[id(expr)] = _expr_info(expr, flags, has_flag_table)
+            scene_infos.append(info)
+            if ok and (info[2] or b.order_no is None or not b.order_valid or any(f not in available for f in info[0])):  # type: ignore[operator]
+                ok = False
+        if not ok:
+            # something to report or a reason not to decide: the full account
+            state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, scene_infos)
+            if state.undecided is not None:
+                continue
+        # the classes of every flag the conditions use, cut at their constants
+        used: dict[str, None] = {}
+        cuts: dict[str, Any] = {}
+        for info in scene_infos:
+            for f in info[0]:  # type: ignore[index]
+                used[f] = None
+            for f, values in info[1].items():  # type: ignore[index]
+                have = cuts.get(f)
+                cuts[f] = values if have is None else have | values
+        domains: dict[str, FlagDomain] = {}
+        for f in used:
+            spec = flags[f]
+            key = (f, None) if spec.type == "bool" else (f, cuts.get(f, _NONE))
+            dom = domain_memo.get(key)
+            if dom is None:
+                dom = domain_memo[key] = flag_domain(spec, cuts.get(f, _NONE))
+            domains[f] = dom
+        decided, covered, always = decide_scene(exprs, domains, used=list(used))  # type: ignore[arg-type]
         if covered is not None:
             last = len(ordered) - 1
             kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]
@@ -251,15 +298,27 @@ def _decide_all(a: Analysis) -> None:
                 a.overlap[info.previous] = b.branch_id
 
 
+_NONE: frozenset = frozenset()
+
+
+def _expr_info(expr: Expr, flags, has_flag_table: bool) -> tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]:
+    """``(flags, constants, type problems)`` of one condition tree."""
+    expr_flags, consts = expr_facts(expr)
+    if not has_flag_table:
+        return expr_flags, consts, ()
+    return expr_flags, consts, (() if types_fit(expr, flags) else tuple(check_types(expr, flags)))
+
+
 def _order_key(b: Branch) -> tuple:
     return (b.order_no is None, b.order_no if b.order_no is not None else 0, b.line)
 
 
 def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str],
-                   type_memo: dict[int, tuple[TypeProblem, ...]] | None = None) -> Undecided | None:
+                   infos: list | None = None) -> Undecided | None:
     """Report every type problem of the scene's conditions as an issue, then say why its
-    shadowing cannot be decided (``None`` when it can).  ``type_memo`` remembers the type
-    problems of each condition tree (by id) across the scenes of one analysis."""
+    shadowing cannot be decided (``None`` when it can).  ``infos``: per branch, the
+    ``(flags, constants, type problems)`` of its condition (``None`` when unreadable),
+    when the caller has them already."""
     sc = a.scenario
     flags = sc.flags
     has_flag_table = sc.has_flag_table
@@ -272,23 +331,21 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
     typed: list[str] = []
     culprit_branches: list[str] = []
     broken = False
-    if type_memo is None:
-        type_memo = {}
-    for b in ordered:
-        expr = conditions.get(b.branch_id)
-        if expr is None:
+    for k, b in enumerate(ordered):
+        if infos is not None:
+            info = infos[k]
+        else:
+            expr = conditions.get(b.branch_id)
+            info = None if expr is None else (expr_facts(expr)[0], None, tuple(check_types(expr, flags)) if has_flag_table else ())
+        if info is None:
             broken = True
             continue
-        if has_flag_table:
-            problems = type_memo.get(id(expr))
-            if problems is None:
-                problems = type_memo[id(expr)] = tuple(check_types(expr, flags))
-            for p in problems:
-                (undeclared if p.undeclared else typed).append(p.flag)
-                culprit_branches.append(b.branch_id)
-                a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
-                                           position=p.pos, reason=p.reason))
-        for f in expr_facts(expr)[0]:
+        for p in info[2]:
+            (undeclared if p.undeclared else typed).append(p.flag)
+            culprit_branches.append(b.branch_id)
+            a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
+                                       position=p.pos, reason=p.reason))
+        for f in info[0]:
             if not has_flag_table:
                 undeclared.append(f)
                 culprit_branches.append(b.branch_id)

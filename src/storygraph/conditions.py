@@ -558,7 +558,7 @@ def _walk(expr: Expr) -> Iterator[Expr]:
 #: id(expr) -> (expr, flags, constants): the analysis, the findings and the cards ask
 #: the same questions of the same (cached, immutable) trees many times over.  The tree is
 #: kept in the entry so that its id cannot be reused while the entry exists.
-_FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, frozenset]]] = {}
+_FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]] = {}
 _FACTS_LIMIT = 1 << 19
 
 
@@ -569,27 +569,42 @@ def expr_facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, frozenset]]:
     hit = _FACTS.get(id(expr))
     if hit is not None and hit[0] is expr:
         return hit[1], hit[2]
+    entry = _learn(expr)
+    return entry[1], entry[2]
+
+
+def expr_atoms(expr: Expr) -> tuple:
+    """The comparisons and bare flags of ``expr``, in reading order (remembered per tree)."""
+    hit = _FACTS.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[3]
+    return _learn(expr)[3]
+
+
+def _learn(expr: Expr) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]:
     seen: dict[str, None] = {}
     consts: dict[str, set] = {}
+    atoms = []
     stack = [expr]
     while stack:
         node = stack.pop()
         kind = type(node)
         if kind is Compare:
+            atoms.append(node)
             seen.setdefault(node.flag, None)  # type: ignore[union-attr]
             consts.setdefault(node.flag, set()).add(node.value)  # type: ignore[union-attr]
         elif kind is FlagTrue:
+            atoms.append(node)
             seen.setdefault(node.flag, None)  # type: ignore[union-attr]
         elif kind is Not:
             stack.append(node.arg)  # type: ignore[union-attr]
         elif kind is And or kind is Or:
             stack.extend(reversed(node.args))  # type: ignore[union-attr]
-    flags = tuple(seen)
-    frozen = {f: frozenset(v) for f, v in consts.items()}
+    entry = (expr, tuple(seen), {f: frozenset(v) for f, v in consts.items()}, tuple(atoms))
     if len(_FACTS) >= _FACTS_LIMIT:
         _FACTS.clear()
-    _FACTS[id(expr)] = (expr, flags, frozen)
-    return flags, frozen
+    _FACTS[id(expr)] = entry
+    return entry
 
 
 _facts = expr_facts
@@ -672,6 +687,31 @@ def check_types(expr: Expr, flags: Mapping[str, Flag]) -> list[TypeProblem]:
             elif value not in spec.values:
                 problems.append(TypeProblem(node.flag, node.pos, f"'{value}'은(는) 열거형 플래그 '{node.flag}'에 선언된 값이 아닙니다 (선언된 값: {'|'.join(spec.values)})."))
     return problems
+
+
+def types_fit(expr: Expr, flags: Mapping[str, Flag]) -> bool:
+    """Whether :func:`check_types` finds nothing wrong with ``expr`` (the same tests,
+    answered without writing the problems down)."""
+    for node in expr_atoms(expr):
+        spec = flags.get(node.flag)
+        if spec is None:
+            return False
+        kind = spec.type
+        if type(node) is FlagTrue:
+            if kind != "bool":
+                return False
+            continue
+        value, op = node.value, node.op  # type: ignore[union-attr]
+        if kind == "bool":
+            if op not in ("==", "!=") or not (isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))):
+                return False
+        elif kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return False
+        elif kind == "enum":
+            if not isinstance(value, str) or op not in ("==", "!=") or value not in spec.values:
+                return False
+    return True
 
 
 def _show(value: Any) -> str:

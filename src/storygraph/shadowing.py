@@ -259,20 +259,23 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
     return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs)
 
 
-def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *,
-                 exhaustive_pairs: int = 24) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
+def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
+                 used: Sequence[str] | None = None) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
     """:func:`decide_shadowing` with its default choice of method, plus two facts the
     class enumeration shows on the way: ``(shadows, covered, always)``.
 
     ``covered``: every assignment of the flags makes some condition true (so no reader
     is stuck); ``always``: positions of the conditions true for every assignment.  Both
     are ``None`` when the scene was solved by SAT or some flag has no class (an empty
-    range): the callers then ask their own questions.
+    range): the callers then ask their own questions.  ``used``: the flags the
+    conditions use, in order of first use, when the caller knows them.
     """
-    used: dict[str, None] = {}
-    for c in conditions:
-        for f in expr_facts(c)[0]:
-            used[f] = None
+    if used is None:
+        seen: dict[str, None] = {}
+        for c in conditions:
+            for f in expr_facts(c)[0]:
+                seen[f] = None
+        used = list(seen)
     size = 1
     for f in used:
         if f in domains:
@@ -384,23 +387,21 @@ class _ClassGrid:
             return 0  # a flag without a domain: never true (the scene would be undecided anyway)
         points = self.domains[flag].points
         if type(expr) is Compare:
-            fn, const = _OPS[expr.op], expr.value
+            fn, const = _OPS[expr.op], expr.value  # type: ignore[union-attr]
             try:
-                holds = [fn(v, const) for v, _ in points]
+                holds = tuple([fn(v, const) for v, _ in points])
             except TypeError:  # as compile3: a comparison across types is false
-                holds = [_safe(fn, v, const) for v, _ in points]
+                holds = tuple([_safe(fn, v, const) for v, _ in points])
         else:
-            holds = [v is True or v == 1 for v, _ in points]
-        if not any(holds):
-            return 0
-        if all(holds):
-            return self.all
-        if stride == 1:
-            block = b"".join([_ONE if h else _ZERO for h in holds])
-        else:
-            one, zero = _ONE * stride, _ZERO * stride
-            block = b"".join([one if h else zero for h in holds])
-        return int.from_bytes(block * (self.size // len(block)), "little")
+            holds = tuple([v is True or v == 1 for v, _ in points])
+        key = (holds, stride, self.size)
+        mask = _BLOCKS.get(key)
+        if mask is None:
+            mask = _block_mask(holds, stride, self.size)
+            if len(_BLOCKS) >= _BLOCKS_LIMIT:
+                _BLOCKS.clear()
+            _BLOCKS[key] = mask
+        return mask
 
     def mask(self, expr: Expr) -> int:
         kind = type(expr)
@@ -419,6 +420,25 @@ class _ClassGrid:
             for a in args[1:]:
                 out |= self.mask(a)
         return out
+
+
+#: (truth per class of a flag, its stride, grid size) -> the atom's mask: the same few
+#: patterns recur in every scene, so each is built once per process
+_BLOCKS: dict[tuple, int] = {}
+_BLOCKS_LIMIT = 1 << 16
+
+
+def _block_mask(holds: tuple, stride: int, size: int) -> int:
+    """The grid mask of an atom that holds on the classes marked in ``holds`` of a flag
+    with the given stride, in a grid of ``size`` points."""
+    if not any(holds):
+        return 0
+    if stride == 1:
+        block = b"".join([_ONE if h else _ZERO for h in holds])
+    else:
+        one, zero = _ONE * stride, _ZERO * stride
+        block = b"".join([one if h else zero for h in holds])
+    return int.from_bytes(block * (size // len(block)), "little")
 
 
 def _safe(fn, v, const) -> bool:
