@@ -18,7 +18,7 @@ from verdicts.model import Finding
 
 from . import templates as T
 from .analysis import Analysis
-from .conditions import Compare, Not, _walk, compile3, expr_facts
+from .conditions import _OPS, Compare, Not, compile3, expr_atoms, expr_facts
 from .liveness import describe_assignment, describe_stuck
 from .shadowing import find_witness, scene_domains
 
@@ -242,12 +242,15 @@ def _constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> boo
     """True/False when ``x op c`` has the same truth for every x in [lo, hi], else None."""
     if lo is None or hi is None:
         return None
-    holds = {"==": lambda x: x == c, "!=": lambda x: x != c, "<": lambda x: x < c, "<=": lambda x: x <= c,
-             ">": lambda x: x > c, ">=": lambda x: x >= c}[op]
+    holds = _OPS[op]
     # the truth can only change at c and c±1: test the ends and the values around c
-    probes = {lo, hi} | {v for v in (c - 1, c, c + 1) if lo <= v <= hi}
-    truths = {holds(v) for v in probes}
-    return truths.pop() if len(truths) == 1 else None
+    truth = holds(lo, c)
+    if holds(hi, c) != truth:
+        return None
+    for v in (c - 1, c, c + 1):
+        if lo <= v <= hi and holds(v, c) != truth:
+            return None
+    return truth
 
 
 @kind("comparison-out-of-range", "범위 밖 비교")
@@ -287,7 +290,7 @@ def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
     """``(comparison, flag spec, truth)`` for each int comparison in ``expr`` whose truth
     is the same over the flag's whole range, in reading order."""
     out = []
-    for node in _walk(expr):
+    for node in expr_atoms(expr):
         if type(node) is Compare and isinstance(node.value, int) and not isinstance(node.value, bool):
             spec = flags.get(node.flag)
             if spec is None or spec.type != "int":
