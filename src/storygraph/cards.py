@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from verdicts.korean import join_clauses
-from verdicts.model import Evidence, Finding, InputIssue
+from verdicts.model import Finding, InputIssue
 from verdicts.progress import SILENT, Progress
 
 from . import templates as T
@@ -15,22 +15,36 @@ from .findings import collect_findings
 from .reach import reach_counts
 from .rules import judge_branch, judge_scene
 
-__all__ = ["build_cards"]
+__all__ = ["build_cards", "CardBuilder", "withheld_issues"]
 
 
-def _ev_scene(scene: Scene, field: str, *, raw: bool = False) -> Evidence:
+# Evidence items are written directly as the dicts of ``Evidence.to_json`` (source,
+# field, agg, value, line): a lint of 100,000 scenes writes about 1.5 million of them.
+Ev = dict
+
+
+def _ev_scene(scene: Scene, field: str, *, raw: bool = False) -> Ev:
     """Cite ``field`` of the scene's row: the typed cell, or with ``raw`` the text as written."""
     value = scene.raw.get(field) if raw else getattr(scene, field)
-    return Evidence(source="scene_states", field=field, value=value, line=scene.line)
+    return {"source": "scene_states", "field": field, "value": value, "line": scene.line}
 
 
-def _ev_branch(branch: Branch, field: str) -> Evidence:
-    value = getattr(branch, field)
-    return Evidence(source="story_branches", field=field, value=value, line=branch.line)
+def _ev_branch(branch: Branch, field: str) -> Ev:
+    return {"source": "story_branches", "field": field, "value": getattr(branch, field), "line": branch.line}
 
 
-def _count(field: str, value: int, source: str) -> Evidence:
-    return Evidence(source=source, field=field, agg="count", value=value)
+def _count(field: str, value: int, source: str) -> Ev:
+    return {"source": source, "field": field, "agg": "count", "value": value}
+
+
+def _card(target_no: str, target_kind: str, scene_id: str | None, branch_id: str | None, verdict: str,
+          reached: bool, reaches_ending: bool | None, overlapping: str | None, evidence: list[Ev], summary: str,
+          hedge: str | None) -> StoryCard:
+    return StoryCard({
+        "target_no": target_no, "target_kind": target_kind, "scene_id": scene_id, "branch_id": branch_id,
+        "verdict": verdict, "reached_from_entry": reached, "reaches_ending": reaches_ending,
+        "overlapping_branch_id": overlapping, "evidence": evidence, "summary": summary, "hedge": hedge,
+    })
 
 
 def _id_key(text: str) -> str:
@@ -76,11 +90,20 @@ class _Builder:
         self._spelling: _SpellingIndex | None = None
         self._onward: dict[str, int] | None = None
         self._ending_counts: dict[str, int] | None = None
+        self._cond_text: dict[int, str] = {}
+        self._names: dict[str, str] = {}
+        self.has_entry = self.sc.has("scene_states", "is_entry")
+        self.has_available = self.sc.has("scene_states", "available_flags")
+        self.has_condition = self.sc.has("story_branches", "condition_expr")
 
     # ------------------------------------------------------------ helpers
     def name(self, scene_id: str) -> str:
-        s = self.sc.scenes.get(scene_id)
-        return s.name if s else scene_id
+        """How sentences call the scene (its title, else its id); remembered per scene."""
+        name = self._names.get(scene_id)
+        if name is None:
+            s = self.sc.scenes.get(scene_id)
+            name = self._names[scene_id] = s.name if s else scene_id
+        return name
 
     def labelled(self, scene_id: str) -> str:
         """``선장의 고백(SC-19)``, or the bare id of an unknown or untitled scene."""
@@ -88,7 +111,13 @@ class _Builder:
         return f"{s.name}({scene_id})" if s and s.title else scene_id
 
     def cond(self, branch: Branch) -> str:
-        return T.describe_condition(self.a.conditions.get(branch.branch_id), self.flags)
+        """The branch's condition in words (remembered per parsed condition: identical
+        texts share one tree)."""
+        expr = self.a.conditions.get(branch.branch_id)
+        text = self._cond_text.get(id(expr))
+        if text is None:
+            text = self._cond_text[id(expr)] = T.describe_condition(expr, self.flags)
+        return text
 
     def spelling(self) -> "_SpellingIndex":
         if self._spelling is None:
@@ -147,7 +176,7 @@ class _Builder:
         hedges: list[T.Clause] = []
         incoming = self.incoming.get(scene.scene_id, [])
         if verdict == UNREACHED:
-            if self.sc.has("scene_states", "is_entry"):
+            if self.has_entry:
                 evidence.append(_ev_scene(scene, "is_entry"))
             evidence.append(_count("to_scene", len(incoming), "story_branches"))
             sources = [self.labelled(s) for s in dict.fromkeys(b.from_scene for b in incoming)]
@@ -178,11 +207,8 @@ class _Builder:
                                       reachable_endings=n, endings=self.endings)
             reaches_ending = True
         hedges.extend(self.extra_hedges.get(scene.scene_id, []))
-        return StoryCard(
-            target_no=scene.scene_id, target_kind=SCENE, scene_id=scene.scene_id, branch_id=None, verdict=verdict,
-            reached_from_entry=reached, reaches_ending=reaches_ending if reached else None, overlapping_branch_id=None,
-            evidence=evidence, summary=summary, hedge=join_clauses(hedges),
-        )
+        return _card(scene.scene_id, SCENE, scene.scene_id, None, verdict, reached, reaches_ending if reached else None,
+                     None, evidence, summary, join_clauses(hedges))
 
     # ------------------------------------------------------------ branches
     def branch_card(self, branch: Branch) -> StoryCard | None:
@@ -192,7 +218,7 @@ class _Builder:
         reached = branch.from_scene in self.a.reached
         overlapping = self.a.overlap.get(branch.branch_id)
         evidence = [_ev_branch(branch, "branch_id"), _ev_branch(branch, "from_scene"), _ev_branch(branch, "to_scene")]
-        if self.sc.has("story_branches", "condition_expr"):
+        if self.has_condition:
             evidence.append(_ev_branch(branch, "condition_expr"))
         hedges: list[T.Clause] = []
         from_name = self.name(branch.from_scene)
@@ -211,7 +237,7 @@ class _Builder:
                 hedges.append(T.hedge_from_missing_scene(from_scene=branch.from_scene))
             else:
                 inc = len(self.incoming.get(scene.scene_id, []))
-                if self.sc.has("scene_states", "is_entry"):
+                if self.has_entry:
                     evidence.append(_ev_scene(scene, "is_entry"))
                 evidence.append(_count("to_scene", inc, "story_branches"))
                 summary = T.branch_unreached(branch_id=branch.branch_id, from_scene=branch.from_scene, from_name=scene.name, incoming=inc)
@@ -242,19 +268,16 @@ class _Builder:
         undecided = self.undecided_clause(branch)
         if undecided is not None:
             scene = self.sc.scenes.get(branch.from_scene)
-            if scene is not None and self.sc.has("scene_states", "available_flags"):
+            if scene is not None and self.has_available:
                 item = _ev_scene(scene, "available_flags", raw=True)
                 if item not in evidence:
                     evidence.append(item)
             hedges.append(undecided)
         hedges.extend(self.extra_hedges.get(branch.branch_id, []))
-        return StoryCard(
-            target_no=branch.branch_id, target_kind=BRANCH, scene_id=branch.from_scene, branch_id=branch.branch_id,
-            verdict=verdict, reached_from_entry=reached, reaches_ending=None, overlapping_branch_id=overlapping,
-            evidence=evidence, summary=summary, hedge=join_clauses(hedges),
-        )
+        return _card(branch.branch_id, BRANCH, branch.from_scene, branch.branch_id, verdict, reached, None, overlapping,
+                     evidence, summary, join_clauses(hedges))
 
-    def shadowing_summary(self, branch: Branch, later_id: str | None, evidence: list[Evidence], hedges: list[T.Clause]) -> str:
+    def shadowing_summary(self, branch: Branch, later_id: str | None, evidence: list[Ev], hedges: list[T.Clause]) -> str:
         assert later_id is not None
         later = self.branch_by_id[later_id]
         info = self.a.shadowed[later_id]
@@ -281,9 +304,9 @@ class _Builder:
             if spec.type == "int":
                 for col in ("min_value", "max_value"):
                     if getattr(spec, col) is not None:
-                        evidence.append(Evidence(source="flag_spec", field=col, value=getattr(spec, col), line=spec.line))
+                        evidence.append({"source": "flag_spec", "field": col, "value": getattr(spec, col), "line": spec.line})
             elif spec.type == "enum":
-                evidence.append(Evidence(source="flag_spec", field="values", value=spec.raw.get("values"), line=spec.line))
+                evidence.append({"source": "flag_spec", "field": "values", "value": spec.raw.get("values"), "line": spec.line})
         if info.unsatisfiable:
             hedges.append(T.hedge_later_unsatisfiable(later_id=later_id))
         return T.branch_shadowing(
@@ -297,23 +320,51 @@ def build_cards(a: Analysis, progress: Progress = SILENT) -> tuple[list[StoryCar
     cards withheld because a column they depend on is missing; lint findings.
     ``progress`` is told of each scene (``장면``) and branch (``분기``) done."""
     findings, extra_hedges = collect_findings(a)
-    builder = _Builder(a, extra_hedges)
-    cards: list[StoryCard] = []
-    withheld = {SCENE: 0, BRANCH: 0}
-    for scene in a.scenario.scenes.values():
-        card = builder.scene_card(scene)
-        progress.advance("장면")
-        if card is None:
-            withheld[SCENE] += 1
-        else:
-            cards.append(card)
-    for branch in a.scenario.branches:
-        card = builder.branch_card(branch)
-        progress.advance("분기")
-        if card is None:
-            withheld[BRANCH] += 1
-        else:
-            cards.append(card)
+    builder = CardBuilder(a, extra_hedges)
+    cards, withheld = builder.build(list(a.scenario.scenes.values()), a.scenario.branches, progress)
+    return cards, withheld_issues(a, withheld), findings
+
+
+class CardBuilder(_Builder):
+    """Builds the cards of any slice of the scenes and branches; the slices of one run
+    may be built in different processes (:mod:`verdicts.parallel`) after
+    :meth:`prepare`."""
+
+    def prepare(self) -> "CardBuilder":
+        """Make now the whole-graph counts every slice reads (reachable endings, onward
+        scenes, the id spelling index), so forked slices share them instead of each
+        making them again."""
+        self.reachable_endings("")
+        self.onward_count("")
+        self.spelling()
+        return self
+
+    def build(self, scenes, branches, progress: Progress = SILENT, *, step: int = 1) -> tuple[list[StoryCard], dict[str, int]]:
+        """The cards of ``scenes`` then ``branches`` and how many were withheld per kind;
+        ``progress`` advances ``step`` per target (a slice done in one of several
+        processes stands for that many)."""
+        cards: list[StoryCard] = []
+        withheld = {SCENE: 0, BRANCH: 0}
+        for scene in scenes:
+            card = self.scene_card(scene)
+            progress.advance("장면", step)
+            if card is None:
+                withheld[SCENE] += 1
+            else:
+                cards.append(card)
+        for branch in branches:
+            card = self.branch_card(branch)
+            progress.advance("분기", step)
+            if card is None:
+                withheld[BRANCH] += 1
+            else:
+                cards.append(card)
+        return cards, withheld
+
+
+def withheld_issues(a: Analysis, withheld: dict[str, int]) -> list[InputIssue]:
+    """The issue that says how many cards were withheld for a missing column (none when
+    no card was)."""
     issues: list[InputIssue] = []
     if withheld[SCENE] or withheld[BRANCH]:
         missing = [c for t, c in (("scene_states", "is_entry"), ("scene_states", "is_ending"), ("scene_states", "scene_id"))
@@ -322,4 +373,4 @@ def build_cards(a: Analysis, progress: Progress = SILENT) -> tuple[list[StoryCar
             file=a.scenario.files.get("scene_states"), table="scene_states", column=missing[0] if missing else None,
             reason=f"{', '.join(missing) or '필요한'} 열이 없어 장면 {withheld[SCENE]}개와 분기 {withheld[BRANCH]}개의 판정을 보류했습니다.",
         ))
-    return cards, issues, findings
+    return issues

@@ -14,7 +14,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
-from verdicts.checks import CheckRegistry
+from verdicts.checks import CheckRegistry, TagNote
 from verdicts.korean import is_polite_sentence
 from verdicts.tables import parse_bool
 
@@ -162,11 +162,15 @@ def shadowing_recomputed(ctx: CheckContext):
         methods.add(method)
         if not covered:
             failed.append(c["target_no"])
-    note = None
-    if methods:
-        names = {"reference": "전체 범위 열거", "classes": "상수 주변 점 열거", "z3": "z3 SMT", "too-large": "조합이 너무 많아 건너뜀"}
-        note = "방법: " + ", ".join(names[m] for m in sorted(methods))
-    return failed, note
+    return failed, TagNote(frozenset(methods), _methods_note)
+
+
+_METHOD_NAMES = {"reference": "전체 범위 열거", "classes": "상수 주변 점 열거", "z3": "z3 SMT", "too-large": "조합이 너무 많아 건너뜀"}
+
+
+def _methods_note(methods: frozenset) -> str | None:
+    """C06's note: how its cards were decided (merged over the parts of a run)."""
+    return "방법: " + ", ".join(_METHOD_NAMES[m] for m in sorted(methods)) if methods else None
 
 
 def _covered(sc: Scenario, texts: list[str | None]) -> tuple[bool, str] | None:

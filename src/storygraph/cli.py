@@ -62,6 +62,7 @@ def lint(
     dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
     grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for the cards of a large scenario with --format json (default: one per core, none under 20,000 cards per process; also VERDICTS_JOBS)."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks.  Several paths are reported one after the
@@ -78,6 +79,19 @@ def lint(
         raise _fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
     if grading is not None and html is None:
         raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+    if len(targets) == 1 and not (html or dot or grading):
+        cfg_or_error = _config_for(targets[0], config)
+        if not isinstance(cfg_or_error, str) and (format.value if format else cfg_or_error.format) == "json":
+            from .domain import lint_json
+
+            try:
+                fails = lint_json(targets[0], sys.stdout.buffer, config=cfg_or_error, progress=for_terminal(quiet), jobs=jobs)
+            except VerdictsError as exc:
+                typer.echo(f"storygraph: {exc}", err=True)
+                sys.stdout.write(_render_many([(targets[0], str(exc), "error")]))
+                raise typer.Exit(2)
+            sys.stdout.buffer.flush()
+            raise typer.Exit(1 if fails else 0)
     worst = 0
     done: list[tuple[Path, object, str]] = []
     for target in targets:
@@ -114,6 +128,17 @@ def lint(
     else:
         sys.stdout.write(_render_many(done))
     raise typer.Exit(worst)
+
+
+def _config_for(target: Path, config: Path | None):
+    """The configuration for ``target`` (``--config`` or the one found upwards), or the
+    error's text when it cannot be read."""
+    from .config import find_config, load_config
+
+    try:
+        return load_config(config if config is not None else find_config(target))
+    except VerdictsError as exc:
+        return str(exc)
 
 
 def _render_many(done: list[tuple[Path, object, str]]) -> str:

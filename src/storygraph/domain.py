@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -11,15 +12,16 @@ from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, analyse
-from .cards import build_cards
+from .cards import CardBuilder, build_cards, withheld_issues
 from .checks import CHECKS, CheckContext
+from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
-from .model import REACHED_AND_ENDS, VERDICTS, Scenario, StoryCard
+from .model import REACHED_AND_ENDS, SCENE, VERDICTS, Scenario, StoryCard
 
 if TYPE_CHECKING:
     from .config import Config
 
-__all__ = ["StorygraphDomain", "DOMAIN", "lint", "LintResult"]
+__all__ = ["StorygraphDomain", "DOMAIN", "lint", "lint_json", "LintResult"]
 
 
 class LintResult(Report):
@@ -77,7 +79,6 @@ def lint(path: str | Path, config: "Config | None" = None, progress: Progress = 
     column) records as intended are marked accepted.  Raises
     :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
-    from .accept import apply_acceptances
     from .config import Config
 
     with without_gc():
@@ -85,18 +86,130 @@ def lint(path: str | Path, config: "Config | None" = None, progress: Progress = 
         scenario = load_scenario(path)
         progress.start("분석")
         analysis = analyse(scenario)
+        return _finish(scenario, analysis, config or Config(), progress)
+
+
+def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: Progress) -> LintResult:
+    """Cards, issues, checks and acceptances of an analysed scenario."""
+    from .accept import apply_acceptances
+
+    progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
+    cards, withheld, findings = build_cards(analysis, progress)
+    issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
+    card_json = [c.to_json() for c in cards]
+    progress.start("자동 검증")
+    checks = CHECKS.run(CheckContext(scenario, card_json))
+    report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
+    report.scenario = scenario
+    report.analysis = analysis
+    apply_acceptances(report, config)
+    # an accepted card's JSON carries its reason: then the schema sees the cards anew
+    reuse = None if any(c.accepted for c in cards) else card_json
+    DOMAIN.finish(report, reuse)
+    progress.close()
+    return report
+
+
+def _slice(items: list, i: int, n: int) -> list:
+    size = len(items)
+    return items[size * i // n: size * (i + 1) // n]
+
+
+def _accepts_anything(scenario: Scenario, config: "Config") -> bool:
+    return bool(config.accept) or scenario.has("scene_states", "lint_ignore") or scenario.has("story_branches", "lint_ignore")
+
+
+def lint_json(path: str | Path, out, config: "Config | None" = None, progress: Progress = SILENT,
+              jobs: int | None = None) -> bool:
+    """Lint ``path`` and write the JSON report to the binary stream ``out``; return
+    whether the run fails under ``config`` (see :func:`storygraph.accept.failing`).
+
+    The output is the same, byte for byte, as :func:`lint` followed by the JSON
+    reporter.  On a large scenario the cards, their checks, the schema check and their
+    JSON are made in parts, one per core (:mod:`verdicts.parallel`), each part written
+    as bytes as soon as it is made instead of kept as card objects.  A scenario whose
+    findings may be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through
+    :func:`lint`, because an acceptance can reach across parts.
+    """
+    from verdicts.checks import merge_checks, run_checks_part
+    from verdicts.model import CheckResult
+    from verdicts.parallel import choose_jobs, fork_parts
+    from verdicts.report import iter_json_bytes, write_items
+    from verdicts.schema import card_valid
+
+    from .accept import failing
+    from .config import Config
+
+    config = config or Config()
+    with without_gc():
+        progress.start("읽기")
+        scenario = load_scenario(path)
+        progress.start("분석")
+        analysis = analyse(scenario)
+        if _accepts_anything(scenario, config):
+            report = _finish(scenario, analysis, config, progress)
+            for piece in iter_json_bytes(report, DOMAIN):
+                out.write(piece)
+            return failing(report, config)
+        progress.start("발견")
+        # the findings that add to cards' hedges now; the others while the cards are made
+        hedging = [k for k in KINDS if k.code in HEDGING_KINDS]
+        others = [k for k in KINDS if k.code not in HEDGING_KINDS]
+        found = {k.code: collect_findings(analysis, [k]) for k in hedging}
+        extra_hedges: dict[str, list] = {}
+        for code in (k.code for k in KINDS if k.code in found):
+            for target, clauses in found[code][1].items():
+                extra_hedges.setdefault(target, []).extend(clauses)
+        progress.start("카드 준비")
+        builder = CardBuilder(analysis, extra_hedges).prepare()
+        scenes = list(scenario.scenes.values())
+        branches = scenario.branches
+        n = choose_jobs(len(scenes) + len(branches), jobs)
+        shared = CheckContext(scenario, [])
+        shared.reached(), shared.to_ending()  # whole-graph facts the checks of every part read
+        fail_on = set(config.fail_on)
+
+        def work(i: int):
+            own_kinds = {k.code: collect_findings(analysis, [k])[0] for k in others[i::n]}
+            cards, withheld = builder.build(_slice(scenes, i, n), _slice(branches, i, n), progress if i == 0 else SILENT, step=n)
+            data = [c.data for c in cards]
+            outcomes = run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache))
+            schema_failed = ([], [])
+            for c in data:
+                if not card_valid(DOMAIN.name, c):
+                    schema_failed[c.get("target_kind") != SCENE].append(str(c.get("target_no")))
+            fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
+            split = next((k for k, c in enumerate(data) if c.get("target_kind") != SCENE), len(data))
+            for f, items in zip(files[i], (data[:split], data[split:])):
+                f.seek(0)
+                f.truncate()  # a part redone after its worker failed starts afresh
+                write_items(items, f)
+                f.flush()
+            return (withheld, outcomes, schema_failed, fails, own_kinds), []
+
+        # each part writes its scene cards and its branch cards to files of its own,
+        # made here so that the workers' files can be read after they exit
+        files = [(tempfile.TemporaryFile(prefix="storygraph-cards-"), tempfile.TemporaryFile(prefix="storygraph-cards-"))
+                 for _ in range(n)]
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
-        cards, withheld, findings = build_cards(analysis, progress)
-        issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
-        card_json = [c.to_json() for c in cards]
-        progress.start("자동 검증")
-        checks = CHECKS.run(CheckContext(scenario, card_json))
-        report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
-        report.scenario = scenario
-        report.analysis = analysis
-        apply_acceptances(report, config or Config())
-        # an accepted card's JSON carries its reason: then the schema sees the cards anew
-        reuse = None if any(c.accepted for c in cards) else card_json
-        DOMAIN.finish(report, reuse)
+        parts = fork_parts(n, work)
+        progress.start("쓰기")
+        for r, _ in parts:
+            found.update({code: (items, {}) for code, items in r[4].items()})
+        findings = [f for k in KINDS for f in found[k.code][0]]
+        withheld = {kind: sum(r[0][kind] for r, _ in parts) for kind in parts[0][0][0]}
+        issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
+        checks = merge_checks(CHECKS, [r[1] for r, _ in parts])
+        schema_failed = [k for r, _ in parts for k in r[2][0]] + [k for r, _ in parts for k in r[2][1]]
+        checks.append(CheckResult(id="SCHEMA", description="모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다.",
+                                  passed=not schema_failed, failed_targets=schema_failed))
+        report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
+        try:
+            for piece in iter_json_bytes(report, DOMAIN, card_blobs=[f[0] for f in files] + [f[1] for f in files]):
+                out.write(piece)
+        finally:
+            for pair in files:
+                for f in pair:
+                    f.close()
         progress.close()
-        return report
+        return any(r[3] for r, _ in parts) or failing(report, config)

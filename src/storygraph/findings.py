@@ -22,7 +22,7 @@ from .conditions import _OPS, Compare, Not, compile3, expr_atoms, expr_facts
 from .liveness import describe_assignment, describe_stuck
 from .shadowing import find_witness, scene_domains
 
-__all__ = ["Hit", "FindingKind", "KINDS", "collect_findings"]
+__all__ = ["Hit", "FindingKind", "KINDS", "HEDGING_KINDS", "collect_findings"]
 
 
 @dataclass
@@ -344,11 +344,17 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
                           b.line, data={"later": later})
 
 
-def collect_findings(a: Analysis) -> tuple[list[Finding], dict[str, list[T.Clause]]]:
-    """Every finding of every kind, and the hedge clauses they add to cards."""
+#: the kinds whose hits may add a clause to a card's hedge (the cards wait for these;
+#: the others may be found while the cards are made)
+HEDGING_KINDS = frozenset({"stuck-combination", "reached-only-through-dead-branch", "ending-only-through-dead-branch"})
+
+
+def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, list[T.Clause]]]:
+    """Every finding of every kind (or of ``kinds`` only, in their order), and the hedge
+    clauses they add to cards."""
     findings: list[Finding] = []
     hedges: dict[str, list[T.Clause]] = {}
-    for k in KINDS:
+    for k in KINDS if kinds is None else kinds:
         for hit in k.func(a):
             findings.append(Finding(code=k.code, target=hit.target, message=hit.message,
                                     file=a.scenario.files.get(hit.table), line=hit.line, data=hit.data))

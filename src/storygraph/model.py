@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from verdicts.model import Card, Evidence, InputIssue, SourceInfo
+from verdicts.model import DataCard, InputIssue, SourceInfo
 from verdicts.tables import Column, TableSpec
 
 __all__ = [
@@ -157,19 +157,16 @@ class Scenario:
         return out
 
 
-class StoryCard(Card):
-    """One card per scene and per branch, shaped by the seed's schema."""
+class StoryCard(DataCard):
+    """One card per scene and per branch, kept as the dict the seed's schema describes
+    (fields in its order: ``target_no``, ``target_kind``, ``scene_id``, ``branch_id``,
+    ``verdict``, ``reached_from_entry``, ``reaches_ending``, ``overlapping_branch_id``,
+    ``evidence``, ``summary``, ``hedge``).  ``StoryCard.of(...)`` builds one from fields."""
+
+    __slots__ = ()
 
     key_field: ClassVar[str] = "target_no"
-
-    target_no: str
-    target_kind: str
-    scene_id: str | None
-    branch_id: str | None
-    verdict: str
-    reached_from_entry: bool
-    reaches_ending: bool | None
-    overlapping_branch_id: str | None
-    evidence: list[Evidence]
-    summary: str
-    hedge: str | None = None
+    field_names: ClassVar[tuple[str, ...]] = (
+        "target_no", "target_kind", "scene_id", "branch_id", "verdict", "reached_from_entry", "reaches_ending",
+        "overlapping_branch_id", "evidence", "summary", "hedge",
+    )

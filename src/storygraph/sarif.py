@@ -107,6 +107,7 @@ def _results(report) -> list[dict[str, Any]]:
 
     code_of = {(r.kind, r.verdict): r.code for r in RULES}
     sc = report.scenario
+    branch_rows = {b.branch_id: b for b in reversed(sc.branches)}  # the first row of an id wins, as before
     results: list[dict[str, Any]] = []
     for card in report.cards:
         if card.verdict == REACHED_AND_ENDS:
@@ -115,7 +116,7 @@ def _results(report) -> list[dict[str, Any]]:
             row = sc.scenes.get(card.target_no)
             file = sc.files.get("scene_states")
         else:
-            row = next((b for b in sc.branches if b.branch_id == card.target_no), None)
+            row = branch_rows.get(card.target_no)
             file = sc.files.get("story_branches")
         result = {
             "ruleId": code_of[(card.target_kind, card.verdict)],

@@ -15,7 +15,7 @@ from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from .model import CheckResult
 
-__all__ = ["Check", "CheckRegistry", "run_checks"]
+__all__ = ["Check", "CheckRegistry", "run_checks", "Outcome", "TagNote", "merge_outcomes", "run_checks_part", "merge_checks"]
 
 Ctx = TypeVar("Ctx")
 
@@ -34,16 +34,54 @@ class Check(Generic[Ctx]):
         return (self.func.__doc__ or "").strip()
 
     def run(self, ctx: Ctx) -> CheckResult:
+        return merge_outcomes(self, [self.run_part(ctx)])
+
+    def run_part(self, ctx: Ctx) -> "Outcome":
+        """The check over one part of a run (a context holding some of the cards): its
+        failing keys and note, to be merged with the other parts' by
+        :func:`merge_outcomes`."""
         try:
             outcome = self.func(ctx)
         except Exception as exc:  # a crashing check fails, loudly, instead of crashing the run
-            return CheckResult(id=self.id, description=self.description, passed=False, failed_targets=[],
-                               note=f"검사 코드가 {type(exc).__name__}: {exc} 로 멈췄습니다.")
+            return Outcome([], f"검사 코드가 {type(exc).__name__}: {exc} 로 멈췄습니다.", crashed=True)
         note = None
         if isinstance(outcome, tuple):
             outcome, note = outcome
-        failed = sorted(dict.fromkeys(str(k) for k in outcome))
-        return CheckResult(id=self.id, description=self.description, passed=not failed, failed_targets=failed, note=note)
+        return Outcome([str(k) for k in outcome], note)
+
+
+@dataclass(frozen=True)
+class TagNote:
+    """A check's note made from a set of tags (which methods decided, say), so that the
+    notes of the parts of a run merge by union before ``render`` writes the sentence."""
+
+    tags: frozenset
+    render: Callable[[frozenset], "str | None"]
+
+
+@dataclass
+class Outcome:
+    """What one check found in one part of a run."""
+
+    failed: list[str]
+    note: "str | TagNote | None" = None
+    crashed: bool = False
+
+
+def merge_outcomes(check: Check[Any], parts: list[Outcome]) -> CheckResult:
+    """One result from the outcomes of the parts of a run (in any order): the failing
+    keys sorted and without repeats, notes merged (tag notes by union)."""
+    failed = sorted(dict.fromkeys(k for part in parts for k in part.failed))
+    crashed = [part.note for part in parts if part.crashed]
+    if crashed:
+        return CheckResult(id=check.id, description=check.description, passed=False, failed_targets=failed, note=crashed[0])
+    notes = [part.note for part in parts if part.note is not None]
+    note: str | None = None
+    if notes and all(isinstance(n, TagNote) for n in notes):
+        note = notes[0].render(frozenset().union(*(n.tags for n in notes)))
+    elif notes:
+        note = next((n for n in notes if isinstance(n, str)), None)
+    return CheckResult(id=check.id, description=check.description, passed=not failed, failed_targets=failed, note=note)
 
 
 class CheckRegistry(Generic[Ctx]):
@@ -82,3 +120,13 @@ class CheckRegistry(Generic[Ctx]):
 
 def run_checks(checks: Iterable[Check[Ctx]], ctx: Ctx) -> list[CheckResult]:
     return [check.run(ctx) for check in checks]
+
+
+def run_checks_part(checks: Iterable[Check[Ctx]], ctx: Ctx) -> list[Outcome]:
+    """Every check over one part of a run (see :meth:`Check.run_part`)."""
+    return [check.run_part(ctx) for check in checks]
+
+
+def merge_checks(checks: Iterable[Check[Any]], parts: list[list[Outcome]]) -> list[CheckResult]:
+    """The results of a run done in parts: ``parts[i][j]`` is check ``j`` over part ``i``."""
+    return [merge_outcomes(check, [part[j] for part in parts]) for j, check in enumerate(checks)]

@@ -33,23 +33,32 @@ _PAIRS = {
 }
 
 
+_TRAILING = re.compile(r"[\s'\"’”\]}>.,!?]+$")
+#: characters that may end a word without being read (stripped before looking)
+_SKIPPED_ENDS = frozenset(" \t\r\n\f\v'\"’”]}>.,!?)")
+
+
 def _final(word: str) -> str:
     """The final consonant of how ``word`` is read ('' for a vowel ending)."""
-    stripped = word.rstrip()
-    # a particle after a parenthesis attaches to the word before it: BR-14(…)를
-    while stripped.endswith(")") and "(" in stripped:
-        stripped = stripped[: stripped.rindex("(")].rstrip()
-    stripped = re.sub(r"[\s'\"’”\]}>.,!?]+$", "", stripped)
-    if not stripped:
-        return ""
-    ch = stripped[-1]
+    ch = word[-1:]
+    if ch and ch not in _SKIPPED_ENDS and not ch.isspace():
+        stripped = word  # the common case: nothing to strip (ids, titles, numbers)
+    else:
+        stripped = word.rstrip()
+        # a particle after a parenthesis attaches to the word before it: BR-14(…)를
+        while stripped.endswith(")") and "(" in stripped:
+            stripped = stripped[: stripped.rindex("(")].rstrip()
+        stripped = _TRAILING.sub("", stripped)
+        if not stripped:
+            return ""
+        ch = stripped[-1]
     code = ord(ch)
     if 0xAC00 <= code <= 0xD7A3:
         return _JONG[(code - 0xAC00) % 28]
     if ch.isdigit():
         if len(stripped) >= 2 and stripped[-2:] == "10":
             return "ㅂ"  # 십
-        return _DIGIT_FINAL[ch]
+        return _DIGIT_FINAL.get(ch, "")
     return _LATIN_FINAL.get(ch.lower(), "")
 
 

@@ -8,11 +8,16 @@ non-terminal stderr) gives the silent :data:`SILENT` instead.
 
 from __future__ import annotations
 
+import os
+import resource
 import sys
 import time
 from typing import TextIO
 
-__all__ = ["Progress", "SILENT", "for_terminal"]
+__all__ = ["Progress", "SILENT", "StageTimes", "for_terminal"]
+
+#: set to 1 to have each stage's wall and CPU time and the peak memory written to stderr
+TIMINGS_ENV = "VERDICTS_TIMINGS"
 
 
 class Progress:
@@ -96,9 +101,46 @@ class _Silent(Progress):
 SILENT: Progress = _Silent()
 
 
+class StageTimes(_Silent):
+    """Instead of a bar, one line per finished stage: wall seconds, CPU seconds of this
+    process and its peak resident memory (what guided the work of docs/performance.md).
+    Chosen by ``VERDICTS_TIMINGS=1``.
+
+    >>> import io
+    >>> out = io.StringIO()
+    >>> t = StageTimes(out); t.start("읽기"); t.start("분석"); t.close()
+    >>> [line.split()[0] for line in out.getvalue().splitlines()]
+    ['읽기', '분석']
+    """
+
+    enabled = True
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.stage: str | None = None
+
+    def _end(self) -> None:
+        if self.stage is not None:
+            wall, cpu = time.perf_counter() - self.wall, time.process_time() - self.cpu
+            peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+            self.stream.write(f"{self.stage} {wall:.2f} s (CPU {cpu:.2f} s), peak {peak:.0f} MB\n")
+            self.stream.flush()
+
+    def start(self, stage: str, totals: dict[str, int] | None = None) -> None:
+        self._end()
+        self.stage, self.wall, self.cpu = stage, time.perf_counter(), time.process_time()
+
+    def close(self) -> None:
+        self._end()
+        self.stage = None
+
+
 def for_terminal(quiet: bool = False, stream: TextIO | None = None) -> Progress:
-    """A :class:`Progress` on stderr when it is a terminal and not ``quiet``, else :data:`SILENT`."""
+    """A :class:`Progress` on stderr when it is a terminal and not ``quiet``, else
+    :data:`SILENT`; :class:`StageTimes` when ``VERDICTS_TIMINGS`` is set."""
     stream = sys.stderr if stream is None else stream
+    if os.environ.get(TIMINGS_ENV, "").strip() not in ("", "0"):
+        return StageTimes(stream)
     if quiet or not getattr(stream, "isatty", lambda: False)():
         return SILENT
     return Progress(stream)

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Sequence
 from .domain import Domain, Report
 from .errors import InputError
 from .grading import sha256_of
-from .model import Card, Evidence
+from .model import Card, Evidence, card_field_names
 from .palette import UNJUDGED, verdict_colours
 from .report import group_by_verdict
 
@@ -241,8 +241,8 @@ def _context_table(ctx: ContextTable | None) -> str:
 
 def _card_fields(card: Card) -> str:
     items = []
-    for name in type(card).model_fields:
-        if name in _SHOWN or name in type(card).internal_fields:
+    for name in card_field_names(card):
+        if name in _SHOWN:
             continue
         items.append(f"<dt>{escape(name)}</dt><dd>{_e(getattr(card, name))}</dd>")
     return f'<dl class="fields">{"".join(items)}</dl>' if items else ""

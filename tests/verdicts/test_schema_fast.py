@@ -1,4 +1,4 @@
-"""The compiled schema validator (fastjsonschema) gives the same pass/fail as jsonschema
+"""The compiled schema validator (jsonschema_rs) gives the same pass/fail as jsonschema
 on valid cards and on cards with fields removed or replaced by values of other types."""
 
 from __future__ import annotations
@@ -29,3 +29,11 @@ def test_compiled_validator_agrees_with_jsonschema(replace, drop):
 
 def test_valid_card_passes():
     assert card_valid("storygraph", VALID)
+
+
+def test_integer_beyond_64_bits_is_still_judged():
+    """A creator's huge number in a cited cell reaches the validator as a Python int that
+    jsonschema_rs cannot hold; the pure-Python validator then decides."""
+    card = {**VALID, "evidence": [{"field": "min_value", "value": 10**30}]}
+    assert card_valid("storygraph", card)
+    assert not card_valid("storygraph", {**card, "verdict": 10**30})

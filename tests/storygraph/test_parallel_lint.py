@@ -1,0 +1,85 @@
+"""The JSON report made in parts (``lint_json``, one process per part) is the same, byte
+for byte, as the report of :func:`storygraph.domain.lint` written by the JSON reporter,
+and the command's exit code does not depend on ``--jobs``."""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from storygraph.config import Config, find_config, load_config
+from storygraph.domain import DOMAIN, lint, lint_json
+from storygraph.accept import failing
+from storygraph.fuzz import generate
+from verdicts.report import iter_json_bytes
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def _serial(path: Path, config: Config) -> tuple[bytes, bool]:
+    report = lint(path, config)
+    return b"".join(iter_json_bytes(report, DOMAIN)), failing(report, config)
+
+
+def _parts(path: Path, config: Config, jobs: int) -> tuple[bytes, bool]:
+    out = io.BytesIO()
+    fails = lint_json(path, out, config, jobs=jobs)
+    return out.getvalue(), fails
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("gen")
+    scenario, _ = generate(seed=7, scenes=300).write(out)
+    return scenario
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_generated_scenario_same_bytes_in_parts(generated, jobs):
+    config = load_config(find_config(generated))
+    assert _parts(generated, config, jobs) == _serial(generated, config)
+
+
+@pytest.mark.parametrize("example", ["lighthouse/scenario.csv", "lighthouse-broken/scenario.csv", "lighthouse-folder",
+                                     "accepted/scenario.csv", "gold/palace.csv"])
+def test_examples_same_bytes_in_parts(examples, example):
+    path = examples / example
+    config = load_config(find_config(path))
+    assert _parts(path, config, 2) == _serial(path, config)
+
+
+def test_fail_on_decides_the_same_in_parts(generated, tmp_path):
+    copy = tmp_path / "scenario.csv"
+    shutil.copy(generated, copy)
+    for fail_on in (["끝에 못 감"], ["issues"], ["findings"], ["없는 장면을 가리킴"]):
+        (tmp_path / "storygraph.toml").write_text(f"fail_on = {fail_on!r}\n".replace("'", '"'), encoding="utf-8")
+        config = load_config(find_config(copy))
+        assert _parts(copy, config, 2)[1] == _serial(copy, config)[1], fail_on
+
+
+def test_cli_jobs_do_not_change_output_or_exit_code(cli, generated):
+    one = cli("storygraph", "lint", generated, "--format", "json", "--jobs", "1")
+    two = cli("storygraph", "lint", generated, "--format", "json", "--jobs", "2")
+    assert one.returncode == two.returncode == 1
+    assert one.stdout == two.stdout
+    assert '"cards": [' in one.stdout
+
+
+def test_only_the_hedging_kinds_add_to_hedges(examples):
+    """lint_json finds the other kinds while the cards are made; that is only right if
+    they never add to a card's hedge.  The lighthouse example has every kind."""
+    from storygraph.analysis import analyse
+    from storygraph.findings import HEDGING_KINDS, KINDS, collect_findings
+    from storygraph.loading import load_scenario
+
+    a = analyse(load_scenario(examples / "lighthouse/scenario.csv"))
+    for k in KINDS:
+        findings, hedges = collect_findings(a, [k])
+        assert findings, f"the example has no {k.code} finding"
+        if k.code not in HEDGING_KINDS:
+            assert hedges == {}, k.code
+    assert any(collect_findings(a, [k])[1] for k in KINDS if k.code in HEDGING_KINDS)

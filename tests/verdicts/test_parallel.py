@@ -1,0 +1,55 @@
+"""verdicts.parallel: parts done in forked children come back in order, and a part whose
+child fails is redone in the main process."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from verdicts.parallel import choose_jobs, fork_parts
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+
+
+def test_parts_come_back_in_order_from_other_processes():
+    parent = os.getpid()
+
+    def work(i):
+        return (i, os.getpid() != parent), [f"part {i}".encode() * (i + 1)]
+
+    results = fork_parts(4, work)
+    assert [r[0][0] for r in results] == [0, 1, 2, 3]
+    assert [r[0][1] for r in results] == [False, True, True, True]  # part 0 here, the others forked
+    assert [r[1] for r in results] == [[b"part 0"], [b"part 1" * 2], [b"part 2" * 3], [b"part 3" * 4]]
+
+
+def test_a_failed_child_part_is_redone_here(capfd):
+    parent = os.getpid()
+
+    def work(i):
+        if os.getpid() != parent and i == 1:
+            raise RuntimeError("worker broke")
+        return (i, os.getpid() == parent), []
+
+    results = fork_parts(3, work)
+    assert [r[0] for r in results] == [(0, True), (1, True), (2, False)]
+    assert "part 1 failed in a worker process" in capfd.readouterr().err
+
+
+def test_an_error_in_every_process_reaches_the_caller():
+    def work(i):
+        raise ValueError(f"bad part {i}")
+
+    with pytest.raises(ValueError, match="bad part"):
+        fork_parts(2, work)
+
+
+def test_choice_of_jobs(monkeypatch):
+    monkeypatch.delenv("VERDICTS_JOBS", raising=False)
+    assert choose_jobs(100) == 1  # small runs are not split
+    assert choose_jobs(100, 2) == 2  # asked for
+    monkeypatch.setenv("VERDICTS_JOBS", "3")
+    assert choose_jobs(100) == 3
+    monkeypatch.setenv("VERDICTS_JOBS", "1")
+    assert choose_jobs(10**7) == 1
