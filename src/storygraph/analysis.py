@@ -87,35 +87,41 @@ class Analysis:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
 
 
-_SOURCE = ("__storygraph_source__",)
-_SINK = ("__storygraph_sink__",)
-
-
 def reachable_from(graph: nx.DiGraph, sources: list[str]) -> set[str]:
     """Nodes on a path from any of ``sources`` (the sources included), in linear time."""
-    graph.add_edges_from((_SOURCE, s) for s in sources)
-    try:
-        return nx.descendants(graph, _SOURCE) if sources else set()
-    finally:
-        graph.remove_node(_SOURCE) if sources else None
+    return _closure(graph, sources, getattr(graph, "_succ", None) or graph.succ)
 
 
 def reaching(graph: nx.DiGraph, targets: list[str]) -> set[str]:
     """Nodes from which some of ``targets`` can be reached (the targets included)."""
-    graph.add_edges_from((t, _SINK) for t in targets)
-    try:
-        return nx.ancestors(graph, _SINK) if targets else set()
-    finally:
-        graph.remove_node(_SINK) if targets else None
+    return _closure(graph, targets, getattr(graph, "_pred", None) or graph.pred)
+
+
+def _closure(graph: nx.DiGraph, starts: list[str], adjacency) -> set[str]:
+    """``starts`` and everything reachable from them through ``adjacency`` (a mapping
+    from a node to its neighbours), level by level with set operations."""
+    seen = set(starts)
+    for s in seen:
+        if s not in graph:
+            graph.add_node(s)  # as networkx would have: a start is a node of the graph
+    frontier = seen
+    while frontier:
+        nxt: set[str] = set()
+        update = nxt.update
+        for node in frontier:
+            update(adjacency[node])
+        nxt -= seen
+        seen |= nxt
+        frontier = nxt
+    return seen
 
 
 def analyse(scenario: Scenario) -> Analysis:
     issues: list[InputIssue] = []
     graph = nx.DiGraph()
     graph.add_nodes_from(scenario.scenes)
-    for b in scenario.branches:
-        if b.from_scene in scenario.scenes and b.to_scene in scenario.scenes:
-            graph.add_edge(b.from_scene, b.to_scene)
+    scenes = scenario.scenes
+    graph.add_edges_from((b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes)
     entries = [s.scene_id for s in scenario.scenes.values() if s.is_entry]
     endings = [s.scene_id for s in scenario.scenes.values() if s.is_ending]
     scene_file = scenario.files.get("scene_states")
@@ -138,7 +144,7 @@ def analyse(scenario: Scenario) -> Analysis:
         dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
         analysis.live = live_reachability(
             set(scenario.scenes), [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches], dead,
-            entries, endings, reached, reaches,
+            entries, endings, reached, reaches, graph,
         )
         _find_stuck(analysis)
     return analysis
