@@ -225,6 +225,7 @@ def _decide_all(a: Analysis) -> None:
     no_always: tuple[int, ...] = ()
     scenes = sc.scenes
     can_decide = missing_column is None and has_flag_table
+    bool_domains = {f: flag_domain(spec, ()) for f, spec in flags.items() if spec.type == "bool"}
     for scene_id, branches in by_scene.items():
         dup: list[str] = []
         if len(branches) > 1:
@@ -250,6 +251,9 @@ def _decide_all(a: Analysis) -> None:
         ok = can_decide and available is not None and not dup
         exprs = []
         scene_infos = []
+        # the flags the conditions use, in order of first use, and the constants of each
+        used: dict[str, None] = {}
+        cuts: dict[str, Any] = {}
         for b in ordered:
             expr = conditions.get(b.branch_id)
             exprs.append(expr)
@@ -261,29 +265,32 @@ def _decide_all(a: Analysis) -> None:
             if info is None:
                 info = infos[id(expr)] = _expr_info(expr, flags, has_flag_table)
             scene_infos.append(info)
-            if ok and (info[2] or b.order_no is None or not b.order_valid or any(f not in available for f in info[0])):  # type: ignore[operator]
+            if info[2] or b.order_no is None or not b.order_valid:
                 ok = False
+            for f in info[0]:
+                used[f] = None
+            for f, values in info[1].items():
+                have = cuts.get(f)
+                cuts[f] = values if have is None else have | values
+        if ok:
+            for f in used:
+                if f not in available:  # type: ignore[operator]
+                    ok = False
+                    break
         if not ok:
             # something to report or a reason not to decide: the full account
             state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, scene_infos)
             if state.undecided is not None:
                 continue
         # the classes of every flag the conditions use, cut at their constants
-        used: dict[str, None] = {}
-        cuts: dict[str, Any] = {}
-        for info in scene_infos:
-            for f in info[0]:  # type: ignore[index]
-                used[f] = None
-            for f, values in info[1].items():  # type: ignore[index]
-                have = cuts.get(f)
-                cuts[f] = values if have is None else have | values
         domains: dict[str, FlagDomain] = {}
         for f in used:
-            spec = flags[f]
-            key = (f, None) if spec.type == "bool" else (f, cuts.get(f, _NONE))
-            dom = domain_memo.get(key)
+            dom = bool_domains.get(f)
             if dom is None:
-                dom = domain_memo[key] = flag_domain(spec, cuts.get(f, _NONE))
+                key = (f, cuts.get(f, _NONE))
+                dom = domain_memo.get(key)
+                if dom is None:
+                    dom = domain_memo[key] = flag_domain(flags[f], key[1])
             domains[f] = dom
         decided, covered, always = decide_scene(exprs, domains, used=list(used))  # type: ignore[arg-type]
         if covered is not None:

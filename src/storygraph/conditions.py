@@ -255,9 +255,20 @@ def parse_condition(text: str | None) -> Expr:
     """
     if text is None or not text.strip():
         return Const(True)
-    fast = _fast_parse(text)
-    if fast is not None:
-        return fast
+    toks = _tokens(text)
+    if toks:
+        atoms: list = []
+        try:
+            fast = _loop_parse(toks, atoms)
+        except _Bail:
+            fast = None
+        except _TooDeep:
+            fast = _descent(toks, text)
+            atoms = None  # type: ignore[assignment]
+        if fast is not None:
+            if atoms is not None:
+                _remember(fast, atoms)  # the parse met every atom in reading order: no walk needed later
+            return fast
     return _lark_parse(text)
 
 
@@ -352,7 +363,7 @@ def _fast_parse(text: str) -> Expr | None:
     if not toks:
         return None
     try:
-        return _loop_parse(toks)
+        return _loop_parse(toks, [])
     except _Bail:
         return None
     except _TooDeep:
@@ -363,7 +374,9 @@ class _TooDeep(Exception):
     pass
 
 
-def _loop_parse(toks: list[tuple[str, Any, int]]) -> Expr | None:
+def _loop_parse(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
+    """The parse of :func:`_fast_parse`; every comparison and bare flag made is appended
+    to ``atoms`` (so in reading order)."""
     n = len(toks)
     stack: list[tuple[list, list, int]] = []
     or_parts: list[Expr] = []
@@ -404,9 +417,11 @@ def _loop_parse(toks: list[tuple[str, Any, int]]) -> Expr | None:
                     return None  # two flags, or no flag: lark explains
                 left = right
                 i += 2
+            atoms.extend(parts)
             node = parts[0] if len(parts) == 1 else And(tuple(parts))
         elif kind == "name":
             node = FlagTrue(value, pos)
+            atoms.append(node)
             i += 1
         elif kind == "true" or kind == "false":
             node = Const(kind == "true")
@@ -582,24 +597,32 @@ def expr_atoms(expr: Expr) -> tuple:
 
 
 def _learn(expr: Expr) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]:
-    seen: dict[str, None] = {}
-    consts: dict[str, set] = {}
     atoms = []
     stack = [expr]
     while stack:
         node = stack.pop()
         kind = type(node)
-        if kind is Compare:
+        if kind is Compare or kind is FlagTrue:
             atoms.append(node)
-            seen.setdefault(node.flag, None)  # type: ignore[union-attr]
-            consts.setdefault(node.flag, set()).add(node.value)  # type: ignore[union-attr]
-        elif kind is FlagTrue:
-            atoms.append(node)
-            seen.setdefault(node.flag, None)  # type: ignore[union-attr]
         elif kind is Not:
             stack.append(node.arg)  # type: ignore[union-attr]
         elif kind is And or kind is Or:
             stack.extend(reversed(node.args))  # type: ignore[union-attr]
+    return _remember(expr, atoms)
+
+
+def _remember(expr: Expr, atoms: list) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]:
+    """Record the facts of ``expr`` given its atoms in reading order."""
+    seen: dict[str, None] = {}
+    consts: dict[str, set] = {}
+    for node in atoms:
+        seen[node.flag] = None
+        if type(node) is Compare:
+            have = consts.get(node.flag)
+            if have is None:
+                consts[node.flag] = {node.value}
+            else:
+                have.add(node.value)
     entry = (expr, tuple(seen), {f: frozenset(v) for f, v in consts.items()}, tuple(atoms))
     if len(_FACTS) >= _FACTS_LIMIT:
         _FACTS.clear()
