@@ -31,8 +31,8 @@ methods are exact over the same classes; see ``docs/decisions.md``.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
-from itertools import combinations
+from dataclasses import dataclass, field
+from itertools import combinations, repeat
 from typing import Any, Iterable, Mapping, Sequence
 
 from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, Or, _OPS, compile3, expr_facts, flags_of
@@ -59,6 +59,15 @@ class FlagDomain:
 
     flag: str
     points: tuple[tuple[Any, int | None], ...]
+    #: the representatives alone, and for each whether a bare flag test holds there
+    #: (``v is True or v == 1``, as :func:`~storygraph.conditions.compile3`)
+    values: tuple = field(init=False, repr=False, compare=False)
+    truthy: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        values = tuple([v for v, _ in self.points])
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "truthy", tuple([v is True or v == 1 for v in values]))
 
     @property
     def total(self) -> int | None:
@@ -364,36 +373,43 @@ class _ClassGrid:
     combination of the other flags, and an atom on the empty flag holds nowhere.
     """
 
+    __slots__ = ("domains", "size", "complete", "all", "stride")
+
     def __init__(self, flags: list[str], domains: Mapping[str, FlagDomain]):
         self.domains = domains
-        self.size = 1
         self.complete = True
-        for f in flags:
+        stride: dict[str, int] = {}
+        step = 1
+        for f in reversed(flags):
+            stride[f] = step
             k = len(domains[f].points)
             if k == 0:
                 self.complete = False
-            self.size *= max(1, k)
-        self.all = int.from_bytes(_ONE * self.size, "little")
-        self.stride: dict[str, int] = {}
-        step = 1
-        for f in reversed(flags):
-            self.stride[f] = step
-            step *= max(1, len(domains[f].points))
+            elif k > 1:
+                step *= k
+        self.stride = stride
+        self.size = step
+        everywhere = _ALL.get(step)
+        if everywhere is None:
+            everywhere = int.from_bytes(_ONE * step, "little")
+            if len(_ALL) < 1024:
+                _ALL[step] = everywhere
+        self.all = everywhere
 
     def _atom(self, expr: Expr) -> int:
         flag = expr.flag  # type: ignore[union-attr]
         stride = self.stride.get(flag)
         if stride is None:
             return 0  # a flag without a domain: never true (the scene would be undecided anyway)
-        points = self.domains[flag].points
+        domain = self.domains[flag]
         if type(expr) is Compare:
             fn, const = _OPS[expr.op], expr.value  # type: ignore[union-attr]
             try:
-                holds = tuple([fn(v, const) for v, _ in points])
+                holds = tuple(map(fn, domain.values, repeat(const)))
             except TypeError:  # as compile3: a comparison across types is false
-                holds = tuple([_safe(fn, v, const) for v, _ in points])
+                holds = tuple([_safe(fn, v, const) for v in domain.values])
         else:
-            holds = tuple([v is True or v == 1 for v, _ in points])
+            holds = domain.truthy
         key = (holds, stride, self.size)
         mask = _BLOCKS.get(key)
         if mask is None:
@@ -422,6 +438,8 @@ class _ClassGrid:
         return out
 
 
+#: grid size -> the mask of every point
+_ALL: dict[int, int] = {}
 #: (truth per class of a flag, its stride, grid size) -> the atom's mask: the same few
 #: patterns recur in every scene, so each is built once per process
 _BLOCKS: dict[tuple, int] = {}
