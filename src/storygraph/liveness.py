@@ -13,7 +13,6 @@ The five verdicts stay structural; these facts become lint findings and hedges.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from math import prod
 from typing import Any, Mapping, Sequence

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from typing import Any, Iterable, Mapping, Sequence
 
-from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, Or, _OPS, compile3, expr_facts, flags_of
+from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, _OPS, compile3, expr_facts, flags_of
 from .model import Flag
 
 __all__ = [
