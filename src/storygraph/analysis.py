@@ -82,6 +82,8 @@ class Analysis:
     #: conditions true for every assignment.  Only for scenes so decided; the stuck search
     #: and the findings skip work with it and ask for themselves elsewhere.
     class_facts: dict[str, tuple[bool, tuple[int, ...]]] = field(default_factory=dict)
+    #: what the caller's ``alongside`` function returned (see :func:`analyse`)
+    alongside: Any = None
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -116,10 +118,14 @@ def _closure(graph: nx.DiGraph, starts: list[str], adjacency) -> set[str]:
     return seen
 
 
-def analyse(scenario: Scenario, jobs: int | None = None) -> Analysis:
-    """The analysis of ``scenario``.  On a large scenario the scenes' decisions are split
-    over ``jobs`` processes (default: ``VERDICTS_JOBS`` or one per core; see
-    :func:`verdicts.parallel.choose_jobs`); the result is the same either way."""
+def analyse(scenario: Scenario, jobs: int = 1, alongside=None) -> Analysis:
+    """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
+    (shadowing, stuck combinations) is split over that many processes
+    (:mod:`storygraph.partition`); the result is the same.
+
+    ``alongside``, a function of the analysis that needs only the graph and the
+    structural reachability, is run in one of the processes beside its share of the
+    scenes; its result is kept in ``analysis.alongside``."""
     issues: list[InputIssue] = []
     graph = nx.DiGraph()
     graph.add_nodes_from(scenario.scenes)
@@ -141,15 +147,24 @@ def analyse(scenario: Scenario, jobs: int | None = None) -> Analysis:
 
     conditions = _parse_conditions(scenario, issues)
     analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
-    _decide_all(analysis, jobs)
+    both = reached is not None and reaches is not None
+    if jobs > 1:
+        from .partition import decide_in_parts
+
+        analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside)
+    else:
+        if alongside is not None:
+            analysis.alongside = alongside(analysis)
+        _decide_all(analysis)
     _check_available_flags(analysis)
-    if reached is not None and reaches is not None:
+    if both:
         dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
         analysis.live = live_reachability(
             set(scenario.scenes), [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches], dead,
             entries, endings, reached, reaches, graph,
         )
-        _find_stuck(analysis)
+        if jobs <= 1:
+            _find_stuck(analysis)
     return analysis
 
 
@@ -205,8 +220,9 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
     return out
 
 
-def _decide_all(a: Analysis, jobs: int | None = None) -> None:
-    """Decide every scene's shadowing, split over ``jobs`` processes on a large scenario."""
+def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
+    """Decide the shadowing of the scenes ``items`` (``(scene_id, branches)`` pairs; all
+    scenes by default); ``first``: also report what concerns the whole scenario."""
     sc = a.scenario
     has_flag_table = sc.has_flag_table
     conditions = a.conditions
@@ -216,90 +232,10 @@ def _decide_all(a: Analysis, jobs: int | None = None) -> None:
          if not sc.has(table, col)),
         None,
     )
-    if not has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
+    if first and not has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
                                    reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없습니다; 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
-    items = list(sc.branches_from().items())
-    n = _decide_jobs(len(items), jobs)
-    if n <= 1:
-        _decide_scenes(a, items, missing_column)
-        return
-    from verdicts.parallel import fork_parts
-
-    bounds = [len(items) * i // n for i in range(n + 1)]
-    parts = [items[bounds[i]:bounds[i + 1]] for i in range(n)]
-
-    def work(i: int):
-        if i == 0:
-            _decide_scenes(a, parts[0], missing_column)
-            return None, []
-        scratch = Analysis(sc, a.graph, a.entries, a.endings, a.reached, a.reaches_ending, {}, conditions, [])
-        _decide_scenes(scratch, parts[i], missing_column)
-        return _pack(scratch, parts[i]), []
-
-    results = fork_parts(n, work)
-    for i in range(1, n):
-        _unpack(a, results[i][0], parts[i])
-
-
-#: scenes per process below which the decisions are not split over processes
-DECIDE_MIN_PER_JOB = 4_000
-
-
-def _decide_jobs(scenes: int, jobs: int | None) -> int:
-    """How many processes decide the scenes (see :func:`verdicts.parallel.choose_jobs`):
-    one when forking is unsafe here (other threads run) or the scenario is small."""
-    import threading
-
-    from verdicts.parallel import choose_jobs
-
-    if threading.active_count() > 1:
-        return 1
-    return min(choose_jobs(scenes, jobs, min_per_job=DECIDE_MIN_PER_JOB), max(1, scenes))
-
-
-def _pack(a: Analysis, items: list[tuple[str, list[Branch]]]) -> tuple:
-    """What deciding ``items`` into the scratch analysis ``a`` found, as plain data: per
-    scene the order of its branches (``None`` when unchanged), why it is undecided, its
-    shadowed branches and its class facts; and the issues, in order."""
-    out = []
-    for scene_id, branches in items:
-        state = a.shadowing[scene_id]
-        order = None
-        if state.ordered is not branches:
-            position = {id(b): k for k, b in enumerate(branches)}
-            order = tuple(position[id(b)] for b in state.ordered)
-        shadowed = tuple((x.branch_id, x.covered_by, x.unsatisfiable, x.previous) for x in state.shadowed.values())
-        out.append((order, state.undecided, shadowed, a.class_facts.get(scene_id)))
-    return out, a.issues
-
-
-def _unpack(a: Analysis, packed: tuple, items: list[tuple[str, list[Branch]]]) -> None:
-    """Add to ``a`` what :func:`_pack` recorded, exactly as deciding there would have."""
-    scenes, issues = packed
-    for (scene_id, branches), (order, undecided, shadowed, facts) in zip(items, scenes):
-        ordered = branches if order is None else [branches[k] for k in order]
-        state = SceneShadowing(scene_id, ordered, undecided)
-        a.shadowing[scene_id] = state
-        if facts is not None:
-            a.class_facts[scene_id] = facts
-        for branch_id, covered_by, unsatisfiable, previous in shadowed:
-            info = ShadowedBranch(branch_id=branch_id, scene_id=scene_id, covered_by=covered_by,
-                                  unsatisfiable=unsatisfiable, previous=previous)
-            state.shadowed[branch_id] = info
-            a.shadowed[branch_id] = info
-            if previous is not None:
-                a.overlap[previous] = branch_id
-    a.issues.extend(issues)
-
-
-def _decide_scenes(a: Analysis, items: list[tuple[str, list[Branch]]], missing_column: str | None) -> None:
-    """Decide the shadowing of the scenes in ``items`` (scene id, its branches) into ``a``."""
-    sc = a.scenario
     flags = sc.flags
-    has_flag_table = sc.has_flag_table
-    conditions = a.conditions
-    file = sc.files.get("story_branches")
     # per condition tree (by id; the trees live in ``conditions``): flags, constants, type problems
     infos: dict[int, tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]] = {}
     # per (flag, constants): its classes.  In a decided scene every constant has its flag's
@@ -309,7 +245,7 @@ def _decide_scenes(a: Analysis, items: list[tuple[str, list[Branch]]], missing_c
     scenes = sc.scenes
     can_decide = missing_column is None and has_flag_table
     bool_domains = {f: flag_domain(spec, ()) for f, spec in flags.items() if spec.type == "bool"}
-    for scene_id, branches in items:
+    for scene_id, branches in (sc.branches_from().items() if items is None else items):
         dup: list[str] = []
         if len(branches) > 1:
             ordered = sorted(branches, key=_order_key)

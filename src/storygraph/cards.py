@@ -15,7 +15,7 @@ from .findings import collect_findings
 from .reach import reach_counts
 from .rules import judge_branch, judge_scene
 
-__all__ = ["build_cards", "CardBuilder", "withheld_issues"]
+__all__ = ["build_cards", "CardBuilder", "graph_counts", "withheld_issues"]
 
 
 # Evidence items are written directly as the dicts of ``Evidence.to_json`` (source,
@@ -330,10 +330,13 @@ class CardBuilder(_Builder):
     may be built in different processes (:mod:`verdicts.parallel`) after
     :meth:`prepare`."""
 
-    def prepare(self) -> "CardBuilder":
+    def prepare(self, counts: dict | None = None) -> "CardBuilder":
         """Make now the whole-graph counts every slice reads (reachable endings, onward
         scenes, the id spelling index), so forked slices share them instead of each
-        making them again."""
+        making them again; ``counts`` are those of :func:`graph_counts` when already
+        made (in a worker process, alongside the analysis)."""
+        if counts is not None:
+            self._ending_counts, self._onward, self._spelling = counts["endings"], counts["onward"], counts["spelling"]
         self.reachable_endings("")
         self.onward_count("")
         self.spelling()
@@ -374,3 +377,12 @@ def withheld_issues(a: Analysis, withheld: dict[str, int]) -> list[InputIssue]:
             reason=f"{', '.join(missing) or '필요한'} 열이 없어 장면 {withheld[SCENE]}개와 분기 {withheld[BRANCH]}개의 판정을 보류했습니다.",
         ))
     return issues
+
+
+def graph_counts(a: Analysis) -> dict:
+    """The whole-graph counts of :meth:`CardBuilder.prepare` (they need only the graph
+    and the structural reachability, so they can be made while scenes are decided)."""
+    b = _Builder(a)
+    b.reachable_endings("")
+    b.onward_count("")
+    return {"endings": b._ending_counts, "onward": b._onward, "spelling": b.spelling()}

@@ -12,11 +12,11 @@ from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, analyse
-from .cards import CardBuilder, build_cards, withheld_issues
+from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
-from .model import REACHED_AND_ENDS, SCENE, VERDICTS, Scenario, StoryCard
+from .model import BRANCH, REACHED_AND_ENDS, SCENE, VERDICTS, Scenario, StoryCard
 
 if TYPE_CHECKING:
     from .config import Config
@@ -110,6 +110,10 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
     return report
 
 
+#: targets whose cards are made, checked and written together in :func:`lint_json`
+BATCH = 20_000
+
+
 def _slice(items: list, i: int, n: int) -> list:
     size = len(items)
     return items[size * i // n: size * (i + 1) // n]
@@ -131,10 +135,10 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
     findings may be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through
     :func:`lint`, because an acceptance can reach across parts.
     """
-    from verdicts.checks import merge_checks, run_checks_part
+    from verdicts.checks import merge_outcomes, run_checks_part
     from verdicts.model import CheckResult
     from verdicts.parallel import choose_jobs, fork_parts
-    from verdicts.report import iter_json_bytes, write_items
+    from verdicts.report import ITEM_SEPARATOR, iter_json_bytes, write_items
     from verdicts.schema import card_valid
 
     from .accept import failing
@@ -145,7 +149,8 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         progress.start("읽기")
         scenario = load_scenario(path)
         progress.start("분석")
-        analysis = analyse(scenario)
+        n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)
+        analysis = analyse(scenario, jobs=n, alongside=graph_counts)
         if _accepts_anything(scenario, config):
             report = _finish(scenario, analysis, config, progress)
             for piece in iter_json_bytes(report, DOMAIN):
@@ -161,29 +166,38 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
             for target, clauses in found[code][1].items():
                 extra_hedges.setdefault(target, []).extend(clauses)
         progress.start("카드 준비")
-        builder = CardBuilder(analysis, extra_hedges).prepare()
+        builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
         scenes = list(scenario.scenes.values())
         branches = scenario.branches
-        n = choose_jobs(len(scenes) + len(branches), jobs)
         shared = CheckContext(scenario, [])
         shared.reached(), shared.to_ending()  # whole-graph facts the checks of every part read
         fail_on = set(config.fail_on)
 
         def work(i: int):
             own_kinds = {k.code: collect_findings(analysis, [k])[0] for k in others[i::n]}
-            cards, withheld = builder.build(_slice(scenes, i, n), _slice(branches, i, n), progress if i == 0 else SILENT, step=n)
-            data = [c.data for c in cards]
-            outcomes = run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache))
-            schema_failed = ([], [])
-            for c in data:
-                if not card_valid(DOMAIN.name, c):
-                    schema_failed[c.get("target_kind") != SCENE].append(str(c.get("target_no")))
-            fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
-            split = next((k for k, c in enumerate(data) if c.get("target_kind") != SCENE), len(data))
-            for f, items in zip(files[i], (data[:split], data[split:])):
+            outcomes: list[list] = [[] for _ in CHECKS]
+            schema_failed: tuple[list[str], list[str]] = ([], [])
+            withheld = {SCENE: 0, BRANCH: 0}
+            fails = False
+            for kind, items, f in ((SCENE, _slice(scenes, i, n), files[i][0]), (BRANCH, _slice(branches, i, n), files[i][1])):
                 f.seek(0)
                 f.truncate()  # a part redone after its worker failed starts afresh
-                write_items(items, f)
+                for start in range(0, len(items), BATCH):
+                    # a batch at a time: its cards are checked, validated, written and let go
+                    chunk = items[start:start + BATCH]
+                    cards, held = builder.build(chunk if kind == SCENE else (), chunk if kind == BRANCH else (),
+                                                progress if i == 0 else SILENT, step=n)
+                    withheld[kind] += held[kind]
+                    data = [c.data for c in cards]
+                    for j, outcome in enumerate(run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache))):
+                        outcomes[j].append(outcome)
+                    for c in data:
+                        if not card_valid(DOMAIN.name, c):
+                            schema_failed[kind == BRANCH].append(str(c.get("target_no")))
+                    fails = fails or any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
+                    if data and f.tell():
+                        f.write(ITEM_SEPARATOR)
+                    write_items(data, f)
                 f.flush()
             return (withheld, outcomes, schema_failed, fails, own_kinds), []
 
@@ -193,13 +207,14 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
                  for _ in range(n)]
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
         parts = fork_parts(n, work)
+        progress.complete()
         progress.start("쓰기")
         for r, _ in parts:
             found.update({code: (items, {}) for code, items in r[4].items()})
         findings = [f for k in KINDS for f in found[k.code][0]]
         withheld = {kind: sum(r[0][kind] for r, _ in parts) for kind in parts[0][0][0]}
         issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
-        checks = merge_checks(CHECKS, [r[1] for r, _ in parts])
+        checks = [merge_outcomes(check, [o for r, _ in parts for o in r[1][j]]) for j, check in enumerate(CHECKS)]
         schema_failed = [k for r, _ in parts for k in r[2][0]] + [k for r, _ in parts for k in r[2][1]]
         checks.append(CheckResult(id="SCHEMA", description="모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다.",
                                   passed=not schema_failed, failed_targets=schema_failed))

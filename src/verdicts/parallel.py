@@ -78,6 +78,8 @@ def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]]) -> list[t
                 result, blobs = work(i)
                 pickle.dump((result, blobs), out, protocol=pickle.HIGHEST_PROTOCOL)
                 out.flush()
+            except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: leave quietly
+                code = 130
             except BaseException:  # noqa: BLE001 - reported by the parent as a failed part
                 code = 1
                 try:

@@ -57,6 +57,11 @@ class Progress:
         if now - self.last >= self.interval:
             self._draw(now=now)
 
+    def complete(self) -> None:
+        """Count the stage as fully done (parts counted in other processes included)."""
+        self.done = dict(self.total)
+        self._draw(force=True)
+
     def _draw(self, force: bool = False, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         if now - self.began < self.delay:
@@ -91,6 +96,9 @@ class _Silent(Progress):
         pass
 
     def advance(self, what: str, n: int = 1) -> None:
+        pass
+
+    def complete(self) -> None:
         pass
 
     def close(self) -> None:

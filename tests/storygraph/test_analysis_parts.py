@@ -1,4 +1,5 @@
-"""The scenes' shadowing decisions split over processes (``analyse(…, jobs=n)``) give the
+"""The per-scene analysis split over processes (``analyse(…, jobs=n)``, see
+:mod:`storygraph.partition`) gives the
 same analysis as deciding them in one process: the same states in the same order, the
 same issues in the same order, the same stuck combinations and live reachability."""
 

@@ -83,3 +83,37 @@ def test_only_the_hedging_kinds_add_to_hedges(examples):
         if k.code not in HEDGING_KINDS:
             assert hedges == {}, k.code
     assert any(collect_findings(a, [k])[1] for k in KINDS if k.code in HEDGING_KINDS)
+
+
+def _facts(a):
+    return (
+        [(sid, [b.branch_id for b in st.ordered], st.undecided, st.shadowed) for sid, st in a.shadowing.items()],
+        [i.model_dump() for i in a.issues], list(a.overlap.items()), list(a.shadowed.items()),
+        [(sid, s.count, s.total, s.scene_id) for sid, s in a.stuck.items()],
+        None if a.live is None else (sorted(a.live.dead), sorted(a.live.reached), sorted(a.live.reaches_ending),
+                                     a.live.reached_only_through, a.live.ending_only_through),
+    )
+
+
+@pytest.mark.parametrize("example", ["lighthouse/scenario.csv", "lighthouse-broken/scenario.csv", "gold/station.csv"])
+def test_analysis_in_parts_is_the_same(examples, generated, example):
+    from storygraph.analysis import analyse
+    from storygraph.loading import load_scenario
+
+    for path in (examples / example, generated):
+        scenario = load_scenario(path)
+        one = analyse(scenario)
+        assert one.shadowing
+        for jobs in (2, 3):
+            assert _facts(analyse(scenario, jobs=jobs)) == _facts(one)
+
+
+def test_small_batches_same_bytes(generated, monkeypatch):
+    """Parts are made a batch at a time; the batch edges must not show in the output."""
+    import storygraph.domain as domain
+
+    config = load_config(find_config(generated))
+    expected = _serial(generated, config)
+    for batch in (1, 7, 50):
+        monkeypatch.setattr(domain, "BATCH", batch)
+        assert _parts(generated, config, 2) == expected, batch
