@@ -20,7 +20,7 @@ from verdicts.model import InputIssue
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
 from .model import Branch, Scenario
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
-from .shadowing import FlagDomain, decide_scene, flag_domain
+from .shadowing import FlagDomain, _flag_domain, decide_scene, flag_domain
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
 
@@ -309,7 +309,11 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
                 key = (f, cuts.get(f, _NONE))
                 dom = domain_memo.get(key)
                 if dom is None:
-                    dom = domain_memo[key] = flag_domain(flags[f], key[1])
+                    # (an int or enum flag's constants all have its type here, so
+                    # flag_domain's own filtering and per-process memory are not needed)
+                    spec = flags[f]
+                    dom = domain_memo[key] = (_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
+                                              else flag_domain(spec, key[1]))
             domains[f] = dom
         decided, covered, always = decide_scene(exprs, domains, used=list(used))  # type: ignore[arg-type]
         if covered is not None:

@@ -410,10 +410,13 @@ class _ClassGrid:
                 holds = tuple([_safe(fn, v, const) for v in domain.values])
         else:
             holds = domain.truthy
-        key = (holds, stride, self.size)
+        size = self.size
+        if size > _BLOCKS_MAX_SIZE:
+            return _block_mask(holds, stride, size)
+        key = (holds, stride, size)
         mask = _BLOCKS.get(key)
         if mask is None:
-            mask = _block_mask(holds, stride, self.size)
+            mask = _block_mask(holds, stride, size)
             if len(_BLOCKS) >= _BLOCKS_LIMIT:
                 _BLOCKS.clear()
             _BLOCKS[key] = mask
@@ -444,6 +447,8 @@ _ALL: dict[int, int] = {}
 #: patterns recur in every scene, so each is built once per process
 _BLOCKS: dict[tuple, int] = {}
 _BLOCKS_LIMIT = 1 << 16
+#: … for grids of at most this many points (so the cache stays under 64 MB)
+_BLOCKS_MAX_SIZE = 1024
 
 
 def _block_mask(holds: tuple, stride: int, size: int) -> int:

@@ -1,7 +1,7 @@
 """The per-scene analysis split over processes (``analyse(…, jobs=n)``, see
-:mod:`storygraph.partition`) gives the
-same analysis as deciding them in one process: the same states in the same order, the
-same issues in the same order, the same stuck combinations and live reachability."""
+:mod:`storygraph.partition`) gives the same analysis as one process: the same states in
+the same order, the same issues in the same order, the same stuck combinations and live
+reachability."""
 
 from __future__ import annotations
 
