@@ -214,6 +214,7 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
     by_scene = a.scenario.branches_from()
     conditions = a.conditions
     has_column = a.scenario.has("story_branches", "condition_expr")
+    labels: dict[str, str] = {}  # flag -> how sentences call it (made once per flag)
     for scene in a.scenario.scenes.values():
         if not scene.available_flags:
             continue
@@ -224,7 +225,13 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
         used = {f for expr in exprs if expr is not None for f in expr_facts(expr)[0]}
         unused = [f for f in scene.available_flags if f not in used]
         if unused:
-            yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=[_label(a, f) for f in unused]),
+            names = []
+            for f in unused:
+                label = labels.get(f)
+                if label is None:
+                    label = labels[f] = _label(a, f)
+                names.append(label)
+            yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=names),
                       scene.line, table="scene_states", data={"flags": unused})
 
 
