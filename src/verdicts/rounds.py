@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -127,6 +128,26 @@ def report_from_json(domain: Domain, data: dict[str, Any]) -> Report:
     )
 
 
+def _switch_to_wal(conn: sqlite3.Connection) -> None:
+    """``PRAGMA journal_mode = WAL``, retried while other processes hold the lock.
+
+    Switching a fresh database to WAL needs a lock that SQLite does not always wait for
+    through the busy timeout: several processes opening a new database at once saw an
+    immediate "database is locked".  Once the file is in WAL mode the pragma is a no-op.
+    """
+    deadline = time.monotonic() + BUSY_TIMEOUT
+    pause = 0.01
+    while True:
+        try:
+            conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(pause)
+            pause = min(pause * 2, 0.5)
+
+
 class RoundStore:
     """The rounds database at ``path`` (created and migrated on first use)."""
 
@@ -142,7 +163,7 @@ class RoundStore:
             raise RoundsError(f"{self.path}: 회차 데이터베이스를 열 수 없습니다 ({exc}).") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            conn.execute("PRAGMA journal_mode = WAL")
+            _switch_to_wal(conn)
             conn.execute("PRAGMA foreign_keys = ON")
             self._migrate(conn)
             yield conn
