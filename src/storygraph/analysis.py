@@ -17,10 +17,10 @@ import networkx as nx
 from verdicts.errors import ConditionSyntaxError
 from verdicts.model import InputIssue
 
-from .conditions import Expr, TypeProblem, check_types, flags_of, parse_condition
+from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
 from .model import Branch, Scenario
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
-from .shadowing import decide_shadowing, scene_domains
+from .shadowing import FlagDomain, _flag_domain, decide_scene, flag_domain
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
 
@@ -76,6 +76,12 @@ class Analysis:
     live: LiveReach | None = None
     #: scene id -> the flag assignments under which none of its branches fires
     stuck: dict[str, StuckScene] = field(default_factory=dict)
+    #: scene id -> ``(covered, always)`` as the class enumeration of its conditions found
+    #: them on the way (:func:`~storygraph.shadowing.decide_scene`): whether every
+    #: assignment fires some branch, and the positions (last branch excluded) of the
+    #: conditions true for every assignment.  Only for scenes so decided; the stuck search
+    #: and the findings skip work with it and ask for themselves elsewhere.
+    class_facts: dict[str, tuple[bool, tuple[int, ...]]] = field(default_factory=dict)
     #: what the caller's ``alongside`` function returned (see :func:`analyse`)
     alongside: Any = None
 
@@ -83,26 +89,33 @@ class Analysis:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
 
 
-_SOURCE = ("__storygraph_source__",)
-_SINK = ("__storygraph_sink__",)
-
-
 def reachable_from(graph: nx.DiGraph, sources: list[str]) -> set[str]:
     """Nodes on a path from any of ``sources`` (the sources included), in linear time."""
-    graph.add_edges_from((_SOURCE, s) for s in sources)
-    try:
-        return nx.descendants(graph, _SOURCE) if sources else set()
-    finally:
-        graph.remove_node(_SOURCE) if sources else None
+    return _closure(graph, sources, getattr(graph, "_succ", None) or graph.succ)
 
 
 def reaching(graph: nx.DiGraph, targets: list[str]) -> set[str]:
     """Nodes from which some of ``targets`` can be reached (the targets included)."""
-    graph.add_edges_from((t, _SINK) for t in targets)
-    try:
-        return nx.ancestors(graph, _SINK) if targets else set()
-    finally:
-        graph.remove_node(_SINK) if targets else None
+    return _closure(graph, targets, getattr(graph, "_pred", None) or graph.pred)
+
+
+def _closure(graph: nx.DiGraph, starts: list[str], adjacency) -> set[str]:
+    """``starts`` and everything reachable from them through ``adjacency`` (a mapping
+    from a node to its neighbours), level by level with set operations."""
+    seen = set(starts)
+    for s in seen:
+        if s not in graph:
+            graph.add_node(s)  # as networkx would have: a start is a node of the graph
+    frontier = seen
+    while frontier:
+        nxt: set[str] = set()
+        update = nxt.update
+        for node in frontier:
+            update(adjacency[node])
+        nxt -= seen
+        seen |= nxt
+        frontier = nxt
+    return seen
 
 
 def analyse(scenario: Scenario, jobs: int = 1, alongside=None) -> Analysis:
@@ -116,9 +129,8 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None) -> Analysis:
     issues: list[InputIssue] = []
     graph = nx.DiGraph()
     graph.add_nodes_from(scenario.scenes)
-    for b in scenario.branches:
-        if b.from_scene in scenario.scenes and b.to_scene in scenario.scenes:
-            graph.add_edge(b.from_scene, b.to_scene)
+    scenes = scenario.scenes
+    graph.add_edges_from((b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes)
     entries = [s.scene_id for s in scenario.scenes.values() if s.is_entry]
     endings = [s.scene_id for s in scenario.scenes.values() if s.is_ending]
     scene_file = scenario.files.get("scene_states")
@@ -149,7 +161,7 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None) -> Analysis:
         dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
         analysis.live = live_reachability(
             set(scenario.scenes), [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches], dead,
-            entries, endings, reached, reaches,
+            entries, endings, reached, reaches, graph,
         )
         if jobs <= 1:
             _find_stuck(analysis)
@@ -170,16 +182,22 @@ def _check_available_flags(a: Analysis) -> None:
 
 def _find_stuck(a: Analysis) -> None:
     sc = a.scenario
+    flags = sc.flags
+    reached = a.reached
+    facts = a.class_facts
     for scene_id, state in a.shadowing.items():
         scene = sc.scenes.get(scene_id)
         if scene is None or state.undecided is not None or not scene.available_flags or scene.is_ending:
             continue
-        if a.reached is None or scene_id not in a.reached:
+        if reached is None or scene_id not in reached:
             continue
-        if any(f not in sc.flags for f in scene.available_flags):
+        if any(f not in flags for f in scene.available_flags):
             continue
+        known = facts.get(scene_id)
+        if known is not None and known[0]:
+            continue  # every assignment fires a branch: nobody is stuck
         exprs = [a.conditions[b.branch_id] for b in state.ordered]
-        stuck = uncovered(exprs, sc.flags, list(scene.available_flags))  # type: ignore[arg-type]
+        stuck = uncovered(exprs, flags, list(scene.available_flags))  # type: ignore[arg-type]
         if stuck is not None:
             stuck.scene_id = scene_id
             a.stuck[scene_id] = stuck
@@ -206,37 +224,103 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
     """Decide the shadowing of the scenes ``items`` (``(scene_id, branches)`` pairs; all
     scenes by default); ``first``: also report what concerns the whole scenario."""
     sc = a.scenario
+    has_flag_table = sc.has_flag_table
+    conditions = a.conditions
     file = sc.files.get("story_branches")
     missing_column = next(
         (col for table, col in (("scene_states", "available_flags"), ("story_branches", "condition_expr"), ("story_branches", "order_no"))
          if not sc.has(table, col)),
         None,
     )
-    if first and not sc.has_flag_table and any(a.conditions.get(b.branch_id) is not None and flags_of(a.conditions[b.branch_id]) for b in sc.branches):
+    if first and not has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
                                    reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없습니다; 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
+    flags = sc.flags
+    # per condition tree (by id; the trees live in ``conditions``): flags, constants, type problems
+    infos: dict[int, tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]] = {}
+    # per (flag, constants): its classes.  In a decided scene every constant has its flag's
+    # type, so the constants are exactly those flag_domain looks at.
+    domain_memo: dict[tuple, FlagDomain] = {}
+    no_always: tuple[int, ...] = ()
+    scenes = sc.scenes
+    can_decide = missing_column is None and has_flag_table
+    bool_domains = {f: flag_domain(spec, ()) for f, spec in flags.items() if spec.type == "bool"}
     for scene_id, branches in (sc.branches_from().items() if items is None else items):
-        ordered = sorted(branches, key=lambda b: (b.order_no is None, b.order_no if b.order_no is not None else 0, b.line))
+        dup: list[str] = []
+        if len(branches) > 1:
+            ordered = sorted(branches, key=_order_key)
+            if len({b.order_no for b in ordered}) != len(ordered):
+                # duplicated order_no within a scene: the order between them is unknown
+                seen: dict[int, Branch] = {}
+                for b in ordered:
+                    if b.order_no is None:
+                        continue
+                    if b.order_no in seen:
+                        dup.append(b.branch_id)
+                        a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
+                                                   reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
+                    else:
+                        seen[b.order_no] = b
+        else:
+            ordered = branches
         state = SceneShadowing(scene_id, ordered)
         a.shadowing[scene_id] = state
-        # duplicated order_no within a scene: the order between them is unknown
-        seen: dict[int, Branch] = {}
-        dup: list[str] = []
+        scene = scenes.get(scene_id)
+        available = scene.available_flags if scene is not None else None
+        ok = can_decide and available is not None and not dup
+        exprs = []
+        scene_infos = []
+        # the flags the conditions use, in order of first use, and the constants of each
+        used: dict[str, None] = {}
+        cuts: dict[str, Any] = {}
         for b in ordered:
-            if b.order_no is None:
+            expr = conditions.get(b.branch_id)
+            exprs.append(expr)
+            if expr is None:
+                scene_infos.append(None)
+                ok = False
                 continue
-            if b.order_no in seen:
-                dup.append(b.branch_id)
-                a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
-                                           reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
-            else:
-                seen[b.order_no] = b
-        state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup)
-        if state.undecided is not None:
-            continue
-        exprs = [a.conditions[b.branch_id] for b in ordered]
-        domains = scene_domains(exprs, sc.flags)  # type: ignore[arg-type]
-        for j, shadow in decide_shadowing(exprs, domains).items():  # type: ignore[arg-type]
+            info = infos.get(id(expr))
+            if info is None:
+                info = infos[id(expr)] = _expr_info(expr, flags, has_flag_table)
+            scene_infos.append(info)
+            if info[2] or b.order_no is None or not b.order_valid:
+                ok = False
+            for f in info[0]:
+                used[f] = None
+            for f, values in info[1].items():
+                have = cuts.get(f)
+                cuts[f] = values if have is None else have | values
+        if ok:
+            for f in used:
+                if f not in available:  # type: ignore[operator]
+                    ok = False
+                    break
+        if not ok:
+            # something to report or a reason not to decide: the full account
+            state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, scene_infos)
+            if state.undecided is not None:
+                continue
+        # the classes of every flag the conditions use, cut at their constants
+        domains: dict[str, FlagDomain] = {}
+        for f in used:
+            dom = bool_domains.get(f)
+            if dom is None:
+                key = (f, cuts.get(f, _NONE))
+                dom = domain_memo.get(key)
+                if dom is None:
+                    # (an int or enum flag's constants all have its type here, so
+                    # flag_domain's own filtering and per-process memory are not needed)
+                    spec = flags[f]
+                    dom = domain_memo[key] = (_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
+                                              else flag_domain(spec, key[1]))
+            domains[f] = dom
+        decided, covered, always = decide_scene(exprs, domains, used=list(used))  # type: ignore[arg-type]
+        if covered is not None:
+            last = len(ordered) - 1
+            kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]
+            a.class_facts[scene_id] = (covered, kept if kept else no_always)
+        for j, shadow in decided.items():
             b = ordered[j]
             info = ShadowedBranch(
                 branch_id=b.branch_id, scene_id=scene_id,
@@ -250,10 +334,31 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
                 a.overlap[info.previous] = b.branch_id
 
 
-def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str]) -> Undecided | None:
+_NONE: frozenset = frozenset()
+
+
+def _expr_info(expr: Expr, flags, has_flag_table: bool) -> tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]:
+    """``(flags, constants, type problems)`` of one condition tree."""
+    expr_flags, consts = expr_facts(expr)
+    if not has_flag_table:
+        return expr_flags, consts, ()
+    return expr_flags, consts, (() if types_fit(expr, flags) else tuple(check_types(expr, flags)))
+
+
+def _order_key(b: Branch) -> tuple:
+    return (b.order_no is None, b.order_no if b.order_no is not None else 0, b.line)
+
+
+def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str],
+                   infos: list | None = None) -> Undecided | None:
     """Report every type problem of the scene's conditions as an issue, then say why its
-    shadowing cannot be decided (``None`` when it can)."""
+    shadowing cannot be decided (``None`` when it can).  ``infos``: per branch, the
+    ``(flags, constants, type problems)`` of its condition (``None`` when unreadable),
+    when the caller has them already."""
     sc = a.scenario
+    flags = sc.flags
+    has_flag_table = sc.has_flag_table
+    conditions = a.conditions
     scene = sc.scenes.get(scene_id)
     available = scene.available_flags if scene else None
     file = sc.files.get("story_branches")
@@ -261,36 +366,46 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
     not_available: list[str] = []
     typed: list[str] = []
     culprit_branches: list[str] = []
-    for b in ordered:
-        expr = a.conditions.get(b.branch_id)
-        if expr is None:
+    broken = False
+    for k, b in enumerate(ordered):
+        if infos is not None:
+            info = infos[k]
+        else:
+            expr = conditions.get(b.branch_id)
+            info = None if expr is None else (expr_facts(expr)[0], None, tuple(check_types(expr, flags)) if has_flag_table else ())
+        if info is None:
+            broken = True
             continue
-        problems: list[TypeProblem] = check_types(expr, sc.flags) if sc.has_flag_table else []
-        for p in problems:
+        for p in info[2]:
             (undeclared if p.undeclared else typed).append(p.flag)
             culprit_branches.append(b.branch_id)
             a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
                                        position=p.pos, reason=p.reason))
-        for f in flags_of(expr):
-            if not sc.has_flag_table:
+        for f in info[0]:
+            if not has_flag_table:
                 undeclared.append(f)
                 culprit_branches.append(b.branch_id)
-            elif available is not None and f in sc.flags and f not in available:
+            elif available is not None and f not in available and f in flags:
                 not_available.append(f)
                 culprit_branches.append(b.branch_id)
                 a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
                                            reason=f"조건식이 쓰는 플래그 '{f}'이(가) 장면 {scene_id}의 available_flags에 없습니다."))
-    culprits = tuple(dict.fromkeys(culprit_branches))
     if missing_column is not None:
         return Undecided("column", column=missing_column)
     if available is None:
         return Undecided("no_flags")
+    for b in ordered:
+        if b.order_no is None or not b.order_valid:
+            break
+    else:
+        if not dup and not broken and not culprit_branches:
+            return None
+    culprits = tuple(dict.fromkeys(culprit_branches))
     bad_order = tuple(b.branch_id for b in ordered if b.order_no is None or not b.order_valid)
     if bad_order or dup:
         return Undecided("order", column="order_no", branch_ids=bad_order + tuple(dup))
-    broken = tuple(b.branch_id for b in ordered if a.conditions.get(b.branch_id) is None)
     if broken:
-        return Undecided("syntax", column="condition_expr", branch_ids=broken)
+        return Undecided("syntax", column="condition_expr", branch_ids=tuple(b.branch_id for b in ordered if conditions.get(b.branch_id) is None))
     if undeclared:
         return Undecided("undeclared", column="flag", branch_ids=culprits, flags=tuple(dict.fromkeys(undeclared)))
     if typed:

@@ -255,9 +255,20 @@ def parse_condition(text: str | None) -> Expr:
     """
     if text is None or not text.strip():
         return Const(True)
-    fast = _fast_parse(text)
-    if fast is not None:
-        return fast
+    toks = _tokens(text)
+    if toks:
+        atoms: list = []
+        try:
+            fast = _loop_parse(toks, atoms)
+        except _Bail:
+            fast = None
+        except _TooDeep:
+            fast = _descent(toks, text)
+            atoms = None  # type: ignore[assignment]
+        if fast is not None:
+            if atoms is not None:
+                _remember(fast, atoms)  # the parse met every atom in reading order: no walk needed later
+            return fast
     return _lark_parse(text)
 
 
@@ -275,22 +286,22 @@ def _lark_parse(text: str) -> Expr:
         raise _friendly(text, exc) from None
 
 
-# The fast path: a tokenizer and a recursive-descent parser for the same grammar.  It
-# returns ``None`` (and lark takes over) on anything unusual: an error of any kind, a word
-# that lark would split at a keyword, a comparison of two flags, deep nesting.
-_TOKEN_RE = re.compile(
-    r"""[ \t\f\r\n]*(?:
-    (?P<op>==|!=|<=|>=|&&|\|\||[<>=!()])
-  | (?P<str>"[^"\n]*"|'[^'\n]*')
-  | (?P<int>[+-]?\d+(?![\w.]))
-  | (?P<word>[^\W\d][\w.]*)
-)""",
-    re.VERBOSE,
+# The fast path: a tokenizer and a parser for the same grammar.  It returns ``None`` (and
+# lark takes over) on anything unusual: an error of any kind, a word that lark would split
+# at a keyword, a comparison of two flags.
+#
+# One ``findall`` cuts the whole text into (space, operator, string, int, word) tuples;
+# the positions follow from the lengths.  ``findall`` skips what matches nothing, so the
+# lengths must add up to the text (less trailing space), else the text is left to lark.
+_SCAN = re.compile(
+    r"([ \t\f\r\n]*)(?:(==|!=|<=|>=|&&|\|\||[<>=!()])|(\"[^\"\n]*\"|'[^'\n]*')|([+-]?\d+(?![\w.]))|([^\W\d][\w.]*))"
 )
 _KEYWORDS = {"and": "and", "or": "or", "not": "not", "true": "true", "false": "false"}
 _KEYWORD_PREFIX = re.compile(r"(?i:and|or|not|true|false)\b")
-_SYMBOLS = {"&&": "and", "||": "or", "!": "not"}
-_COMPARE = {"==", "!=", "<=", ">=", "<", ">", "="}
+_OP_KINDS = {"&&": "and", "||": "or", "!": "not", "(": "(", ")": ")"}
+_COMPARE = {"==": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">", "=": "=="}
+#: parenthesis depth beyond which the loop parser hands over to the recursive one
+_LOOP_DEPTH = 64
 
 
 class _Bail(Exception):
@@ -300,46 +311,159 @@ class _Bail(Exception):
 def _tokens(text: str) -> list[tuple[str, Any, int]] | None:
     """``(kind, value, 1-based position)`` triples, or ``None`` when unsure."""
     out: list[tuple[str, Any, int]] = []
-    pos, end = 0, len(text)
-    match = _TOKEN_RE.match
-    while True:
-        m = match(text, pos)
-        if m is None or m.end() == pos:
-            if text[pos:].strip(" \t\f\r\n"):
-                return None
-            return out
-        pos = m.end()
-        kind = m.lastgroup
-        start = m.start(kind) + 1
-        tok = m.group(kind)
-        if kind == "op":
-            if tok in _SYMBOLS:
-                out.append((_SYMBOLS[tok], tok, start))
-            elif tok in "()":
-                out.append((tok, tok, start))
+    append = out.append
+    end = 0
+    for space, op, string, number, word in _SCAN.findall(text):
+        start = end + len(space) + 1
+        if op:
+            end = start + len(op) - 1
+            kind = _OP_KINDS.get(op)
+            if kind is None:
+                append(("cmp", _COMPARE[op], start))
             else:
-                out.append(("cmp", "==" if tok == "=" else tok, start))
-        elif kind == "word":
-            low = tok.lower()
-            if low in _KEYWORDS:
-                out.append((low, tok, start))
-            elif _KEYWORD_PREFIX.match(tok):
+                append((kind, op, start))
+        elif word:
+            end = start + len(word) - 1
+            kind = _KEYWORDS.get(word.lower())
+            if kind is not None:
+                append((kind, word, start))
+            elif _KEYWORD_PREFIX.match(word):
                 return None  # lark reads a keyword and then the rest: let it say so
             else:
-                out.append(("name", tok, start))
-        elif kind == "int":
-            out.append(("int", int(tok), start))
+                append(("name", word, start))
+        elif number:
+            end = start + len(number) - 1
+            append(("int", int(number), start))
         else:
-            out.append(("str", tok[1:-1], start))
-        if pos >= end:
-            return out
+            end = start + len(string) - 1
+            append(("str", string[1:-1], start))
+    if end != len(text) and text[end:].strip(" \t\f\r\n"):
+        return None  # something matched no token (or the lengths do not add up)
+    return out
+
+
+def _operand(tok: tuple[str, Any, int]) -> tuple[str, Any, int]:
+    kind, value, pos = tok
+    if kind == "name":
+        return "flag", value, pos
+    if kind == "int" or kind == "str":
+        return tok
+    if kind == "true" or kind == "false":
+        return "bool", kind == "true", pos
+    raise _Bail
 
 
 def _fast_parse(text: str) -> Expr | None:
+    """The grammar's tree for ``text``, or ``None`` when lark should decide.
+
+    A loop with an explicit stack of open parentheses: ``or`` binds loosest, then
+    ``and``, then ``not``; a comparison chain ``1 < x < 4`` is an ``And`` of its links.
+    """
     toks = _tokens(text)
     if not toks:
         return None
-    toks.append(("$end", None, len(text) + 1))
+    try:
+        return _loop_parse(toks, [])
+    except _Bail:
+        return None
+    except _TooDeep:
+        return _descent(toks, text)
+
+
+class _TooDeep(Exception):
+    pass
+
+
+def _loop_parse(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
+    """The parse of :func:`_fast_parse`; every comparison and bare flag made is appended
+    to ``atoms`` (so in reading order)."""
+    n = len(toks)
+    stack: list[tuple[list, list, int]] = []
+    or_parts: list[Expr] = []
+    and_parts: list[Expr] = []
+    nots = 0
+    i = 0
+    while True:
+        # an operand is expected
+        if i >= n:
+            return None
+        kind, value, pos = toks[i]
+        if kind == "not":
+            nots += 1
+            i += 1
+            continue
+        if kind == "(":
+            if len(stack) >= _LOOP_DEPTH:
+                raise _TooDeep
+            stack.append((or_parts, and_parts, nots))
+            or_parts, and_parts, nots = [], [], 0
+            i += 1
+            continue
+        node: Expr
+        if i + 1 < n and toks[i + 1][0] == "cmp":
+            left = _operand(toks[i])
+            parts: list[Expr] = []
+            i += 1
+            while i < n and toks[i][0] == "cmp":
+                op = toks[i][1]
+                if i + 1 >= n:
+                    return None
+                right = _operand(toks[i + 1])
+                if left[0] == "flag" and right[0] != "flag":
+                    parts.append(Compare(left[1], op, right[1], left[2]))
+                elif right[0] == "flag" and left[0] != "flag":
+                    parts.append(Compare(right[1], _FLIP[op], left[1], right[2]))
+                else:
+                    return None  # two flags, or no flag: lark explains
+                left = right
+                i += 2
+            atoms.extend(parts)
+            node = parts[0] if len(parts) == 1 else And(tuple(parts))
+        elif kind == "name":
+            node = FlagTrue(value, pos)
+            atoms.append(node)
+            i += 1
+        elif kind == "true" or kind == "false":
+            node = Const(kind == "true")
+            i += 1
+        else:
+            return None
+        while nots:
+            node = Not(node)
+            nots -= 1
+        and_parts.append(node)
+        # an operator, a closing parenthesis or the end is expected
+        while True:
+            kind = toks[i][0] if i < n else "$end"
+            if kind == "and":
+                i += 1
+                break
+            if kind == "or":
+                or_parts.append(and_parts[0] if len(and_parts) == 1 else And(tuple(and_parts)))
+                and_parts = []
+                i += 1
+                break
+            group = and_parts[0] if len(and_parts) == 1 else And(tuple(and_parts))
+            if or_parts:
+                or_parts.append(group)
+                group = Or(tuple(or_parts))
+            if kind == ")" and stack:
+                or_parts, and_parts, nots = stack.pop()
+                i += 1
+                while nots:
+                    group = Not(group)
+                    nots -= 1
+                and_parts.append(group)
+                continue
+            if kind == "$end" and not stack:
+                return group
+            return None
+
+
+def _descent(toks: list[tuple[str, Any, int]], text: str) -> Expr | None:
+    """The same parse by recursive descent (for deeply nested parentheses, which it
+    leaves to lark past Python's recursion limit)."""
+    toks = toks + [("$end", None, len(text) + 1)]
     i = 0
 
     def peek() -> str:
@@ -449,27 +573,64 @@ def _walk(expr: Expr) -> Iterator[Expr]:
 #: id(expr) -> (expr, flags, constants): the analysis, the findings and the cards ask
 #: the same questions of the same (cached, immutable) trees many times over.  The tree is
 #: kept in the entry so that its id cannot be reused while the entry exists.
-_FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, frozenset]]] = {}
+_FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]] = {}
 _FACTS_LIMIT = 1 << 19
 
 
-def _facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, frozenset]]:
+def expr_facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, frozenset]]:
+    """``(flags, constants)`` of ``expr``: the flag names it uses in order of first
+    appearance, and for each flag the literal values it is compared with.  Remembered per
+    tree; the answer is shared, so callers must not change it."""
     hit = _FACTS.get(id(expr))
     if hit is not None and hit[0] is expr:
         return hit[1], hit[2]
+    entry = _learn(expr)
+    return entry[1], entry[2]
+
+
+def expr_atoms(expr: Expr) -> tuple:
+    """The comparisons and bare flags of ``expr``, in reading order (remembered per tree)."""
+    hit = _FACTS.get(id(expr))
+    if hit is not None and hit[0] is expr:
+        return hit[3]
+    return _learn(expr)[3]
+
+
+def _learn(expr: Expr) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]:
+    atoms = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        kind = type(node)
+        if kind is Compare or kind is FlagTrue:
+            atoms.append(node)
+        elif kind is Not:
+            stack.append(node.arg)  # type: ignore[union-attr]
+        elif kind is And or kind is Or:
+            stack.extend(reversed(node.args))  # type: ignore[union-attr]
+    return _remember(expr, atoms)
+
+
+def _remember(expr: Expr, atoms: list) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]:
+    """Record the facts of ``expr`` given its atoms in reading order."""
     seen: dict[str, None] = {}
     consts: dict[str, set] = {}
-    for node in _walk(expr):
-        if isinstance(node, (FlagTrue, Compare)):
-            seen.setdefault(node.flag, None)
-            if isinstance(node, Compare):
-                consts.setdefault(node.flag, set()).add(node.value)
-    flags = tuple(seen)
-    frozen = {f: frozenset(v) for f, v in consts.items()}
+    for node in atoms:
+        seen[node.flag] = None
+        if type(node) is Compare:
+            have = consts.get(node.flag)
+            if have is None:
+                consts[node.flag] = {node.value}
+            else:
+                have.add(node.value)
+    entry = (expr, tuple(seen), {f: frozenset(v) for f, v in consts.items()}, tuple(atoms))
     if len(_FACTS) >= _FACTS_LIMIT:
         _FACTS.clear()
-    _FACTS[id(expr)] = (expr, flags, frozen)
-    return flags, frozen
+    _FACTS[id(expr)] = entry
+    return entry
+
+
+_facts = expr_facts
 
 
 def flags_of(expr: Expr) -> list[str]:
@@ -549,6 +710,31 @@ def check_types(expr: Expr, flags: Mapping[str, Flag]) -> list[TypeProblem]:
             elif value not in spec.values:
                 problems.append(TypeProblem(node.flag, node.pos, f"'{value}'은(는) 열거형 플래그 '{node.flag}'에 선언된 값이 아닙니다 (선언된 값: {'|'.join(spec.values)})."))
     return problems
+
+
+def types_fit(expr: Expr, flags: Mapping[str, Flag]) -> bool:
+    """Whether :func:`check_types` finds nothing wrong with ``expr`` (the same tests,
+    answered without writing the problems down)."""
+    for node in expr_atoms(expr):
+        spec = flags.get(node.flag)
+        if spec is None:
+            return False
+        kind = spec.type
+        if type(node) is FlagTrue:
+            if kind != "bool":
+                return False
+            continue
+        value, op = node.value, node.op  # type: ignore[union-attr]
+        if kind == "bool":
+            if op not in ("==", "!=") or not (isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))):
+                return False
+        elif kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int):
+                return False
+        elif kind == "enum":
+            if not isinstance(value, str) or op not in ("==", "!=") or value not in spec.values:
+                return False
+    return True
 
 
 def _show(value: Any) -> str:

@@ -18,7 +18,7 @@ from verdicts.model import Finding
 
 from . import templates as T
 from .analysis import Analysis
-from .conditions import Compare, Not, _walk, compile3, flags_of
+from .conditions import _OPS, Compare, Not, compile3, expr_atoms, expr_facts
 from .liveness import describe_assignment, describe_stuck
 from .shadowing import find_witness, scene_domains
 
@@ -188,10 +188,10 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
     """
     if not a.scenario.has("story_branches", "condition_expr"):
         return  # without the conditions nothing can be called unused (the missing column is an issue)
-    used = {f for expr in a.conditions.values() if expr is not None for f in flags_of(expr)}
+    distinct = {id(expr): expr for expr in a.conditions.values() if expr is not None}
+    used = {f for expr in distinct.values() for f in expr_facts(expr)[0]}
     # a condition that could not be read may still use a flag: any name written in it counts
-    unreadable = [b.condition_expr or "" for b in a.scenario.branches
-                  if a.conditions.get(b.branch_id) is None and a.scenario.has("story_branches", "condition_expr")]
+    unreadable = [b.condition_expr or "" for b in a.scenario.branches if a.conditions.get(b.branch_id) is None]
     for flag in a.scenario.flags.values():
         if flag.flag not in used and not any(_mentions(text, flag.flag) for text in unreadable):
             yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec")
@@ -212,16 +212,26 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
         Remove the flag from ``available_flags``, or test it where it was meant to matter.
     """
     by_scene = a.scenario.branches_from()
+    conditions = a.conditions
+    has_column = a.scenario.has("story_branches", "condition_expr")
+    labels: dict[str, str] = {}  # flag -> how sentences call it (made once per flag)
     for scene in a.scenario.scenes.values():
         if not scene.available_flags:
             continue
         branches = by_scene.get(scene.scene_id, [])
-        if any(a.conditions.get(b.branch_id) is None and a.scenario.has("story_branches", "condition_expr") for b in branches):
+        exprs = [conditions.get(b.branch_id) for b in branches]
+        if has_column and None in exprs:
             continue  # an unreadable condition may use it
-        used = {f for b in branches if a.conditions.get(b.branch_id) is not None for f in flags_of(a.conditions[b.branch_id])}
+        used = {f for expr in exprs if expr is not None for f in expr_facts(expr)[0]}
         unused = [f for f in scene.available_flags if f not in used]
         if unused:
-            yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=[_label(a, f) for f in unused]),
+            names = []
+            for f in unused:
+                label = labels.get(f)
+                if label is None:
+                    label = labels[f] = _label(a, f)
+                names.append(label)
+            yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=names),
                       scene.line, table="scene_states", data={"flags": unused})
 
 
@@ -239,12 +249,15 @@ def _constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> boo
     """True/False when ``x op c`` has the same truth for every x in [lo, hi], else None."""
     if lo is None or hi is None:
         return None
-    holds = {"==": lambda x: x == c, "!=": lambda x: x != c, "<": lambda x: x < c, "<=": lambda x: x <= c,
-             ">": lambda x: x > c, ">=": lambda x: x >= c}[op]
+    holds = _OPS[op]
     # the truth can only change at c and c±1: test the ends and the values around c
-    probes = {lo, hi} | {v for v in (c - 1, c, c + 1) if lo <= v <= hi}
-    truths = {holds(v) for v in probes}
-    return truths.pop() if len(truths) == 1 else None
+    truth = holds(lo, c)
+    if holds(hi, c) != truth:
+        return None
+    for v in (c - 1, c, c + 1):
+        if lo <= v <= hi and holds(v, c) != truth:
+            return None
+    return truth
 
 
 @kind("comparison-out-of-range", "범위 밖 비교")
@@ -264,21 +277,35 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
         Correct the constant, or the flag's range in ``flag_spec``.
     """
     flags = a.scenario.flags
+    # the comparisons of one condition tree that are fixed by their flag's range, once per tree
+    fixed: dict[int, list[tuple[Compare, Any, bool]]] = {}
     for b in a.scenario.branches:
         expr = a.conditions.get(b.branch_id)
         if expr is None:
             continue
-        for node in _walk(expr):
-            if isinstance(node, Compare) and isinstance(node.value, int) and not isinstance(node.value, bool):
-                spec = flags.get(node.flag)
-                if spec is None or spec.type != "int":
-                    continue
-                truth = _constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
-                if truth is not None:
-                    yield Hit(b.branch_id, T.finding_out_of_range(
-                        branch_id=b.branch_id, comparison=f"{node.flag} {node.op} {node.value}", label=spec.name,
-                        lo=spec.min_value, hi=spec.max_value, truth=truth), b.line,
-                        data={"flag": node.flag, "op": node.op, "value": node.value, "always": truth, "position": node.pos})
+        hits = fixed.get(id(expr))
+        if hits is None:
+            hits = fixed[id(expr)] = _fixed_comparisons(expr, flags)
+        for node, spec, truth in hits:
+            yield Hit(b.branch_id, T.finding_out_of_range(
+                branch_id=b.branch_id, comparison=f"{node.flag} {node.op} {node.value}", label=spec.name,
+                lo=spec.min_value, hi=spec.max_value, truth=truth), b.line,
+                data={"flag": node.flag, "op": node.op, "value": node.value, "always": truth, "position": node.pos})
+
+
+def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
+    """``(comparison, flag spec, truth)`` for each int comparison in ``expr`` whose truth
+    is the same over the flag's whole range, in reading order."""
+    out = []
+    for node in expr_atoms(expr):
+        if type(node) is Compare and isinstance(node.value, int) and not isinstance(node.value, bool):
+            spec = flags.get(node.flag)
+            if spec is None or spec.type != "int":
+                continue
+            truth = _constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
+            if truth is not None:
+                out.append((node, spec, truth))
+    return out
 
 
 @kind("always-true-condition", "늘 참인 조건")
@@ -301,6 +328,17 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
     flags = a.scenario.flags
     for scene_id, state in a.shadowing.items():
         if state.undecided is not None:
+            continue
+        known = a.class_facts.get(scene_id)
+        if known is not None:
+            # the class enumeration of the scene already knows which conditions always hold
+            for index in known[1]:
+                b = state.ordered[index]
+                if a.conditions.get(b.branch_id) is None or not (b.condition_expr or "").strip():
+                    continue
+                later = [x.branch_id for x in state.ordered[index + 1:]]
+                yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
+                          b.line, data={"later": later})
             continue
         for index, b in enumerate(state.ordered[:-1]):
             expr = a.conditions.get(b.branch_id)

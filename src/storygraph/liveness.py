@@ -13,7 +13,6 @@ The five verdicts stay structural; these facts become lint findings and hedges.
 
 from __future__ import annotations
 
-from collections import deque
 from dataclasses import dataclass, field
 from math import prod
 from typing import Any, Mapping, Sequence
@@ -220,20 +219,92 @@ class LiveReach:
 
 
 def _bfs(starts, adj, allowed=None) -> set[str]:
-    seen = set(s for s in starts if allowed is None or s in allowed)
-    queue = deque(seen)
-    while queue:
-        node = queue.popleft()
-        for nxt in adj.get(node, ()):
-            if nxt not in seen and (allowed is None or nxt in allowed):
-                seen.add(nxt)
-                queue.append(nxt)
+    """The nodes reachable from ``starts`` (included) through ``adj``, staying inside
+    ``allowed`` when given.  Level by level, each level's successors gathered with set
+    operations."""
+    seen = set(starts) if allowed is None else {s for s in starts if s in allowed}
+    frontier = seen
+    get = adj.get
+    while frontier:
+        nxt: set[str] = set()
+        update = nxt.update
+        for node in frontier:
+            succ = get(node)
+            if succ:
+                update(succ)
+        nxt -= seen
+        if allowed is not None:
+            nxt &= allowed
+        seen |= nxt
+        frontier = nxt
     return seen
 
 
 def live_reachability(scenes: set[str], branches, dead: set[str], entries, endings,
-                      reached: set[str], reaches_ending: set[str]) -> LiveReach:
-    """``branches``: (branch_id, from_scene, to_scene) of every branch."""
+                      reached: set[str], reaches_ending: set[str], graph=None) -> LiveReach:
+    """``branches``: (branch_id, from_scene, to_scene) of every branch.
+
+    ``graph``, when given, is the scenario's graph (a ``networkx.DiGraph`` whose edges are
+    exactly the branches between known scenes): its adjacency is then used as is, and
+    only the edges that every branch along them is dead are left out of the live walks.
+    """
+    if graph is None:
+        return _live_from_branches(scenes, branches, dead, entries, endings, reached, reaches_ending)
+    succ = getattr(graph, "_succ", None) or graph.succ
+    pred = getattr(graph, "_pred", None) or graph.pred
+    dead_edges = [(bid, a, b) for bid, a, b in branches if bid in dead and a in scenes and b in scenes]
+    # edges every branch of which is dead: the live walks do not follow them
+    pairs = {(a, b) for _, a, b in dead_edges}
+    if pairs:
+        sources = {a for a, _ in pairs}
+        pairs -= {(a, b) for bid, a, b in branches if a in sources and bid not in dead and (a, b) in pairs}
+    cut_out: dict[str, set[str]] = {}
+    cut_in: dict[str, set[str]] = {}
+    for a, b in pairs:
+        cut_out.setdefault(a, set()).add(b)
+        cut_in.setdefault(b, set()).add(a)
+    live_reached = _walk_without(entries, succ, cut_out)
+    live_ending = _walk_without(endings, pred, cut_in)
+    return _gated(dead, live_reached, live_ending, dead_edges, succ, pred, reached, reaches_ending)
+
+
+def _walk_without(starts, adj, cut: dict[str, set[str]]) -> set[str]:
+    """:func:`_bfs` through ``adj`` (node -> neighbours) leaving out the edges in ``cut``
+    (node -> neighbours not to follow)."""
+    seen = set(starts)
+    frontier = seen
+    get = adj.get
+    while frontier:
+        nxt: set[str] = set()
+        update = nxt.update
+        for node in frontier:
+            out = get(node, ())
+            skip = cut.get(node)
+            update(out if skip is None else set(out) - skip)
+        nxt -= seen
+        seen |= nxt
+        frontier = nxt
+    return seen
+
+
+def _gated(dead, live_reached, live_ending, dead_edges, fwd, back, reached, reaches_ending) -> LiveReach:
+    gated = reached - live_reached
+    reached_only: dict[str, list[str]] = {}
+    for bid, a, b in dead_edges:
+        if a in live_reached and b in gated:
+            for s in _bfs([b], fwd, allowed=gated):
+                reached_only.setdefault(s, []).append(bid)
+    cut = (reaches_ending & reached) - live_ending
+    ending_only: dict[str, list[str]] = {}
+    for bid, a, b in dead_edges:
+        if b in reaches_ending and a in cut:
+            for s in _bfs([a], back, allowed=cut):
+                ending_only.setdefault(s, []).append(bid)
+    return LiveReach(dead, live_reached, live_ending, reached_only, ending_only)
+
+
+def _live_from_branches(scenes: set[str], branches, dead: set[str], entries, endings,
+                        reached: set[str], reaches_ending: set[str]) -> LiveReach:
     fwd: dict[str, list[str]] = {}
     back: dict[str, list[str]] = {}
     live_fwd: dict[str, list[str]] = {}
@@ -251,16 +322,4 @@ def live_reachability(scenes: set[str], branches, dead: set[str], entries, endin
             live_back.setdefault(b, []).append(a)
     live_reached = _bfs(entries, live_fwd)
     live_ending = _bfs(endings, live_back)
-    gated = reached - live_reached
-    reached_only: dict[str, list[str]] = {}
-    for bid, a, b in dead_edges:
-        if a in live_reached and b in gated:
-            for s in _bfs([b], fwd, allowed=gated):
-                reached_only.setdefault(s, []).append(bid)
-    cut = (reaches_ending & reached) - live_ending
-    ending_only: dict[str, list[str]] = {}
-    for bid, a, b in dead_edges:
-        if b in reaches_ending and a in cut:
-            for s in _bfs([a], back, allowed=cut):
-                ending_only.setdefault(s, []).append(bid)
-    return LiveReach(dead, live_reached, live_ending, reached_only, ending_only)
+    return _gated(dead, live_reached, live_ending, dead_edges, fwd, back, reached, reaches_ending)

@@ -31,16 +31,17 @@ methods are exact over the same classes; see ``docs/decisions.md``.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from dataclasses import dataclass
-from itertools import combinations
+from dataclasses import dataclass, field
+from itertools import combinations, repeat
 from typing import Any, Iterable, Mapping, Sequence
 
-from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, compile3, constants_of, flags_of
+from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, _OPS, compile3, expr_facts, flags_of
 from .model import Flag
 
 __all__ = [
     "FlagDomain", "flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing",
     "class_product", "CLASS_PRODUCT_LIMIT", "decide_by_classes", "decide_by_sat", "SatScene",
+    "class_masks", "decide_from_masks", "decide_scene",
 ]
 
 #: scenes whose product of flag classes is at most this are decided by enumerating classes;
@@ -58,6 +59,15 @@ class FlagDomain:
 
     flag: str
     points: tuple[tuple[Any, int | None], ...]
+    #: the representatives alone, and for each whether a bare flag test holds there
+    #: (``v is True or v == 1``, as :func:`~storygraph.conditions.compile3`)
+    values: tuple = field(init=False, repr=False, compare=False)
+    truthy: tuple = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        values = tuple([v for v, _ in self.points])
+        object.__setattr__(self, "values", values)
+        object.__setattr__(self, "truthy", tuple([v is True or v == 1 for v in values]))
 
     @property
     def total(self) -> int | None:
@@ -72,12 +82,40 @@ def flag_domain(flag: Flag, constants: Iterable[Any]) -> FlagDomain:
     >>> trust = Flag("trust", "신뢰도", "int", 0, 5, (), 1)
     >>> flag_domain(trust, {3}).points
     ((0, 3), (3, 1), (4, 2))
+
+    (The answer depends only on the flag's declaration and on the constants of its own
+    type, so it is remembered per process under that key: a scenario asks the same
+    question for every scene that tests the flag.)
     """
+    kind = flag.type
+    if kind == "bool":
+        relevant: frozenset = frozenset()
+    elif kind == "enum":
+        relevant = frozenset(c for c in constants if type(c) is str)
+    else:
+        relevant = frozenset(c for c in constants if type(c) is int)
+    key = (flag.flag, kind, flag.min_value, flag.max_value, flag.values, relevant)
+    hit = _FLAG_DOMAINS.get(key)
+    if hit is None:
+        if len(_FLAG_DOMAINS) >= _FLAG_DOMAINS_LIMIT:
+            _FLAG_DOMAINS.clear()
+        hit = _FLAG_DOMAINS[key] = _flag_domain(flag, relevant)
+    return hit
+
+
+#: (flag declaration, relevant constants) -> its classes (see :func:`flag_domain`)
+_FLAG_DOMAINS: dict[tuple, FlagDomain] = {}
+_FLAG_DOMAINS_LIMIT = 1 << 18
+
+
+def _flag_domain(flag: Flag, constants: frozenset) -> FlagDomain:
+    """:func:`flag_domain` itself, given only the constants that matter: strings for an
+    enum flag, plain ints (not bools) for an int flag."""
     if flag.type == "bool":
         return FlagDomain(flag.flag, ((False, 1), (True, 1)))
     if flag.type == "enum":
-        mentioned = [v for v in flag.values if v in set(constants)]
-        others = [v for v in flag.values if v not in set(constants)]
+        mentioned = [v for v in flag.values if v in constants]
+        others = [v for v in flag.values if v not in constants]
         points = [(v, 1) for v in mentioned]
         if others:
             points.append((others[0], len(others)))
@@ -85,8 +123,6 @@ def flag_domain(flag: Flag, constants: Iterable[Any]) -> FlagDomain:
     lo, hi = flag.min_value, flag.max_value
     cuts: set[int] = set()
     for c in constants:
-        if isinstance(c, bool) or not isinstance(c, int):
-            continue
         cuts.add(c)
         cuts.add(c + 1)
     if lo is not None:
@@ -117,29 +153,22 @@ def flag_domain(flag: Flag, constants: Iterable[Any]) -> FlagDomain:
 
 def scene_domains(conditions: Sequence[Expr], flags: Mapping[str, Flag], names: Iterable[str] | None = None) -> dict[str, FlagDomain]:
     """Domains for the flags used by ``conditions`` (or for ``names``), cut at the
-    constants those conditions use.  (Asked several times per scene by the analysis and
-    the findings: the last few answers are remembered.)"""
-    wanted_key = tuple(names) if names is not None else None
-    key = (tuple(map(id, conditions)), id(flags), wanted_key)
-    hit = _DOMAIN_MEMO.get(key)
-    if hit is not None and hit[1] is flags and len(hit[0]) == len(conditions) and all(a is b for a, b in zip(hit[0], conditions)):
-        return dict(hit[2])
+    constants those conditions use."""
     consts: dict[str, set] = {}
     used: dict[str, None] = {}
     for expr in conditions:
-        for f in flags_of(expr):
-            used.setdefault(f, None)
-        for f, values in constants_of(expr).items():
-            consts.setdefault(f, set()).update(values)
-    wanted = list(wanted_key) if wanted_key is not None else list(used)
-    out = {f: flag_domain(flags[f], consts.get(f, set())) for f in wanted if f in flags}
-    if len(_DOMAIN_MEMO) >= 64:
-        _DOMAIN_MEMO.pop(next(iter(_DOMAIN_MEMO)))
-    _DOMAIN_MEMO[key] = (list(conditions), flags, out)
-    return dict(out)
-
-
-_DOMAIN_MEMO: dict[tuple, tuple[list, Mapping, dict[str, FlagDomain]]] = {}
+        expr_flags, expr_consts = expr_facts(expr)
+        for f in expr_flags:
+            used[f] = None
+        for f, values in expr_consts.items():
+            have = consts.get(f)
+            if have is None:
+                consts[f] = set(values)
+            else:
+                have.update(values)
+    wanted = list(names) if names is not None else list(used)
+    empty: frozenset = frozenset()
+    return {f: flag_domain(flags[f], consts.get(f, empty)) for f in wanted if f in flags}
 
 
 def find_witness(target: Eval3, earlier: Sequence[Eval3], domains: Mapping[str, FlagDomain], order: Sequence[str]) -> dict[str, Any] | None:
@@ -239,18 +268,66 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
     return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs)
 
 
+def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
+                 used: Sequence[str] | None = None) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
+    """:func:`decide_shadowing` with its default choice of method, plus two facts the
+    class enumeration shows on the way: ``(shadows, covered, always)``.
+
+    ``covered``: every assignment of the flags makes some condition true (so no reader
+    is stuck); ``always``: positions of the conditions true for every assignment.  Both
+    are ``None`` when the scene was solved by SAT or some flag has no class (an empty
+    range): the callers then ask their own questions.  ``used``: the flags the
+    conditions use, in order of first use, when the caller knows them.
+    """
+    if used is None:
+        seen: dict[str, None] = {}
+        for c in conditions:
+            for f in expr_facts(c)[0]:
+                seen[f] = None
+        used = list(seen)
+    size = 1
+    for f in used:
+        if f in domains:
+            size *= max(1, len(domains[f].points))
+    if not (size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT):
+        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs), None, None
+    names = [f for f in used if f in domains]
+    grid = _ClassGrid(names, domains)
+    mask = grid.mask
+    masks = [mask(c) for c in conditions]
+    shadows = decide_from_masks(masks, exhaustive_pairs)
+    if not grid.complete or len(names) != len(used):
+        return shadows, None, None
+    everywhere = grid.all
+    union = 0
+    for m in masks:
+        union |= m
+    return shadows, union == everywhere, tuple(j for j, m in enumerate(masks) if m == everywhere)
+
+
 def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24) -> dict[int, Shadow]:
     """:func:`decide_shadowing` by enumerating every combination of class
     representatives, bit-parallel: each condition becomes the set of class points where it
     holds (a Python int, one byte per point), so "branch j is covered" is
     ``mask_j & ~(mask_0 | … | mask_{j-1}) == 0`` and covering sets are found with a few
     integer operations."""
+    return decide_from_masks(class_masks(conditions, domains)[1], exhaustive_pairs)
+
+
+def class_masks(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]) -> tuple["_ClassGrid", list[int]]:
+    """The class grid of the flags ``conditions`` use and, per condition, the set of grid
+    points where it holds (see :func:`decide_by_classes`)."""
     used: dict[str, None] = {}
     for c in conditions:
-        for f in flags_of(c):
-            used.setdefault(f, None)
+        for f in expr_facts(c)[0]:
+            used[f] = None
     grid = _ClassGrid([f for f in used if f in domains], domains)
-    masks = [grid.mask(c) for c in conditions]
+    mask = grid.mask
+    return grid, [mask(c) for c in conditions]
+
+
+def decide_from_masks(masks: Sequence[int], exhaustive_pairs: int = 24) -> dict[int, Shadow]:
+    """The shadowing decision from the conditions' grid masks (see :func:`class_masks`)."""
     out: dict[int, Shadow] = {}
     union = 0
     for j, m in enumerate(masks):
@@ -285,42 +362,113 @@ def _mask_cover(target: int, earlier: Sequence[int], exhaustive_pairs: int) -> t
     return tuple(chosen)
 
 
+_ONE, _ZERO = b"\x01", b"\x00"
+
+
 class _ClassGrid:
-    """Every combination of the class representatives of ``flags``, one byte per point."""
+    """Every combination of the class representatives of ``flags``, one byte per point.
+
+    ``complete`` is False when some flag has no class at all (an empty enum, an int range
+    whose minimum exceeds its maximum): the grid then still has one point per
+    combination of the other flags, and an atom on the empty flag holds nowhere.
+    """
+
+    __slots__ = ("domains", "size", "complete", "all", "stride")
 
     def __init__(self, flags: list[str], domains: Mapping[str, FlagDomain]):
         self.domains = domains
-        self.size = 1
-        for f in flags:
-            self.size *= max(1, len(domains[f].points))
-        self.all = int.from_bytes(b"\x01" * self.size, "little")
-        self.stride: dict[str, int] = {}
+        self.complete = True
+        stride: dict[str, int] = {}
         step = 1
         for f in reversed(flags):
-            self.stride[f] = step
-            step *= max(1, len(domains[f].points))
+            stride[f] = step
+            k = len(domains[f].points)
+            if k == 0:
+                self.complete = False
+            elif k > 1:
+                step *= k
+        self.stride = stride
+        self.size = step
+        everywhere = _ALL.get(step)
+        if everywhere is None:
+            everywhere = int.from_bytes(_ONE * step, "little")
+            if len(_ALL) < 1024:
+                _ALL[step] = everywhere
+        self.all = everywhere
 
     def _atom(self, expr: Expr) -> int:
         flag = expr.flag  # type: ignore[union-attr]
-        if flag not in self.stride:
+        stride = self.stride.get(flag)
+        if stride is None:
             return 0  # a flag without a domain: never true (the scene would be undecided anyway)
-        test = compile3(expr)
-        stride = self.stride[flag]
-        block = b"".join((b"\x01" if test({flag: v}) else b"\x00") * stride for v, _ in self.domains[flag].points)
-        return int.from_bytes(block * (self.size // len(block)), "little") if block else 0
+        domain = self.domains[flag]
+        if type(expr) is Compare:
+            fn, const = _OPS[expr.op], expr.value  # type: ignore[union-attr]
+            try:
+                holds = tuple(map(fn, domain.values, repeat(const)))
+            except TypeError:  # as compile3: a comparison across types is false
+                holds = tuple([_safe(fn, v, const) for v in domain.values])
+        else:
+            holds = domain.truthy
+        size = self.size
+        if size > _BLOCKS_MAX_SIZE:
+            return _block_mask(holds, stride, size)
+        key = (holds, stride, size)
+        mask = _BLOCKS.get(key)
+        if mask is None:
+            mask = _block_mask(holds, stride, size)
+            if len(_BLOCKS) >= _BLOCKS_LIMIT:
+                _BLOCKS.clear()
+            _BLOCKS[key] = mask
+        return mask
 
     def mask(self, expr: Expr) -> int:
-        if isinstance(expr, Const):
-            return self.all if expr.value else 0
-        if isinstance(expr, (Compare, FlagTrue)):
+        kind = type(expr)
+        if kind is Compare or kind is FlagTrue:
             return self._atom(expr)
-        if isinstance(expr, Not):
-            return self.all & ~self.mask(expr.arg)
-        parts = [self.mask(a) for a in expr.args]  # type: ignore[union-attr]
-        out = parts[0]
-        for part in parts[1:]:
-            out = (out & part) if isinstance(expr, And) else (out | part)
+        if kind is Const:
+            return self.all if expr.value else 0  # type: ignore[union-attr]
+        if kind is Not:
+            return self.all & ~self.mask(expr.arg)  # type: ignore[union-attr]
+        args = expr.args  # type: ignore[union-attr]
+        out = self.mask(args[0])
+        if kind is And:
+            for a in args[1:]:
+                out &= self.mask(a)
+        else:
+            for a in args[1:]:
+                out |= self.mask(a)
         return out
+
+
+#: grid size -> the mask of every point
+_ALL: dict[int, int] = {}
+#: (truth per class of a flag, its stride, grid size) -> the atom's mask: the same few
+#: patterns recur in every scene, so each is built once per process
+_BLOCKS: dict[tuple, int] = {}
+_BLOCKS_LIMIT = 1 << 16
+#: … for grids of at most this many points (so the cache stays under 64 MB)
+_BLOCKS_MAX_SIZE = 1024
+
+
+def _block_mask(holds: tuple, stride: int, size: int) -> int:
+    """The grid mask of an atom that holds on the classes marked in ``holds`` of a flag
+    with the given stride, in a grid of ``size`` points."""
+    if not any(holds):
+        return 0
+    if stride == 1:
+        block = b"".join([_ONE if h else _ZERO for h in holds])
+    else:
+        one, zero = _ONE * stride, _ZERO * stride
+        block = b"".join([one if h else zero for h in holds])
+    return int.from_bytes(block * (size // len(block)), "little")
+
+
+def _safe(fn, v, const) -> bool:
+    try:
+        return fn(v, const)
+    except TypeError:
+        return False
 
 
 class SatScene:
