@@ -10,7 +10,7 @@ from verdicts.progress import SILENT, Progress
 from . import templates as T
 from .analysis import Analysis, Undecided
 from .conditions import Expr, flags_of
-from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .reach import reach_counts
 from .rules import judge_branch, judge_scene
@@ -212,70 +212,84 @@ class _Builder:
 
     # ------------------------------------------------------------ branches
     def branch_card(self, branch: Branch) -> StoryCard | None:
-        verdict = judge_branch(self.a, branch)
-        if verdict is None or self.a.reached is None:
+        a = self.a
+        verdict = judge_branch(a, branch)
+        if verdict is None or a.reached is None:
             return None
-        reached = branch.from_scene in self.a.reached
-        overlapping = self.a.overlap.get(branch.branch_id)
-        evidence = [_ev_branch(branch, "branch_id"), _ev_branch(branch, "from_scene"), _ev_branch(branch, "to_scene")]
+        bid, from_scene, to_scene, line = branch.branch_id, branch.from_scene, branch.to_scene, branch.line
+        reached = from_scene in a.reached
+        overlapping = a.overlap.get(bid)
+        # the branch's own cells (the same items as _ev_branch, written out: one card per branch)
+        evidence = [
+            {"source": "story_branches", "field": "branch_id", "value": bid, "line": line},
+            {"source": "story_branches", "field": "from_scene", "value": from_scene, "line": line},
+            {"source": "story_branches", "field": "to_scene", "value": to_scene, "line": line},
+        ]
         if self.has_condition:
-            evidence.append(_ev_branch(branch, "condition_expr"))
+            evidence.append({"source": "story_branches", "field": "condition_expr", "value": branch.condition_expr, "line": line})
         hedges: list[T.Clause] = []
-        from_name = self.name(branch.from_scene)
-        if verdict == MISSING_TARGET:
-            summary = T.branch_missing_target(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),
-                                              to_scene=branch.to_scene, scenes=len(self.sc.scenes))
+        from_name = self.name(from_scene)
+        if verdict == REACHED_AND_ENDS:
+            to = self.sc.scenes[to_scene]
+            n = self.reachable_endings(to_scene)
+            if to.is_ending:
+                evidence.append(_ev_scene(to, "is_ending"))
+            else:
+                evidence.append({"source": "scene_states", "field": "is_ending", "agg": "count", "value": n})
+            summary = T.branch_reaches(branch_id=bid, from_name=from_name, condition=self.cond(branch),
+                                       to_name=self.name(to_scene), to_is_ending=bool(to.is_ending), reachable_endings=n)
+        elif verdict == MISSING_TARGET:
+            summary = T.branch_missing_target(branch_id=bid, from_name=from_name, condition=self.cond(branch),
+                                              to_scene=to_scene, scenes=len(self.sc.scenes))
             evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
-            close = _same_id_spelling(branch.to_scene, self.spelling())
-            hedges.append(T.hedge_missing_target(to_scene=branch.to_scene, close=close,
+            close = _same_id_spelling(to_scene, self.spelling())
+            hedges.append(T.hedge_missing_target(to_scene=to_scene, close=close,
                                                  rejected_lines=self.sc.rejected_scene_lines))
         elif verdict == UNREACHED:
-            scene = self.sc.scenes.get(branch.from_scene)
+            scene = self.sc.scenes.get(from_scene)
             if scene is None:
-                summary = T.branch_unreached(branch_id=branch.branch_id, from_scene=branch.from_scene, from_name=None, incoming=0)
+                summary = T.branch_unreached(branch_id=bid, from_scene=from_scene, from_name=None, incoming=0)
                 evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
-                hedges.append(T.hedge_from_missing_scene(from_scene=branch.from_scene))
+                hedges.append(T.hedge_from_missing_scene(from_scene=from_scene))
             else:
                 inc = len(self.incoming.get(scene.scene_id, []))
                 if self.has_entry:
                     evidence.append(_ev_scene(scene, "is_entry"))
                 evidence.append(_count("to_scene", inc, "story_branches"))
-                summary = T.branch_unreached(branch_id=branch.branch_id, from_scene=branch.from_scene, from_name=scene.name, incoming=inc)
+                summary = T.branch_unreached(branch_id=bid, from_scene=from_scene, from_name=scene.name, incoming=inc)
         elif verdict == SHADOWING:
             summary = self.shadowing_summary(branch, overlapping, evidence, hedges)
-        elif verdict == NO_ENDING:
-            to = self.sc.scenes[branch.to_scene]
+        else:  # NO_ENDING
+            to = self.sc.scenes[to_scene]
             evidence.append(_ev_scene(to, "is_ending"))
             evidence.append(_count("is_ending", 0, "scene_states"))
-            summary = T.branch_no_ending(branch_id=branch.branch_id, from_name=from_name, to_name=to.name, endings=self.endings)
-        else:
-            to = self.sc.scenes[branch.to_scene]
-            n = self.reachable_endings(to.scene_id)
-            if to.is_ending:
-                evidence.append(_ev_scene(to, "is_ending"))
-            else:
-                evidence.append(_count("is_ending", n, "scene_states"))
-            summary = T.branch_reaches(branch_id=branch.branch_id, from_name=from_name, condition=self.cond(branch),
-                                       to_name=to.name, to_is_ending=bool(to.is_ending), reachable_endings=n)
+            summary = T.branch_no_ending(branch_id=bid, from_name=from_name, to_name=to.name, endings=self.endings)
         # hedges that concern the branch itself, whatever its verdict
-        own = self.a.shadowed.get(branch.branch_id)
+        own = a.shadowed.get(bid)
         if own is not None:
             if own.unsatisfiable:
                 hedges.append(T.hedge_unsatisfiable(condition=self.cond(branch), first=own.previous is None))
             else:
-                same = any(self.branch_by_id[c].to_scene == branch.to_scene for c in own.covered_by)
-                hedges.append(T.hedge_never_fires(covers=own.covered_by, same_target=same, to_name=self.name(branch.to_scene)))
-        undecided = self.undecided_clause(branch)
-        if undecided is not None:
-            scene = self.sc.scenes.get(branch.from_scene)
-            if scene is not None and self.has_available:
-                item = _ev_scene(scene, "available_flags", raw=True)
-                if item not in evidence:
-                    evidence.append(item)
-            hedges.append(undecided)
-        hedges.extend(self.extra_hedges.get(branch.branch_id, []))
-        return _card(branch.branch_id, BRANCH, branch.from_scene, branch.branch_id, verdict, reached, None, overlapping,
-                     evidence, summary, join_clauses(hedges))
+                same = any(self.branch_by_id[c].to_scene == to_scene for c in own.covered_by)
+                hedges.append(T.hedge_never_fires(covers=own.covered_by, same_target=same, to_name=self.name(to_scene)))
+        state = a.shadowing.get(from_scene)
+        if state is not None and state.undecided is not None:
+            undecided = self.undecided_clause(branch)
+            if undecided is not None:
+                scene = self.sc.scenes.get(from_scene)
+                if scene is not None and self.has_available:
+                    item = _ev_scene(scene, "available_flags", raw=True)
+                    if item not in evidence:
+                        evidence.append(item)
+                hedges.append(undecided)
+        extra = self.extra_hedges.get(bid)
+        if extra:
+            hedges.extend(extra)
+        return StoryCard({
+            "target_no": bid, "target_kind": BRANCH, "scene_id": from_scene, "branch_id": bid, "verdict": verdict,
+            "reached_from_entry": reached, "reaches_ending": None, "overlapping_branch_id": overlapping,
+            "evidence": evidence, "summary": summary, "hedge": join_clauses(hedges) if hedges else None,
+        })
 
     def shadowing_summary(self, branch: Branch, later_id: str | None, evidence: list[Ev], hedges: list[T.Clause]) -> str:
         assert later_id is not None
