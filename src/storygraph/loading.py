@@ -81,7 +81,8 @@ def load_scenario(path: str | Path) -> Scenario:
     if "scene_states" in typed:
         t = typed["scene_states"]
         rejected_scene_lines = [r.line for r in t.rejected]
-        for row in t.rows:
+        # without the scene_id column no row names a scene (the missing column is an issue)
+        for row in t.rows if t.has("scene_id") else ():
             v = row.values
             get = v.get
             scene_id = v["scene_id"]
@@ -90,7 +91,8 @@ def load_scenario(path: str | Path) -> Scenario:
     branches: list[Branch] = []
     if "story_branches" in typed:
         t = typed["story_branches"]
-        for row in t.rows:
+        # likewise a branch needs its id and both ends (a missing column is an issue)
+        for row in t.rows if all(t.has(c) for c in ("branch_id", "from_scene", "to_scene")) else ():
             v = row.values
             get = v.get
             order = get("order_no")
@@ -104,7 +106,7 @@ def load_scenario(path: str | Path) -> Scenario:
     flags: dict[str, Flag] = {}
     if "flag_spec" in typed:
         t = typed["flag_spec"]
-        for row in t.rows:
+        for row in t.rows if t.has("flag") else ():
             flag = _flag_from_row(row.values, row.line, row.raw, t, issues)
             if flag is not None:
                 flags[flag.flag] = flag

@@ -75,3 +75,20 @@ def test_verdicts_run_storygraph_prints_the_same_json(cli):
     a = json.loads(cli("verdicts", "run", "storygraph", LIGHTHOUSE, "--format", "json").stdout)
     b = json.loads(cli("storygraph", "lint", LIGHTHOUSE, "--format", "json").stdout)
     assert a["cards"] == b["cards"] and a["checks"] == b["checks"]
+
+
+def test_a_missing_id_column_is_an_issue_not_a_crash(cli, tmp_path):
+    """Tables without the column that names their rows (scene_id; flag in a folder's
+    flag_spec.csv) are read as having no such rows, and the missing column is an issue."""
+    union = tmp_path / "no_scene_id.csv"
+    union.write_text("title,is_entry,is_ending,branch_id,from_scene,to_scene\nA,Y,N,,,\n,,,b1,A,B\n", encoding="utf-8")
+    report = json.loads(cli("storygraph", "lint", union, "--format", "json", check_code=1).stdout)
+    assert report["cards"] == [] and any(i["column"] == "scene_id" and i["line"] == 1 for i in report["issues"])
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    (folder / "scene_states.csv").write_text("scene_id,is_entry,is_ending\nA,Y,Y\n", encoding="utf-8")
+    (folder / "story_branches.csv").write_text("branch_id,from_scene,to_scene\n", encoding="utf-8")
+    (folder / "flag_spec.csv").write_text("label,type\n열쇠,bool\n", encoding="utf-8")
+    report = json.loads(cli("storygraph", "lint", folder, "--format", "json", check_code=1).stdout)
+    assert [c["target_no"] for c in report["cards"]] == ["A"]
+    assert any(i["column"] == "flag" and i["table"] == "flag_spec" for i in report["issues"])
