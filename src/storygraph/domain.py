@@ -170,7 +170,8 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         scenes = list(scenario.scenes.values())
         branches = scenario.branches
         shared = CheckContext(scenario, [])
-        shared.reached(), shared.to_ending()  # whole-graph facts the checks of every part read
+        # the scenario facts the checks of every part read, made once before the parts
+        shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
         fail_on = set(config.fail_on)
 
         def work(i: int):
