@@ -118,7 +118,7 @@ def _closure(graph: nx.DiGraph, starts: list[str], adjacency) -> set[str]:
     return seen
 
 
-def analyse(scenario: Scenario, jobs: int = 1, alongside=None) -> Analysis:
+def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None) -> Analysis:
     """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
     (shadowing, stuck combinations) is split over that many processes
     (:mod:`storygraph.partition`); the result is the same.
@@ -151,7 +151,7 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None) -> Analysis:
     if jobs > 1:
         from .partition import decide_in_parts
 
-        analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside)
+        analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside, on_part=on_part)
     else:
         if alongside is not None:
             analysis.alongside = alongside(analysis)

@@ -340,5 +340,34 @@ def serve(
         server.server_close()
 
 
+def run() -> None:
+    """The ``storygraph`` command: :data:`app`, then a fast exit.
+
+    A large lint leaves millions of objects behind; letting the interpreter free them
+    one by one at exit took about four seconds at 100,000 scenes, longer than the
+    floor's whole run.  Once the command has finished and its output is flushed there is
+    nothing left to clean up (files are closed, temporary files already unlinked), so
+    the process ends with :func:`os._exit` instead, with the command's exit code.
+    In-process callers (tests with typer's ``CliRunner``) use :data:`app` and exit
+    normally.
+    """
+    import os
+
+    try:
+        app()
+        code: object = 0
+    except SystemExit as exc:
+        code = exc.code
+    if isinstance(code, str):  # sys.exit("message"): printed as Python would
+        sys.stderr.write(code + "\n")
+        code = 1
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (BrokenPipeError, ValueError):  # the reader went away, or the stream was closed
+        pass
+    os._exit(0 if code is None else code if isinstance(code, int) else 1)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    run()

@@ -150,7 +150,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         scenario = load_scenario(path)
         progress.start("분석")
         n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)
-        analysis = analyse(scenario, jobs=n, alongside=graph_counts)
+        analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part)
         if _accepts_anything(scenario, config):
             report = _finish(scenario, analysis, config, progress)
             for piece in iter_json_bytes(report, DOMAIN):
@@ -207,7 +207,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         files = [(tempfile.TemporaryFile(prefix="storygraph-cards-"), tempfile.TemporaryFile(prefix="storygraph-cards-"))
                  for _ in range(n)]
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
-        parts = fork_parts(n, work)
+        parts = fork_parts(n, work, progress.part)
         progress.complete()
         progress.start("쓰기")
         for r, _ in parts:

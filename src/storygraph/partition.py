@@ -22,11 +22,11 @@ __all__ = ["decide_in_parts", "PER_SCENE_FIELDS"]
 #: the fields of an Analysis the per-scene work fills (everything else is read only)
 PER_SCENE_FIELDS = ("shadowing", "issues", "overlap", "shadowed", "stuck", "class_facts")
 #: the share of scenes, against 1 for the others, of the process that also runs the
-#: ``alongside`` work (the whole-graph counts take about a tenth of the per-scene work)
-ALONGSIDE_SHARE = 0.8
+#: ``alongside`` work (the whole-graph counts took about a fifth of a slice at 100k scenes)
+ALONGSIDE_SHARE = 0.65
 
 
-def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=None):
+def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=None, on_part=None):
     """Run ``decide(sub, items, first)`` (and ``find_stuck(sub)`` when ``stuck``) over
     ``n`` slices of the scenes' branch lists and merge the results into ``a``.
 
@@ -63,7 +63,7 @@ def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=Non
     from .analysis import SceneShadowing
 
     result = None
-    for (states, rest, extra), _ in fork_parts(n, work):
+    for (states, rest, extra), _ in fork_parts(n, work, on_part):
         if extra is not None:
             result = extra
         for sid, order, undecided, shadowed in states:

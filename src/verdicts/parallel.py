@@ -18,6 +18,7 @@ import os
 import pickle
 import sys
 import tempfile
+import time
 import traceback
 from typing import Any, Callable
 
@@ -57,15 +58,29 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
     return max(1, min(available_cores(), targets // min_per_job))
 
 
-def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]]) -> list[tuple[Any, list[bytes]]]:
+def _timed(work: Callable[[int], Any], i: int) -> tuple[Any, tuple[float, float]]:
+    wall, cpu = time.perf_counter(), time.process_time()
+    result = work(i)
+    return result, (time.perf_counter() - wall, time.process_time() - cpu)
+
+
+def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]],
+               on_part: Callable[[int, float, float], None] | None = None) -> list[tuple[Any, list[bytes]]]:
     """``[work(0), …, work(n-1)]``, parts 1… computed in forked children when possible.
 
     ``work(i)`` returns ``(result, blobs)``: a picklable result and a list of byte
     strings; both come back unchanged from a child.  Part 0 runs here while the children
-    run.  A part whose child failed is computed here afterwards.
+    run.  A part whose child failed is computed here afterwards.  ``on_part(i, wall,
+    cpu)`` is told how long each part took in its process (for ``VERDICTS_TIMINGS``).
     """
+    report = on_part or (lambda i, wall, cpu: None)
     if n <= 1 or not hasattr(os, "fork"):
-        return [work(i) for i in range(n)]
+        out = []
+        for i in range(n):
+            result, (wall, cpu) = _timed(work, i)
+            report(i, wall, cpu)
+            out.append(result)
+        return out
     sys.stdout.flush()
     sys.stderr.flush()
     children: list[tuple[int, int, Any]] = []  # (part, pid, file)
@@ -75,8 +90,8 @@ def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]]) -> list[t
         if pid == 0:  # the child: do part i, write it, leave without cleanup handlers
             code = 0
             try:
-                result, blobs = work(i)
-                pickle.dump((result, blobs), out, protocol=pickle.HIGHEST_PROTOCOL)
+                (result, blobs), spent = _timed(work, i)
+                pickle.dump((result, blobs, spent), out, protocol=pickle.HIGHEST_PROTOCOL)
                 out.flush()
             except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: leave quietly
                 code = 130
@@ -93,7 +108,8 @@ def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]]) -> list[t
         children.append((i, pid, out))
     results: list[Any] = [None] * n
     try:
-        results[0] = work(0)
+        results[0], spent = _timed(work, 0)
+        report(0, *spent)
     finally:
         done: dict[int, Any] = {}
         for i, pid, out in children:
@@ -101,10 +117,16 @@ def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]]) -> list[t
             if os.waitstatus_to_exitcode(status) == 0:
                 out.seek(0)
                 try:
-                    done[i] = pickle.load(out)
+                    result, blobs, spent = pickle.load(out)
+                    done[i] = (result, blobs)
+                    report(i, *spent)
                 except Exception:  # noqa: BLE001 - a truncated file: redo the part
                     pass
             out.close()
     for i in range(1, n):
-        results[i] = done[i] if i in done else work(i)
+        if i in done:
+            results[i] = done[i]
+        else:
+            results[i], spent = _timed(work, i)
+            report(i, *spent)
     return results

@@ -58,6 +58,10 @@ class Progress:
         if now - self.last >= self.interval:
             self._draw(now=now)
 
+    def part(self, i: int, wall: float, cpu: float) -> None:
+        """How long part ``i`` of the stage took in its process (shown only by
+        :class:`StageTimes`)."""
+
     def complete(self) -> None:
         """Count the stage as fully done (parts counted in other processes included)."""
         self.done = dict(self.total)
@@ -102,6 +106,9 @@ class _Silent(Progress):
     def complete(self) -> None:
         pass
 
+    def part(self, i: int, wall: float, cpu: float) -> None:
+        pass
+
     def close(self) -> None:
         pass
 
@@ -138,6 +145,9 @@ class StageTimes(_Silent):
     def start(self, stage: str, totals: dict[str, int] | None = None) -> None:
         self._end()
         self.stage, self.wall, self.cpu = stage, time.perf_counter(), time.process_time()
+
+    def part(self, i: int, wall: float, cpu: float) -> None:
+        self.stream.write(f"  {self.stage}: part {i} {wall:.2f} s (CPU {cpu:.2f} s)\n")
 
     def close(self) -> None:
         self._end()
