@@ -18,6 +18,7 @@ import os
 import pickle
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from typing import Any, Callable
@@ -40,7 +41,9 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
     """How many processes to use for ``targets`` cards: ``requested`` (or the
     ``VERDICTS_JOBS`` environment variable) when given, else one per core, but never so
     many that a part has fewer than ``min_per_job`` targets (forking a small run costs
-    more than it saves) and never more than the cores.
+    more than it saves) and never more than the cores.  Always one where ``os.fork``
+    is missing or other threads are running (a fork copies only the calling thread, and
+    a lock another thread held would stay held in the child).
 
     >>> choose_jobs(1_000, None)
     1
@@ -51,10 +54,10 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
         env = os.environ.get(JOBS_ENV, "").strip()
         if env.isdigit() and int(env) > 0:
             requested = int(env)
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return 1  # forking a process that runs other threads (a server) is not safe
     if requested is not None:
         return max(1, requested)
-    if not hasattr(os, "fork"):
-        return 1
     return max(1, min(available_cores(), targets // min_per_job))
 
 

@@ -26,6 +26,10 @@ def _serial(path: Path, config: Config) -> tuple[bytes, bool]:
 
 
 def _parts(path: Path, config: Config, jobs: int) -> tuple[bytes, bool]:
+    import threading
+
+    # with another thread running, lint_json would stay in one process and test nothing
+    assert threading.active_count() == 1, [t.name for t in threading.enumerate()]
     out = io.BytesIO()
     fails = lint_json(path, out, config, jobs=jobs)
     return out.getvalue(), fails

@@ -53,3 +53,18 @@ def test_choice_of_jobs(monkeypatch):
     assert choose_jobs(100) == 3
     monkeypatch.setenv("VERDICTS_JOBS", "1")
     assert choose_jobs(10**7) == 1
+
+
+def test_no_fork_while_other_threads_run(monkeypatch):
+    import threading
+
+    monkeypatch.delenv("VERDICTS_JOBS", raising=False)
+    stop = threading.Event()
+    thread = threading.Thread(target=stop.wait)
+    thread.start()
+    try:
+        assert choose_jobs(10**7, 4) == 1
+    finally:
+        stop.set()
+        thread.join()
+    assert choose_jobs(10**7, 4) == 4
