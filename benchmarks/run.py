@@ -3,7 +3,8 @@
 Whole lint: for each size, a generated scenario (``generate.py``) is read by the floor
 (``floor.py``: csv module + the two breadth-first passes) and linted by
 ``storygraph lint FILE --format json > /dev/null``; both run as subprocesses in the same
-run, timed by wall clock, with their peak RSS (``os.wait4``).
+run, each twice: once timed by wall clock, once for its peak memory (the summed PSS of
+the process and its workers, see :func:`timed`).
 
 Shadowing: every shadowing question of a scene answered by storygraph, by z3 and by the
 reference brute-force enumeration (where the product of ranges is small enough to
