@@ -136,10 +136,9 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
     :func:`lint`, because an acceptance can reach across parts.
     """
     from verdicts.checks import merge_outcomes, run_checks_part
-    from verdicts.model import CheckResult
     from verdicts.parallel import choose_jobs, fork_parts
     from verdicts.report import ITEM_SEPARATOR, iter_json_bytes, write_items
-    from verdicts.schema import card_valid
+    from verdicts.schema import card_valid, schema_result
 
     from .accept import failing
     from .config import Config
@@ -217,8 +216,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
         checks = [merge_outcomes(check, [o for r, _ in parts for o in r[1][j]]) for j, check in enumerate(CHECKS)]
         schema_failed = [k for r, _ in parts for k in r[2][0]] + [k for r, _ in parts for k in r[2][1]]
-        checks.append(CheckResult(id="SCHEMA", description="모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다.",
-                                  passed=not schema_failed, failed_targets=schema_failed))
+        checks.append(schema_result(schema_failed))
         report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
         try:
             for piece in iter_json_bytes(report, DOMAIN, card_blobs=[f[0] for f in files] + [f[1] for f in files]):

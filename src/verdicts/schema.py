@@ -21,7 +21,7 @@ import jsonschema_rs
 
 from .model import Card, CheckResult
 
-__all__ = ["load_schema", "card_valid", "card_errors", "schema_check"]
+__all__ = ["load_schema", "card_valid", "card_errors", "schema_check", "schema_result"]
 
 
 @lru_cache(maxsize=None)
@@ -74,6 +74,12 @@ def schema_check(domain: str, cards: Iterable[Card], card_json: Iterable[dict[st
             ok = _validator(domain).is_valid(data)
         if not ok:
             failed.append(card.key)
+    return schema_result(failed)
+
+
+def schema_result(failed: list[str]) -> CheckResult:
+    """The SCHEMA check's result given the keys of the cards that failed, in card order
+    (a run made in parts validates each part and puts the keys together)."""
     return CheckResult(
         id="SCHEMA",
         description="모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다.",
