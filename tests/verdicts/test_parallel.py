@@ -68,3 +68,4 @@ def test_no_fork_while_other_threads_run(monkeypatch):
         stop.set()
         thread.join()
     assert choose_jobs(10**7, 4) == 4
+
