@@ -362,20 +362,14 @@ class CardBuilder(_Builder):
         processes stands for that many)."""
         cards: list[StoryCard] = []
         withheld = {SCENE: 0, BRANCH: 0}
-        for scene in scenes:
-            card = self.scene_card(scene)
-            progress.advance("장면", step)
-            if card is None:
-                withheld[SCENE] += 1
-            else:
-                cards.append(card)
-        for branch in branches:
-            card = self.branch_card(branch)
-            progress.advance("분기", step)
-            if card is None:
-                withheld[BRANCH] += 1
-            else:
-                cards.append(card)
+        for kind, targets, make in ((SCENE, scenes, self.scene_card), (BRANCH, branches, self.branch_card)):
+            for target in targets:
+                card = make(target)
+                progress.advance(kind, step)
+                if card is None:
+                    withheld[kind] += 1
+                else:
+                    cards.append(card)
         return cards, withheld
 
 

@@ -353,6 +353,16 @@ def _operand(tok: tuple[str, Any, int]) -> tuple[str, Any, int]:
     raise _Bail
 
 
+def _fast_compare(left: tuple[str, Any, int], op: str, right: tuple[str, Any, int]) -> Compare:
+    """One comparison of two operands of the fast paths, the flag put on the left;
+    :class:`_Bail` when both or neither side is a flag (lark then writes the message)."""
+    if left[0] == "flag" and right[0] != "flag":
+        return Compare(left[1], op, right[1], left[2])
+    if right[0] == "flag" and left[0] != "flag":
+        return Compare(right[1], _FLIP[op], left[1], right[2])
+    raise _Bail
+
+
 def _fast_parse(text: str) -> Expr | None:
     """The grammar's tree for ``text``, or ``None`` when lark should decide.
 
@@ -409,12 +419,7 @@ def _loop_parse(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
                 if i + 1 >= n:
                     return None
                 right = _operand(toks[i + 1])
-                if left[0] == "flag" and right[0] != "flag":
-                    parts.append(Compare(left[1], op, right[1], left[2]))
-                elif right[0] == "flag" and left[0] != "flag":
-                    parts.append(Compare(right[1], _FLIP[op], left[1], right[2]))
-                else:
-                    return None  # two flags, or no flag: lark explains
+                parts.append(_fast_compare(left, op, right))  # _Bail: lark explains
                 left = right
                 i += 2
             atoms.extend(parts)
@@ -540,13 +545,7 @@ def _descent(toks: list[tuple[str, Any, int]], text: str) -> Expr | None:
             items.append(operand())
         parts = []
         for k in range(0, len(items) - 2, 2):
-            left, op, right = items[k], items[k + 1], items[k + 2]
-            if left[0] == "flag" and right[0] != "flag":
-                parts.append(Compare(left[1], op, right[1], left[2]))
-            elif right[0] == "flag" and left[0] != "flag":
-                parts.append(Compare(right[1], _FLIP[op], left[1], right[2]))
-            else:
-                raise _Bail  # two flags, or no flag: lark explains
+            parts.append(_fast_compare(items[k], items[k + 1], items[k + 2]))  # _Bail: lark explains
         return parts[0] if len(parts) == 1 else And(tuple(parts))
 
     try:

@@ -157,13 +157,8 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
             return failing(report, config)
         progress.start("발견")
         # the findings that add to cards' hedges now; the others while the cards are made
-        hedging = [k for k in KINDS if k.code in HEDGING_KINDS]
         others = [k for k in KINDS if k.code not in HEDGING_KINDS]
-        found = {k.code: collect_findings(analysis, [k]) for k in hedging}
-        extra_hedges: dict[str, list] = {}
-        for code in (k.code for k in KINDS if k.code in found):
-            for target, clauses in found[code][1].items():
-                extra_hedges.setdefault(target, []).extend(clauses)
+        findings, extra_hedges = collect_findings(analysis, [k for k in KINDS if k.code in HEDGING_KINDS])
         progress.start("카드 준비")
         builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
         scenes = list(scenario.scenes.values())
@@ -174,7 +169,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         fail_on = set(config.fail_on)
 
         def work(i: int):
-            own_kinds = {k.code: collect_findings(analysis, [k])[0] for k in others[i::n]}
+            own_findings = collect_findings(analysis, others[i::n])[0]
             outcomes: list[list] = [[] for _ in CHECKS]
             schema_failed: tuple[list[str], list[str]] = ([], [])
             withheld = {SCENE: 0, BRANCH: 0}
@@ -199,7 +194,7 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
                         f.write(ITEM_SEPARATOR)
                     write_items(data, f)
                 f.flush()
-            return (withheld, outcomes, schema_failed, fails, own_kinds), []
+            return (withheld, outcomes, schema_failed, fails, own_findings), []
 
         # each part writes its scene cards and its branch cards to files of its own,
         # made here so that the workers' files can be read after they exit
@@ -209,9 +204,9 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         parts = fork_parts(n, work, progress.part)
         progress.complete()
         progress.start("쓰기")
-        for r, _ in parts:
-            found.update({code: (items, {}) for code, items in r[4].items()})
-        findings = [f for k in KINDS for f in found[k.code][0]]
+        # every kind's findings in the order of KINDS (the sort is stable: each kind's own order stays)
+        order = {k.code: i for i, k in enumerate(KINDS)}
+        findings = sorted(findings + [f for r, _ in parts for f in r[4]], key=lambda f: order[f.code])
         withheld = {kind: sum(r[0][kind] for r, _ in parts) for kind in parts[0][0][0]}
         issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
         checks = [merge_outcomes(check, [o for r, _ in parts for o in r[1][j]]) for j, check in enumerate(CHECKS)]

@@ -218,20 +218,23 @@ class LiveReach:
     ending_only_through: dict[str, list[str]]
 
 
-def _bfs(starts, adj, allowed=None) -> set[str]:
+def _bfs(starts, adj, allowed=None, cut=None) -> set[str]:
     """The nodes reachable from ``starts`` (included) through ``adj``, staying inside
-    ``allowed`` when given.  Level by level, each level's successors gathered with set
+    ``allowed`` when given and leaving out the edges in ``cut`` (node -> neighbours not
+    to follow) when given.  Level by level, each level's successors gathered with set
     operations."""
     seen = set(starts) if allowed is None else {s for s in starts if s in allowed}
     frontier = seen
     get = adj.get
+    skip_of = cut.get if cut else None
     while frontier:
         nxt: set[str] = set()
         update = nxt.update
         for node in frontier:
             succ = get(node)
             if succ:
-                update(succ)
+                skip = skip_of(node) if skip_of is not None else None
+                update(succ if skip is None else set(succ) - skip)
         nxt -= seen
         if allowed is not None:
             nxt &= allowed
@@ -263,28 +266,9 @@ def live_reachability(scenes: set[str], branches, dead: set[str], entries, endin
     for a, b in pairs:
         cut_out.setdefault(a, set()).add(b)
         cut_in.setdefault(b, set()).add(a)
-    live_reached = _walk_without(entries, succ, cut_out)
-    live_ending = _walk_without(endings, pred, cut_in)
+    live_reached = _bfs(entries, succ, cut=cut_out)
+    live_ending = _bfs(endings, pred, cut=cut_in)
     return _gated(dead, live_reached, live_ending, dead_edges, succ, pred, reached, reaches_ending)
-
-
-def _walk_without(starts, adj, cut: dict[str, set[str]]) -> set[str]:
-    """:func:`_bfs` through ``adj`` (node -> neighbours) leaving out the edges in ``cut``
-    (node -> neighbours not to follow)."""
-    seen = set(starts)
-    frontier = seen
-    get = adj.get
-    while frontier:
-        nxt: set[str] = set()
-        update = nxt.update
-        for node in frontier:
-            out = get(node, ())
-            skip = cut.get(node)
-            update(out if skip is None else set(out) - skip)
-        nxt -= seen
-        seen |= nxt
-        frontier = nxt
-    return seen
 
 
 def _gated(dead, live_reached, live_ending, dead_edges, fwd, back, reached, reaches_ending) -> LiveReach:
