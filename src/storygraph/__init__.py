@@ -6,13 +6,21 @@
 '어디서도 안 닿음'
 """
 
-from importlib.metadata import PackageNotFoundError, version
-
 from .domain import DOMAIN, lint
 
-try:
-    __version__ = version("storygraph")
-except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-    __version__ = "0.0.0+unknown"
-
 __all__ = ["lint", "DOMAIN", "__version__"]
+
+
+def __getattr__(name: str) -> str:
+    # the version is looked up when asked for: importlib.metadata costs about 40 ms of
+    # every run's start, and only the reports that name the tool need it
+    if name != "__version__":
+        raise AttributeError(f"module 'storygraph' has no attribute {name!r}")
+    from importlib.metadata import PackageNotFoundError, version
+
+    global __version__
+    try:
+        __version__ = version("storygraph")
+    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
+        __version__ = "0.0.0+unknown"
+    return __version__

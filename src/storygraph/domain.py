@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -114,11 +115,6 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
 BATCH = 20_000
 
 
-def _slice(items: list, i: int, n: int) -> list:
-    size = len(items)
-    return items[size * i // n: size * (i + 1) // n]
-
-
 def _accepts_anything(scenario: Scenario, config: "Config") -> bool:
     return bool(config.accept) or scenario.has("scene_states", "lint_ignore") or scenario.has("story_branches", "lint_ignore")
 
@@ -129,15 +125,16 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
     whether the run fails under ``config`` (see :func:`storygraph.accept.failing`).
 
     The output is the same, byte for byte, as :func:`lint` followed by the JSON
-    reporter.  On a large scenario the cards, their checks, the schema check and their
-    JSON are made in parts, one per core (:mod:`verdicts.parallel`), each part written
-    as bytes as soon as it is made instead of kept as card objects.  A scenario whose
+    reporter.  On a large scenario the findings, the cards, their checks, the schema
+    check and their JSON are made as tasks that the processes share, one process per
+    core (:func:`verdicts.parallel.fork_tasks`); each batch of cards is written as bytes
+    as soon as it is made instead of kept as card objects.  A scenario whose
     findings may be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through
     :func:`lint`, because an acceptance can reach across parts.
     """
     from verdicts.checks import merge_outcomes, run_checks_part
-    from verdicts.parallel import choose_jobs, fork_parts
-    from verdicts.report import ITEM_SEPARATOR, iter_json_bytes, write_items
+    from verdicts.parallel import MAX_TASKS, choose_jobs, fork_tasks
+    from verdicts.report import Segment, iter_json_bytes, write_items
     from verdicts.schema import card_valid, schema_result
 
     from .accept import failing
@@ -161,64 +158,58 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         findings, extra_hedges = collect_findings(analysis, [k for k in KINDS if k.code in HEDGING_KINDS])
         progress.start("카드 준비")
         builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
-        scenes = list(scenario.scenes.values())
-        branches = scenario.branches
         shared = CheckContext(scenario, [])
         # the scenario facts the checks of every part read, made once before the parts
         shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
         fail_on = set(config.fail_on)
+        # the tasks the processes share: each remaining kind of finding, then the cards a
+        # batch of targets at a time (a batch's cards are checked, validated, written to
+        # its process's file and let go)
+        targets = {SCENE: list(scenario.scenes.values()), BRANCH: scenario.branches}
+        batch = max(BATCH, -(-sum(map(len, targets.values())) // (MAX_TASKS - len(others))))
+        tasks: list[tuple] = [("findings", k) for k in others]
+        tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
+        files = [tempfile.TemporaryFile(prefix="storygraph-cards-") for _ in range(n)]
+        root = os.getpid()
 
-        def work(i: int):
-            own_findings = collect_findings(analysis, others[i::n])[0]
-            outcomes: list[list] = [[] for _ in CHECKS]
-            schema_failed: tuple[list[str], list[str]] = ([], [])
-            withheld = {SCENE: 0, BRANCH: 0}
-            fails = False
-            for kind, items, f in ((SCENE, _slice(scenes, i, n), files[i][0]), (BRANCH, _slice(branches, i, n), files[i][1])):
-                f.seek(0)
-                f.truncate()  # a part redone after its worker failed starts afresh
-                for start in range(0, len(items), BATCH):
-                    # a batch at a time: its cards are checked, validated, written and let go
-                    chunk = items[start:start + BATCH]
-                    cards, held = builder.build(chunk if kind == SCENE else (), chunk if kind == BRANCH else (),
-                                                progress if i == 0 else SILENT, step=n)
-                    withheld[kind] += held[kind]
-                    data = [c.data for c in cards]
-                    for j, outcome in enumerate(run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache))):
-                        outcomes[j].append(outcome)
-                    for c in data:
-                        if not card_valid(DOMAIN.name, c):
-                            schema_failed[kind == BRANCH].append(str(c.get("target_no")))
-                    fails = fails or any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
-                    if data and f.tell():
-                        f.write(ITEM_SEPARATOR)
-                    write_items(data, f)
-                f.flush()
-            return (withheld, outcomes, schema_failed, fails, own_findings), []
+        def do(t: int, w: int):
+            what, arg = tasks[t]
+            if what == "findings":
+                return collect_findings(analysis, [arg])[0]
+            chunk = targets[what][arg:arg + batch]
+            here = progress if os.getpid() == root else SILENT  # the bar counts this process's cards for all
+            cards, held = builder.build(chunk if what == SCENE else (), chunk if what == BRANCH else (), here, step=n)
+            data = [c.data for c in cards]
+            outcomes = list(run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache)))
+            schema_failed = [str(c.get("target_no")) for c in data if not card_valid(DOMAIN.name, c)]
+            fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
+            f = files[w]
+            f.seek(0, 2)
+            offset = f.tell()
+            write_items(data, f)
+            f.flush()
+            return held[what], outcomes, schema_failed, fails, (w, offset, f.tell() - offset)
 
-        # each part writes its scene cards and its branch cards to files of its own,
-        # made here so that the workers' files can be read after they exit
-        files = [(tempfile.TemporaryFile(prefix="storygraph-cards-"), tempfile.TemporaryFile(prefix="storygraph-cards-"))
-                 for _ in range(n)]
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
-        parts = fork_parts(n, work, progress.part)
-        progress.complete()
-        progress.start("쓰기")
-        # every kind's findings in the order of KINDS (the sort is stable: each kind's own order stays)
-        order = {k.code: i for i, k in enumerate(KINDS)}
-        findings = sorted(findings + [f for r, _ in parts for f in r[4]], key=lambda f: order[f.code])
-        withheld = {kind: sum(r[0][kind] for r, _ in parts) for kind in parts[0][0][0]}
-        issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
-        checks = [merge_outcomes(check, [o for r, _ in parts for o in r[1][j]]) for j, check in enumerate(CHECKS)]
-        schema_failed = [k for r, _ in parts for k in r[2][0]] + [k for r, _ in parts for k in r[2][1]]
-        checks.append(schema_result(schema_failed))
-        report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
         try:
-            for piece in iter_json_bytes(report, DOMAIN, card_blobs=[f[0] for f in files] + [f[1] for f in files]):
+            results = fork_tasks(n, len(tasks), do, progress.part)
+            progress.complete()
+            progress.start("쓰기")
+            made = [r for (what, _), r in zip(tasks, results) if what != "findings"]
+            # every kind's findings in the order of KINDS (the sort is stable: each kind's own order stays)
+            order = {k.code: i for i, k in enumerate(KINDS)}
+            findings += [f for (what, _), r in zip(tasks, results) if what == "findings" for f in r]
+            findings.sort(key=lambda f: order[f.code])
+            withheld = {kind: sum(r[0] for (what, _), r in zip(tasks, results) if what == kind) for kind in targets}
+            issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
+            checks = [merge_outcomes(check, [r[1][j] for r in made]) for j, check in enumerate(CHECKS)]
+            checks.append(schema_result([key for r in made for key in r[2]]))
+            report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
+            segments = [Segment(files[w], offset, length) for *_, (w, offset, length) in made]
+            for piece in iter_json_bytes(report, DOMAIN, card_blobs=segments):
                 out.write(piece)
         finally:
-            for pair in files:
-                for f in pair:
-                    f.close()
+            for f in files:
+                f.close()
         progress.close()
-        return any(r[3] for r, _ in parts) or failing(report, config)
+        return any(r[3] for r in made) or failing(report, config)

@@ -72,11 +72,26 @@ def josa(word: str, pair: str) -> str:
     >>> josa("등대", "은/는"), josa("선장의 고백", "이/가"), josa("항구", "으로/로"), josa("SC-1", "으로/로")
     ('등대는', '선장의 고백이', '항구로', 'SC-1로')
     """
+    key = (word, pair)
+    done = _JOSA_DONE.get(key)
+    if done is not None:
+        return done
     with_final, without = _PAIRS[pair]
     final = _final(word)
     if pair == "으로/로":
-        return word + (without if final in ("", "ㄹ") else with_final)
-    return word + (with_final if final else without)
+        done = word + (without if final in ("", "ㄹ") else with_final)
+    else:
+        done = word + (with_final if final else without)
+    if len(_JOSA_DONE) >= _JOSA_KEEP:
+        _JOSA_DONE.clear()
+    _JOSA_DONE[key] = done
+    return done
+
+
+#: words with their particle, remembered: a large lint names each scene and branch in
+#: several sentences (bounded, so a long-running process does not grow without end)
+_JOSA_DONE: dict[tuple[str, str], str] = {}
+_JOSA_KEEP = 1 << 18
 
 
 _POLITE_END = re.compile(r"(니다|세요|지요|까요)\.$")

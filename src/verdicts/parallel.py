@@ -10,12 +10,17 @@ wrote (a part of the JSON report) through a temporary file.
 If a child fails — it crashed, was killed, or raised — its part is done again in this
 process, so a run never loses a part; only speed is lost.  Without ``os.fork``
 (Windows) every part is done here, one after the other.
+
+:func:`fork_tasks` is the same with many small tasks instead of one part per process:
+each process takes the next task as soon as it is free, so a process slowed by a heavy
+task (or by the machine) does fewer of them and all finish at about the same time.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import signal
 import sys
 import tempfile
 import threading
@@ -23,7 +28,7 @@ import time
 import traceback
 from typing import Any, Callable
 
-__all__ = ["available_cores", "choose_jobs", "fork_parts"]
+__all__ = ["available_cores", "choose_jobs", "fork_parts", "fork_tasks", "MAX_TASKS"]
 
 #: the environment variable that sets the number of processes (``1`` turns forking off)
 JOBS_ENV = "VERDICTS_JOBS"
@@ -133,3 +138,95 @@ def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]],
             results[i], spent = _timed(work, i)
             report(i, *spent)
     return results
+
+
+#: the most tasks :func:`fork_tasks` hands out (their numbers wait in a pipe, whose
+#: buffer holds 64 KiB on Linux: 4 bytes a task)
+MAX_TASKS = 16_384
+
+
+def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
+               on_part: Callable[[int, float, float], None] | None = None) -> list[Any]:
+    """``[do(0, w), …, do(count-1, w)]``, the tasks shared by ``n`` processes.
+
+    Each process — this one (``w`` = 0) and ``n - 1`` forked children (``w`` = 1 …) —
+    takes the next task number from a pipe until none is left, so the tasks are spread
+    by how long each actually takes.  ``do(task, w)`` returns a picklable result; ``w``
+    tells it which process it runs in (to write to a file of that process's own).  A
+    child's results come back when it has no task left.  Every task a child did not
+    bring back (it crashed, was killed, or raised) is done again here.  ``on_part(w,
+    wall, cpu)`` is told how long each process worked.
+    """
+    report = on_part or (lambda w, wall, cpu: None)
+    if count > MAX_TASKS:
+        raise ValueError(f"{count} tasks: at most {MAX_TASKS} can be shared")
+    if n <= 1 or count <= 1 or not hasattr(os, "fork"):
+        wall, cpu = time.perf_counter(), time.process_time()
+        results = [do(t, 0) for t in range(count)]
+        report(0, time.perf_counter() - wall, time.process_time() - cpu)
+        return results
+    read_end, write_end = os.pipe()
+    os.write(write_end, b"".join(t.to_bytes(4, "little") for t in range(count)))
+    os.close(write_end)  # every number is in the pipe: an empty pipe now reads as the end
+
+    def take() -> int | None:
+        data = os.read(read_end, 4)  # reads of a pipe do not interleave: each number goes to one reader
+        return int.from_bytes(data, "little") if len(data) == 4 else None
+
+    def run(w: int, into: dict[int, Any]) -> tuple[float, float]:
+        wall, cpu = time.perf_counter(), time.process_time()
+        while (t := take()) is not None:
+            into[t] = do(t, w)
+        return time.perf_counter() - wall, time.process_time() - cpu
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    children: list[tuple[int, int, Any]] = []  # (process number, pid, file)
+    brought: dict[int, Any] = {}  # task -> result, from this process and the children
+    try:
+        for w in range(1, n):
+            out = tempfile.TemporaryFile(prefix="verdicts-tasks-")
+            pid = os.fork()
+            if pid == 0:  # the child: take tasks until none is left, write what it did, leave
+                code = 0
+                try:
+                    done: dict[int, Any] = {}
+                    spent = run(w, done)
+                    pickle.dump((done, spent), out, protocol=pickle.HIGHEST_PROTOCOL)
+                    out.flush()
+                except KeyboardInterrupt:
+                    code = 130
+                except BaseException:  # noqa: BLE001 - its tasks are redone by the parent
+                    code = 1
+                    try:
+                        sys.stderr.write(f"verdicts: worker process {w} failed; its tasks are redone in the main process\n"
+                                         + traceback.format_exc())
+                        sys.stderr.flush()
+                    except BaseException:  # noqa: BLE001
+                        pass
+                finally:
+                    os._exit(code)
+            children.append((w, pid, out))
+        report(0, *run(0, brought))
+    except BaseException:
+        for _, pid, _ in children:  # the run fails: the children's work would be thrown away
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:  # pragma: no cover - it already ended
+                pass
+        raise
+    finally:
+        for w, pid, out in children:
+            _, status = os.waitpid(pid, 0)
+            if os.waitstatus_to_exitcode(status) == 0:
+                out.seek(0)
+                try:
+                    done, spent = pickle.load(out)
+                except Exception:  # noqa: BLE001 - a truncated file: its tasks are redone
+                    done, spent = {}, None
+                brought.update(done)
+                if spent is not None:
+                    report(w, *spent)
+            out.close()
+        os.close(read_end)
+    return [brought[t] if t in brought else do(t, 0) for t in range(count)]

@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 
+from typing import Any, Iterable, NamedTuple, Sequence
+
 import orjson
-from typing import Iterable, Sequence
 
 from .domain import Domain, Report
 from .model import Card
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "write_report", "REPORTERS", "STREAMING"]
+__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "write_report", "REPORTERS", "STREAMING"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -152,10 +153,30 @@ def write_items(items, out, batch: int = 2048) -> None:
         out.write(encode_items(items[start:start + batch]))
 
 
+class Segment(NamedTuple):
+    """``length`` bytes of the binary file ``file`` from ``offset``: a part of the cards
+    that a worker process wrote beside its other parts."""
+
+    file: Any
+    offset: int
+    length: int
+
+
 def _blob_pieces(blob, chunk: int = 1 << 20):
-    """The bytes of a part: a bytes object as is, a binary file from its start."""
+    """The bytes of a part: a bytes object as is, a binary file from its start, a
+    :class:`Segment` from its offset."""
     if isinstance(blob, (bytes, bytearray)):
         yield blob
+        return
+    if isinstance(blob, Segment):
+        blob.file.seek(blob.offset)
+        left = blob.length
+        while left > 0:
+            piece = blob.file.read(min(chunk, left))
+            if not piece:
+                raise OSError(f"a part of the cards ended {left} bytes early")
+            left -= len(piece)
+            yield piece
         return
     blob.seek(0)
     while True:
@@ -168,6 +189,8 @@ def _blob_pieces(blob, chunk: int = 1 << 20):
 def _blob_empty(blob) -> bool:
     if isinstance(blob, (bytes, bytearray)):
         return not blob
+    if isinstance(blob, Segment):
+        return blob.length == 0
     blob.seek(0, 2)
     return blob.tell() == 0
 
@@ -176,8 +199,8 @@ def iter_json_bytes(report: Report, domain: Domain, card_blobs: list[bytes] | No
     """The text of :func:`render_json` as UTF-8 pieces (what ``--format json`` writes).
 
     ``card_blobs``, when given, are the cards already encoded by :func:`encode_items`
-    or :func:`write_items` in parts (bytes or binary files, in order; empty parts
-    allowed) and stand for ``report.cards``."""
+    or :func:`write_items` in parts (bytes, binary files or :class:`Segment` of files,
+    in order; empty parts allowed) and stand for ``report.cards``."""
     yield b"{\n"
     first_section = True
     for key, value in _sections(report):

@@ -14,12 +14,14 @@ from __future__ import annotations
 import json
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import jsonschema
 import jsonschema_rs
 
 from .model import Card, CheckResult
+
+if TYPE_CHECKING:
+    import jsonschema
 
 __all__ = ["load_schema", "card_valid", "card_errors", "schema_check", "schema_result"]
 
@@ -32,7 +34,9 @@ def load_schema(domain: str) -> dict[str, Any]:
 
 
 @lru_cache(maxsize=None)
-def _validator(domain: str) -> jsonschema.protocols.Validator:
+def _validator(domain: str) -> "jsonschema.protocols.Validator":
+    import jsonschema  # only for the cards that fail, and for their messages (about 40 ms to import)
+
     schema = load_schema(domain)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)

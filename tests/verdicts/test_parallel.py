@@ -4,6 +4,7 @@ child fails is redone in the main process."""
 from __future__ import annotations
 
 import os
+import time
 
 import pytest
 
@@ -69,3 +70,60 @@ def test_no_fork_while_other_threads_run(monkeypatch):
         thread.join()
     assert choose_jobs(10**7, 4) == 4
 
+
+
+def test_tasks_come_back_in_order_whichever_process_did_them():
+    from verdicts.parallel import fork_tasks
+
+    parent = os.getpid()
+    seen = []
+
+    def do(t, w):
+        seen.append(t)  # only this process's own list grows
+        return t * t, w, os.getpid() != parent
+
+    results = fork_tasks(3, 40, do)
+    assert [r[0] for r in results] == [t * t for t in range(40)]
+    # each result says truthfully where it was made: process 0 is this one
+    assert all((w == 0) == (not forked) for _, w, forked in results)
+    assert sorted(seen) == [t for t, (_, w, _) in enumerate(results) if w == 0]
+
+
+def test_tasks_of_a_failed_worker_are_redone_here(capfd):
+    from verdicts.parallel import fork_tasks
+
+    parent = os.getpid()
+
+    def do(t, w):
+        time.sleep(0.01)  # slow enough that the child takes a task before this process takes them all
+        if os.getpid() != parent:
+            raise RuntimeError("worker broke")
+        return t, os.getpid() == parent
+
+    results = fork_tasks(2, 12, do)
+    assert [r[0] for r in results] == list(range(12))
+    # the child broke: nothing it did came back, so every task was done (or redone) here
+    assert all(here for _, here in results)
+    assert "worker process 1 failed" in capfd.readouterr().err
+
+
+def test_an_error_in_a_task_here_reaches_the_caller():
+    from verdicts.parallel import fork_tasks
+
+    parent = os.getpid()
+
+    def do(t, w):
+        if os.getpid() == parent:
+            raise ValueError(f"bad task {t}")
+        return t
+
+    with pytest.raises(ValueError, match="bad task"):
+        fork_tasks(2, 8, do)
+
+
+def test_tasks_without_fork_run_here_in_order():
+    from verdicts.parallel import fork_tasks
+
+    assert fork_tasks(1, 5, lambda t, w: (t, w)) == [(t, 0) for t in range(5)]
+    with pytest.raises(ValueError, match="at most"):
+        fork_tasks(2, 10**6, lambda t, w: t)
