@@ -20,7 +20,7 @@ from verdicts.errors import VerdictsError
 from verdicts.progress import for_terminal
 from verdicts.report import REPORTERS, write_report
 
-from .domain import DOMAIN, lint as run_lint
+from .domain import DOMAIN, STREAMED_FORMATS, lint as run_lint, lint_to
 
 app = typer.Typer(
     name="storygraph",
@@ -62,7 +62,7 @@ def lint(
     dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
     grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for the cards of a large scenario with --format json (default: one per core, none under 20,000 cards per process; also VERDICTS_JOBS)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for the cards of a large scenario in text or JSON (default: one per core, none under 20,000 cards per process; also VERDICTS_JOBS)."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks.  Several paths are reported one after the
@@ -81,16 +81,16 @@ def lint(
         raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
     if len(targets) == 1 and not (html or dot or grading):
         cfg_or_error = _config_for(targets[0], config)
-        if not isinstance(cfg_or_error, str) and (format.value if format else cfg_or_error.format) == "json":
-            from .domain import lint_json
-
+        chosen = None if isinstance(cfg_or_error, str) else (format.value if format else cfg_or_error.format)
+        if chosen in STREAMED_FORMATS:
+            # one scenario in JSON or text: written as it is made, with every core on a large one
             try:
-                fails = lint_json(targets[0], sys.stdout.buffer, config=cfg_or_error, progress=for_terminal(quiet), jobs=jobs)
+                fails = lint_to(targets[0], _binary_stdout(chosen), chosen, config=cfg_or_error, progress=for_terminal(quiet), jobs=jobs)
             except VerdictsError as exc:
                 typer.echo(f"storygraph: {exc}", err=True)
                 sys.stdout.write(_render_many([(targets[0], str(exc), "error")]))
                 raise typer.Exit(2)
-            sys.stdout.buffer.flush()
+            sys.stdout.flush()
             raise typer.Exit(1 if fails else 0)
     worst = 0
     done: list[tuple[Path, object, str]] = []
@@ -126,8 +126,45 @@ def lint(
     if len(done) == 1 and reports and done[0][2] == "json":
         write_report("json", reports[0], DOMAIN, sys.stdout)  # streamed: large reports are never one string
     else:
+        _tolerant_stdout()
         sys.stdout.write(_render_many(done))
     raise typer.Exit(worst)
+
+
+class _DecodedOut:
+    """A binary stream's ``write`` onto a text stream (UTF-8 pieces, cut anywhere)."""
+
+    def __init__(self, stream):
+        import codecs
+
+        self.stream = stream
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(self.decoder.decode(data))
+
+
+def _binary_stdout(format: str):
+    """Where :func:`~storygraph.domain.lint_to` writes: standard output's bytes, except
+    for text on a stream that is not UTF-8 (a console in CP949, say), which gets the
+    text in its own encoding, a character it cannot show (↳) as ``?``."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None and (format == "json" or _stdout_is_utf8()):
+        return buffer
+    _tolerant_stdout()
+    return _DecodedOut(sys.stdout)
+
+
+def _stdout_is_utf8() -> bool:
+    return (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-") in ("utf-8", "utf8")
+
+
+def _tolerant_stdout() -> None:
+    """On a standard output that is not UTF-8, write what its encoding lacks as ``?``
+    instead of failing half-way through a report."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and not _stdout_is_utf8():
+        reconfigure(errors="replace")
 
 
 def _config_for(target: Path, config: Path | None):

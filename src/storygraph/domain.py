@@ -22,7 +22,7 @@ from .model import BRANCH, REACHED_AND_ENDS, SCENE, VERDICTS, Scenario, StoryCar
 if TYPE_CHECKING:
     from .config import Config
 
-__all__ = ["StorygraphDomain", "DOMAIN", "lint", "lint_json", "LintResult"]
+__all__ = ["StorygraphDomain", "DOMAIN", "lint", "lint_to", "STREAMED_FORMATS", "LintResult"]
 
 
 class LintResult(Report):
@@ -111,7 +111,7 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
     return report
 
 
-#: targets whose cards are made, checked and written together in :func:`lint_json`
+#: targets whose cards are made, checked and written together in :func:`lint_to`
 BATCH = 20_000
 
 
@@ -119,22 +119,30 @@ def _accepts_anything(scenario: Scenario, config: "Config") -> bool:
     return bool(config.accept) or scenario.has("scene_states", "lint_ignore") or scenario.has("story_branches", "lint_ignore")
 
 
-def lint_json(path: str | Path, out, config: "Config | None" = None, progress: Progress = SILENT,
-              jobs: int | None = None) -> bool:
-    """Lint ``path`` and write the JSON report to the binary stream ``out``; return
-    whether the run fails under ``config`` (see :func:`storygraph.accept.failing`).
+#: the report formats :func:`lint_to` writes
+STREAMED_FORMATS = ("json", "text")
 
-    The output is the same, byte for byte, as :func:`lint` followed by the JSON
+
+def lint_to(path: str | Path, out, format: str = "json", config: "Config | None" = None, progress: Progress = SILENT,
+            jobs: int | None = None) -> bool:
+    """Lint ``path`` and write the report in ``format`` (``json`` or ``text``) to the
+    binary stream ``out``; return whether the run fails under ``config`` (see
+    :func:`storygraph.accept.failing`).
+
+    The output is the same, byte for byte, as :func:`lint` followed by that format's
     reporter.  On a large scenario the findings, the cards, their checks, the schema
-    check and their JSON are made as tasks that the processes share, one process per
-    core (:func:`verdicts.parallel.fork_tasks`); each batch of cards is written as bytes
-    as soon as it is made instead of kept as card objects.  A scenario whose
-    findings may be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through
-    :func:`lint`, because an acceptance can reach across parts.
+    check and their JSON or text lines are made as tasks that the processes share, one
+    process per core (:func:`verdicts.parallel.fork_tasks`); each batch of cards is
+    written as bytes as soon as it is made instead of kept as card objects (the text
+    lines by verdict, to be put in the report's groups).  A scenario whose findings may
+    be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through :func:`lint`,
+    because an acceptance can reach across parts.
     """
+    if format not in STREAMED_FORMATS:
+        raise ValueError(f"format {format!r}: lint_to writes {' or '.join(STREAMED_FORMATS)}")
     from verdicts.checks import merge_outcomes, run_checks_part
     from verdicts.parallel import MAX_TASKS, choose_jobs, fork_tasks
-    from verdicts.report import Segment, iter_json_bytes, write_items
+    from verdicts.report import REPORTERS, Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
     from verdicts.schema import card_valid, schema_result
 
     from .accept import failing
@@ -149,8 +157,11 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
         analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part)
         if _accepts_anything(scenario, config):
             report = _finish(scenario, analysis, config, progress)
-            for piece in iter_json_bytes(report, DOMAIN):
-                out.write(piece)
+            if format == "json":
+                for piece in iter_json_bytes(report, DOMAIN):
+                    out.write(piece)
+            else:
+                out.write(REPORTERS["text"](report, DOMAIN).encode("utf-8"))
             return failing(report, config)
         progress.start("발견")
         # the findings that add to cards' hedges now; the others while the cards are made
@@ -185,10 +196,21 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
             fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
             f = files[w]
             f.seek(0, 2)
-            offset = f.tell()
-            write_items(data, f)
+            if format == "json":
+                offset = f.tell()
+                write_items(data, f)
+                written: Any = (w, offset, f.tell() - offset)
+            else:  # the cards' lines by verdict, each verdict's as one piece of the file
+                lines: dict[str, list[str]] = {}
+                for c in data:
+                    lines.setdefault(c["verdict"], []).append(card_text(c["verdict"], str(c["target_no"]), c["summary"], c["hedge"]))
+                written = {}
+                for verdict, texts in lines.items():
+                    offset = f.tell()
+                    f.write("".join(texts).encode("utf-8"))
+                    written[verdict] = (len(texts), (w, offset, f.tell() - offset))
             f.flush()
-            return held[what], outcomes, schema_failed, fails, (w, offset, f.tell() - offset)
+            return held[what], outcomes, schema_failed, fails, written
 
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
         try:
@@ -205,8 +227,18 @@ def lint_json(path: str | Path, out, config: "Config | None" = None, progress: P
             checks = [merge_outcomes(check, [r[1][j] for r in made]) for j, check in enumerate(CHECKS)]
             checks.append(schema_result([key for r in made for key in r[2]]))
             report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
-            segments = [Segment(files[w], offset, length) for *_, (w, offset, length) in made]
-            for piece in iter_json_bytes(report, DOMAIN, card_blobs=segments):
+            if format == "json":
+                segments = [Segment(files[w], offset, length) for *_, (w, offset, length) in made]
+                pieces = iter_json_bytes(report, DOMAIN, card_blobs=segments)
+            else:
+                counts: dict[str, int] = {}
+                blobs: dict[str, list] = {}
+                for *_, written in made:
+                    for verdict, (count, (w, offset, length)) in written.items():
+                        counts[verdict] = counts.get(verdict, 0) + count
+                        blobs.setdefault(verdict, []).append(Segment(files[w], offset, length))
+                pieces = iter_text_bytes(report, DOMAIN, {v: (counts[v], blobs[v]) for v in counts})
+            for piece in pieces:
                 out.write(piece)
         finally:
             for f in files:

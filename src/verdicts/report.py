@@ -16,7 +16,7 @@ import orjson
 from .domain import Domain, Report
 from .model import Card
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "write_report", "REPORTERS", "STREAMING"]
+__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "iter_text_bytes", "write_report", "REPORTERS", "STREAMING"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -44,31 +44,27 @@ def _subgroups(domain: Domain, verdict: str, cards: list[Card]) -> list[tuple[st
     return list(out.items())
 
 
-def render_text(report: Report, domain: Domain) -> str:
-    """Cards grouped by verdict (label · key · summary, hedge below), then input issues,
-    then lint findings, then the automatic checks."""
-    lines: list[str] = []
+def card_text(verdict: str, key: str, summary, hedge, accepted=None, indent: str = "  ") -> str:
+    """A card's lines in the text report (each ending in a newline): label · key and
+    summary, the hedge below."""
+    mark = f" [의도됨: {accepted}]" if accepted else ""
+    text = f"{indent}{verdict} · {key}  {summary}{mark}\n"
+    return text + f"{indent}  ↳ {hedge}\n" if hedge else text
+
+
+def _text_head(report: Report) -> list[str]:
+    lines = []
     for src in report.sources:
         enc = f", {src.encoding}" if src.encoding else ""
         lines.append(f"입력: {src.file} [{src.table}, {src.form}{enc}, {src.rows}행]")
     if report.sources:
         lines.append("")
-    groups = group_by_verdict(report.cards, domain.verdicts)
-    for verdict, cards in groups.items():
-        lines.append(f"■ {verdict} ({len(cards)})")
-        for sub, sub_cards in _subgroups(domain, verdict, cards):
-            indent = "  "
-            if sub is not None:
-                lines.append(f"  ▸ {sub} ({len(sub_cards)})")
-                indent = "    "
-            for card in sub_cards:
-                accepted = getattr(card, "accepted", None)
-                mark = f" [의도됨: {accepted}]" if accepted else ""
-                lines.append(f"{indent}{card.verdict} · {card.key}  {card.summary}{mark}")
-                if card.hedge:
-                    lines.append(f"{indent}  ↳ {card.hedge}")
-        lines.append("")
-    lines.append(f"■ 입력 문제 ({len(report.issues)})")
+    return lines
+
+
+def _text_tail(report: Report) -> list[str]:
+    """What follows the cards: input issues, lint findings, the automatic checks."""
+    lines = [f"■ 입력 문제 ({len(report.issues)})"]
     for issue in report.issues:
         lines.append(f"  {issue.where()} — {issue.reason}")
     lines.append("")
@@ -86,7 +82,43 @@ def render_text(report: Report, domain: Domain) -> str:
         tail = f" — 실패: {', '.join(check.failed_targets)}" if check.failed_targets else ""
         note = f" ({check.note})" if check.note else ""
         lines.append(f"  [{status}] {check.id} {check.description}{tail}{note}")
-    return "\n".join(lines) + "\n"
+    return lines
+
+
+def render_text(report: Report, domain: Domain) -> str:
+    """Cards grouped by verdict (label · key · summary, hedge below), then input issues,
+    then lint findings, then the automatic checks."""
+    parts = [line + "\n" for line in _text_head(report)]
+    groups = group_by_verdict(report.cards, domain.verdicts)
+    for verdict, cards in groups.items():
+        parts.append(f"■ {verdict} ({len(cards)})\n")
+        for sub, sub_cards in _subgroups(domain, verdict, cards):
+            indent = "  "
+            if sub is not None:
+                parts.append(f"  ▸ {sub} ({len(sub_cards)})\n")
+                indent = "    "
+            for card in sub_cards:
+                parts.append(card_text(card.verdict, card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent))
+        parts.append("\n")
+    parts.extend(line + "\n" for line in _text_tail(report))
+    return "".join(parts)
+
+
+def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tuple[int, list]]"):
+    """The text of :func:`render_text` as UTF-8 pieces, with the cards' lines already
+    written elsewhere: ``card_groups`` maps each verdict to its number of cards and the
+    parts of their lines (:func:`card_text` encoded; bytes, files or :class:`Segment`),
+    in order.  Only for a domain without subgroups."""
+    assert not domain.subgroup_field, "the cards of a domain with subgroups are grouped by render_text"
+    yield "".join(line + "\n" for line in _text_head(report)).encode("utf-8")
+    groups = {v: card_groups.get(v, (0, [])) for v in domain.verdicts}
+    groups.update(card_groups)  # a verdict outside the domain's list comes last, as group_by_verdict puts it
+    for verdict, (count, blobs) in groups.items():
+        yield f"■ {verdict} ({count})\n".encode("utf-8")
+        for blob in blobs:
+            yield from _blob_pieces(blob)
+        yield b"\n"
+    yield "".join(line + "\n" for line in _text_tail(report)).encode("utf-8")
 
 
 def render_json(report: Report, domain: Domain) -> str:

@@ -1,6 +1,6 @@
-"""The JSON report made in parts (``lint_json``, one process per part) is the same, byte
-for byte, as the report of :func:`storygraph.domain.lint` written by the JSON reporter,
-and the command's exit code does not depend on ``--jobs``."""
+"""The JSON and text reports made as shared tasks (``lint_to``, one process per core) are
+the same, byte for byte, as the report of :func:`storygraph.domain.lint` written by the
+JSON or text reporter, and the command's exit code does not depend on ``--jobs``."""
 
 from __future__ import annotations
 
@@ -12,26 +12,27 @@ from pathlib import Path
 import pytest
 
 from storygraph.config import Config, find_config, load_config
-from storygraph.domain import DOMAIN, lint, lint_json
+from storygraph.domain import DOMAIN, lint, lint_to
 from storygraph.accept import failing
 from storygraph.fuzz import generate
-from verdicts.report import iter_json_bytes
+from verdicts.report import iter_json_bytes, render_text
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
-def _serial(path: Path, config: Config) -> tuple[bytes, bool]:
+def _serial(path: Path, config: Config, format: str = "json") -> tuple[bytes, bool]:
     report = lint(path, config)
-    return b"".join(iter_json_bytes(report, DOMAIN)), failing(report, config)
+    text = b"".join(iter_json_bytes(report, DOMAIN)) if format == "json" else render_text(report, DOMAIN).encode("utf-8")
+    return text, failing(report, config)
 
 
-def _parts(path: Path, config: Config, jobs: int) -> tuple[bytes, bool]:
+def _parts(path: Path, config: Config, jobs: int, format: str = "json") -> tuple[bytes, bool]:
     import threading
 
-    # with another thread running, lint_json would stay in one process and test nothing
+    # with another thread running, lint_to would stay in one process and test nothing
     assert threading.active_count() == 1, [t.name for t in threading.enumerate()]
     out = io.BytesIO()
-    fails = lint_json(path, out, config, jobs=jobs)
+    fails = lint_to(path, out, format, config, jobs=jobs)
     return out.getvalue(), fails
 
 
@@ -42,18 +43,20 @@ def generated(tmp_path_factory) -> Path:
     return scenario
 
 
+@pytest.mark.parametrize("format", ["json", "text"])
 @pytest.mark.parametrize("jobs", [1, 2, 3])
-def test_generated_scenario_same_bytes_in_parts(generated, jobs):
+def test_generated_scenario_same_bytes_in_parts(generated, jobs, format):
     config = load_config(find_config(generated))
-    assert _parts(generated, config, jobs) == _serial(generated, config)
+    assert _parts(generated, config, jobs, format) == _serial(generated, config, format)
 
 
+@pytest.mark.parametrize("format", ["json", "text"])
 @pytest.mark.parametrize("example", ["lighthouse/scenario.csv", "lighthouse-broken/scenario.csv", "lighthouse-folder",
                                      "accepted/scenario.csv", "gold/palace.csv"])
-def test_examples_same_bytes_in_parts(examples, example):
+def test_examples_same_bytes_in_parts(examples, example, format):
     path = examples / example
     config = load_config(find_config(path))
-    assert _parts(path, config, 2) == _serial(path, config)
+    assert _parts(path, config, 2, format) == _serial(path, config, format)
 
 
 def test_fail_on_decides_the_same_in_parts(generated, tmp_path):
@@ -65,16 +68,37 @@ def test_fail_on_decides_the_same_in_parts(generated, tmp_path):
         assert _parts(copy, config, 2)[1] == _serial(copy, config)[1], fail_on
 
 
-def test_cli_jobs_do_not_change_output_or_exit_code(cli, generated):
-    one = cli("storygraph", "lint", generated, "--format", "json", "--jobs", "1")
-    two = cli("storygraph", "lint", generated, "--format", "json", "--jobs", "2")
+@pytest.mark.parametrize("format", ["json", "text"])
+def test_cli_jobs_do_not_change_output_or_exit_code(cli, generated, format):
+    one = cli("storygraph", "lint", generated, "--format", format, "--jobs", "1")
+    two = cli("storygraph", "lint", generated, "--format", format, "--jobs", "2")
     assert one.returncode == two.returncode == 1
     assert one.stdout == two.stdout
-    assert '"cards": [' in one.stdout
+    assert ('"cards": [' if format == "json" else "■ 끝까지 닿음 (") in one.stdout
+
+
+def test_text_on_a_stream_that_is_not_utf8(cli, examples):
+    """A console in CP949 gets the text report in CP949, not UTF-8 bytes, and a character
+    CP949 lacks (the hedge's ↳) as ``?`` rather than a crash."""
+    import subprocess
+    import sys
+
+    path = examples / "lighthouse/scenario.csv"
+    exe = Path(sys.executable).parent / "storygraph"
+    utf8 = subprocess.run([str(exe), "lint", str(path)], capture_output=True, timeout=120)
+    cp949 = subprocess.run([str(exe), "lint", str(path)], capture_output=True, timeout=120,
+                           env={**os.environ, "PYTHONIOENCODING": "cp949"})
+    assert cp949.returncode == utf8.returncode == 1
+    assert cp949.stdout != utf8.stdout  # other bytes …
+    text = utf8.stdout.decode("utf-8")
+    assert "↳" in text
+    assert cp949.stdout.decode("cp949") == text.encode("cp949", errors="replace").decode("cp949")  # … for the same text
+    assert "■ 어디서도 안 닿음 (" in cp949.stdout.decode("cp949")
+    assert cp949.stderr == b""
 
 
 def test_only_the_hedging_kinds_add_to_hedges(examples):
-    """lint_json finds the other kinds while the cards are made; that is only right if
+    """lint_to finds the other kinds while the cards are made; that is only right if
     they never add to a card's hedge.  The lighthouse example has every kind."""
     from storygraph.analysis import analyse
     from storygraph.findings import HEDGING_KINDS, KINDS, collect_findings
@@ -118,6 +142,8 @@ def test_small_batches_same_bytes(generated, monkeypatch):
 
     config = load_config(find_config(generated))
     expected = _serial(generated, config)
+    expected_text = _serial(generated, config, "text")
     for batch in (1, 7, 50):
         monkeypatch.setattr(domain, "BATCH", batch)
         assert _parts(generated, config, 2) == expected, batch
+        assert _parts(generated, config, 2, "text") == expected_text, batch
