@@ -62,7 +62,7 @@ def lint(
     dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
     grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for the cards of a large scenario in text or JSON (default: one per core, none under 20,000 cards per process; also VERDICTS_JOBS)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for the cards of a large scenario in text or JSON (default: one per core, none under 1,500 cards per process; also VERDICTS_JOBS)."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks.  Several paths are reported one after the

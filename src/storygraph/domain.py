@@ -113,6 +113,8 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
 
 #: targets whose cards are made, checked and written together in :func:`lint_to`
 BATCH = 20_000
+#: the fewest targets of a batch when a smaller scenario is cut into more batches
+MIN_BATCH = 1_000
 
 
 def _accepts_anything(scenario: Scenario, config: "Config") -> bool:
@@ -177,7 +179,11 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         # batch of targets at a time (a batch's cards are checked, validated, written to
         # its process's file and let go)
         targets = {SCENE: list(scenario.scenes.values()), BRANCH: scenario.branches}
-        batch = max(BATCH, -(-sum(map(len, targets.values())) // (MAX_TASKS - len(others))))
+        total = sum(map(len, targets.values()))
+        # at least four batches a process, so that they end together; at most BATCH
+        # targets in memory at once; never more tasks than fork_tasks hands out
+        batch = min(BATCH, max(MIN_BATCH, -(-total // (4 * n)))) if n > 1 else BATCH
+        batch = max(batch, -(-total // (MAX_TASKS - len(others))))
         tasks: list[tuple] = [("findings", k) for k in others]
         tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
         files = [tempfile.TemporaryFile(prefix="storygraph-cards-") for _ in range(n)]

@@ -42,7 +42,7 @@ def available_cores() -> int:
         return os.cpu_count() or 1
 
 
-def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int = 20_000) -> int:
+def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int = 1_500) -> int:
     """How many processes to use for ``targets`` cards: ``requested`` (or the
     ``VERDICTS_JOBS`` environment variable) when given, else one per core, but never so
     many that a part has fewer than ``min_per_job`` targets (forking a small run costs
