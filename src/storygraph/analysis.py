@@ -118,14 +118,16 @@ def _closure(graph: nx.DiGraph, starts: list[str], adjacency) -> set[str]:
     return seen
 
 
-def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None) -> Analysis:
+def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, meanwhile=None) -> Analysis:
     """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
     (shadowing, stuck combinations) is split over that many processes
     (:mod:`storygraph.partition`); the result is the same.
 
     ``alongside``, a function of the analysis that needs only the graph and the
     structural reachability, is run in one of the processes beside its share of the
-    scenes; its result is kept in ``analysis.alongside``."""
+    scenes; its result is kept in ``analysis.alongside``.  ``meanwhile()``, work of the
+    caller's that needs none of the analysis, runs in this process while the others
+    decide their first scenes."""
     issues: list[InputIssue] = []
     graph = nx.DiGraph()
     graph.add_nodes_from(scenario.scenes)
@@ -151,8 +153,11 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None) -> 
     if jobs > 1:
         from .partition import decide_in_parts
 
-        analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside, on_part=on_part)
+        analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside,
+                                             on_part=on_part, meanwhile=meanwhile)
     else:
+        if meanwhile is not None:
+            meanwhile()
         if alongside is not None:
             analysis.alongside = alongside(analysis)
         _decide_all(analysis)

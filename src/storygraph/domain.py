@@ -156,7 +156,14 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         scenario = load_scenario(path)
         progress.start("분석")
         n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)
-        analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part)
+        shared = CheckContext(scenario, [])
+
+        def check_facts():
+            # the scenario facts the checks of every batch read: made once, from the
+            # inputs alone, while the other processes start deciding scenes
+            shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
+
+        analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts)
         if _accepts_anything(scenario, config):
             report = _finish(scenario, analysis, config, progress)
             if format == "json":
@@ -171,9 +178,6 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         findings, extra_hedges = collect_findings(analysis, [k for k in KINDS if k.code in HEDGING_KINDS])
         progress.start("카드 준비")
         builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
-        shared = CheckContext(scenario, [])
-        # the scenario facts the checks of every part read, made once before the parts
-        shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
         fail_on = set(config.fail_on)
         # the tasks the processes share: each remaining kind of finding, then the cards a
         # batch of targets at a time (a batch's cards are checked, validated, written to

@@ -1,19 +1,17 @@
-"""Splitting the per-target half of a large run over the machine's cores.
+"""Sharing the per-target half of a large run among the machine's cores.
 
 Python runs one thread of Python code at a time, so a run uses a second core only in a
-second process.  :func:`fork_parts` runs ``work(i)`` for every part ``i``: part 0 in
-this process, the others in children forked from it.  A forked child starts with
-everything the parent had built (the loaded tables, the analysis) without copying or
-pickling it, does its part and hands back a small picklable result plus the bytes it
-wrote (a part of the JSON report) through a temporary file.
+second process.  :func:`fork_tasks` does ``count`` numbered tasks in ``n`` processes:
+this one and children forked from it.  A forked child starts with everything the parent
+had built (the loaded tables, the analysis) without copying or pickling it; the task
+numbers wait in a pipe, and each process takes the next one whenever it is free, so a
+process slowed by a heavy task (or by the machine) does fewer of them and all finish at
+about the same time.  A child hands back only its tasks' small picklable results
+(through a temporary file); bytes it wrote for the report stay in a file of its own.
 
-If a child fails — it crashed, was killed, or raised — its part is done again in this
-process, so a run never loses a part; only speed is lost.  Without ``os.fork``
-(Windows) every part is done here, one after the other.
-
-:func:`fork_tasks` is the same with many small tasks instead of one part per process:
-each process takes the next task as soon as it is free, so a process slowed by a heavy
-task (or by the machine) does fewer of them and all finish at about the same time.
+If a child fails — it crashed, was killed, or raised — every task it did not bring back
+is done again in this process, so a run never loses a task; only speed is lost.
+Without ``os.fork`` (Windows) every task is done here, one after the other.
 """
 
 from __future__ import annotations
@@ -28,7 +26,7 @@ import time
 import traceback
 from typing import Any, Callable
 
-__all__ = ["available_cores", "choose_jobs", "fork_parts", "fork_tasks", "MAX_TASKS"]
+__all__ = ["available_cores", "choose_jobs", "fork_tasks", "MAX_TASKS"]
 
 #: the environment variable that sets the number of processes (``1`` turns forking off)
 JOBS_ENV = "VERDICTS_JOBS"
@@ -66,87 +64,14 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
     return max(1, min(available_cores(), targets // min_per_job))
 
 
-def _timed(work: Callable[[int], Any], i: int) -> tuple[Any, tuple[float, float]]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    result = work(i)
-    return result, (time.perf_counter() - wall, time.process_time() - cpu)
-
-
-def fork_parts(n: int, work: Callable[[int], tuple[Any, list[bytes]]],
-               on_part: Callable[[int, float, float], None] | None = None) -> list[tuple[Any, list[bytes]]]:
-    """``[work(0), …, work(n-1)]``, parts 1… computed in forked children when possible.
-
-    ``work(i)`` returns ``(result, blobs)``: a picklable result and a list of byte
-    strings; both come back unchanged from a child.  Part 0 runs here while the children
-    run.  A part whose child failed is computed here afterwards.  ``on_part(i, wall,
-    cpu)`` is told how long each part took in its process (for ``VERDICTS_TIMINGS``).
-    """
-    report = on_part or (lambda i, wall, cpu: None)
-    if n <= 1 or not hasattr(os, "fork"):
-        out = []
-        for i in range(n):
-            result, (wall, cpu) = _timed(work, i)
-            report(i, wall, cpu)
-            out.append(result)
-        return out
-    sys.stdout.flush()
-    sys.stderr.flush()
-    children: list[tuple[int, int, Any]] = []  # (part, pid, file)
-    for i in range(1, n):
-        out = tempfile.TemporaryFile(prefix="verdicts-part-")
-        pid = os.fork()
-        if pid == 0:  # the child: do part i, write it, leave without cleanup handlers
-            code = 0
-            try:
-                (result, blobs), spent = _timed(work, i)
-                pickle.dump((result, blobs, spent), out, protocol=pickle.HIGHEST_PROTOCOL)
-                out.flush()
-            except KeyboardInterrupt:  # Ctrl-C reaches the whole process group: leave quietly
-                code = 130
-            except BaseException:  # noqa: BLE001 - reported by the parent as a failed part
-                code = 1
-                try:
-                    sys.stderr.write(f"verdicts: part {i} failed in a worker process; it is redone in the main process\n"
-                                     + traceback.format_exc())
-                    sys.stderr.flush()
-                except BaseException:  # noqa: BLE001
-                    pass
-            finally:
-                os._exit(code)
-        children.append((i, pid, out))
-    results: list[Any] = [None] * n
-    try:
-        results[0], spent = _timed(work, 0)
-        report(0, *spent)
-    finally:
-        done: dict[int, Any] = {}
-        for i, pid, out in children:
-            _, status = os.waitpid(pid, 0)
-            if os.waitstatus_to_exitcode(status) == 0:
-                out.seek(0)
-                try:
-                    result, blobs, spent = pickle.load(out)
-                    done[i] = (result, blobs)
-                    report(i, *spent)
-                except Exception:  # noqa: BLE001 - a truncated file: redo the part
-                    pass
-            out.close()
-    for i in range(1, n):
-        if i in done:
-            results[i] = done[i]
-        else:
-            results[i], spent = _timed(work, i)
-            report(i, *spent)
-    return results
-
-
 #: the most tasks :func:`fork_tasks` hands out (their numbers wait in a pipe, whose
 #: buffer holds 64 KiB on Linux: 4 bytes a task)
 MAX_TASKS = 16_384
 
 
 def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
-               on_part: Callable[[int, float, float], None] | None = None) -> list[Any]:
+               on_part: Callable[[int, float, float], None] | None = None,
+               meanwhile: Callable[[], None] | None = None) -> list[Any]:
     """``[do(0, w), …, do(count-1, w)]``, the tasks shared by ``n`` processes.
 
     Each process — this one (``w`` = 0) and ``n - 1`` forked children (``w`` = 1 …) —
@@ -155,13 +80,17 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
     tells it which process it runs in (to write to a file of that process's own).  A
     child's results come back when it has no task left.  Every task a child did not
     bring back (it crashed, was killed, or raised) is done again here.  ``on_part(w,
-    wall, cpu)`` is told how long each process worked.
+    wall, cpu)`` is told how long each process worked.  ``meanwhile()``, when given,
+    runs here before this process takes its first task (work only this process needs
+    later, done while the children start on the tasks).
     """
     report = on_part or (lambda w, wall, cpu: None)
     if count > MAX_TASKS:
         raise ValueError(f"{count} tasks: at most {MAX_TASKS} can be shared")
     if n <= 1 or count <= 1 or not hasattr(os, "fork"):
         wall, cpu = time.perf_counter(), time.process_time()
+        if meanwhile is not None:
+            meanwhile()
         results = [do(t, 0) for t in range(count)]
         report(0, time.perf_counter() - wall, time.process_time() - cpu)
         return results
@@ -207,6 +136,8 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
                 finally:
                     os._exit(code)
             children.append((w, pid, out))
+        if meanwhile is not None:
+            meanwhile()
         report(0, *run(0, brought))
     except BaseException:
         for _, pid, _ in children:  # the run fails: the children's work would be thrown away

@@ -1,5 +1,5 @@
-"""verdicts.parallel: parts done in forked children come back in order, and a part whose
-child fails is redone in the main process."""
+"""verdicts.parallel: tasks done in forked children come back in order, and the tasks of a
+child that fails are redone in the main process."""
 
 from __future__ import annotations
 
@@ -8,42 +8,9 @@ import time
 
 import pytest
 
-from verdicts.parallel import choose_jobs, fork_parts
+from verdicts.parallel import choose_jobs, fork_tasks
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
-
-
-def test_parts_come_back_in_order_from_other_processes():
-    parent = os.getpid()
-
-    def work(i):
-        return (i, os.getpid() != parent), [f"part {i}".encode() * (i + 1)]
-
-    results = fork_parts(4, work)
-    assert [r[0][0] for r in results] == [0, 1, 2, 3]
-    assert [r[0][1] for r in results] == [False, True, True, True]  # part 0 here, the others forked
-    assert [r[1] for r in results] == [[b"part 0"], [b"part 1" * 2], [b"part 2" * 3], [b"part 3" * 4]]
-
-
-def test_a_failed_child_part_is_redone_here(capfd):
-    parent = os.getpid()
-
-    def work(i):
-        if os.getpid() != parent and i == 1:
-            raise RuntimeError("worker broke")
-        return (i, os.getpid() == parent), []
-
-    results = fork_parts(3, work)
-    assert [r[0] for r in results] == [(0, True), (1, True), (2, False)]
-    assert "part 1 failed in a worker process" in capfd.readouterr().err
-
-
-def test_an_error_in_every_process_reaches_the_caller():
-    def work(i):
-        raise ValueError(f"bad part {i}")
-
-    with pytest.raises(ValueError, match="bad part"):
-        fork_parts(2, work)
 
 
 def test_choice_of_jobs(monkeypatch):
@@ -73,8 +40,6 @@ def test_no_fork_while_other_threads_run(monkeypatch):
 
 
 def test_tasks_come_back_in_order_whichever_process_did_them():
-    from verdicts.parallel import fork_tasks
-
     parent = os.getpid()
     seen = []
 
@@ -90,8 +55,6 @@ def test_tasks_come_back_in_order_whichever_process_did_them():
 
 
 def test_tasks_of_a_failed_worker_are_redone_here(capfd):
-    from verdicts.parallel import fork_tasks
-
     parent = os.getpid()
 
     def do(t, w):
@@ -108,8 +71,6 @@ def test_tasks_of_a_failed_worker_are_redone_here(capfd):
 
 
 def test_an_error_in_a_task_here_reaches_the_caller():
-    from verdicts.parallel import fork_tasks
-
     parent = os.getpid()
 
     def do(t, w):
@@ -122,8 +83,21 @@ def test_an_error_in_a_task_here_reaches_the_caller():
 
 
 def test_tasks_without_fork_run_here_in_order():
-    from verdicts.parallel import fork_tasks
-
     assert fork_tasks(1, 5, lambda t, w: (t, w)) == [(t, 0) for t in range(5)]
     with pytest.raises(ValueError, match="at most"):
         fork_tasks(2, 10**6, lambda t, w: t)
+
+
+@pytest.mark.parametrize("n", [1, 2])
+def test_meanwhile_runs_here_before_this_process_takes_a_task(n):
+    parent = os.getpid()
+    events = []
+
+    def do(t, w):
+        if os.getpid() == parent:
+            events.append(("task", t))
+        return t
+
+    assert fork_tasks(n, 6, do, meanwhile=lambda: events.append(("meanwhile", os.getpid()))) == list(range(6))
+    assert events[0] == ("meanwhile", parent)
+    assert events.count(("meanwhile", parent)) == 1
