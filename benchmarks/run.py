@@ -95,9 +95,15 @@ def captured(cmd: list[str]) -> tuple[float, float, str]:
     return time.perf_counter() - started, usage.ru_maxrss / 1024, out
 
 
-def lint_rows(sizes: list[int], work: Path, python: str, storygraph: str) -> list[str]:
-    lines = ["| scenes | branches | floor s | floor MB | storygraph s | storygraph MB | × floor | × previous size |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+def lint_rows(sizes: list[int], work: Path, python: str, storygraph: str, text: bool = False) -> list[str]:
+    """The whole-lint table; with ``text`` two more columns for the default text report
+    (the same lint written as text instead of JSON)."""
+    head = "| scenes | branches | floor s | floor MB | storygraph s | storygraph MB | × floor | × previous size |"
+    rule = "|---:|---:|---:|---:|---:|---:|---:|---:|"
+    if text:
+        head += " text s | text MB |"
+        rule += "---:|---:|"
+    lines = [head, rule]
     previous = None
     for n in sizes:
         path = work / f"scenario-{n}.csv"
@@ -109,7 +115,13 @@ def lint_rows(sizes: list[int], work: Path, python: str, storygraph: str) -> lis
         if f_code != 0 or s_code not in (0, 1):
             raise SystemExit(f"run failed (floor {f_code}, storygraph {s_code}):\n{f_err}\n{s_err}")
         growth = f"{s_s / previous:.2f}" if previous else "—"
-        lines.append(f"| {n:,} | {branches:,} | {f_s:.2f} | {f_mb:.0f} | {s_s:.2f} | {s_mb:.0f} | {s_s / f_s:.1f} | {growth} |")
+        line = f"| {n:,} | {branches:,} | {f_s:.2f} | {f_mb:.0f} | {s_s:.2f} | {s_mb:.0f} | {s_s / f_s:.1f} | {growth} |"
+        if text:
+            t_s, t_mb, t_code, t_err = timed([storygraph, "lint", str(path), "--format", "text", "--quiet"])
+            if t_code not in (0, 1):
+                raise SystemExit(f"text run failed ({t_code}):\n{t_err}")
+            line += f" {t_s:.2f} | {t_mb:.0f} |"
+        lines.append(line)
         previous = s_s
         print(lines[-1], file=sys.stderr, flush=True)
     return lines
@@ -161,6 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--work", type=Path, default=Path(tempfile.gettempdir()) / "storygraph-bench")
     p.add_argument("--skip-lint", action="store_true")
     p.add_argument("--skip-shadowing", action="store_true")
+    p.add_argument("--text", action="store_true", help="also time the default text report at each size")
     p.add_argument("--brute-limit", type=int, default=5_000_000)
     args = p.parse_args(argv)
     args.work.mkdir(parents=True, exist_ok=True)
@@ -170,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
           f"load average {os.getloadavg()[0]:.2f} at start")
     if not args.skip_lint:
         print()
-        print("\n".join(lint_rows(args.sizes, args.work, python, storygraph)))
+        print("\n".join(lint_rows(args.sizes, args.work, python, storygraph, args.text)))
     if not args.skip_shadowing:
         print()
         print("\n".join(shadow_rows(args.work, python, args.brute_limit)))
