@@ -62,7 +62,7 @@ def lint(
     dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
     grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for the cards of a large scenario in text or JSON (default: one per core, none under 1,500 cards per process; also VERDICTS_JOBS)."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes: for the cards of a large scenario in text or JSON (default: one per core, none under 1,500 cards per process), or for several scenarios (one at a time each); also VERDICTS_JOBS."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks.  Several paths are reported one after the
@@ -92,6 +92,8 @@ def lint(
                 raise typer.Exit(2)
             sys.stdout.flush()
             raise typer.Exit(1 if fails else 0)
+    if len(targets) > 1:
+        raise typer.Exit(_lint_many(targets, config, format.value if format else None, quiet, jobs))
     worst = 0
     done: list[tuple[Path, object, str]] = []
     for target in targets:
@@ -178,30 +180,107 @@ def _config_for(target: Path, config: Path | None):
         return str(exc)
 
 
-def _render_many(done: list[tuple[Path, object, str]]) -> str:
-    from .sarif import render_github, render_sarif_many
+def _rendered(path: Path, report, fmt: str):
+    """One scenario's share of a report on several scenarios in ``fmt``: text for text
+    and github, the JSON item for json, the SARIF results for sarif (all plain data, so
+    a worker process can hand it back)."""
+    from .sarif import render_github, sarif_results
 
-    reports = [(p, r, f) for p, r, f in done if f != "error"]
-    fmt = reports[0][2] if reports else "text"
     if fmt == "sarif":
-        return render_sarif_many([r for _, r, _ in reports])
+        return sarif_results(report)
     if fmt == "github":
-        return "".join(render_github(r) for _, r, _ in reports)
+        return render_github(report)
     if fmt == "json":
-        if len(done) == 1 and reports:
-            return REPORTERS["json"](reports[0][1], DOMAIN)
-        items = []
-        for p, r, f in done:
-            items.append({"path": str(p), "error": r} if f == "error" else {"path": str(p), **r.to_json()})
+        return {"path": str(path), **report.to_json()}
+    return REPORTERS["text"](report, DOMAIN)
+
+
+def _combine(pieces: list[tuple[Path, str, object]], fmt: str) -> str:
+    """The report on several scenarios from ``(path, "ok" | "error", piece or message)``
+    in ``fmt``; a scenario that could not be read has its message (text, json) or is left
+    out (sarif, github)."""
+    from . import __version__
+    from .sarif import sarif_log_of_results
+
+    ok = [piece for _, state, piece in pieces if state == "ok"]
+    if fmt == "sarif":
+        results = [result for piece in ok for result in piece]  # type: ignore[attr-defined]
+        return json.dumps(sarif_log_of_results(results, __version__), ensure_ascii=False, indent=2) + "\n"
+    if fmt == "github":
+        return "".join(ok)  # type: ignore[arg-type]
+    if fmt == "json":
+        items = [{"path": str(p), "error": piece} if state == "error" else piece for p, state, piece in pieces]
         return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+    several = len(pieces) > 1
     parts = []
-    for p, r, f in done:
-        if len(done) > 1:
+    for p, state, piece in pieces:
+        if several:
             parts.append(f"━━ {p} ━━\n")
-        parts.append(f"읽지 못했습니다: {r}\n\n" if f == "error" else REPORTERS["text"](r, DOMAIN))
-        if len(done) > 1:
+        parts.append(f"읽지 못했습니다: {piece}\n\n" if state == "error" else piece)  # type: ignore[arg-type]
+        if several:
             parts.append("\n")
     return "".join(parts)
+
+
+def _render_many(done: list[tuple[Path, object, str]]) -> str:
+    reports = [(p, r, f) for p, r, f in done if f != "error"]
+    fmt = reports[0][2] if reports else "text"
+    if fmt == "json" and len(done) == 1:
+        return REPORTERS["json"](reports[0][1], DOMAIN)
+    return _combine([(p, "error", r) if f == "error" else (p, "ok", _rendered(p, r, fmt)) for p, r, f in done], fmt)
+
+
+def _lint_many(targets: list[Path], config: Path | None, format: str | None, quiet: bool, jobs: int | None) -> int:
+    """Lint several scenarios, one process per core taking the next scenario when free
+    (:func:`verdicts.parallel.fork_tasks`), and write one report; return the worst exit
+    code.  The output is the same as linting them one after the other."""
+    import os
+
+    from verdicts.parallel import choose_jobs, fork_tasks
+
+    from .accept import failing
+    from .config import find_config, load_config
+
+    configs: list[object] = []
+    for target in targets:
+        try:
+            configs.append(load_config(config if config is not None else find_config(target)))
+        except VerdictsError as exc:
+            configs.append(str(exc))
+    # the format: --format, else the first readable configuration's (the serial runs
+    # took the first linted scenario's; they differ only when that scenario could not be
+    # read and its configuration names another format than the next one)
+    fmt = format or next((c.format for c in configs if not isinstance(c, str)), "text")  # type: ignore[attr-defined]
+    n = choose_jobs(len(targets), jobs, min_per_job=1)
+    progress = for_terminal(quiet)
+    progress.start("시나리오", {"시나리오": len(targets)})
+    root = os.getpid()
+
+    def one(t: int, w: int) -> tuple[str, object, int]:
+        cfg = configs[t]
+        try:
+            if isinstance(cfg, str):
+                raise VerdictsError(cfg)
+            report = run_lint(targets[t], config=cfg)
+        except VerdictsError as exc:
+            outcome: tuple[str, object, int] = ("error", str(exc), 2)
+        else:
+            outcome = ("ok", _rendered(targets[t], report, fmt), 1 if failing(report, cfg) else 0)
+        if os.getpid() == root:
+            progress.advance("시나리오", n)  # this process's scenarios stand for every process's
+        return outcome
+
+    done = fork_tasks(n, len(targets), one)
+    progress.complete()
+    progress.close()
+    for state, message, _ in done:
+        if state == "error":
+            typer.echo(f"storygraph: {message}", err=True)
+    if not any(state == "ok" for state, _, _ in done):
+        fmt = "text"  # nothing was read: the messages, as text
+    _tolerant_stdout()
+    sys.stdout.write(_combine([(p, state, piece) for p, (state, piece, _) in zip(targets, done)], fmt))
+    return max(code for _, _, code in done)
 
 
 @app.command()

@@ -17,7 +17,7 @@ from .docs import doc_sections, rule_doc_sections
 from .findings import KINDS
 from .model import REACHED_AND_ENDS, SCENE
 
-__all__ = ["render_sarif", "render_sarif_many", "render_github", "sarif_log", "sarif_log_many"]
+__all__ = ["render_sarif", "render_sarif_many", "render_github", "sarif_log", "sarif_log_many", "sarif_log_of_results", "sarif_results"]
 
 INPUT_ISSUE = "input-issue"
 INFO_URI = "https://github.com/storygraph/storygraph/blob/main/docs/verdicts.md"
@@ -89,9 +89,12 @@ def sarif_log(report, version: str) -> dict[str, Any]:
 
 def sarif_log_many(reports, version: str) -> dict[str, Any]:
     """One SARIF log (one run) with the results of several lint reports."""
-    results: list[dict[str, Any]] = []
-    for report in reports:
-        results.extend(_results(report))
+    return sarif_log_of_results([result for report in reports for result in sarif_results(report)], version)
+
+
+def sarif_log_of_results(results: list[dict[str, Any]], version: str) -> dict[str, Any]:
+    """One SARIF log (one run) with ``results`` (of :func:`sarif_results`, maybe made in
+    other processes)."""
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -102,7 +105,8 @@ def sarif_log_many(reports, version: str) -> dict[str, Any]:
     }
 
 
-def _results(report) -> list[dict[str, Any]]:
+def sarif_results(report) -> list[dict[str, Any]]:
+    """The SARIF results of one lint report (plain data: they can be pickled)."""
     from .rules import RULES
 
     code_of = {(r.kind, r.verdict): r.code for r in RULES}

@@ -147,3 +147,20 @@ def test_small_batches_same_bytes(generated, monkeypatch):
         monkeypatch.setattr(domain, "BATCH", batch)
         assert _parts(generated, config, 2) == expected, batch
         assert _parts(generated, config, 2, "text") == expected_text, batch
+
+
+@pytest.mark.parametrize("format", ["text", "json", "sarif", "github"])
+def test_several_scenarios_same_report_from_two_processes(cli, examples, tmp_path, format):
+    """Several scenarios are shared by the processes; the report, the messages and the
+    exit code are those of linting them one after the other."""
+    unreadable = tmp_path / "broken.xlsx"
+    unreadable.write_bytes(b"not a workbook")
+    paths = [examples / "gold", examples / "accepted/scenario.csv", unreadable, examples / "lighthouse-broken/scenario.csv"]
+    one = cli("storygraph", "lint", *paths, "--format", format, "--jobs", "1")
+    two = cli("storygraph", "lint", *paths, "--format", format, "--jobs", "2")
+    assert one.returncode == two.returncode == 2  # the broken workbook cannot be read
+    assert one.stdout == two.stdout
+    assert one.stderr == two.stderr
+    assert "broken.xlsx" in one.stderr
+    if format in ("text", "json"):
+        assert str(unreadable) in one.stdout and "palace.csv" in one.stdout
