@@ -18,7 +18,7 @@ import typer
 
 from verdicts.errors import VerdictsError
 from verdicts.progress import for_terminal
-from verdicts.report import REPORTERS, write_report
+from verdicts.report import REPORTERS, dumps_indented, write_report
 
 from .domain import DOMAIN, STREAMED_FORMATS, lint as run_lint, lint_to
 
@@ -83,7 +83,7 @@ def lint(
         cfg_or_error = _config_for(targets[0], config)
         chosen = None if isinstance(cfg_or_error, str) else (format.value if format else cfg_or_error.format)
         if chosen in STREAMED_FORMATS:
-            # one scenario in JSON or text: written as it is made, with every core on a large one
+            # one scenario: written as it is made, with every core on a large one
             try:
                 fails = lint_to(targets[0], _binary_stdout(chosen), chosen, config=cfg_or_error, progress=for_terminal(quiet), jobs=jobs)
             except VerdictsError as exc:
@@ -148,10 +148,11 @@ class _DecodedOut:
 
 def _binary_stdout(format: str):
     """Where :func:`~storygraph.domain.lint_to` writes: standard output's bytes, except
-    for text on a stream that is not UTF-8 (a console in CP949, say), which gets the
-    text in its own encoding, a character it cannot show (↳) as ``?``."""
+    for text (and GitHub's workflow lines) on a stream that is not UTF-8 (a console in
+    CP949, say), which gets the text in its own encoding, a character it cannot show
+    (↳) as ``?``."""
     buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is not None and (format == "json" or _stdout_is_utf8()):
+    if buffer is not None and (format in ("json", "sarif") or _stdout_is_utf8()):  # JSON is UTF-8 wherever it goes
         return buffer
     _tolerant_stdout()
     return _DecodedOut(sys.stdout)
@@ -205,12 +206,12 @@ def _combine(pieces: list[tuple[Path, str, object]], fmt: str) -> str:
     ok = [piece for _, state, piece in pieces if state == "ok"]
     if fmt == "sarif":
         results = [result for piece in ok for result in piece]  # type: ignore[attr-defined]
-        return json.dumps(sarif_log_of_results(results, __version__), ensure_ascii=False, indent=2) + "\n"
+        return dumps_indented(sarif_log_of_results(results, __version__)) + "\n"
     if fmt == "github":
         return "".join(ok)  # type: ignore[arg-type]
     if fmt == "json":
         items = [{"path": str(p), "error": piece} if state == "error" else piece for p, state, piece in pieces]
-        return json.dumps(items, ensure_ascii=False, indent=2) + "\n"
+        return dumps_indented(items) + "\n"
     several = len(pieces) > 1
     parts = []
     for p, state, piece in pieces:

@@ -121,34 +121,36 @@ def _accepts_anything(scenario: Scenario, config: "Config") -> bool:
     return bool(config.accept) or scenario.has("scene_states", "lint_ignore") or scenario.has("story_branches", "lint_ignore")
 
 
-#: the report formats :func:`lint_to` writes
-STREAMED_FORMATS = ("json", "text")
+#: the report formats :func:`lint_to` writes (every format of ``storygraph lint``)
+STREAMED_FORMATS = ("json", "text", "sarif", "github")
 
 
 def lint_to(path: str | Path, out, format: str = "json", config: "Config | None" = None, progress: Progress = SILENT,
             jobs: int | None = None) -> bool:
-    """Lint ``path`` and write the report in ``format`` (``json`` or ``text``) to the
-    binary stream ``out``; return whether the run fails under ``config`` (see
-    :func:`storygraph.accept.failing`).
+    """Lint ``path`` and write the report in ``format`` (``json``, ``text``, ``sarif`` or
+    ``github``) to the binary stream ``out``; return whether the run fails under
+    ``config`` (see :func:`storygraph.accept.failing`).
 
     The output is the same, byte for byte, as :func:`lint` followed by that format's
     reporter.  On a large scenario the findings, the cards, their checks, the schema
     check and their JSON or text lines are made as tasks that the processes share, one
     process per core (:func:`verdicts.parallel.fork_tasks`); each batch of cards is
     written as bytes as soon as it is made instead of kept as card objects (the text
-    lines by verdict, to be put in the report's groups).  A scenario whose findings may
+    lines by verdict, to be put in the report's groups; for SARIF and GitHub, only the
+    results of the cards that are not ``끝까지 닿음`` come back).  A scenario whose findings may
     be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through :func:`lint`,
     because an acceptance can reach across parts.
     """
     if format not in STREAMED_FORMATS:
-        raise ValueError(f"format {format!r}: lint_to writes {' or '.join(STREAMED_FORMATS)}")
+        raise ValueError(f"format {format!r}: lint_to writes {', '.join(STREAMED_FORMATS)}")
     from verdicts.checks import merge_outcomes, run_checks_part
     from verdicts.parallel import MAX_TASKS, choose_jobs, fork_tasks
-    from verdicts.report import REPORTERS, Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
+    from verdicts.report import REPORTERS, Segment, card_text, dumps_indented, iter_json_bytes, iter_text_bytes, write_items
     from verdicts.schema import card_valid, schema_result
 
     from .accept import failing
     from .config import Config
+    from .sarif import CardResults, github_lines, other_results, render_github, render_sarif, sarif_log_of_results
 
     config = config or Config()
     with without_gc():
@@ -170,7 +172,8 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
                 for piece in iter_json_bytes(report, DOMAIN):
                     out.write(piece)
             else:
-                out.write(REPORTERS["text"](report, DOMAIN).encode("utf-8"))
+                render = {"text": REPORTERS["text"], "sarif": render_sarif, "github": render_github}[format]
+                out.write(render(report, DOMAIN).encode("utf-8"))
             return failing(report, config)
         progress.start("발견")
         # the findings that add to cards' hedges now; the others while the cards are made
@@ -192,6 +195,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
         files = [tempfile.TemporaryFile(prefix="storygraph-cards-") for _ in range(n)]
         root = os.getpid()
+        sarif = CardResults(scenario) if format in ("sarif", "github") else None
 
         def do(t: int, w: int):
             what, arg = tasks[t]
@@ -204,6 +208,9 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             outcomes = list(run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache)))
             schema_failed = [str(c.get("target_no")) for c in data if not card_valid(DOMAIN.name, c)]
             fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
+            if sarif is not None:  # the cards' SARIF results come back as data
+                made = (sarif.result(c["target_no"], c["target_kind"], c["verdict"], c["summary"], c["hedge"]) for c in data)
+                return held[what], outcomes, schema_failed, fails, [r for r in made if r is not None]
             f = files[w]
             f.seek(0, 2)
             if format == "json":
@@ -237,7 +244,16 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             checks = [merge_outcomes(check, [r[1][j] for r in made]) for j, check in enumerate(CHECKS)]
             checks.append(schema_result([key for r in made for key in r[2]]))
             report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
-            if format == "json":
+            if sarif is not None:
+                results = [r for *_, card_results in made for r in card_results] + other_results(findings, issues)
+                if format == "sarif":
+                    from . import __version__
+
+                    text = dumps_indented(sarif_log_of_results(results, __version__)) + "\n"
+                else:
+                    text = github_lines(results)
+                pieces = iter([text.encode("utf-8")])
+            elif format == "json":
                 segments = [Segment(files[w], offset, length) for *_, (w, offset, length) in made]
                 pieces = iter_json_bytes(report, DOMAIN, card_blobs=segments)
             else:

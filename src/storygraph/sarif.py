@@ -8,7 +8,6 @@ Accepted (intended) findings are kept, with a suppression carrying the reason.
 
 from __future__ import annotations
 
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from .docs import doc_sections, rule_doc_sections
 from .findings import KINDS
 from .model import REACHED_AND_ENDS, SCENE
 
-__all__ = ["render_sarif", "render_sarif_many", "render_github", "sarif_log", "sarif_log_many", "sarif_log_of_results", "sarif_results"]
+__all__ = ["render_sarif", "render_sarif_many", "render_github", "sarif_log", "sarif_log_many", "sarif_log_of_results", "sarif_results", "CardResults", "other_results", "github_lines"]
 
 INPUT_ISSUE = "input-issue"
 INFO_URI = "https://github.com/storygraph/storygraph/blob/main/docs/verdicts.md"
@@ -105,34 +104,42 @@ def sarif_log_of_results(results: list[dict[str, Any]], version: str) -> dict[st
     }
 
 
-def sarif_results(report) -> list[dict[str, Any]]:
-    """The SARIF results of one lint report (plain data: they can be pickled)."""
-    from .rules import RULES
+class CardResults:
+    """Makes the SARIF result of each card that is not ``끝까지 닿음``, from the card's
+    fields, so that batches of cards made in other processes get theirs there."""
 
-    code_of = {(r.kind, r.verdict): r.code for r in RULES}
-    sc = report.scenario
-    branch_rows = {b.branch_id: b for b in reversed(sc.branches)}  # the first row of an id wins, as before
-    results: list[dict[str, Any]] = []
-    for card in report.cards:
-        if card.verdict == REACHED_AND_ENDS:
-            continue
-        if card.target_kind == SCENE:
-            row = sc.scenes.get(card.target_no)
-            file = sc.files.get("scene_states")
+    def __init__(self, scenario):
+        from .rules import RULES
+
+        self.code_of = {(r.kind, r.verdict): r.code for r in RULES}
+        self.sc = scenario
+        self.branch_rows = {b.branch_id: b for b in reversed(scenario.branches)}  # the first row of an id wins
+        self.scene_file = scenario.files.get("scene_states")
+        self.branch_file = scenario.files.get("story_branches")
+
+    def result(self, target_no: str, target_kind: str, verdict: str, summary, hedge, accepted=None) -> dict[str, Any] | None:
+        if verdict == REACHED_AND_ENDS:
+            return None
+        if target_kind == SCENE:
+            row, file = self.sc.scenes.get(target_no), self.scene_file
         else:
-            row = branch_rows.get(card.target_no)
-            file = sc.files.get("story_branches")
+            row, file = self.branch_rows.get(target_no), self.branch_file
         result = {
-            "ruleId": code_of[(card.target_kind, card.verdict)],
+            "ruleId": self.code_of[(target_kind, verdict)],
             "level": "warning",
-            "message": {"text": f"{card.verdict} · {card.target_no}: {card.summary}" + (f" ({card.hedge})" if card.hedge else "")},
+            "message": {"text": f"{verdict} · {target_no}: {summary}" + (f" ({hedge})" if hedge else "")},
             "locations": _location(file, row.line if row else None),
-            "properties": {"target_no": card.target_no, "target_kind": card.target_kind, "verdict": card.verdict},
+            "properties": {"target_no": target_no, "target_kind": target_kind, "verdict": verdict},
         }
-        if getattr(card, "accepted", None):
-            result["suppressions"] = [{"kind": "external", "justification": card.accepted}]
-        results.append(result)
-    for finding in report.findings:
+        if accepted:
+            result["suppressions"] = [{"kind": "external", "justification": accepted}]
+        return result
+
+
+def other_results(findings, issues) -> list[dict[str, Any]]:
+    """The SARIF results of a report's lint findings and input issues (after its cards')."""
+    results: list[dict[str, Any]] = []
+    for finding in findings:
         result = {
             "ruleId": finding.code, "level": "warning",
             "message": {"text": f"{finding.target}: {finding.message}"},
@@ -142,13 +149,21 @@ def sarif_results(report) -> list[dict[str, Any]]:
         if getattr(finding, "accepted", None):
             result["suppressions"] = [{"kind": "external", "justification": finding.accepted}]
         results.append(result)
-    for issue in report.issues:
+    for issue in issues:
         results.append({
             "ruleId": INPUT_ISSUE, "level": "error",
             "message": {"text": f"{issue.table or ''} {issue.column or ''}: {issue.reason}".strip()},
             "locations": _location(issue.file, issue.line),
         })
     return results
+
+
+def sarif_results(report) -> list[dict[str, Any]]:
+    """The SARIF results of one lint report (plain data: they can be pickled)."""
+    make = CardResults(report.scenario)
+    results = [make.result(c.target_no, c.target_kind, c.verdict, c.summary, c.hedge, getattr(c, "accepted", None))
+               for c in report.cards]
+    return [r for r in results if r is not None] + other_results(report.findings, report.issues)
 
 
 def render_sarif(report, domain=None) -> str:
@@ -158,7 +173,9 @@ def render_sarif(report, domain=None) -> str:
 def render_sarif_many(reports) -> str:
     from . import __version__
 
-    return json.dumps(sarif_log_many(reports, __version__), ensure_ascii=False, indent=2) + "\n"
+    from verdicts.report import dumps_indented
+
+    return dumps_indented(sarif_log_many(reports, __version__)) + "\n"
 
 
 def _escape_data(text: str) -> str:
@@ -171,8 +188,13 @@ def _escape_property(text: str) -> str:
 
 def render_github(report, domain=None) -> str:
     """GitHub Actions workflow commands: one ``::warning``/``::error`` line per result."""
+    return github_lines(sarif_results(report))
+
+
+def github_lines(results: list[dict[str, Any]]) -> str:
+    """The workflow commands of SARIF ``results`` (a suppressed one is left out)."""
     lines = []
-    for result in sarif_log(report, "")["runs"][0]["results"]:
+    for result in results:
         if result.get("suppressions"):
             continue
         level = "error" if result["level"] == "error" else "warning"

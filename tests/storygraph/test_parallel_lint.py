@@ -1,6 +1,6 @@
-"""The JSON and text reports made as shared tasks (``lint_to``, one process per core) are
-the same, byte for byte, as the report of :func:`storygraph.domain.lint` written by the
-JSON or text reporter, and the command's exit code does not depend on ``--jobs``."""
+"""The reports made as shared tasks (``lint_to``, one process per core) are the same, byte
+for byte, as the report of :func:`storygraph.domain.lint` written by the JSON, text,
+SARIF or GitHub reporter, and the command's exit code does not depend on ``--jobs``."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from storygraph.config import Config, find_config, load_config
 from storygraph.domain import DOMAIN, lint, lint_to
 from storygraph.accept import failing
 from storygraph.fuzz import generate
+from storygraph.sarif import render_github, render_sarif
 from verdicts.report import iter_json_bytes, render_text
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
@@ -22,7 +23,10 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 def _serial(path: Path, config: Config, format: str = "json") -> tuple[bytes, bool]:
     report = lint(path, config)
-    text = b"".join(iter_json_bytes(report, DOMAIN)) if format == "json" else render_text(report, DOMAIN).encode("utf-8")
+    if format == "json":
+        text = b"".join(iter_json_bytes(report, DOMAIN))
+    else:
+        text = {"text": render_text, "sarif": render_sarif, "github": render_github}[format](report, DOMAIN).encode("utf-8")
     return text, failing(report, config)
 
 
@@ -43,14 +47,14 @@ def generated(tmp_path_factory) -> Path:
     return scenario
 
 
-@pytest.mark.parametrize("format", ["json", "text"])
+@pytest.mark.parametrize("format", ["json", "text", "sarif", "github"])
 @pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_generated_scenario_same_bytes_in_parts(generated, jobs, format):
     config = load_config(find_config(generated))
     assert _parts(generated, config, jobs, format) == _serial(generated, config, format)
 
 
-@pytest.mark.parametrize("format", ["json", "text"])
+@pytest.mark.parametrize("format", ["json", "text", "sarif", "github"])
 @pytest.mark.parametrize("example", ["lighthouse/scenario.csv", "lighthouse-broken/scenario.csv", "lighthouse-folder",
                                      "accepted/scenario.csv", "gold/palace.csv"])
 def test_examples_same_bytes_in_parts(examples, example, format):
@@ -147,6 +151,9 @@ def test_small_batches_same_bytes(generated, monkeypatch):
         monkeypatch.setattr(domain, "BATCH", batch)
         assert _parts(generated, config, 2) == expected, batch
         assert _parts(generated, config, 2, "text") == expected_text, batch
+    expected_sarif = _serial(generated, config, "sarif")
+    monkeypatch.setattr(domain, "BATCH", 7)
+    assert _parts(generated, config, 2, "sarif") == expected_sarif
 
 
 @pytest.mark.parametrize("format", ["text", "json", "sarif", "github"])
