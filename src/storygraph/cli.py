@@ -62,7 +62,7 @@ def lint(
     dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
     grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes: for the cards of a large scenario in text or JSON (default: one per core, none under 1,500 cards per process), or for several scenarios (one at a time each); also VERDICTS_JOBS."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes: for the cards of a large scenario (default: one per core, none under 1,500 cards per process), or for several scenarios (one at a time each); also VERDICTS_JOBS."),
 ) -> None:
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks.  Several paths are reported one after the
@@ -200,13 +200,11 @@ def _combine(pieces: list[tuple[Path, str, object]], fmt: str) -> str:
     """The report on several scenarios from ``(path, "ok" | "error", piece or message)``
     in ``fmt``; a scenario that could not be read has its message (text, json) or is left
     out (sarif, github)."""
-    from . import __version__
-    from .sarif import sarif_log_of_results
+    from .sarif import render_sarif_results
 
     ok = [piece for _, state, piece in pieces if state == "ok"]
     if fmt == "sarif":
-        results = [result for piece in ok for result in piece]  # type: ignore[attr-defined]
-        return dumps_indented(sarif_log_of_results(results, __version__)) + "\n"
+        return render_sarif_results([result for piece in ok for result in piece])  # type: ignore[attr-defined]
     if fmt == "github":
         return "".join(ok)  # type: ignore[arg-type]
     if fmt == "json":

@@ -145,12 +145,12 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         raise ValueError(f"format {format!r}: lint_to writes {', '.join(STREAMED_FORMATS)}")
     from verdicts.checks import merge_outcomes, run_checks_part
     from verdicts.parallel import MAX_TASKS, choose_jobs, fork_tasks
-    from verdicts.report import REPORTERS, Segment, card_text, dumps_indented, iter_json_bytes, iter_text_bytes, write_items
+    from verdicts.report import REPORTERS, Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
     from verdicts.schema import card_valid, schema_result
 
     from .accept import failing
     from .config import Config
-    from .sarif import CardResults, github_lines, other_results, render_github, render_sarif, sarif_log_of_results
+    from .sarif import CardResults, github_lines, other_results, render_github, render_sarif, render_sarif_results
 
     config = config or Config()
     with without_gc():
@@ -193,9 +193,10 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         batch = max(batch, -(-total // (MAX_TASKS - len(others))))
         tasks: list[tuple] = [("findings", k) for k in others]
         tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
-        files = [tempfile.TemporaryFile(prefix="storygraph-cards-") for _ in range(n)]
-        root = os.getpid()
         sarif = CardResults(scenario) if format in ("sarif", "github") else None
+        # the cards' JSON or text lines, a file per process (SARIF results come back as data)
+        files = [tempfile.TemporaryFile(prefix="storygraph-cards-") for _ in range(n)] if sarif is None else []
+        root = os.getpid()
 
         def do(t: int, w: int):
             what, arg = tasks[t]
@@ -246,12 +247,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
             if sarif is not None:
                 results = [r for *_, card_results in made for r in card_results] + other_results(findings, issues)
-                if format == "sarif":
-                    from . import __version__
-
-                    text = dumps_indented(sarif_log_of_results(results, __version__)) + "\n"
-                else:
-                    text = github_lines(results)
+                text = render_sarif_results(results) if format == "sarif" else github_lines(results)
                 pieces = iter([text.encode("utf-8")])
             elif format == "json":
                 segments = [Segment(files[w], offset, length) for *_, (w, offset, length) in made]

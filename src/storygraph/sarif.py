@@ -16,7 +16,7 @@ from .docs import doc_sections, rule_doc_sections
 from .findings import KINDS
 from .model import REACHED_AND_ENDS, SCENE
 
-__all__ = ["render_sarif", "render_sarif_many", "render_github", "sarif_log", "sarif_log_many", "sarif_log_of_results", "sarif_results", "CardResults", "other_results", "github_lines"]
+__all__ = ["render_sarif", "render_sarif_many", "render_github", "sarif_log", "sarif_log_many", "sarif_log_of_results", "sarif_results", "render_sarif_results", "CardResults", "other_results", "github_lines"]
 
 INPUT_ISSUE = "input-issue"
 INFO_URI = "https://github.com/storygraph/storygraph/blob/main/docs/verdicts.md"
@@ -171,11 +171,16 @@ def render_sarif(report, domain=None) -> str:
 
 
 def render_sarif_many(reports) -> str:
-    from . import __version__
+    return render_sarif_results([result for report in reports for result in sarif_results(report)])
 
+
+def render_sarif_results(results: list[dict[str, Any]]) -> str:
+    """The SARIF log of ``results`` as indented JSON text (what ``--format sarif`` writes)."""
     from verdicts.report import dumps_indented
 
-    return dumps_indented(sarif_log_many(reports, __version__)) + "\n"
+    from . import __version__
+
+    return dumps_indented(sarif_log_of_results(results, __version__)) + "\n"
 
 
 def _escape_data(text: str) -> str:
