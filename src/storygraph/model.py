@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from verdicts.model import DataCard, InputIssue, SourceInfo
+from verdicts.model import Card, InputIssue, SourceInfo
 from verdicts.tables import Column, TableSpec
 
 __all__ = [
@@ -157,7 +157,7 @@ class Scenario:
         return out
 
 
-class StoryCard(DataCard):
+class StoryCard(Card):
     """One card per scene and per branch, kept as the dict the seed's schema describes
     (fields in its order: ``target_no``, ``target_kind``, ``scene_id``, ``branch_id``,
     ``verdict``, ``reached_from_entry``, ``reaches_ending``, ``overlapping_branch_id``,

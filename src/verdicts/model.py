@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Evidence", "Card", "DataCard", "card_field_names", "InputIssue", "SourceInfo", "CheckResult", "Finding"]
+__all__ = ["Evidence", "Card", "card_field_names", "InputIssue", "SourceInfo", "CheckResult", "Finding"]
 
 
 class Evidence(BaseModel):
@@ -48,52 +48,16 @@ class Evidence(BaseModel):
         return out
 
 
-class Card(BaseModel):
-    """Base of every domain's card.
+class Card:
+    """A card, kept as the dict its domain's schema describes (one type for every
+    domain; storygraph writes hundreds of thousands of them in one run).
 
-    A domain subclass declares its fields in the order of its seed's JSON Schema —
-    ``verdict``, ``evidence: list[Evidence]``, ``summary`` and ``hedge`` among them — and
-    names the field that identifies the card in ``key_field``.  ``accepted`` holds the
-    reason when a person recorded that the finding is intended; it never changes the
-    verdict and is not part of the schema's card.
-    """
-
-    model_config = ConfigDict(frozen=False)
-
-    key_field: ClassVar[str] = "key"
-    #: fields kept out of the schema-shaped JSON
-    internal_fields: ClassVar[frozenset[str]] = frozenset({"accepted"})
-
-    accepted: str | None = None
-
-    @property
-    def key(self) -> str:
-        return str(getattr(self, self.key_field))
-
-    def to_json(self) -> dict[str, Any]:
-        """The card as the domain's schema describes it (fields in declaration order)."""
-        out: dict[str, Any] = {}
-        for name in type(self).model_fields:
-            if name in self.internal_fields:
-                continue  # `accepted` is added at the end, when set
-            value = getattr(self, name)
-            if name == "evidence":
-                out[name] = [item.to_json() for item in value]
-            else:
-                out[name] = value
-        if self.accepted is not None:
-            out["accepted"] = self.accepted
-        return out
-
-
-class DataCard:
-    """A card kept as the dict its schema describes, for domains that write hundreds of
-    thousands of cards in one run.
-
-    It answers the same questions as :class:`Card` — ``card.verdict``, ``card.key``,
-    ``card.evidence`` (as :class:`Evidence` items), ``card.to_json()``, a settable
-    ``accepted`` — but stores only the schema-shaped dict (evidence as dicts too), so
-    making a card costs one dict and writing it costs nothing more.  A pydantic card of
+    It answers ``card.verdict`` and every other field by attribute, ``card.key``,
+    ``card.evidence`` (as :class:`Evidence` items), ``card.to_json()``, and holds a
+    settable ``accepted`` (the reason, when a person recorded that the finding is
+    intended; never part of the schema's card) — but stores only the schema-shaped dict
+    (evidence as dicts too), so making a card costs one dict and writing it costs
+    nothing more.  A pydantic card of
     11 fields with five evidence models cost about 60 µs to build and convert back; the
     dict costs about 3 µs.  Subclasses set ``key_field`` and ``field_names`` (the
     schema's property order).  The schema check (:func:`verdicts.schema.schema_check`)
@@ -112,7 +76,7 @@ class DataCard:
         self.accepted = accepted
 
     @classmethod
-    def of(cls, **fields: Any) -> "DataCard":
+    def of(cls, **fields: Any) -> "Card":
         """A card from keyword fields (in ``field_names`` order; evidence may be given as
         :class:`Evidence` items or dicts).  Tests and small callers use this; the domain
         builds the dict itself."""
@@ -125,6 +89,13 @@ class DataCard:
         accepted = fields.pop("accepted", None)
         if fields:
             raise TypeError(f"{cls.__name__} has no field(s) {', '.join(fields)}")
+        return cls(data, accepted)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "Card":
+        """A card from its JSON form (a stored round), ``accepted`` taken out."""
+        data = dict(data)
+        accepted = data.pop("accepted", None)
         return cls(data, accepted)
 
     def __getattr__(self, name: str) -> Any:
@@ -157,11 +128,9 @@ class DataCard:
         return f"{type(self).__name__}({self.key!r}, {self.data.get('verdict')!r})"
 
 
-def card_field_names(card: "Card | DataCard") -> tuple[str, ...]:
-    """The schema-shaped field names of either kind of card, in order."""
-    if isinstance(card, DataCard):
-        return type(card).field_names
-    return tuple(n for n in type(card).model_fields if n not in type(card).internal_fields)
+def card_field_names(card: Card) -> tuple[str, ...]:
+    """The schema-shaped field names of a card, in order."""
+    return type(card).field_names
 
 
 class InputIssue(BaseModel):

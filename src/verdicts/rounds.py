@@ -120,7 +120,7 @@ def report_from_json(domain: Domain, data: dict[str, Any]) -> Report:
     that the reporters render a stored round exactly as they rendered the run."""
     return Report(
         domain=domain.name,
-        cards=[domain.card_type.model_validate(c) for c in data.get("cards", [])],
+        cards=[domain.card_type.from_json(c) for c in data.get("cards", [])],
         issues=[InputIssue(**i) for i in data.get("issues", [])],
         checks=[CheckResult(**c) for c in data.get("checks", [])],
         sources=[SourceInfo(**s) for s in data.get("inputs", [])],

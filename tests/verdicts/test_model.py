@@ -1,5 +1,5 @@
-"""The shared model: hand-written JSON forms agree with pydantic's, and a DataCard answers
-like a card."""
+"""The shared model: hand-written JSON forms agree with pydantic's, and a card answers
+by attribute and keeps its schema-shaped dict."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def test_finding_json_is_the_model_dump():
         assert list(f.to_json()) == list(f.model_dump(exclude_none=True))
 
 
-def test_data_card_reads_like_a_card():
+def test_card_reads_by_attribute():
     card = StoryCard.of(target_no="BR-1", target_kind="분기", scene_id="SC-1", branch_id="BR-1", verdict="끝까지 닿음",
                         reached_from_entry=True, evidence=[Evidence(source="story_branches", field="branch_id", value="BR-1", line=2)],
                         summary="요약입니다.")

@@ -19,13 +19,9 @@ from verdicts.screen import ContextTable, ScreenExtras, load_grading, render_htm
 
 
 class TaskCard(Card):
+    __slots__ = ()
     key_field: ClassVar[str] = "task_id"
-    task_id: str
-    verdict: str
-    blocked_cause: str | None = None
-    evidence: list[Evidence]
-    summary: str
-    hedge: str | None = None
+    field_names: ClassVar[tuple[str, ...]] = ("task_id", "verdict", "blocked_cause", "evidence", "summary", "hedge")
 
 
 class RoundDomain(Domain):
@@ -48,13 +44,13 @@ class RoundDomain(Domain):
 
 def _report() -> Report:
     cards = [
-        TaskCard(task_id="T-1", verdict="막힘", blocked_cause="gripper", summary="집게가 <b>세 번</b> 미끄러졌습니다.",
+        TaskCard.of(task_id="T-1", verdict="막힘", blocked_cause="gripper", summary="집게가 <b>세 번</b> 미끄러졌습니다.",
                  evidence=[Evidence(source="evaluation_run", field="success", agg="count", value=3),
                            Evidence(source="task_spec", field="task_name", value="<script>alert('x')</script>")]),
-        TaskCard(task_id="T-2", verdict="막힘", blocked_cause="camera", summary="카메라가 꺼졌습니다.", hedge="원인은 추정입니다.",
+        TaskCard.of(task_id="T-2", verdict="막힘", blocked_cause="camera", summary="카메라가 꺼졌습니다.", hedge="원인은 추정입니다.",
                  evidence=[Evidence(source="evaluation_run", field="frames", value=0)]),
-        TaskCard(task_id="T-3", verdict="막힘", blocked_cause="gripper", summary="집게가 닫히지 않았습니다.", evidence=[]),
-        TaskCard(task_id="T-4", verdict="통과", summary="끝까지 해냈습니다.", evidence=[Evidence(field="success", value=True)]),
+        TaskCard.of(task_id="T-3", verdict="막힘", blocked_cause="gripper", summary="집게가 닫히지 않았습니다.", evidence=[]),
+        TaskCard.of(task_id="T-4", verdict="통과", summary="끝까지 해냈습니다.", evidence=[Evidence(field="success", value=True)]),
     ]
     issues = [InputIssue(file="run.csv", table="evaluation_run", line=7, column="task_id", reason="task_id가 비어 있습니다 <&>.")]
     checks = [CheckResult(id="R01", description="판정이 목록 안에 있습니다.", passed=True, failed_targets=[]),

@@ -28,7 +28,7 @@ def render_robot_docs() -> str:
     ]
     for number, rule in enumerate(RULES, start=1):
         headline, sections = split_doc(rule.doc)
-        cause = f" / `{rule.blocked_cause}`" if rule.blocked_cause else ""
+        cause = f" / `{rule.stamp['blocked_cause']}`" if rule.stamp.get("blocked_cause") else ""
         out += [f"## {number}. `{rule.verdict}`{cause} · `{rule.code}`", "", headline, ""]
         for name in SECTIONS:
             out += [f"**{name}.** {sections.get(name, '')}", ""]

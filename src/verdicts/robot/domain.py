@@ -8,11 +8,10 @@ from typing import Any
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 
-from .cards import build_cards
 from .checks import CHECKS, CheckContext
 from .loading import load_round
 from .model import DEPLOY, NOT_IN_TRAINING, VERDICTS, RobotCard, Round
-from .rules import RULES
+from .rules import RULES, build_cards
 
 __all__ = ["RobotDomain", "DOMAIN", "judge_round", "RobotReport"]
 
@@ -74,8 +73,8 @@ def judge_round(path: str | Path) -> RobotReport:
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
     rnd = load_round(path)
-    cards = build_cards(rnd)
-    checks = CHECKS.run(CheckContext(rnd.tables, [c.to_json() for c in cards]))
-    report = RobotReport("robot", list(cards), sorted(rnd.issues, key=_issue_order), checks, rnd.sources)
+    data = build_cards(rnd)
+    checks = CHECKS.run(CheckContext(rnd.tables, data))
+    report = RobotReport("robot", [RobotCard(d) for d in data], sorted(rnd.issues, key=_issue_order), checks, rnd.sources)
     report.round = rnd
     return DOMAIN.finish(report)  # type: ignore[return-value]

@@ -9,14 +9,14 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any, ClassVar
 
-from verdicts.model import Card, Evidence, InputIssue, SourceInfo
+from verdicts.model import Card, InputIssue, SourceInfo
 from verdicts.tables import Column, TableSpec
 
 __all__ = [
     "DEPLOY", "BELOW_TARGET", "FAILURES_CONCENTRATED", "CYCLE_OVER", "NOT_IN_TRAINING", "VERDICTS",
     "SKILL_MISMATCH", "NOT_EVALUATED", "BLOCKED_CAUSES", "MIN_FAILURES_FOR_CONCENTRATION",
     "EVALUATION_RUN", "TASK_SPEC", "DATASET_INDEX", "TABLE_SPECS", "AGGS",
-    "Run", "TaskSpec", "DatasetRow", "Round", "RobotCard", "UNKNOWN_ARTIFACT",
+    "Run", "TaskSpec", "DatasetRow", "Round", "RobotCard", "UNKNOWN_ARTIFACT", "CARD_FIELDS",
 ]
 
 # Verdicts, verbatim from the seed's schema, in the order of precedence (first match wins).
@@ -148,24 +148,17 @@ class Round:
         return column in self.columns.get(table, set())
 
 
+#: the card's fields, in the order of the seed's schema
+CARD_FIELDS: tuple[str, ...] = (
+    "task_id", "model_artifact", "verdict", "blocked_cause", "success_rate", "failure_total", "top_failure_reason",
+    "top_failure_count", "top_failure_share", "cycle_sec_median", "more_episode_count", "recapture_site",
+    "recapture_hand", "evidence", "summary", "hedge",
+)
+
+
 class RobotCard(Card):
-    """One card per task of ``task_spec``, fields in the order of the seed's schema."""
+    """One card per task of ``task_spec``."""
 
+    __slots__ = ()
     key_field: ClassVar[str] = "task_id"
-
-    task_id: str
-    model_artifact: str
-    verdict: str
-    blocked_cause: str | None = None
-    success_rate: float | None = None
-    failure_total: int | None = None
-    top_failure_reason: str | None = None
-    top_failure_count: int | None = None
-    top_failure_share: float | None = None
-    cycle_sec_median: float | None = None
-    more_episode_count: int | None = None
-    recapture_site: str | None = None
-    recapture_hand: str | None = None
-    evidence: list[Evidence]
-    summary: str
-    hedge: str | None = None
+    field_names: ClassVar[tuple[str, ...]] = CARD_FIELDS

@@ -14,9 +14,8 @@ from typing import Sequence
 
 from verdicts.korean import josa
 
-from .model import BELOW_TARGET, CYCLE_OVER, DEPLOY, FAILURES_CONCENTRATED, NOT_EVALUATED, NOT_IN_TRAINING, SKILL_MISMATCH
 
-__all__ = ["pct", "sec", "SUMMARIES", "Clause"]
+__all__ = ["pct", "sec", "where", "Clause"]
 
 Clause = tuple[str, str]
 
@@ -145,17 +144,6 @@ def deploy(*, runs: int, successes: int, rate: Decimal, target: Decimal, median:
     return (f"평가 {runs}회 중 {successes}회 성공해 성공률 {josa(pct(rate), '이/가')} 목표 {pct(target)} 이상이고 "
             f"주기 중앙값 {sec(median)}초도 상한 {sec(limit)}초 안이라 더 모으지 않고 배포 후보로 올릴 수 있습니다.")
 
-
-#: the summary templates of each verdict (and cause): the regular one first, then the
-#: ones used when the verdict stopped at that rule for a missing value
-SUMMARIES = {
-    (NOT_IN_TRAINING, SKILL_MISMATCH): (skill_mismatch, skill_unknown),
-    (NOT_IN_TRAINING, NOT_EVALUATED): (not_evaluated, runs_unknown),
-    (BELOW_TARGET, None): (below_target, success_unknown, target_unknown),
-    (FAILURES_CONCENTRATED, None): (concentrated, reasons_unknown, limit_unknown),
-    (CYCLE_OVER, None): (cycle_over, cycle_unknown, max_cycle_unknown),
-    (DEPLOY, None): (deploy,),
-}
 
 # ------------------------------------------------------------------ hedges
 

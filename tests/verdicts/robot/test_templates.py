@@ -10,11 +10,21 @@ from verdicts.robot.model import BLOCKED_CAUSES, NOT_IN_TRAINING, VERDICTS
 from verdicts.robot.rules import RULES
 
 
-def test_every_verdict_and_cause_has_templates_and_a_rule():
+def test_every_verdict_and_cause_has_a_rule_with_its_templates():
     combos = {(v, None) for v in VERDICTS if v != NOT_IN_TRAINING} | {(NOT_IN_TRAINING, c) for c in BLOCKED_CAUSES}
-    assert set(T.SUMMARIES) == combos
-    assert {(r.verdict, r.blocked_cause) for r in RULES} == combos
+    assert {(r.verdict, r.stamp.get("blocked_cause")) for r in RULES} == combos
     assert [r.verdict for r in RULES][-1] == "배포 후보"
+    for rule in RULES:
+        assert rule.templates and all(t.__module__ == T.__name__ for t in rule.templates), rule.code
+
+
+def test_every_summary_template_belongs_to_one_rule():
+    import inspect
+
+    summaries = {name for name, f in inspect.getmembers(T, inspect.isfunction)
+                 if f.__module__ == T.__name__ and not name.startswith(("hedge_", "_")) and name not in ("pct", "sec", "where")}
+    owned = [t.__name__ for rule in RULES for t in rule.templates if not t.__name__.startswith("hedge_")]
+    assert sorted(owned) == sorted(summaries)
 
 
 def test_every_rule_documents_what_why_example_instead():

@@ -1,0 +1,218 @@
+"""The rule engine every domain runs: ordered verdict rules, one home per verdict.
+
+A verdict rule is a small class (yamllint's shape): its docstring is its documentation
+(*What it flags / Why it matters / Example / Instead*, printed by ``verdicts explain``
+and the docs pages); :meth:`Rule.test` is its predicate; :meth:`Rule.write` cites its
+evidence and writes its sentence (the summary, and the hedges only this verdict has)
+through the domain's templates.  A domain declares its rules in precedence order in a
+:class:`RuleBook`; the engine — not the rule — tries them in order, stamps the verdict,
+its stable code and the fields the rule fixes (robot's ``blocked_cause``), and builds
+the card dict in the schema's field order.
+
+One convention for "cannot decide" in every domain: a rule whose input lacks a value it
+needs returns :class:`Missing` naming those values (``table.column``).  What happens
+then is the domain's declared policy, decided once in the rule book:
+
+* ``"stop"`` — the verdict stops at that rule: the card stays under the rule's verdict,
+  the rule writes a sentence that names the missing value (robot, mail, extraction);
+* ``"withhold"`` — no card is made: the missing column is already an input issue and the
+  domain counts the withheld cards (storygraph, whose seed forbids guessing a verdict).
+
+>>> class Big(Rule):
+...     '''big — the number is large.'''
+...     verdict, code = "큼", "big"
+...     def test(self, ctx, n):
+...         return Missing(("t.n",)) if n is None else n > 9
+...     def write(self, ctx, n, draft):
+...         draft.summary = "값이 큽니다." if not draft.missing else "값이 없어 멈췄습니다."
+>>> class Small(Rule):
+...     '''small — anything else.'''
+...     verdict, code = "작음", "small"
+...     def write(self, ctx, n, draft):
+...         draft.summary = "값이 작습니다."
+>>> book = RuleBook((Big(), Small()), fields=("n", "verdict", "evidence", "summary", "hedge"))
+>>> book.card(None, 12, {"n": 12})
+{'n': 12, 'verdict': '큼', 'evidence': [], 'summary': '값이 큽니다.', 'hedge': None}
+>>> book.card(None, 3, {"n": 3})["verdict"], book.decide(None, None).missing
+('작음', ('t.n',))
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Generic, Iterable, Literal, Mapping, Sequence, TypeVar
+
+from .korean import join_clauses
+
+__all__ = ["Missing", "Rule", "Decision", "Draft", "RuleBook", "Clause"]
+
+C = TypeVar("C")
+T = TypeVar("T")
+
+#: a hedge clause: ``(connective form, final form)``, joined by :func:`verdicts.korean.join_clauses`
+Clause = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class Missing:
+    """The values (``table.column``) a rule needed and found empty, unreadable or absent."""
+
+    values: tuple[str, ...]
+
+
+class Rule(Generic[C, T]):
+    """One verdict rule.  Subclasses set :attr:`verdict` and :attr:`code`, and override
+    :meth:`test` (the last rule of a book may keep the default, which always fires) and
+    :meth:`write`.  The class docstring is the rule's documentation."""
+
+    #: the verdict label, verbatim from the seed
+    verdict: ClassVar[str]
+    #: a stable English code (``verdicts explain``, SARIF rule ids, ``fail_on``)
+    code: ClassVar[str]
+    #: what the rule judges when a domain has several kinds of target (storygraph: 장면, 분기)
+    kind: ClassVar[str | None] = None
+    #: card fields the rule fixes besides the verdict (robot: ``{"blocked_cause": "능력 불일치"}``)
+    stamp: ClassVar[Mapping[str, Any]] = {}
+
+    def test(self, ctx: C, item: T) -> "bool | Missing":
+        """Whether the verdict applies (``True``), the next rule is to be tried
+        (``False``), or the input lacks what the rule needs (:class:`Missing`)."""
+        return True
+
+    def write(self, ctx: C, item: T, draft: "Draft") -> None:
+        """Cite the evidence and write the summary (and this verdict's own hedges) on
+        ``draft``."""
+        raise NotImplementedError(f"{type(self).__name__} writes no card")
+
+    @property
+    def doc(self) -> str:
+        return (type(self).__doc__ or "").strip()
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.verdict!r}, {self.code!r})"
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The rule that gave the verdict, and what it missed when the verdict stopped there."""
+
+    rule: Rule
+    missing: tuple[str, ...] = ()
+
+    @property
+    def verdict(self) -> str:
+        return self.rule.verdict
+
+    @property
+    def code(self) -> str:
+        return self.rule.code
+
+    @property
+    def stopped(self) -> bool:
+        return bool(self.missing)
+
+
+class Draft:
+    """A card being written by its rule: evidence items (schema-shaped dicts), hedge
+    clauses, the summary.  ``decision`` tells the rule whether it stopped on a missing
+    value."""
+
+    __slots__ = ("decision", "evidence", "hedges", "summary")
+
+    def __init__(self, decision: Decision):
+        self.decision = decision
+        self.evidence: list[dict[str, Any]] = []
+        self.hedges: list[Clause] = []
+        self.summary: str | None = None
+
+    @property
+    def missing(self) -> tuple[str, ...]:
+        return self.decision.missing
+
+    def hedge(self, clause: Clause | None) -> None:
+        if clause is not None:
+            self.hedges.append(clause)
+
+
+class RuleBook(Generic[C, T]):
+    """A domain's rules for one kind of target, in precedence order (first match wins).
+
+    ``fields`` are the card's fields in the schema's order; ``on_missing`` the domain's
+    policy for a rule that cannot decide (see the module docstring).  ``hedges`` are the
+    domain's hedges that do not belong to one verdict (a branch that never fires, say),
+    called after the rule wrote the card: ``hedges(ctx, item, draft)``; ``lead`` the
+    ones that come before the rule's own (the value that stopped the verdict).
+    """
+
+    def __init__(self, rules: Sequence[Rule[C, T]], *, fields: Sequence[str],
+                 on_missing: Literal["stop", "withhold"] = "stop",
+                 lead: Callable[[C, T, Draft], None] | None = None,
+                 hedges: Callable[[C, T, Draft], None] | None = None):
+        if not rules:
+            raise ValueError("a rule book needs at least one rule")
+        self.rules = tuple(rules)
+        self.fields = tuple(fields)
+        self.on_missing = on_missing
+        self.lead = lead
+        self.common_hedges = hedges
+        self._blank = dict.fromkeys(self.fields)
+        codes = [r.code for r in self.rules]
+        if len(set(zip(codes, (r.verdict for r in self.rules)))) != len(codes):
+            raise ValueError(f"duplicate rule in {codes}")
+
+    def __iter__(self):
+        return iter(self.rules)
+
+    def __len__(self) -> int:
+        return len(self.rules)
+
+    def decide(self, ctx: C, item: T) -> Decision:
+        """Try the rules in order: the first that fires, or the first that lacks a
+        value, decides."""
+        for rule in self.rules:
+            outcome = rule.test(ctx, item)
+            if outcome is True:
+                return Decision(rule)
+            if outcome.__class__ is Missing:
+                return Decision(rule, outcome.values)
+            if outcome:  # any other true value
+                return Decision(rule)
+        raise ValueError(f"no rule of {[r.code for r in self.rules]} fired: the last rule must always fire")
+
+    def card(self, ctx: C, item: T, values: Mapping[str, Any] | Callable[[Decision], Mapping[str, Any]]) -> dict[str, Any] | None:
+        """The card of ``item`` as the schema-shaped dict, or ``None`` when it is
+        withheld.  ``values`` are the card's other fields (facts filled whatever the
+        verdict), or a function of the decision that gives them."""
+        decision = self.decide(ctx, item)
+        if decision.missing and self.on_missing == "withhold":
+            return None
+        return self.write(ctx, item, decision, values)
+
+    def write(self, ctx: C, item: T, decision: Decision,
+              values: Mapping[str, Any] | Callable[[Decision], Mapping[str, Any]]) -> dict[str, Any]:
+        """The card of an item already decided (see :meth:`card`)."""
+        rule = decision.rule
+        draft = Draft(decision)
+        if self.lead is not None:
+            self.lead(ctx, item, draft)
+        rule.write(ctx, item, draft)
+        if self.common_hedges is not None:
+            self.common_hedges(ctx, item, draft)
+        data = self._blank.copy()
+        data.update(values(decision) if callable(values) else values)
+        data["verdict"] = rule.verdict
+        if rule.stamp:
+            data.update(rule.stamp)
+        data["evidence"] = draft.evidence
+        data["summary"] = draft.summary
+        data["hedge"] = join_clauses(draft.hedges) if draft.hedges else None
+        return data
+
+    def codes(self) -> dict[str, str]:
+        """Every rule's code → its verdict (several rules may share a verdict)."""
+        return {r.code: r.verdict for r in self.rules}
+
+
+def rules_of(books: Iterable[RuleBook]) -> list[Rule]:
+    """Every rule of ``books``, in order."""
+    return [r for book in books for r in book]
