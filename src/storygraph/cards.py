@@ -9,42 +9,12 @@ from verdicts.progress import SILENT, Progress
 
 from . import templates as T
 from .analysis import Analysis, Undecided
-from .conditions import Expr, flags_of
-from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .model import BRANCH, NO_ENDING, SCENE, UNREACHED, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .reach import reach_counts
-from .rules import judge_branch, judge_scene
+from .rules import BRANCH_BOOK, SCENE_BOOK
 
 __all__ = ["build_cards", "CardBuilder", "graph_counts", "withheld_issues"]
-
-
-# Evidence items are written directly as the dicts of ``Evidence.to_json`` (source,
-# field, agg, value, line): a lint of 100,000 scenes writes about 1.5 million of them.
-Ev = dict
-
-
-def _ev_scene(scene: Scene, field: str, *, raw: bool = False) -> Ev:
-    """Cite ``field`` of the scene's row: the typed cell, or with ``raw`` the text as written."""
-    value = scene.raw.get(field) if raw else getattr(scene, field)
-    return {"source": "scene_states", "field": field, "value": value, "line": scene.line}
-
-
-def _ev_branch(branch: Branch, field: str) -> Ev:
-    return {"source": "story_branches", "field": field, "value": getattr(branch, field), "line": branch.line}
-
-
-def _count(field: str, value: int, source: str) -> Ev:
-    return {"source": source, "field": field, "agg": "count", "value": value}
-
-
-def _card(target_no: str, target_kind: str, scene_id: str | None, branch_id: str | None, verdict: str,
-          reached: bool, reaches_ending: bool | None, overlapping: str | None, evidence: list[Ev], summary: str,
-          hedge: str | None) -> StoryCard:
-    return StoryCard({
-        "target_no": target_no, "target_kind": target_kind, "scene_id": scene_id, "branch_id": branch_id,
-        "verdict": verdict, "reached_from_entry": reached, "reaches_ending": reaches_ending,
-        "overlapping_branch_id": overlapping, "evidence": evidence, "summary": summary, "hedge": hedge,
-    })
 
 
 def _id_key(text: str) -> str:
@@ -95,6 +65,7 @@ class _Builder:
         self.has_entry = self.sc.has("scene_states", "is_entry")
         self.has_available = self.sc.has("scene_states", "available_flags")
         self.has_condition = self.sc.has("story_branches", "condition_expr")
+        self.has_scene_id = self.sc.has("scene_states", "scene_id")
 
     # ------------------------------------------------------------ helpers
     def name(self, scene_id: str) -> str:
@@ -118,6 +89,11 @@ class _Builder:
         if text is None:
             text = self._cond_text[id(expr)] = T.describe_condition(expr, self.flags)
         return text
+
+    def same_spelling(self, target: str) -> str | None:
+        """An existing scene id spelled like ``target`` but for case, spacing,
+        punctuation or leading zeros."""
+        return _same_id_spelling(target, self.spelling())
 
     def spelling(self) -> "_SpellingIndex":
         if self._spelling is None:
@@ -164,169 +140,32 @@ class _Builder:
                                  column=u.column, branch_ids=u.branch_ids,
                                  flags=[self.flags[f].name if f in self.flags else f for f in u.flags])
 
-    # ------------------------------------------------------------ scenes
+    # ------------------------------------------------------------ cards
     def scene_card(self, scene: Scene) -> StoryCard | None:
-        verdict = judge_scene(self.a, scene)
-        if verdict is None:
+        a = self.a
+        decision = SCENE_BOOK.decide(self, scene)
+        if decision.missing:
             return None
-        reached = self.a.reached is not None and scene.scene_id in self.a.reached
-        evidence = [_ev_scene(scene, "scene_id")]
-        if scene.title is not None:
-            evidence.append(_ev_scene(scene, "title"))
-        hedges: list[T.Clause] = []
-        incoming = self.incoming.get(scene.scene_id, [])
-        if verdict == UNREACHED:
-            if self.has_entry:
-                evidence.append(_ev_scene(scene, "is_entry"))
-            evidence.append(_count("to_scene", len(incoming), "story_branches"))
-            sources = [self.labelled(s) for s in dict.fromkeys(b.from_scene for b in incoming)]
-            for b in incoming[:5]:
-                evidence.append(_ev_branch(b, "from_scene"))
-            summary = T.scene_unreached(name=scene.name, incoming=len(incoming), sources=sources)
-            if incoming:
-                hedges.append(T.hedge_island(sources=sources))
-            reaches_ending = None
-        elif verdict == NO_ENDING:
-            out = self.outgoing.get(scene.scene_id, [])
-            onward = self.onward_count(scene.scene_id)
-            evidence.append(_ev_scene(scene, "is_ending"))
-            for b in out[:5]:
-                evidence.append(_ev_branch(b, "to_scene"))
-            evidence.append(_count("from_scene", len(out), "story_branches"))
-            evidence.append(_count("is_ending", 0, "scene_states"))
-            summary = T.scene_no_ending(name=scene.name, outgoing=len(out), onward=onward, endings=self.endings)
-            reaches_ending = False
-        else:
-            n = self.reachable_endings(scene.scene_id)
-            if scene.is_entry:
-                evidence.append(_ev_scene(scene, "is_entry"))
-            if scene.is_ending:
-                evidence.append(_ev_scene(scene, "is_ending"))
-            evidence.append(_count("is_ending", n, "scene_states"))
-            summary = T.scene_reaches(name=scene.name, is_entry=bool(scene.is_entry), is_ending=bool(scene.is_ending),
-                                      reachable_endings=n, endings=self.endings)
-            reaches_ending = True
-        hedges.extend(self.extra_hedges.get(scene.scene_id, []))
-        return _card(scene.scene_id, SCENE, scene.scene_id, None, verdict, reached, reaches_ending if reached else None,
-                     None, evidence, summary, join_clauses(hedges))
+        reached = a.reached is not None and scene.scene_id in a.reached
+        verdict = decision.verdict
+        reaches_ending = (None if verdict == UNREACHED else verdict != NO_ENDING) if reached else None
+        return StoryCard(SCENE_BOOK.write(self, scene, decision, {
+            "target_no": scene.scene_id, "target_kind": SCENE, "scene_id": scene.scene_id, "reached_from_entry": reached,
+            "reaches_ending": reaches_ending,
+        }))
 
-    # ------------------------------------------------------------ branches
     def branch_card(self, branch: Branch) -> StoryCard | None:
         a = self.a
-        verdict = judge_branch(a, branch)
-        if verdict is None or a.reached is None:
+        if a.reached is None:
             return None
-        bid, from_scene, to_scene, line = branch.branch_id, branch.from_scene, branch.to_scene, branch.line
-        reached = from_scene in a.reached
-        overlapping = a.overlap.get(bid)
-        # the branch's own cells (the same items as _ev_branch, written out: one card per branch)
-        evidence = [
-            {"source": "story_branches", "field": "branch_id", "value": bid, "line": line},
-            {"source": "story_branches", "field": "from_scene", "value": from_scene, "line": line},
-            {"source": "story_branches", "field": "to_scene", "value": to_scene, "line": line},
-        ]
-        if self.has_condition:
-            evidence.append({"source": "story_branches", "field": "condition_expr", "value": branch.condition_expr, "line": line})
-        hedges: list[T.Clause] = []
-        from_name = self.name(from_scene)
-        if verdict == REACHED_AND_ENDS:
-            to = self.sc.scenes[to_scene]
-            n = self.reachable_endings(to_scene)
-            if to.is_ending:
-                evidence.append(_ev_scene(to, "is_ending"))
-            else:
-                evidence.append({"source": "scene_states", "field": "is_ending", "agg": "count", "value": n})
-            summary = T.branch_reaches(branch_id=bid, from_name=from_name, condition=self.cond(branch),
-                                       to_name=self.name(to_scene), to_is_ending=bool(to.is_ending), reachable_endings=n)
-        elif verdict == MISSING_TARGET:
-            summary = T.branch_missing_target(branch_id=bid, from_name=from_name, condition=self.cond(branch),
-                                              to_scene=to_scene, scenes=len(self.sc.scenes))
-            evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
-            close = _same_id_spelling(to_scene, self.spelling())
-            hedges.append(T.hedge_missing_target(to_scene=to_scene, close=close,
-                                                 rejected_lines=self.sc.rejected_scene_lines))
-        elif verdict == UNREACHED:
-            scene = self.sc.scenes.get(from_scene)
-            if scene is None:
-                summary = T.branch_unreached(branch_id=bid, from_scene=from_scene, from_name=None, incoming=0)
-                evidence.append(_count("scene_id", len(self.sc.scenes), "scene_states"))
-                hedges.append(T.hedge_from_missing_scene(from_scene=from_scene))
-            else:
-                inc = len(self.incoming.get(scene.scene_id, []))
-                if self.has_entry:
-                    evidence.append(_ev_scene(scene, "is_entry"))
-                evidence.append(_count("to_scene", inc, "story_branches"))
-                summary = T.branch_unreached(branch_id=bid, from_scene=from_scene, from_name=scene.name, incoming=inc)
-        elif verdict == SHADOWING:
-            summary = self.shadowing_summary(branch, overlapping, evidence, hedges)
-        else:  # NO_ENDING
-            to = self.sc.scenes[to_scene]
-            evidence.append(_ev_scene(to, "is_ending"))
-            evidence.append(_count("is_ending", 0, "scene_states"))
-            summary = T.branch_no_ending(branch_id=bid, from_name=from_name, to_name=to.name, endings=self.endings)
-        # hedges that concern the branch itself, whatever its verdict
-        own = a.shadowed.get(bid)
-        if own is not None:
-            if own.unsatisfiable:
-                hedges.append(T.hedge_unsatisfiable(condition=self.cond(branch), first=own.previous is None))
-            else:
-                same = any(self.branch_by_id[c].to_scene == to_scene for c in own.covered_by)
-                hedges.append(T.hedge_never_fires(covers=own.covered_by, same_target=same, to_name=self.name(to_scene)))
-        state = a.shadowing.get(from_scene)
-        if state is not None and state.undecided is not None:
-            undecided = self.undecided_clause(branch)
-            if undecided is not None:
-                scene = self.sc.scenes.get(from_scene)
-                if scene is not None and self.has_available:
-                    item = _ev_scene(scene, "available_flags", raw=True)
-                    if item not in evidence:
-                        evidence.append(item)
-                hedges.append(undecided)
-        extra = self.extra_hedges.get(bid)
-        if extra:
-            hedges.extend(extra)
-        return StoryCard({
-            "target_no": bid, "target_kind": BRANCH, "scene_id": from_scene, "branch_id": bid, "verdict": verdict,
-            "reached_from_entry": reached, "reaches_ending": None, "overlapping_branch_id": overlapping,
-            "evidence": evidence, "summary": summary, "hedge": join_clauses(hedges) if hedges else None,
-        })
-
-    def shadowing_summary(self, branch: Branch, later_id: str | None, evidence: list[Ev], hedges: list[T.Clause]) -> str:
-        assert later_id is not None
-        later = self.branch_by_id[later_id]
-        info = self.a.shadowed[later_id]
-        evidence.append(_ev_branch(branch, "order_no"))
-        evidence.append(_ev_branch(later, "branch_id"))
-        evidence.append(_ev_branch(later, "condition_expr"))
-        evidence.append(_ev_branch(later, "order_no"))
-        for cid in info.covered_by:
-            if cid != branch.branch_id:
-                cover = self.branch_by_id[cid]
-                evidence.append(_ev_branch(cover, "condition_expr"))
-        scene = self.sc.scenes.get(branch.from_scene)
-        if scene is not None:
-            evidence.append(_ev_scene(scene, "available_flags", raw=True))
-        used: list[str] = []
-        for bid in (later_id, *info.covered_by):
-            expr: Expr | None = self.a.conditions.get(bid)
-            if expr is not None:
-                used.extend(f for f in flags_of(expr) if f not in used)
-        for f in used:
-            spec = self.flags.get(f)
-            if spec is None:
-                continue
-            if spec.type == "int":
-                for col in ("min_value", "max_value"):
-                    if getattr(spec, col) is not None:
-                        evidence.append({"source": "flag_spec", "field": col, "value": getattr(spec, col), "line": spec.line})
-            elif spec.type == "enum":
-                evidence.append({"source": "flag_spec", "field": "values", "value": spec.raw.get("values"), "line": spec.line})
-        if info.unsatisfiable:
-            hedges.append(T.hedge_later_unsatisfiable(later_id=later_id))
-        return T.branch_shadowing(
-            branch_id=branch.branch_id, order_no=branch.order_no, from_name=self.name(branch.from_scene), later_id=later_id,
-            later_order=later.order_no, later_condition=self.cond(later), covers=info.covered_by, unsatisfiable=info.unsatisfiable,
-        )
+        decision = BRANCH_BOOK.decide(self, branch)
+        if decision.missing:
+            return None
+        bid = branch.branch_id
+        return StoryCard(BRANCH_BOOK.write(self, branch, decision, {
+            "target_no": bid, "target_kind": BRANCH, "scene_id": branch.from_scene, "branch_id": bid,
+            "reached_from_entry": branch.from_scene in a.reached, "overlapping_branch_id": a.overlap.get(bid),
+        }))
 
 
 def build_cards(a: Analysis, progress: Progress = SILENT) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:

@@ -30,17 +30,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from verdicts.errors import ConfigError
 
 from .model import VERDICTS
+from .rules import VERDICT_CODES
 
 __all__ = ["Config", "DiagramOptions", "Acceptance", "find_config", "load_config", "VERDICT_CODES", "DEFAULT_FAIL_ON"]
 
-#: stable codes of the verdicts (also accepted wherever a Korean label is)
-VERDICT_CODES = {
-    "reaches-ending": "끝까지 닿음",
-    "unreached": "어디서도 안 닿음",
-    "missing-scene": "없는 장면을 가리킴",
-    "shadowed": "조건이 겹침",
-    "no-ending": "끝에 못 감",
-}
 DEFAULT_FAIL_ON = ("어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "findings", "issues")
 
 

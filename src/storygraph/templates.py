@@ -13,9 +13,9 @@ from typing import Mapping, Sequence
 from verdicts.korean import josa
 
 from .conditions import And, Compare, Const, Expr, FlagTrue, Not, Or
-from .model import MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SHADOWING, UNREACHED, Flag
+from .model import Flag
 
-__all__ = ["SCENE_SUMMARIES", "BRANCH_SUMMARIES", "describe_condition", "id_list", "Clause"]
+__all__ = ["describe_condition", "id_list", "Clause"]
 
 Clause = tuple[str, str]
 
@@ -103,7 +103,6 @@ def scene_reaches(*, name: str, is_entry: bool, is_ending: bool, reachable_endin
         return f"시작 장면인 {name}에서 출발한 독자는 엔딩 {endings}개 가운데 {reachable_endings}개에 닿을 수 있습니다."
     return f"{name}에 들어온 독자는 엔딩 {endings}개 가운데 {reachable_endings}개까지 길이 이어집니다."
 
-SCENE_SUMMARIES = {UNREACHED: scene_unreached, NO_ENDING: scene_no_ending, REACHED_AND_ENDS: scene_reaches}
 
 # ------------------------------------------------------------------ branch summaries
 
@@ -144,14 +143,6 @@ def branch_reaches(*, branch_id: str, from_name: str, condition: str, to_name: s
     return (f"{from_name}에서 {when(condition)} {josa(to_name, '으로/로')} 이어지는 {josa(branch_id, '은/는')} "
             f"그 뒤로 엔딩 {reachable_endings}개까지 길이 열려 있습니다.")
 
-
-BRANCH_SUMMARIES = {
-    MISSING_TARGET: branch_missing_target,
-    UNREACHED: branch_unreached,
-    SHADOWING: branch_shadowing,
-    NO_ENDING: branch_no_ending,
-    REACHED_AND_ENDS: branch_reaches,
-}
 
 # ------------------------------------------------------------------ hedges
 

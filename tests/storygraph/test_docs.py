@@ -8,7 +8,6 @@ import pytest
 from storygraph.checks import CHECKS
 from storygraph.docs import SECTIONS, render_verdict_docs, rule_doc_sections
 from storygraph.rules import RULES
-from storygraph.templates import BRANCH_SUMMARIES, SCENE_SUMMARIES
 from storygraph.model import BRANCH_VERDICTS, SCENE_VERDICTS
 from tests.conftest import ROOT
 
@@ -26,9 +25,17 @@ def test_every_check_is_documented():
         assert check.doc, check.id
 
 
-def test_every_verdict_has_a_summary_template():
-    assert set(SCENE_SUMMARIES) == set(SCENE_VERDICTS)
-    assert set(BRANCH_SUMMARIES) == set(BRANCH_VERDICTS)
+def test_every_verdict_has_one_rule_with_its_templates():
+    from storygraph import templates as T
+    from storygraph.rules import BRANCH_RULES, SCENE_RULES
+
+    assert [r.verdict for r in SCENE_RULES] == list(SCENE_VERDICTS)
+    assert [r.verdict for r in BRANCH_RULES] == list(BRANCH_VERDICTS)
+    for rule in RULES:
+        assert rule.templates and all(t.__module__ == T.__name__ for t in rule.templates), rule.code
+    owned = {t.__name__ for rule in RULES for t in rule.templates}
+    summaries = {n for n in dir(T) if n.startswith(("scene_", "branch_")) and callable(getattr(T, n))}
+    assert summaries <= owned, f"summary templates no rule uses: {sorted(summaries - owned)}"
 
 
 def test_docs_file_is_generated_from_the_docstrings():
