@@ -60,42 +60,18 @@ def render_verdict_docs() -> str:
 
 
 def explainable_names() -> list[str]:
-    """Every name ``storygraph explain`` accepts: verdict labels, verdict codes, finding codes."""
-    from .findings import KINDS
-    from .rules import RULES
+    """Every name ``storygraph explain`` accepts (see :func:`verdicts.docs.explainable_names`)."""
+    from .domain import DOMAIN
 
-    names: list[str] = []
-    for rule in RULES:
-        for n in (rule.verdict, rule.code):
-            if n not in names:
-                names.append(n)
-    names += [k.code for k in KINDS]
-    return names
+    return DOMAIN.explainable_names()
 
 
 def explain_text(name: str) -> str | None:
-    """The documentation of a verdict (Korean label or stable code) or a lint finding
-    code, as plain text; ``None`` when the name is unknown."""
-    from .findings import KINDS
-    from .rules import RULES
+    """The documentation of a verdict, finding code or check id, as plain text; ``None``
+    when the name is unknown (see :func:`verdicts.docs.explain_text`)."""
+    from .domain import DOMAIN
 
-    blocks: list[tuple[str, str]] = []
-    for rule in RULES:
-        if name in (rule.verdict, rule.code):
-            where = "장면(scene)" if rule.kind == "장면" else "분기(branch)"
-            blocks.append((f"{rule.verdict} · {rule.code} — {where}", rule.doc))
-    for kind in KINDS:
-        if name == kind.code:
-            blocks.append((f"{kind.code} · {kind.title}", kind.doc))
-    if not blocks:
-        return None
-    out = []
-    for title, doc in blocks:
-        headline, sections = split_doc(doc)
-        out += [title, "=" * len(title), headline, ""]
-        for section in SECTIONS:
-            out += [f"{section}:", f"    {sections.get(section, '')}", ""]
-    return "\n".join(out)
+    return DOMAIN.explain(name)
 
 
 if __name__ == "__main__":  # pragma: no cover

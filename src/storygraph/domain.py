@@ -18,6 +18,7 @@ from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
 from .model import BRANCH, REACHED_AND_ENDS, SCENE, VERDICTS, Scenario, StoryCard
+from .rules import BRANCH_BOOK, SCENE_BOOK
 
 if TYPE_CHECKING:
     from .config import Config
@@ -39,6 +40,11 @@ class StorygraphDomain(Domain):
     card_type = StoryCard
     verdicts = VERDICTS
     passing_verdicts = frozenset({REACHED_AND_ENDS})
+    books = (SCENE_BOOK, BRANCH_BOOK)
+    finding_kinds = tuple(KINDS)
+    kind_field = "target_kind"
+    kind_labels = {SCENE: "장면(scene)", BRANCH: "분기(branch)"}
+    docs_page = "docs/verdicts.md"
     #: compared with the card when a gold row fills it (``storygraph grade``, ``verdicts grade``)
     gold_fields = ("overlapping_branch_id",)
     notes = {
@@ -61,6 +67,9 @@ class StorygraphDomain(Domain):
 
     def checks(self) -> list[Check[Any]]:
         return list(CHECKS)
+
+    def card_table(self, card: dict[str, Any]) -> str:
+        return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
 
     def judge(self, path: Path) -> Report:
         return lint(path)

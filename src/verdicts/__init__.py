@@ -6,11 +6,11 @@ package owns what every domain shares: the card and evidence model, input issues
 reading tables, automatic checks, schema validation, grouping and reporters.
 """
 
-from .domain import DOMAINS, Domain, Report, get_domain
+from .domain import Domain, Report, domain_names, get_domain
 from .errors import ConditionSyntaxError, ConfigError, InputError, VerdictsError
 from .model import Card, CheckResult, Evidence, Finding, InputIssue, SourceInfo
 
 __all__ = [
-    "Card", "Evidence", "InputIssue", "CheckResult", "Finding", "SourceInfo", "Report", "Domain", "DOMAINS",
+    "Card", "Evidence", "InputIssue", "CheckResult", "Finding", "SourceInfo", "Report", "Domain", "domain_names",
     "get_domain", "VerdictsError", "InputError", "ConditionSyntaxError", "ConfigError",
 ]

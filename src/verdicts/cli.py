@@ -17,7 +17,7 @@ from typing import Optional
 
 import typer
 
-from .domain import DOMAINS, get_domain
+from .domain import domain_names, get_domain
 from .errors import VerdictsError
 from .grading import grade_domain, render_grade_text
 from .report import REPORTERS
@@ -63,7 +63,7 @@ def main() -> None:
 @app.command("list")
 def list_domains() -> None:
     """Name every domain with what it decides."""
-    for name in DOMAINS:
+    for name in domain_names():
         try:
             title = get_domain(name).title
         except Exception as exc:  # a broken plug-in must not hide the others
@@ -130,6 +130,39 @@ def show(
         sys.stdout.write(header + "\n\n")
         sys.stdout.write(REPORTERS["text"](report_from_json(plugin, stored.data), plugin))
     raise typer.Exit(stored.exit_code)
+
+
+@app.command()
+def explain(
+    domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
+    name: str = typer.Argument(..., help="A verdict (Korean label or code), a lint finding code or a check id."),
+) -> None:
+    """What a verdict, a finding or a check of DOMAIN flags, why it matters, an example,
+    what to do instead (from the same docstrings as the docs pages)."""
+    try:
+        plugin = get_domain(domain)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    text = plugin.explain(name.strip())
+    if text is None:
+        raise _fail(unknown_name_message(name, plugin.explainable_names()))
+    typer.echo(text)
+
+
+def unknown_name_message(name: str, known: list[str]) -> str:
+    """One sentence for a name ``explain`` does not know, with the closest names."""
+    import difflib
+
+    close = difflib.get_close_matches(name.strip(), known, n=3, cutoff=0.5)
+    from .korean import josa
+
+    if len(close) == 1:
+        hint = f" 혹시 {josa(repr(close[0]), '을/를')} 찾으셨나요?"
+    elif close:
+        hint = f" 혹시 {', '.join(repr(c) for c in close)} 가운데 하나를 찾으셨나요?"
+    else:
+        hint = ""
+    return f"'{name}'에 해당하는 판정, 발견 코드, 검증 번호가 없습니다. 쓸 수 있는 이름: {', '.join(known)}.{hint}"
 
 
 @app.command()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
-__all__ = ["SECTIONS", "split_doc"]
+__all__ = ["SECTIONS", "split_doc", "explain_text", "explainable_names"]
 
 SECTIONS = ("What it flags", "Why it matters", "Example", "Instead")
 
@@ -39,3 +39,50 @@ def split_doc(doc: str) -> tuple[str, dict[str, str]]:
         elif current:
             sections[current] += stripped + " "
     return headline, {k: " ".join(v.split()) for k, v in sections.items()}
+
+
+def _rule_title(domain, rule) -> str:
+    cause = "".join(f" ({v})" for v in rule.stamp.values())
+    where = f" — {domain.kind_labels.get(rule.kind, rule.kind)}" if rule.kind else ""
+    return f"{rule.verdict}{cause} · {rule.code}{where}"
+
+
+def explainable_names(domain) -> list[str]:
+    """Every name ``explain`` takes for ``domain``: verdict labels and rule codes,
+    finding codes, check ids."""
+    names: list[str] = []
+    for rule in domain.rules():
+        for n in (rule.verdict, rule.code):
+            if n not in names:
+                names.append(n)
+    names += [k.code for k in domain.finding_kinds]
+    names += [c.id for c in domain.checks()] + ["SCHEMA"]
+    return names
+
+
+def explain_text(domain, name: str) -> str | None:
+    """The documentation of a verdict (Korean label or stable code), a finding code or a
+    check id of ``domain`` as plain text (from the same docstrings as its docs page);
+    ``None`` when the name is unknown."""
+    blocks: list[tuple[str, str]] = []
+    for rule in domain.rules():
+        if name in (rule.verdict, rule.code):
+            blocks.append((_rule_title(domain, rule), rule.doc))
+    for kind in domain.finding_kinds:
+        if name == kind.code:
+            blocks.append((f"{kind.code} · {kind.title}", kind.doc))
+    out: list[str] = []
+    for title, doc in blocks:
+        headline, sections = split_doc(doc)
+        out += [title, "=" * len(title), headline, ""]
+        for section in SECTIONS:
+            out += [f"{section}:", f"    {sections.get(section, '')}", ""]
+    if not blocks:
+        checks = [c for c in domain.checks() if c.id.lower() == name.lower()]
+        if name.upper() == "SCHEMA":
+            title = "SCHEMA · 모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다."
+            return "\n".join([title, "=" * len(title), f"Every card is validated against the seed's schema, kept as a data file ({domain.name}).", ""])
+        for check in checks:
+            title = f"{check.id} · {check.description}"
+            out += [title, "=" * len(title), " ".join(check.doc.split()), ""]
+    return "\n".join(out) if out else None

@@ -14,10 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from .checks import Check
+from .engine import Rule, RuleBook
 from .model import Card, CheckResult, Finding, InputIssue, SourceInfo
 from .schema import schema_check
 
-__all__ = ["Domain", "Report", "DOMAINS", "get_domain", "domain_names"]
+__all__ = ["Domain", "Report", "get_domain", "domain_names", "ENTRY_POINT_GROUP"]
 
 
 @dataclass
@@ -46,9 +47,10 @@ class Report:
 
 
 class Domain(ABC):
-    """A family of verdicts over one kind of record.
+    """A family of verdicts over one kind of record: what a domain declares, and what
+    the core derives from it for every domain (explain, docs, SARIF rules, the exit rule).
 
-    Subclasses set the class attributes and implement :meth:`judge`.
+    Subclasses set the class attributes and implement :meth:`judge` and :meth:`checks`.
     """
 
     #: short name used on the command line (``verdicts run NAME``) and for the schema file
@@ -61,12 +63,22 @@ class Domain(ABC):
     verdicts: tuple[str, ...]
     #: verdicts that are not findings (a run with only these exits 0)
     passing_verdicts: frozenset[str]
+    #: the rule books (one per kind of target), in order: the rules' docstrings are the docs
+    books: tuple[RuleBook, ...] = ()
+    #: the lint findings a domain reports beside its cards (each with ``code``, ``title``, ``doc``)
+    finding_kinds: tuple[Any, ...] = ()
+    #: the card field that says which kind of target a card judges (storygraph: target_kind)
+    kind_field: str | None = None
+    #: how ``explain`` names each kind of target
+    kind_labels: dict[str, str] = {}
     #: the column that subdivides a verdict group on screen, per verdict (robot: blocked_cause)
     subgroup_field: dict[str, str] = {}
     #: the columns of the expandable evidence table on screen, in order
     evidence_columns: tuple[str, ...] = ("field", "agg", "value")
     #: card fields a gold file may also give and the grading runner compares
     gold_fields: tuple[str, ...] = ()
+    #: the docs page generated from the docstrings (relative to the repository)
+    docs_page: str | None = None
     #: verification notes for the screen: "자동" (what the checks cover), "수동" (what a
     #: person must look at), "정직 경계선" (what the tool cannot know) → Korean sentences
     notes: dict[str, list[str]] = {}
@@ -82,6 +94,54 @@ class Domain(ABC):
     def checks(self) -> list[Check[Any]]:
         """The domain's automatic checks, in their seed's order."""
 
+    # ------------------------------------------------------------------ derived by the core
+    def rules(self) -> list[Rule]:
+        """Every verdict rule, book by book, in precedence order."""
+        return [rule for book in self.books for rule in book]
+
+    def verdict_codes(self) -> dict[str, str]:
+        """Every rule's stable code → its verdict label."""
+        return {rule.code: rule.verdict for rule in self.rules()}
+
+    def rule_of(self, card: dict[str, Any]) -> Rule | None:
+        """The rule that gave a card (as JSON) its verdict: same verdict, same target
+        kind, the same fixed fields."""
+        kind = card.get(self.kind_field) if self.kind_field else None
+        for rule in self.rules():
+            if rule.verdict != card.get("verdict") or (rule.kind is not None and rule.kind != kind):
+                continue
+            if all(card.get(k) == v for k, v in rule.stamp.items()):
+                return rule
+        return None
+
+    def card_location(self, card: dict[str, Any]) -> tuple[str | None, int | None]:
+        """The table and physical line of the row a card judges (where SARIF and GitHub
+        annotations point): the first evidence item that cites a row of the domain's
+        first table with a line.  Domains override it when a card's row lives elsewhere."""
+        table = self.card_table(card)
+        for item in card.get("evidence") or ():
+            if item.get("source") == table and item.get("line") is not None and not item.get("agg"):
+                return table, item["line"]
+        return table, None
+
+    def card_table(self, card: dict[str, Any]) -> str | None:
+        """The input table whose row a card judges."""
+        return None
+
+    def explainable_names(self) -> list[str]:
+        """Every name ``verdicts explain`` takes: verdict labels, rule codes, finding
+        codes and check ids."""
+        from .docs import explainable_names
+
+        return explainable_names(self)
+
+    def explain(self, name: str) -> str | None:
+        """The documentation of a verdict (label or code), a finding code or a check id,
+        as plain text; ``None`` for an unknown name."""
+        from .docs import explain_text
+
+        return explain_text(self, name)
+
     def finish(self, report: Report, card_json: list[dict[str, Any]] | None = None) -> Report:
         """Append the schema check every domain shows beside its own checks.
 
@@ -96,23 +156,34 @@ class Domain(ABC):
         return 1 if bad or report.issues or report.findings else 0
 
 
-#: registered domains: name -> "module:attribute" (imported on first use)
-DOMAINS: dict[str, str] = {
-    "storygraph": "storygraph.domain:DOMAIN",
-    "robot": "verdicts.robot.domain:DOMAIN",
-}
+#: the entry-point group a domain registers under (``pyproject.toml``:
+#: ``[project.entry-points."verdicts.domains"] NAME = "module:DOMAIN"``)
+ENTRY_POINT_GROUP = "verdicts.domains"
+
+
+def _entry_points() -> dict[str, Any]:
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep for ep in entry_points(group=ENTRY_POINT_GROUP)}
 
 
 def domain_names() -> list[str]:
-    return list(DOMAINS)
+    """The registered domains, in the order of their names."""
+    return sorted(_entry_points())
 
 
 def get_domain(name: str) -> Domain:
+    """The domain registered as ``name`` (loaded on first use)."""
+    points = _entry_points()
     try:
-        target = DOMAINS[name]
+        point = points[name]
     except KeyError:
         from .errors import VerdictsError
+        known = ", ".join(sorted(points)) or "없음"
+        raise VerdictsError(f"'{name}' 도메인은 등록되어 있지 않습니다(등록된 도메인: {known}).") from None
+    domain = point.load()
+    if not isinstance(domain, Domain):
+        from .errors import VerdictsError
 
-        raise VerdictsError(f"알 수 없는 도메인 '{name}'입니다. 있는 도메인: {', '.join(DOMAINS)}") from None
-    module_name, attr = target.split(":")
-    return getattr(importlib.import_module(module_name), attr)
+        raise VerdictsError(f"'{point.value}'이 가리키는 값은 Domain이 아니어서 '{name}' 도메인으로 쓸 수 없습니다.")
+    return domain

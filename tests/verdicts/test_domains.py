@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from verdicts.domain import DOMAINS, get_domain
+from verdicts.domain import domain_names, get_domain
 from verdicts.korean import is_polite_sentence
 from verdicts.schema import load_schema
 
 
-@pytest.mark.parametrize("name", list(DOMAINS))
+@pytest.mark.parametrize("name", domain_names())
 def test_domain_exposes_what_a_screen_needs(name):
     domain = get_domain(name)
     schema = load_schema(domain.name)

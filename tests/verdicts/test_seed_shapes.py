@@ -9,17 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import seeds_dir
 from verdicts.model import Evidence
 from verdicts.schema import card_errors, load_schema
 
-SEEDS = Path(__file__).resolve().parents[3] / "shared" / "seeds"
 DOMAINS = {"storygraph": "004", "robot": "003", "extraction": "000", "mail": "001"}
 
 
 def _samples(prefix: str):
-    seed = next(SEEDS.glob(f"{prefix}_*.txt"), None)
-    if seed is None:
-        pytest.skip("seed documents are not beside this checkout")
+    seed = next(seeds_dir().glob(f"{prefix}_*.txt"), None)
+    assert seed is not None, f"no seed {prefix}_*.txt"
     text = seed.read_text(encoding="utf-8")
     start = text.index("\n[", text.index('{"type":"object"'))
     depth, end = 0, None

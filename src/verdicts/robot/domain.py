@@ -11,7 +11,7 @@ from verdicts.domain import Domain, Report
 from .checks import CHECKS, CheckContext
 from .loading import load_round
 from .model import DEPLOY, NOT_IN_TRAINING, VERDICTS, RobotCard, Round
-from .rules import RULES, build_cards
+from .rules import BOOK, build_cards
 
 __all__ = ["RobotDomain", "DOMAIN", "judge_round", "RobotReport"]
 
@@ -31,7 +31,8 @@ class RobotDomain(Domain):
     subgroup_field = {NOT_IN_TRAINING: "blocked_cause"}
     evidence_columns = ("source", "field", "agg", "value")
     gold_fields = ("blocked_cause",)
-    rules = RULES
+    books = (BOOK,)
+    docs_page = "docs/robot.md"
     notes = {
         "자동": [
             "열네 가지 자동 검증이 카드마다 입력 표에서 성공률, 실패 집계와 사유, 주기 중앙값, 더 모을 회차를 따로 다시 계산해 카드 값과 맞춰 봅니다.",
@@ -55,6 +56,9 @@ class RobotDomain(Domain):
 
     def checks(self) -> list[Check[Any]]:
         return list(CHECKS)
+
+    def card_table(self, card: dict[str, Any]) -> str:
+        return "task_spec"
 
     def judge(self, path: Path) -> Report:
         return judge_round(path)

@@ -1,0 +1,49 @@
+"""Every registered domain keeps the kit's contract (rules documented with their
+templates, checks documented, explain answers every name, schema and notes in place),
+and a domain plugs in through the entry point alone."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from verdicts.domain import domain_names, get_domain
+from verdicts.testing import contract_problems
+
+
+def test_the_bundled_domains_are_registered_as_entry_points():
+    assert {"storygraph", "robot"} <= set(domain_names())
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_domain_keeps_the_contract(name):
+    assert contract_problems(get_domain(name)) == []
+
+
+def test_contract_names_a_broken_rule():
+    from verdicts.engine import RuleBook
+
+    robot = get_domain("robot")
+    broken = type("Broken", (type(robot),), {})()
+    first = type(robot.books[0].rules[0])
+    undocumented = type("Undocumented", (first,), {"__doc__": "다른 말 — nothing."})()
+    broken.books = (RuleBook((undocumented, *robot.books[0].rules[1:]), fields=robot.books[0].fields),)
+    problems = contract_problems(broken)
+    assert any("headline must start" in p for p in problems) and any("lacks 'What it flags'" in p for p in problems)
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_explain_from_the_command_line(name, cli):
+    domain = get_domain(name)
+    rule = domain.rules()[0]
+    proc = cli("verdicts", "explain", name, rule.code)
+    assert proc.stdout.startswith(rule.verdict) and "What it flags:" in proc.stdout
+    wrong = cli("verdicts", "explain", name, rule.code[:-1] + "x", check_code=2)
+    assert "찾으셨나요" in wrong.stderr and rule.code in wrong.stderr and "Traceback" not in wrong.stderr
+
+
+def test_an_unknown_domain_is_a_clear_error(cli):
+    proc = cli("verdicts", "explain", "nosuch", "x", check_code=2)
+    assert "'nosuch' 도메인은 등록되어 있지 않습니다" in proc.stderr and "robot" in proc.stderr
