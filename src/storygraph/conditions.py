@@ -21,7 +21,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Union
 
-from lark import Lark, Token, Transformer, v_args
+from lark import Lark, Token, Transformer, Tree, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
 
 from verdicts.errors import ConditionSyntaxError
@@ -30,8 +30,8 @@ from .model import Flag
 
 __all__ = [
     "Const", "FlagTrue", "Compare", "Not", "And", "Or", "Expr",
-    "parse_condition", "grammar_text", "flags_of", "constants_of",
-    "TypeProblem", "check_types", "compile3", "evaluate", "to_sympy", "render",
+    "parse_condition", "MAX_NESTING", "grammar_text", "flags_of", "expr_facts", "expr_atoms", "OPS",
+    "TypeProblem", "check_types", "types_fit", "compile3", "Eval3", "evaluate", "to_sympy", "render",
 ]
 
 # ----------------------------------------------------------------------------- AST
@@ -81,9 +81,11 @@ class Or:
 Expr = Union[Const, FlagTrue, Compare, Not, And, Or]
 
 _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
-_OPS: dict[str, Callable[[Any, Any], bool]] = {
+#: the comparison operators of the AST as functions (``Compare.op`` -> its test)
+OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
+_OPS = OPS  # the old private name, still imported by findings.py (its owner moves to OPS)
 
 # ----------------------------------------------------------------------------- parsing
 
@@ -243,32 +245,38 @@ def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
     return ConditionSyntaxError(text, 1, [], f"조건식을 읽을 수 없습니다 ({exc}).")  # pragma: no cover
 
 
+#: how deeply parentheses and ``not`` may nest, counted together (``not (not x)`` is
+#: three levels deep at ``x``).  Deeper text is a syntax error: no creator writes it, and
+#: every walk over a tree (lark's own transformer included) would otherwise run out of
+#: Python's recursion limit on it.
+MAX_NESTING = 100
+
+
 @lru_cache(maxsize=1 << 18)
 def parse_condition(text: str | None) -> Expr:
     """Parse a ``condition_expr``; empty or blank text is ``Const(True)``.
 
-    Raises :class:`~verdicts.errors.ConditionSyntaxError`.  Results are cached, so an
+    Raises :class:`~verdicts.errors.ConditionSyntaxError`, also for parentheses and
+    ``not`` nested more than :data:`MAX_NESTING` levels deep.  Results are cached, so an
     identical condition text is parsed once per process.  Well-formed texts take a fast
     hand-written path (:func:`_fast_parse`) that builds the very same tree as the lark
     grammar; anything it is not sure of goes to lark, which also writes every error
     message.
+
+    >>> parse_condition("  ")
+    Const(value=True)
+    >>> parse_condition("(" * 101 + "x" + ")" * 101)
+    Traceback (most recent call last):
+    ...
+    verdicts.errors.ConditionSyntaxError: 101번째 글자에서 괄호와 not이 100단계보다 깊게 겹칩니다; 100단계까지만 쓸 수 있으니 식을 나누거나 겹친 괄호를 줄여 주세요.
     """
     if text is None or not text.strip():
         return Const(True)
-    toks = _tokens(text)
-    if toks:
-        atoms: list = []
-        try:
-            fast = _loop_parse(toks, atoms)
-        except _Bail:
-            fast = None
-        except _TooDeep:
-            fast = _descent(toks, text)
-            atoms = None  # type: ignore[assignment]
-        if fast is not None:
-            if atoms is not None:
-                _remember(fast, atoms)  # the parse met every atom in reading order: no walk needed later
-            return fast
+    atoms: list = []
+    fast = _fast_parse(text, atoms)
+    if fast is not None:
+        _remember(fast, atoms)  # the parse met every atom in reading order: no walk needed later
+        return fast
     return _lark_parse(text)
 
 
@@ -276,19 +284,65 @@ def _lark_parse(text: str) -> Expr:
     """The grammar's own parse (``grammar/condition.lark``), with friendly errors."""
     try:
         tree = _parser().parse(text)
+    except UnexpectedInput as exc:
+        raise _friendly(text, exc) from None
+    _check_nesting(text, tree)
+    try:
         return _ToAst().transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _SemanticError):
             raise ConditionSyntaxError(text, inner.pos, [], inner.message) from None
         raise ConditionSyntaxError(text, 1, [], f"조건식을 읽을 수 없습니다 ({inner}).") from None
-    except UnexpectedInput as exc:
-        raise _friendly(text, exc) from None
+
+
+def _check_nesting(text: str, tree: Tree) -> None:
+    """Raise :class:`ConditionSyntaxError` when ``tree`` (lark's, not yet transformed)
+    nests parentheses and ``not`` more than :data:`MAX_NESTING` levels deep; the caret
+    goes under the ``(`` or ``not`` that opens the first level too many.
+
+    A level is a ``negation`` node or an ``any_of`` node below the root (the grammar
+    makes one ``any_of`` for the whole text and one inside each pair of parentheses).
+    The walk keeps its own stack: the tree may be far deeper than Python's recursion
+    limit.
+    """
+    stack: list[tuple[Tree, int]] = [(tree, 0)]
+    while stack:
+        node, level = stack.pop()
+        if node.data in ("negation", "any_of") and node is not tree:
+            level += 1
+            if level > MAX_NESTING:
+                raise _too_deep(text, node)
+        stack.extend((child, level) for child in node.children if isinstance(child, Tree))
+
+
+def _too_deep(text: str, node: Tree) -> ConditionSyntaxError:
+    """The error for ``node``, the first level past the limit: its openers (``(``,
+    ``not``, ``!``) stand right before its leftmost token, one for each level met on the
+    way down to it."""
+    openers = 0
+    while isinstance(node, Tree):
+        if node.data in ("negation", "any_of"):
+            openers += 1
+        node = node.children[0]
+    pos = node.start_pos  # 0-based start of the leftmost token
+    while openers:
+        pos = len(text[:pos].rstrip(" \t\f\r\n"))
+        if text[pos - 1] in "(!":
+            pos -= 1
+        else:  # a ``not`` keyword
+            pos -= 3
+        openers -= 1
+    return ConditionSyntaxError(
+        text, pos + 1, [],
+        f"{pos + 1}번째 글자에서 괄호와 not이 {MAX_NESTING}단계보다 깊게 겹칩니다; "
+        f"{MAX_NESTING}단계까지만 쓸 수 있으니 식을 나누거나 겹친 괄호를 줄여 주세요.",
+    )
 
 
 # The fast path: a tokenizer and a parser for the same grammar.  It returns ``None`` (and
 # lark takes over) on anything unusual: an error of any kind, a word that lark would split
-# at a keyword, a comparison of two flags.
+# at a keyword, a comparison of two flags, nesting past MAX_NESTING.
 #
 # One ``findall`` cuts the whole text into (space, operator, string, int, word) tuples;
 # the positions follow from the lengths.  ``findall`` skips what matches nothing, so the
@@ -300,8 +354,6 @@ _KEYWORDS = {"and": "and", "or": "or", "not": "not", "true": "true", "false": "f
 _KEYWORD_PREFIX = re.compile(r"(?i:and|or|not|true|false)\b")
 _OP_KINDS = {"&&": "and", "||": "or", "!": "not", "(": "(", ")": ")"}
 _COMPARE = {"==": "==", "!=": "!=", "<=": "<=", ">=": ">=", "<": "<", ">": ">", "=": "=="}
-#: parenthesis depth beyond which the loop parser hands over to the recursive one
-_LOOP_DEPTH = 64
 
 
 class _Bail(Exception):
@@ -354,8 +406,8 @@ def _operand(tok: tuple[str, Any, int]) -> tuple[str, Any, int]:
 
 
 def _fast_compare(left: tuple[str, Any, int], op: str, right: tuple[str, Any, int]) -> Compare:
-    """One comparison of two operands of the fast paths, the flag put on the left;
-    :class:`_Bail` when both or neither side is a flag (lark then writes the message)."""
+    """One comparison, the flag put on the left; :class:`_Bail` when both or neither
+    side is a flag (lark then writes the message)."""
     if left[0] == "flag" and right[0] != "flag":
         return Compare(left[1], op, right[1], left[2])
     if right[0] == "flag" and left[0] != "flag":
@@ -363,51 +415,49 @@ def _fast_compare(left: tuple[str, Any, int], op: str, right: tuple[str, Any, in
     raise _Bail
 
 
-def _fast_parse(text: str) -> Expr | None:
+def _fast_parse(text: str, atoms: list | None = None) -> Expr | None:
     """The grammar's tree for ``text``, or ``None`` when lark should decide.
 
-    A loop with an explicit stack of open parentheses: ``or`` binds loosest, then
-    ``and``, then ``not``; a comparison chain ``1 < x < 4`` is an ``And`` of its links.
+    A loop with an explicit stack of open parentheses (no recursion, whatever the
+    depth): ``or`` binds loosest, then ``and``, then ``not``; a comparison chain
+    ``1 < x < 4`` is an ``And`` of its links.  Every comparison and bare flag made is
+    appended to ``atoms`` when given (so in reading order).
     """
     toks = _tokens(text)
     if not toks:
         return None
+    if atoms is None:
+        atoms = []
     try:
-        return _loop_parse(toks, [])
+        return _loop(toks, atoms)
     except _Bail:
         return None
-    except _TooDeep:
-        return _descent(toks, text)
 
 
-class _TooDeep(Exception):
-    pass
-
-
-def _loop_parse(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
-    """The parse of :func:`_fast_parse`; every comparison and bare flag made is appended
-    to ``atoms`` (so in reading order)."""
+def _loop(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
     n = len(toks)
     stack: list[tuple[list, list, int]] = []
     or_parts: list[Expr] = []
     and_parts: list[Expr] = []
     nots = 0
+    #: open parentheses and pending ``not`` around the current position (see MAX_NESTING)
+    level = 0
     i = 0
     while True:
         # an operand is expected
         if i >= n:
             return None
         kind, value, pos = toks[i]
-        if kind == "not":
-            nots += 1
+        if kind == "not" or kind == "(":
+            level += 1
+            if level > MAX_NESTING:
+                return None  # lark says so, with the position
             i += 1
-            continue
-        if kind == "(":
-            if len(stack) >= _LOOP_DEPTH:
-                raise _TooDeep
-            stack.append((or_parts, and_parts, nots))
-            or_parts, and_parts, nots = [], [], 0
-            i += 1
+            if kind == "not":
+                nots += 1
+            else:
+                stack.append((or_parts, and_parts, nots))
+                or_parts, and_parts, nots = [], [], 0
             continue
         node: Expr
         if i + 1 < n and toks[i + 1][0] == "cmp":
@@ -433,6 +483,7 @@ def _loop_parse(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
             i += 1
         else:
             return None
+        level -= nots
         while nots:
             node = Not(node)
             nots -= 1
@@ -455,6 +506,7 @@ def _loop_parse(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
             if kind == ")" and stack:
                 or_parts, and_parts, nots = stack.pop()
                 i += 1
+                level -= 1 + nots
                 while nots:
                     group = Not(group)
                     nots -= 1
@@ -463,96 +515,6 @@ def _loop_parse(toks: list[tuple[str, Any, int]], atoms: list) -> Expr | None:
             if kind == "$end" and not stack:
                 return group
             return None
-
-
-def _descent(toks: list[tuple[str, Any, int]], text: str) -> Expr | None:
-    """The same parse by recursive descent (for deeply nested parentheses, which it
-    leaves to lark past Python's recursion limit)."""
-    toks = toks + [("$end", None, len(text) + 1)]
-    i = 0
-
-    def peek() -> str:
-        return toks[i][0]
-
-    def or_expr() -> Expr:
-        nonlocal i
-        parts = [and_expr()]
-        while peek() == "or":
-            i += 1
-            parts.append(and_expr())
-        return parts[0] if len(parts) == 1 else Or(tuple(parts))
-
-    def and_expr() -> Expr:
-        nonlocal i
-        parts = [not_expr()]
-        while peek() == "and":
-            i += 1
-            parts.append(not_expr())
-        return parts[0] if len(parts) == 1 else And(tuple(parts))
-
-    def not_expr() -> Expr:
-        nonlocal i
-        depth = 0
-        while peek() == "not":
-            i += 1
-            depth += 1
-        node = atom()
-        for _ in range(depth):
-            node = Not(node)
-        return node
-
-    def atom() -> Expr:
-        nonlocal i
-        kind, value, pos = toks[i]
-        if kind == "(":
-            i += 1
-            node = or_expr()
-            if peek() != ")":
-                raise _Bail
-            i += 1
-            return node
-        if kind in ("name", "int", "str", "true", "false") and toks[i + 1][0] == "cmp":
-            return comparison()
-        if kind == "name":
-            i += 1
-            return FlagTrue(value, pos)
-        if kind in ("true", "false"):
-            i += 1
-            return Const(kind == "true")
-        raise _Bail
-
-    def operand() -> tuple[str, Any, int]:
-        nonlocal i
-        kind, value, pos = toks[i]
-        if kind == "name":
-            i += 1
-            return "flag", value, pos
-        if kind in ("int", "str"):
-            i += 1
-            return kind, value, pos
-        if kind in ("true", "false"):
-            i += 1
-            return "bool", kind == "true", pos
-        raise _Bail
-
-    def comparison() -> Expr:
-        nonlocal i
-        items = [operand()]
-        while peek() == "cmp":
-            op = toks[i][1]
-            i += 1
-            items.append(op)
-            items.append(operand())
-        parts = []
-        for k in range(0, len(items) - 2, 2):
-            parts.append(_fast_compare(items[k], items[k + 1], items[k + 2]))  # _Bail: lark explains
-        return parts[0] if len(parts) == 1 else And(tuple(parts))
-
-    try:
-        node = or_expr()
-    except (_Bail, IndexError, RecursionError):
-        return None
-    return node if peek() == "$end" else None
 
 
 # ----------------------------------------------------------------------------- walking
@@ -629,17 +591,9 @@ def _remember(expr: Expr, atoms: list) -> tuple[Expr, tuple[str, ...], dict[str,
     return entry
 
 
-_facts = expr_facts
-
-
 def flags_of(expr: Expr) -> list[str]:
     """Flag names used, in order of first appearance."""
-    return list(_facts(expr)[0])
-
-
-def constants_of(expr: Expr) -> dict[str, set]:
-    """For each flag, the literal values it is compared with."""
-    return {f: set(v) for f, v in _facts(expr)[1].items()}
+    return list(expr_facts(expr)[0])
 
 
 def render(expr: Expr) -> str:
@@ -767,7 +721,7 @@ def compile3(expr: Expr) -> Eval3:
 
         return flag_true
     if isinstance(expr, Compare):
-        flag, fn, const = expr.flag, _OPS[expr.op], expr.value
+        flag, fn, const = expr.flag, OPS[expr.op], expr.value
 
         def compare(a: Assignment, flag=flag, fn=fn, const=const):
             v = a.get(flag, _UNSET)

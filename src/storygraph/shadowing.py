@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from typing import Any, Iterable, Mapping, Sequence
 
-from .conditions import And, Compare, Const, Eval3, Expr, FlagTrue, Not, _OPS, compile3, expr_facts, flags_of
+from .conditions import OPS, And, Compare, Const, Eval3, Expr, FlagTrue, Not, compile3, expr_facts, flags_of
 from .model import Flag
 
 __all__ = [
@@ -403,7 +403,7 @@ class _ClassGrid:
             return 0  # a flag without a domain: never true (the scene would be undecided anyway)
         domain = self.domains[flag]
         if type(expr) is Compare:
-            fn, const = _OPS[expr.op], expr.value  # type: ignore[union-attr]
+            fn, const = OPS[expr.op], expr.value  # type: ignore[union-attr]
             try:
                 holds = tuple(map(fn, domain.values, repeat(const)))
             except TypeError:  # as compile3: a comparison across types is false
