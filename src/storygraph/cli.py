@@ -455,6 +455,19 @@ def serve(
         server.server_close()
 
 
+@app.command("import")
+def import_(
+    path: Path = typer.Argument(..., help="A story: .ink, .ink.json (inklecate), .twee/.tw (Twine), a ChoiceScript scenes/ folder or startup.txt, .yarn."),
+    out: Optional[str] = typer.Option(None, "--out", "-o", help="The union CSV to write (default: standard output)."),
+    fmt: Optional[str] = typer.Option(None, "--from", help="The story's format (ink, ink-json, twee, choicescript, yarn); default: from the extension."),
+) -> None:
+    """Read a story in its own format into the three tables (one union CSV); every
+    construct that cannot be translated is printed as file:line — reason."""
+    from .import_cli import import_command
+
+    raise typer.Exit(import_command(path, out, fmt))
+
+
 def run() -> None:
     """The ``storygraph`` command: :data:`app`, then a fast exit.
 

@@ -1,0 +1,55 @@
+"""``storygraph import FILE -o scenario.csv``: the work, without typer.
+
+:func:`import_command` reads a story in its own format (ink, Twee 3, ChoiceScript,
+Yarn Spinner), writes the union CSV and prints every issue as ``file:line — reason`` on
+stderr.  It returns the exit code: 0 without issues, 1 with issues, 2 when the story
+cannot be read (a one-line Korean message, never a traceback).
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import TextIO
+
+from verdicts.errors import VerdictsError
+
+from .importers import FORMATS, import_story, write_csv
+
+__all__ = ["import_command"]
+
+
+def import_command(path: str | Path, out: str | Path | None, fmt: str | None = None,
+                   stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+    """Import ``path`` (format ``fmt`` or detected) and write the union CSV to ``out``
+    (``None`` or ``"-"``: standard output).  Returns the exit code."""
+    stdout = stdout or sys.stdout
+    stderr = stderr or sys.stderr
+    if fmt is not None and fmt not in FORMATS:
+        stderr.write(f"storygraph: 형식 '{fmt}'은 알 수 없는 형식이라 가져오지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).\n")
+        return 2
+    try:
+        story = import_story(path, fmt)
+    except VerdictsError as exc:
+        stderr.write(f"storygraph: {' '.join(str(exc).split())}\n")
+        return 2
+    except RecursionError:  # pragma: no cover - every importer is bounded; a last guard
+        stderr.write(f"storygraph: {path}: 이야기가 너무 깊이 중첩되어 읽지 못했습니다.\n")
+        return 2
+    try:
+        if out is None or str(out) == "-":
+            write_csv(story, stdout)
+            stdout.flush()
+        else:
+            write_csv(story, out)
+    except BrokenPipeError:  # the reader of standard output went away (| head)
+        pass
+    except OSError as exc:
+        stderr.write(f"storygraph: {out}: 결과 파일을 쓸 수 없습니다 ({exc.strerror or exc}).\n")
+        return 2
+    for issue in story.issues:
+        where = issue.file or str(path)
+        if issue.line is not None:
+            where += f":{issue.line}"
+        stderr.write(f"{where} — {issue.reason}\n")
+    return 1 if story.issues else 0

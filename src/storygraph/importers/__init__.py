@@ -1,0 +1,105 @@
+"""Importers: stories written in ink, Twine/Twee 3, ChoiceScript and Yarn Spinner, read
+into the three tables (as union-CSV rows) with ``kind`` on branches and
+``source_file``/``source_line`` on scenes and branches.
+
+>>> from storygraph.importers import import_story, write_csv   # doctest: +SKIP
+>>> story = import_story("examples/ink/lighthouse.ink")          # doctest: +SKIP
+>>> write_csv(story, "scenario.csv")                             # doctest: +SKIP
+
+Every construct an importer cannot translate becomes an
+:class:`~verdicts.model.InputIssue` on ``story.issues`` (file, line, a polite Korean
+reason); nothing is dropped silently.  See ``docs/importers.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from verdicts.errors import InputError
+
+from .common import BranchRow, FlagRow, ImportedStory, SceneRow, UNION_COLUMNS, csv_text, write_csv
+
+__all__ = ["FORMATS", "detect", "import_story", "write_csv", "csv_text", "ImportedStory", "SceneRow", "BranchRow",
+           "FlagRow", "UNION_COLUMNS"]
+
+#: format names, as ``detect`` returns them and ``--format`` accepts them
+FORMATS = ("ink", "ink-json", "twee", "choicescript", "yarn")
+
+
+def detect(path: str | Path) -> str | None:
+    """The format of ``path`` by its extension or shape, or ``None``.
+
+    ``.ink`` → ink; ``.ink.json`` (or a ``.json`` with ``inkVersion``) → ink-json;
+    ``.twee``/``.tw`` → twee; ``.yarn`` → yarn; a folder holding ``startup.txt`` (or
+    ``scenes/startup.txt``), or a ``startup.txt`` itself → choicescript.
+    """
+    path = Path(path)
+    name = path.name.lower()
+    if path.is_dir():
+        if (path / "startup.txt").is_file() or (path / "scenes" / "startup.txt").is_file():
+            return "choicescript"
+        return None
+    if name.endswith(".ink.json"):
+        return "ink-json"
+    suffix = path.suffix.lower()
+    if suffix == ".ink":
+        return "ink"
+    if suffix in (".twee", ".tw", ".twee3", ".tw3"):
+        return "twee"
+    if suffix == ".yarn":
+        return "yarn"
+    if name == "startup.txt":
+        return "choicescript"
+    if suffix == ".json" and path.is_file():
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(4096)
+        except OSError:
+            return None
+        if b'"inkVersion"' in head:
+            return "ink-json"
+    if suffix == ".txt" and path.is_file():
+        try:
+            with open(path, "rb") as fh:
+                head = fh.read(65536)
+        except OSError:
+            return None
+        if b"*scene_list" in head or b"*choice" in head:
+            return "choicescript"
+    return None
+
+
+def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> ImportedStory:
+    """Read the story at ``path`` (format ``fmt``, else detected) into an
+    :class:`ImportedStory`.  Raises :class:`~verdicts.errors.InputError` when the file
+    cannot be read at all or its format is not known; everything else is an issue.
+
+    Options: twee ``ending_tag`` (default ``"ending"``); yarn ``entries``
+    (``"unreached"``, the default, or a node title).
+    """
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: 파일이나 폴더가 없습니다.")
+    fmt = fmt or detect(path)
+    if fmt is None:
+        raise InputError(f"{path}: 어느 형식인지 알 수 없습니다 (.ink, .ink.json, .twee, .tw, .yarn, ChoiceScript의 startup.txt나 scenes 폴더를 주세요).")
+    if fmt not in FORMATS:
+        raise InputError(f"{path}: 형식 '{fmt}'은 알 수 없는 형식입니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).")
+    if fmt == "ink":
+        from .ink import import_ink
+        builder = import_ink(path)
+    elif fmt == "ink-json":
+        from .ink_json import import_ink_json
+        builder = import_ink_json(path)
+    elif fmt == "twee":
+        from .twee import import_twee
+        builder = import_twee(path, ending_tag=options.get("ending_tag", "ending"))
+    elif fmt == "choicescript":
+        from .choicescript import import_choicescript
+        builder = import_choicescript(path)
+    else:
+        from .yarn import import_yarn
+        builder = import_yarn(path, entries=options.get("entries", "unreached"))
+    return builder.finish()
