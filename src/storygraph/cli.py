@@ -185,12 +185,12 @@ def _rendered(path: Path, report, fmt: str):
     """One scenario's share of a report on several scenarios in ``fmt``: text for text
     and github, the JSON item for json, the SARIF results for sarif (all plain data, so
     a worker process can hand it back)."""
-    from .sarif import render_github, sarif_results
+    from verdicts.sarif import render_github, sarif_results
 
     if fmt == "sarif":
-        return sarif_results(report)
+        return sarif_results(report, DOMAIN)
     if fmt == "github":
-        return render_github(report)
+        return render_github(report, DOMAIN)
     if fmt == "json":
         return {"path": str(path), **report.to_json()}
     return REPORTERS["text"](report, DOMAIN)
@@ -200,11 +200,11 @@ def _combine(pieces: list[tuple[Path, str, object]], fmt: str) -> str:
     """The report on several scenarios from ``(path, "ok" | "error", piece or message)``
     in ``fmt``; a scenario that could not be read has its message (text, json) or is left
     out (sarif, github)."""
-    from .sarif import render_sarif_results
+    from verdicts.sarif import render_sarif_results
 
     ok = [piece for _, state, piece in pieces if state == "ok"]
     if fmt == "sarif":
-        return render_sarif_results([result for piece in ok for result in piece])  # type: ignore[attr-defined]
+        return render_sarif_results([result for piece in ok for result in piece], DOMAIN)  # type: ignore[attr-defined]
     if fmt == "github":
         return "".join(ok)  # type: ignore[arg-type]
     if fmt == "json":
@@ -434,25 +434,35 @@ def serve(
     host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (local only by default)."),
     port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0 picks a free one)."),
     max_upload_mb: float = typer.Option(20.0, "--max-upload-mb", min=0.001, help="Largest upload accepted, in megabytes."),
+    allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow a --host that is not loopback (the server has no login: put it behind something that has one)."),
+    lint_timeout: float = typer.Option(30.0, "--lint-timeout", min=0.1, help="Seconds one lint may take before it is stopped."),
+    max_lints: int = typer.Option(2, "--max-lints", min=1, help="Lints running at once; more wait their turn."),
+    read_timeout: float = typer.Option(10.0, "--read-timeout", min=0.1, help="Seconds a client may pause while sending a request (and to send its headers)."),
+    body_timeout: float = typer.Option(60.0, "--body-timeout", min=0.1, help="Seconds a client may take to send a whole upload."),
 ) -> None:
     """Serve the report screen: upload a scenario, or press 샘플 데이터로 보기."""
-    from verdicts.serve import make_server
+    from verdicts.korean import josa
+    from verdicts.serve import ServerLimits, bind, create_app, is_loopback, run_server, url_of
 
     from .screen import server_pages
 
+    if not is_loopback(host) and not allow_remote:
+        raise _fail(f"{josa(host, '은/는')} 이 컴퓨터 밖에서도 닿는 주소입니다. 이 서버에는 로그인이 없으니 127.0.0.1로 여세요. "
+                    "꼭 밖에 열어야 하면 --allow-remote를 붙이세요 (docs/security.md).")
+    max_bytes = int(max_upload_mb * 1024 * 1024)
+    limits = ServerLimits(max_bytes=max_bytes, lint_timeout=lint_timeout, max_lints=max_lints, header_timeout=read_timeout,
+                          read_timeout=read_timeout, body_timeout=body_timeout)
+    app = create_app(server_pages(max_bytes=max_bytes), limits, loopback_only=is_loopback(host),
+                     log=lambda line: typer.echo(f"storygraph: {line}", err=True))
     try:
-        server = make_server(host, port, server_pages(max_bytes=int(max_upload_mb * 1024 * 1024)))
+        sock = bind(host, port)
     except OSError as exc:
         raise _fail(f"{host}:{port}에서 서버를 열지 못했습니다: {exc}")
-    bound_host, bound_port = server.server_address[:2]
-    typer.echo(f"storygraph: http://{bound_host}:{bound_port}/ 에서 보고서 화면을 엽니다 (멈추려면 Ctrl+C).", err=True)
-    print(f"http://{bound_host}:{bound_port}/", flush=True)
-    try:
-        server.serve_forever()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.server_close()
+    url = url_of(sock)
+    typer.echo(f"storygraph: {url} 에서 보고서 화면을 엽니다 (멈추려면 Ctrl+C).", err=True)
+    print(url, flush=True)
+    run_server(app, sock)
+    typer.echo("storygraph: 서버를 멈췄습니다.", err=True)
 
 
 @app.command("import")

@@ -71,6 +71,12 @@ class StorygraphDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
 
+    def screen_extras(self, report: Report, grading: Any = None) -> Any:
+        """The diagram and each card's context table (the branches of its scene)."""
+        from .screen import screen_extras
+
+        return screen_extras(report, grading=grading)
+
     def judge(self, path: Path) -> Report:
         return lint(path)
 
@@ -159,7 +165,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
 
     from .accept import failing
     from .config import Config
-    from .sarif import CardResults, github_lines, other_results, render_github, render_sarif, render_sarif_results
+    from verdicts.sarif import CardResults, github_lines, other_results, render_github, render_sarif, render_sarif_results
 
     config = config or Config()
     with without_gc():
@@ -202,7 +208,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         batch = max(batch, -(-total // (MAX_TASKS - len(others))))
         tasks: list[tuple] = [("findings", k) for k in others]
         tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
-        sarif = CardResults(scenario) if format in ("sarif", "github") else None
+        sarif = CardResults(DOMAIN, scenario.sources) if format in ("sarif", "github") else None
         # the cards' JSON or text lines, a file per process (SARIF results come back as data)
         files = [tempfile.TemporaryFile(prefix="storygraph-cards-") for _ in range(n)] if sarif is None else []
         root = os.getpid()
@@ -219,7 +225,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             schema_failed = [str(c.get("target_no")) for c in data if not card_valid(DOMAIN.name, c)]
             fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
             if sarif is not None:  # the cards' SARIF results come back as data
-                made = (sarif.result(c["target_no"], c["target_kind"], c["verdict"], c["summary"], c["hedge"]) for c in data)
+                made = (sarif.result(c) for c in data)
                 return held[what], outcomes, schema_failed, fails, [r for r in made if r is not None]
             f = files[w]
             f.seek(0, 2)
@@ -256,7 +262,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
             if sarif is not None:
                 results = [r for *_, card_results in made for r in card_results] + other_results(findings, issues)
-                text = render_sarif_results(results) if format == "sarif" else github_lines(results)
+                text = render_sarif_results(results, DOMAIN) if format == "sarif" else github_lines(results, DOMAIN)
                 pieces = iter([text.encode("utf-8")])
             elif format == "json":
                 segments = [Segment(files[w], offset, length) for *_, (w, offset, length) in made]

@@ -38,6 +38,13 @@ class OutputFormat(str, Enum):
     json = "json"
 
 
+class RunFormat(str, Enum):
+    text = "text"
+    json = "json"
+    sarif = "sarif"
+    github = "github"
+
+
 DB_OPTION = typer.Option(None, "--db", envvar=ENV_VAR, help=f"Rounds database (SQLite); default ${ENV_VAR} or ~/.local/share/verdicts/rounds.sqlite3.")
 
 
@@ -75,7 +82,7 @@ def list_domains() -> None:
 def run(
     domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
     path: Path = typer.Argument(..., help="The domain's inputs: a folder of CSVs, an .xlsx workbook or JSON/YAML."),
-    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
+    format: RunFormat = typer.Option(RunFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0) or github (workflow annotations)."),
     save: bool = typer.Option(False, "--save", help="Store this round in the rounds database."),
     db: Optional[Path] = DB_OPTION,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
@@ -88,10 +95,10 @@ def run(
         plugin = get_domain(domain)
         report = plugin.judge(path)
         if html is not None:
-            from .screen import ScreenExtras, load_grading, render_html
+            from .screen import load_grading
 
             panel = load_grading(grading, plugin, inputs=[path]) if grading is not None else None
-            html.write_text(render_html(report, plugin, ScreenExtras(grading=panel)), encoding="utf-8")
+            html.write_text(REPORTERS["html"].render(report, plugin, grading=panel), encoding="utf-8")
             typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
         raise _fail(str(exc))
@@ -102,8 +109,25 @@ def run(
         except VerdictsError as exc:
             raise _fail(str(exc))
         typer.echo(f"verdicts: 회차 #{round_id}을(를) 저장했습니다 ({RoundStore(db).path}).", err=True)
-    sys.stdout.write(REPORTERS[format.value](report, plugin))
+    _write(REPORTERS[format.value], report, plugin)
     raise typer.Exit(code)
+
+
+def _write(reporter, report, plugin) -> None:
+    """The report on standard output, in pieces (JSON and SARIF as UTF-8 bytes wherever
+    they go; text in the stream's encoding, what it lacks as ``?``)."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-")
+    if buffer is not None and (reporter.binary_safe or encoding in ("utf-8", "utf8")):
+        sys.stdout.flush()
+        for piece in reporter.pieces(report, plugin):
+            buffer.write(piece)
+        buffer.flush()
+        return
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        reconfigure(errors="replace")
+    sys.stdout.write(reporter.render(report, plugin))
 
 
 @app.command()
@@ -128,7 +152,7 @@ def show(
         sys.stdout.write(stored.report_json + "\n")
     else:
         sys.stdout.write(header + "\n\n")
-        sys.stdout.write(REPORTERS["text"](report_from_json(plugin, stored.data), plugin))
+        sys.stdout.write(REPORTERS["text"].render(report_from_json(plugin, stored.data), plugin))
     raise typer.Exit(stored.exit_code)
 
 

@@ -128,6 +128,13 @@ class Domain(ABC):
         """The input table whose row a card judges."""
         return None
 
+    def screen_extras(self, report: Report, grading: Any = None) -> Any:
+        """What the report screen shows beside the generic panels (a diagram, context
+        tables); the generic screen with the grading panel by default."""
+        from .screen import ScreenExtras
+
+        return ScreenExtras(grading=grading)
+
     def explainable_names(self) -> list[str]:
         """Every name ``verdicts explain`` takes: verdict labels, rule codes, finding
         codes and check ids."""

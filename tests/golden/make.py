@@ -2,7 +2,8 @@
 format, the robot round, the gold grading, ``explain``, and a corpus of generated
 scenarios, as the commands print them.
 
-``python tests/golden/make.py`` rewrites ``tests/golden/out/``; the byte-identity test
+``python tests/golden/make.py [NAME …]`` rewrites ``tests/golden/out/`` (only the
+outputs whose names contain a NAME, when given; a command that crashes stops it); the byte-identity test
 (``tests/test_golden_outputs.py``) runs the same commands and compares.  Rewrite them
 only for a change whose every difference is meant (and name it in the commit).
 """
@@ -51,8 +52,9 @@ def commands() -> list[tuple[str, list[str]]]:
     cmds.append(("grade-gold.json", ["storygraph", "grade", "examples/gold", "--format", "json"]))
     for name in ("조건이 겹침", "shadowed", "stuck-combination", "끝에 못 감"):
         cmds.append((f"explain-{name.replace(' ', '_')}.text", ["storygraph", "explain", name]))
-    for fmt in ("text", "json"):
+    for fmt in ("text", "json", "sarif", "github"):
         cmds.append((f"robot.{fmt}", ["verdicts", "run", "robot", "examples/robot", "--format", fmt]))
+    for fmt in ("text", "json"):
         cmds.append((f"robot-grade.{fmt}", ["verdicts", "grade", "robot", "examples/robot", "examples/robot/gold.csv", "--format", fmt]))
     return cmds
 
@@ -69,6 +71,8 @@ def run(argv: list[str]) -> tuple[int, bytes]:
     env = {**os.environ, "VERDICTS_JOBS": "1", "NO_COLOR": "1", "PYTHONIOENCODING": "utf-8"}
     exe = str(BIN / argv[0])
     proc = subprocess.run([exe, *argv[1:]], cwd=ROOT, capture_output=True, env=env, timeout=600)
+    if b"Traceback" in proc.stderr:
+        raise RuntimeError(f"{' '.join(argv)} crashed:\n{proc.stderr.decode('utf-8', 'replace')[-2000:]}")
     return proc.returncode, normalised(proc.stdout)
 
 
@@ -85,7 +89,10 @@ def main() -> None:
     if "--corpus" in sys.argv:
         make_corpus()
     OUT.mkdir(parents=True, exist_ok=True)
+    only = [a for a in sys.argv[1:] if not a.startswith("--")]
     for name, argv in commands():
+        if only and not any(o in name for o in only):
+            continue
         code, out = run(argv)
         (OUT / name).write_bytes(out + f"\n[exit {code}]\n".encode())
         print(f"{name}: exit {code}, {len(out)} bytes")

@@ -15,7 +15,7 @@ from storygraph.config import Config, find_config, load_config
 from storygraph.domain import DOMAIN, lint, lint_to
 from storygraph.accept import failing
 from storygraph.fuzz import generate
-from storygraph.sarif import render_github, render_sarif
+from verdicts.sarif import render_github, render_sarif
 from verdicts.report import iter_json_bytes, render_text
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")

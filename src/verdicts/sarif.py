@@ -1,0 +1,234 @@
+"""SARIF 2.1.0 and GitHub workflow annotations, for every domain.
+
+Every card whose verdict is not a passing one, every lint finding and every input issue
+becomes a result pointing at the file and line of the row concerned
+(:meth:`~verdicts.domain.Domain.card_location`).  Rule ids are the stable codes of the
+domain's rules and finding kinds, and their help text comes from the same docstrings as
+the domain's docs page.  Accepted (intended) findings are kept, with a suppression
+carrying the reason.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Iterable
+
+from .docs import split_doc
+
+__all__ = ["CardResults", "other_results", "sarif_results", "sarif_log_of_results", "render_sarif", "render_sarif_many",
+           "render_sarif_results", "render_github", "github_lines", "INPUT_ISSUE", "info_uri"]
+
+INPUT_ISSUE = "input-issue"
+REPOSITORY = "https://github.com/storygraph/storygraph/blob/main/"
+
+
+def info_uri(domain) -> str:
+    """Where the domain's rules are documented."""
+    return REPOSITORY + (domain.docs_page or "README.md")
+
+
+def _uri(file: str | None) -> str | None:
+    if not file:
+        return None
+    file = file.split("#", 1)[0]  # an xlsx sheet suffix
+    try:
+        rel = os.path.relpath(file)
+        path = Path(rel if not rel.startswith("..") else file)
+    except ValueError:
+        path = Path(file)
+    return path.as_posix()
+
+
+def _rules(domain) -> list[dict[str, Any]]:
+    rules: dict[str, dict[str, Any]] = {}
+    uri = info_uri(domain)
+    for rule in domain.rules():
+        if rule.verdict in domain.passing_verdicts or rule.code in rules:
+            continue
+        headline, sections = split_doc(rule.doc)
+        rules[rule.code] = _rule(rule.code, rule.verdict, headline, sections, uri)
+    for kind in domain.finding_kinds:
+        headline, sections = split_doc(kind.doc)
+        rules[kind.code] = _rule(kind.code, kind.title, headline, sections, uri)
+    rules[INPUT_ISSUE] = {
+        "id": INPUT_ISSUE, "name": "InputIssue",
+        "shortDescription": {"text": "입력 문제 — a row, column or value that could not be read as the contract says."},
+        "fullDescription": {"text": "A bad row, a missing column, an empty or duplicate id, or a condition that does not parse. What depends on it was withheld; everything else was judged."},
+        "help": {"text": "Fix the cell named by the result's line and column.", "markdown": "Fix the cell named by the result's line and column."},
+        "defaultConfiguration": {"level": "error"},
+    }
+    return list(rules.values())
+
+
+def _rule(code: str, label: str, headline: str, sections: dict[str, str], uri: str) -> dict[str, Any]:
+    help_md = "\n\n".join(f"**{k}.** {v}" for k, v in sections.items())
+    return {
+        "id": code,
+        "name": "".join(part.capitalize() for part in code.split("-")),
+        "shortDescription": {"text": headline},
+        "fullDescription": {"text": sections.get("What it flags", headline)},
+        "help": {"text": " ".join(f"{k}: {v}" for k, v in sections.items()), "markdown": help_md},
+        "helpUri": uri,
+        "defaultConfiguration": {"level": "warning"},
+        "properties": {"label": label},
+    }
+
+
+def _location(file: str | None, line: int | None) -> list[dict[str, Any]]:
+    uri = _uri(file)
+    if uri is None:
+        return []
+    physical: dict[str, Any] = {"artifactLocation": {"uri": uri}}
+    if line:
+        physical["region"] = {"startLine": line}
+    return [{"physicalLocation": physical}]
+
+
+def _files(sources: Iterable[Any]) -> dict[str, str]:
+    """Each table's file (the first source that names the table)."""
+    files: dict[str, str] = {}
+    for src in sources:
+        files.setdefault(src.table, src.file)
+    return files
+
+
+class CardResults:
+    """Makes the SARIF result of each card whose verdict is not a passing one, from the
+    card's fields alone, so that batches of cards made in other processes get theirs
+    there."""
+
+    def __init__(self, domain, sources: Iterable[Any]):
+        self.domain = domain
+        self.files = _files(sources)
+        self.passing = domain.passing_verdicts
+        self.key = domain.card_type.key_field
+        self._codes: dict[tuple, str] = {}
+
+    def code(self, card: dict[str, Any]) -> str:
+        rule = self.domain.rule_of(card)
+        return rule.code if rule is not None else card["verdict"]
+
+    def result(self, card: dict[str, Any], accepted: str | None = None) -> dict[str, Any] | None:
+        verdict = card["verdict"]
+        if verdict in self.passing:
+            return None
+        domain = self.domain
+        key = card[self.key]
+        table, line = domain.card_location(card)
+        summary, hedge = card.get("summary"), card.get("hedge")
+        properties = {self.key: key}
+        if domain.kind_field:
+            properties[domain.kind_field] = card.get(domain.kind_field)
+        properties["verdict"] = verdict
+        for name in dict.fromkeys(k for r in domain.rules() for k in r.stamp):
+            if card.get(name) is not None:
+                properties[name] = card[name]
+        result = {
+            "ruleId": self.code(card),
+            "level": "warning",
+            "message": {"text": f"{verdict} · {key}: {summary}" + (f" ({hedge})" if hedge else "")},
+            "locations": _location(self.files.get(table), line),
+            "properties": properties,
+        }
+        if accepted:
+            result["suppressions"] = [{"kind": "external", "justification": accepted}]
+        return result
+
+
+def other_results(findings, issues) -> list[dict[str, Any]]:
+    """The SARIF results of a report's lint findings and input issues (after its cards')."""
+    results: list[dict[str, Any]] = []
+    for finding in findings:
+        result = {
+            "ruleId": finding.code, "level": "warning",
+            "message": {"text": f"{finding.target}: {finding.message}"},
+            "locations": _location(finding.file, finding.line),
+            "properties": {"target": finding.target},
+        }
+        if getattr(finding, "accepted", None):
+            result["suppressions"] = [{"kind": "external", "justification": finding.accepted}]
+        results.append(result)
+    for issue in issues:
+        results.append({
+            "ruleId": INPUT_ISSUE, "level": "error",
+            "message": {"text": f"{issue.table or ''} {issue.column or ''}: {issue.reason}".strip()},
+            "locations": _location(issue.file, issue.line),
+        })
+    return results
+
+
+def sarif_results(report, domain) -> list[dict[str, Any]]:
+    """The SARIF results of one report (plain data: they can be pickled)."""
+    make = CardResults(domain, report.sources)
+    results = [make.result(c.to_json() if c.accepted is None else c.data, c.accepted) for c in report.cards]
+    return [r for r in results if r is not None] + other_results(report.findings, report.issues)
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("storygraph")
+    except PackageNotFoundError:  # pragma: no cover
+        return "0.0.0+unknown"
+
+
+def sarif_log_of_results(results: list[dict[str, Any]], domain, version: str | None = None) -> dict[str, Any]:
+    """One SARIF log (one run) with ``results`` (of :func:`sarif_results`, maybe made in
+    other processes)."""
+    return {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": domain.name, "version": version or _version(), "informationUri": info_uri(domain),
+                                "rules": _rules(domain)}},
+            "results": results,
+        }],
+    }
+
+
+def render_sarif(report, domain) -> str:
+    return render_sarif_many([report], domain)
+
+
+def render_sarif_many(reports, domain) -> str:
+    return render_sarif_results([result for report in reports for result in sarif_results(report, domain)], domain)
+
+
+def render_sarif_results(results: list[dict[str, Any]], domain) -> str:
+    """The SARIF log of ``results`` as indented JSON text (what ``--format sarif`` writes)."""
+    from .report import dumps_indented
+
+    return dumps_indented(sarif_log_of_results(results, domain)) + "\n"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render_github(report, domain) -> str:
+    """GitHub Actions workflow commands: one ``::warning``/``::error`` line per result."""
+    return github_lines(sarif_results(report, domain), domain)
+
+
+def github_lines(results: list[dict[str, Any]], domain) -> str:
+    """The workflow commands of SARIF ``results`` (a suppressed one is left out)."""
+    lines = []
+    for result in results:
+        if result.get("suppressions"):
+            continue
+        level = "error" if result["level"] == "error" else "warning"
+        props = []
+        loc = result["locations"][0]["physicalLocation"] if result["locations"] else None
+        if loc:
+            props.append(f"file={_escape_property(loc['artifactLocation']['uri'])}")
+            if "region" in loc:
+                props.append(f"line={loc['region']['startLine']}")
+        props.append(f"title={_escape_property(domain.name + ' ' + result['ruleId'])}")
+        lines.append(f"::{level} {','.join(props)}::{_escape_data(result['message']['text'])}")
+    return "\n".join(lines) + ("\n" if lines else "")
