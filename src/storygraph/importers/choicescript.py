@@ -73,7 +73,7 @@ class _ChoiceScript:
             self.scene_list.insert(0, "startup")
         for name in list(self.scene_list):
             if name not in self.trees and self._read(name) is None:
-                self.b.issue(self.files.get("startup"), None, f"*scene_list에 적힌 장면 파일 {quote_code(name + '.txt')}이 없어 그 장면으로 가는 분기는 없는 장면을 가리킵니다.")
+                self.b.issue(self.files.get("startup"), None, f"*scene_list에 적힌 장면 파일({quote_code(name + '.txt')})이 없어 그 장면으로 가는 분기는 없는 장면을 가리킵니다.")
         # scene files named by *goto_scene but not listed
         for name in list(self.trees):
             self._prescan(name)
@@ -353,7 +353,7 @@ class _ChoiceScript:
                 c2, a2, jnode = only
                 target = self._jump_target(c2, a2)
                 if target is not None:
-                    self.b.branch(scene, target, full, "choice", self.file, opt.line, once)
+                    self.b.branch(scene, target, full, "choice", self.file, opt.line, once, via=jnode.line)
                     continue
             if not any(_flows(n) for n in body) and fake:
                 self.b.branch(scene, cont, full, "choice", self.file, opt.line, once)

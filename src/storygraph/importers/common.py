@@ -76,6 +76,8 @@ def read_text(path: Path) -> str:
 def quote_code(text: str, limit: int = 60) -> str:
     """Source text quoted for a message: one line, bounded, in backticks."""
     one = " ".join(str(text).split())
+    # `? ` and `! ` would read as the end of a sentence (the original stays in condition_source)
+    one = one.replace("? ", "?").replace("! ", "!")
     if len(one) > limit:
         one = one[: limit - 1] + "…"
     return "`" + one.replace("`", "'") + "`"
@@ -129,6 +131,9 @@ class BranchRow:
     once_only: bool = False
     source_file: str | None = None
     source_line: int | None = None
+    #: other lines whose construct this branch stands for (the ``-> x`` under a choice),
+    #: kept for tests and messages, not written to the CSV
+    via_lines: tuple[int, ...] = ()
 
     def to_row(self) -> dict[str, Any]:
         return {"branch_id": self.branch_id, "from_scene": self.from_scene, "to_scene": self.to_scene,
@@ -502,8 +507,8 @@ class StoryBuilder:
         return row
 
     def branch(self, from_scene: str, to_scene: str, cond: Cond | None = None, kind: str = "auto",
-               file: str | None = None, line: int | None = None, once_only: bool = False) -> None:
-        self.branches.append((from_scene, to_scene, cond, kind, file, line, once_only))
+               file: str | None = None, line: int | None = None, once_only: bool = False, via: int | None = None) -> None:
+        self.branches.append((from_scene, to_scene, cond, kind, file, line, once_only, via))
 
     def issue(self, file: str | None, line: int | None, reason: str, column: str | None = None) -> None:
         self.issues.append(InputIssue(file=file, line=line, column=column, reason=reason))
@@ -564,17 +569,17 @@ class StoryBuilder:
         rendered: list[tuple[str, bool, str, set[str]]] = []
         # first pass: learn constants from comparisons (typing needs them), then render
         prepared = []
-        for from_scene, to_scene, cond, kind, file, line, once in self.branches:
+        for from_scene, to_scene, cond, kind, file, line, once, via in self.branches:
             nodes = []
             if cond:
                 for node, src in cond.parts:
                     nodes.append((node, src))
                     if not isinstance(node, Opaque):
                         self._learn(node)
-            prepared.append((from_scene, to_scene, cond, kind, file, line, once, nodes))
+            prepared.append((from_scene, to_scene, cond, kind, file, line, once, nodes, via))
         types = self._types()
         flag_rows = self._flag_rows(types)
-        for from_scene, to_scene, cond, kind, file, line, once, nodes in prepared:
+        for from_scene, to_scene, cond, kind, file, line, once, nodes, via in prepared:
             n = order[from_scene] = order.get(from_scene, 0) + 1
             expr, opaque, used = "", False, set()
             source = cond.source if cond else ""
@@ -591,7 +596,8 @@ class StoryBuilder:
                                            f"이 분기는 조건 칸을 비우고 condition_opaque를 1로, 원문을 condition_source에 적었습니다.",
                                column="condition_expr")
             branches.append(BranchRow(f"{from_scene}#{n}", from_scene, to_scene, expr, n, kind, opaque,
-                                      source if opaque else "", once, file, line))
+                                      source if opaque else "", once, file, line,
+                                      (via,) if via is not None and via != line else ()))
             if used and from_scene in self.scenes:
                 scene = self.scenes[from_scene]
                 for name in sorted(used):
@@ -599,6 +605,14 @@ class StoryBuilder:
                         scene.available_flags.append(name)
         for scene in self.scenes.values():
             scene.available_flags.sort()
+        seen: set[tuple] = set()
+        issues = []
+        for issue in self.issues:  # one message per place and reason (two ways out of one line share it)
+            key = (issue.file, issue.line, issue.reason)
+            if key not in seen:
+                seen.add(key)
+                issues.append(issue)
+        self.issues = issues
         return ImportedStory(self.format, self.source, list(self.scenes.values()), branches, flag_rows, self.issues)
 
     def _learn(self, node: Any) -> None:

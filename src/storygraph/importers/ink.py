@@ -224,7 +224,7 @@ class _Ink:
 
     def _symbol(self, path: str, scene_id: str, line: int) -> None:
         if path in self.symbols:
-            self.b.issue(self.file, line, f"이름 {quote_code(path)}이 이미 앞에서 쓰여, 뒤의 것은 다른 장면으로 따로 읽지 않았습니다.")
+            self.b.issue(self.file, line, f"같은 이름({quote_code(path)})이 이미 앞에서 쓰여, 뒤의 것은 다른 장면으로 따로 읽지 않았습니다.")
             return
         self.symbols[path] = scene_id
 
@@ -494,15 +494,16 @@ class _Ink:
         flow_body = [i for i in body if i.kind in ("choice", "gather") or self._has_flow(i)]
         once = not choice.sticky and kind == "choice"
         # the body's one way on, when it has exactly one: an unconditional plain divert
-        chains = chain + [c for i in flow_body if i.kind == "content" for c in self._chains(i.text, i.ctx)]
+        chains = [(c, choice.line) for c in chain] + [(c, i.line) for i in flow_body if i.kind == "content"
+                                                      for c in self._chains(i.text, i.ctx)]
         only = None
-        if (len(chains) == 1 and not chains[0][0] and not chains[0][1]["tunnels"] and chains[0][1]["final"]
-                and not chains[0][1]["return"] and not chains[0][1]["threads"]
+        if (len(chains) == 1 and not chains[0][0][0] and not chains[0][0][1]["tunnels"] and chains[0][0][1]["final"]
+                and not chains[0][0][1]["return"] and not chains[0][0][1]["threads"]
                 and all(i.kind == "content" for i in flow_body)):
-            only = chains[0][1]["final"]
+            only = chains[0][0][1]["final"]
         if choice.label is None and only is not None:
-            for t, extra in self._resolve_target(only, choice.line):
-                self.b.branch(scene, t, cond.plus(extra), kind, self.file, choice.line, once)
+            for t, extra in self._resolve_target(only, chains[0][1]):
+                self.b.branch(scene, t, cond.plus(extra), kind, self.file, choice.line, once, via=chains[0][1])
             return
         if choice.label is None and not flow_body and not chain and nxt is not None:
             self.b.branch(scene, nxt, cond, kind, self.file, choice.line, once)

@@ -168,7 +168,7 @@ class _InkJson:
 
     def _walk(self, c: _C, sid: str, ctx: Cond, stack: list, depth: int) -> tuple[str, bool]:
         if depth > MAX_NESTING:
-            self.b.issue(self.file, None, f"컨테이너 {quote_code(c.path)}가 너무 깊이 중첩되어 안쪽은 옮기지 않았습니다.")
+            self.b.issue(self.file, None, f"컨테이너({quote_code(c.path)})가 너무 깊이 중첩되어 안쪽은 옮기지 않았습니다.")
             return sid, False
         falls = True
         in_ev = False

@@ -294,7 +294,7 @@ class _Twee:
                     continue
                 if name in ("display", "undo", "link-undo", "redirect", "restart", "reload"):
                     if emit:
-                        self.b.issue(self.file, line, f"매크로 {quote_code('(' + name + ':)')}는 지나온 길이나 다른 패시지 내용에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
+                        self.b.issue(self.file, line, f"매크로({quote_code('(' + name + ':)')})는 지나온 길이나 다른 패시지 내용에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
                     continue
                 if hook:
                     if len(stack) >= MAX_NESTING:
@@ -373,7 +373,7 @@ class _Twee:
                     continue
                 elif name in ("include", "display", "back", "return", "actions", "choice", "click", "timed", "repeat"):
                     if emit:
-                        self.b.issue(self.file, line, f"매크로 {quote_code('<<' + name + '>>')}는 지나온 길이나 다른 패시지 내용, 시간에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
+                        self.b.issue(self.file, line, f"매크로({quote_code('<<' + name + '>>')})는 지나온 길이나 다른 패시지 내용, 시간에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
                 continue
             if kind == "scclose":
                 name = m.group("scc_name").lower()

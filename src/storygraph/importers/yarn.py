@@ -117,7 +117,7 @@ class _Yarn:
         elif self.entries in self.b.scenes:
             self.b.scenes[self.entries].is_entry = True
         else:
-            self.b.issue(self.file, None, f"시작 노드로 정한 {quote_code(self.entries)}가 파일에 없어 시작 장면을 정하지 못했습니다.")
+            self.b.issue(self.file, None, f"시작 노드로 정한 이름({quote_code(self.entries)})이 파일에 없어 시작 장면을 정하지 못했습니다.")
         return self.b
 
     def _tree(self, body: list[tuple[int, str]]) -> list[_Node]:
@@ -298,10 +298,10 @@ class _Yarn:
                 m2 = _CMD.match(flows[0].text)
                 c2 = m2.group(1).lower()
                 if c2 == "jump" and not m2.group(2).strip().startswith("{"):
-                    self.b.branch(scene, m2.group(2).strip(), cond, kind, self.file, opt.line)
+                    self.b.branch(scene, m2.group(2).strip(), cond, kind, self.file, opt.line, via=flows[0].line)
                     continue
                 if c2 == "stop":
-                    self.b.branch(scene, END, cond, kind, self.file, opt.line)
+                    self.b.branch(scene, END, cond, kind, self.file, opt.line, via=flows[0].line)
                     continue
             if not flows:
                 self.b.branch(scene, cont, cond, kind, self.file, opt.line)
