@@ -11,53 +11,27 @@ Nothing here writes sentences or cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Hashable, Iterable, Mapping
 import networkx as nx
 
 from verdicts.errors import ConditionSyntaxError
 from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
-from .model import Branch, Scenario
+from .facts import SceneShadowing, ShadowedBranch, Undecided
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
-from .shadowing import FlagDomain, _flag_domain, decide_scene, flag_domain
+from .model import Branch, Scenario
+from .partition import decide_in_parts
+from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
 
 
-@dataclass(frozen=True)
-class Undecided:
-    """Why a scene's shadowing was not decided: a ``code`` and its details."""
-
-    code: str  # column | no_flags | order | syntax | undeclared | not_available | type | bad_flag
-    column: str | None = None
-    branch_ids: tuple[str, ...] = ()
-    flags: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class ShadowedBranch:
-    """Branch ``branch_id`` never fires; ``covered_by`` are the earlier branches that
-    together cover it (empty when its condition cannot hold at all)."""
-
-    branch_id: str
-    scene_id: str
-    covered_by: tuple[str, ...]
-    unsatisfiable: bool
-    #: the branch immediately before it in order, which carries the ``조건이 겹침`` card
-    previous: str | None
-
-
-@dataclass
-class SceneShadowing:
-    scene_id: str
-    ordered: list[Branch]
-    undecided: Undecided | None = None
-    shadowed: dict[str, ShadowedBranch] = field(default_factory=dict)
-
-
 @dataclass
 class Analysis:
+    """Everything the verdicts, findings and cards of one scenario rest on (made by
+    :func:`analyse`; read only afterwards)."""
+
     scenario: Scenario
     graph: nx.DiGraph
     entries: list[str]
@@ -89,29 +63,72 @@ class Analysis:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
 
 
-def reachable_from(graph: nx.DiGraph, sources: list[str]) -> set[str]:
-    """Nodes on a path from any of ``sources`` (the sources included), in linear time."""
-    return _closure(graph, sources, getattr(graph, "_succ", None) or graph.succ)
+def reachable_from(graph: nx.DiGraph, sources: Iterable[Hashable]) -> set:
+    """Nodes on a path from any of ``sources``, the sources included.
+
+    Parameters
+    ----------
+    graph : nx.DiGraph
+        Read only: nothing is added to it or changed in it.
+    sources : iterable of nodes
+        A source that is not a node of ``graph`` is in the answer, alone.
+
+    Returns
+    -------
+    set
+        The sources and every node reachable from them (linear time, level by level).
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([("entry", "hall"), ("hall", "end"), ("island", "hall")])
+    >>> sorted(reachable_from(g, ["entry"]))
+    ['end', 'entry', 'hall']
+    >>> sorted(reachable_from(g, ["gone"])), "gone" in g
+    (['gone'], False)
+    """
+    return _closure(sources, getattr(graph, "_succ", None) or graph.succ)
 
 
-def reaching(graph: nx.DiGraph, targets: list[str]) -> set[str]:
-    """Nodes from which some of ``targets`` can be reached (the targets included)."""
-    return _closure(graph, targets, getattr(graph, "_pred", None) or graph.pred)
+def reaching(graph: nx.DiGraph, targets: Iterable[Hashable]) -> set:
+    """Nodes from which some of ``targets`` can be reached, the targets included.
+
+    Parameters
+    ----------
+    graph : nx.DiGraph
+        Read only: nothing is added to it or changed in it.
+    targets : iterable of nodes
+        A target that is not a node of ``graph`` is in the answer, alone.
+
+    Returns
+    -------
+    set
+        The targets and every node with a path to one of them.
+
+    Examples
+    --------
+    >>> g = nx.DiGraph([("entry", "hall"), ("hall", "end"), ("hall", "cellar")])
+    >>> sorted(reaching(g, ["end"]))
+    ['end', 'entry', 'hall']
+    """
+    return _closure(targets, getattr(graph, "_pred", None) or graph.pred)
 
 
-def _closure(graph: nx.DiGraph, starts: list[str], adjacency) -> set[str]:
+def _closure(starts: Iterable[Hashable], adjacency: Mapping[Hashable, Iterable[Hashable]]) -> set:
     """``starts`` and everything reachable from them through ``adjacency`` (a mapping
-    from a node to its neighbours), level by level with set operations."""
+    from a node to its neighbours; a start missing from it has none), level by level
+    with set operations.
+
+    >>> sorted(_closure(["a"], {"a": {"b"}, "b": {"a", "c"}, "c": set()}))
+    ['a', 'b', 'c']
+    """
     seen = set(starts)
-    for s in seen:
-        if s not in graph:
-            graph.add_node(s)  # as networkx would have: a start is a node of the graph
     frontier = seen
+    nothing: tuple = ()
     while frontier:
-        nxt: set[str] = set()
+        nxt: set = set()
         update = nxt.update
         for node in frontier:
-            update(adjacency[node])
+            update(adjacency.get(node, nothing))
         nxt -= seen
         seen |= nxt
         frontier = nxt
@@ -151,8 +168,6 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
     both = reached is not None and reaches is not None
     if jobs > 1:
-        from .partition import decide_in_parts
-
         analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside,
                                              on_part=on_part, meanwhile=meanwhile)
     else:
@@ -317,7 +332,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
                     # (an int or enum flag's constants all have its type here, so
                     # flag_domain's own filtering and per-process memory are not needed)
                     spec = flags[f]
-                    dom = domain_memo[key] = (_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
+                    dom = domain_memo[key] = (make_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
                                               else flag_domain(spec, key[1]))
             domains[f] = dom
         decided, covered, always = decide_scene(exprs, domains, used=list(used))  # type: ignore[arg-type]

@@ -8,12 +8,18 @@ position and id — which branches of its scenes are shadowed and by which, why 
 not decided, the stuck combinations, the issues it raised — and the main process puts
 the pieces back in order, so the :class:`~storygraph.analysis.Analysis` is the same as
 one process would have made.
+
+The analysis calls this module, never the other way round: ``decide`` and ``find_stuck``
+come in as arguments, and the one record made here, :class:`~storygraph.facts.SceneShadowing`,
+lives in :mod:`storygraph.facts`.
 """
 
 from __future__ import annotations
 
 from dataclasses import fields, replace
 from typing import Any
+
+from .facts import SceneShadowing
 
 __all__ = ["decide_in_parts", "PER_SCENE_FIELDS"]
 
@@ -62,8 +68,6 @@ def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=Non
         return states, rest
 
     by_scene = dict(items)
-    from .analysis import SceneShadowing
-
     result = None
     for task, done in zip(tasks, fork_tasks(n, len(tasks), do, on_part, meanwhile)):
         if task == "alongside":

@@ -39,7 +39,7 @@ from .conditions import OPS, And, Compare, Const, Eval3, Expr, FlagTrue, Not, co
 from .model import Flag
 
 __all__ = [
-    "FlagDomain", "flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing",
+    "FlagDomain", "flag_domain", "make_flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing",
     "class_product", "CLASS_PRODUCT_LIMIT", "decide_by_classes", "decide_by_sat", "SatScene",
     "class_masks", "decide_from_masks", "decide_scene",
 ]
@@ -99,7 +99,7 @@ def flag_domain(flag: Flag, constants: Iterable[Any]) -> FlagDomain:
     if hit is None:
         if len(_FLAG_DOMAINS) >= _FLAG_DOMAINS_LIMIT:
             _FLAG_DOMAINS.clear()
-        hit = _FLAG_DOMAINS[key] = _flag_domain(flag, relevant)
+        hit = _FLAG_DOMAINS[key] = make_flag_domain(flag, relevant)
     return hit
 
 
@@ -108,9 +108,15 @@ _FLAG_DOMAINS: dict[tuple, FlagDomain] = {}
 _FLAG_DOMAINS_LIMIT = 1 << 18
 
 
-def _flag_domain(flag: Flag, constants: frozenset) -> FlagDomain:
-    """:func:`flag_domain` itself, given only the constants that matter: strings for an
-    enum flag, plain ints (not bools) for an int flag."""
+def make_flag_domain(flag: Flag, constants: frozenset) -> FlagDomain:
+    """:func:`flag_domain` itself, given only the constants that matter — strings for an
+    enum flag, plain ints (not bools) for an int flag — and not remembered: for a caller
+    that has already filtered the constants and keeps its own memory (the analysis).
+
+    >>> from storygraph.model import Flag
+    >>> make_flag_domain(Flag("route", "경로", "enum", None, None, ("n", "s", "e"), 1), frozenset({"s"})).points
+    (('s', 1), ('n', 2))
+    """
     if flag.type == "bool":
         return FlagDomain(flag.flag, ((False, 1), (True, 1)))
     if flag.type == "enum":

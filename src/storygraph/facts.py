@@ -1,0 +1,48 @@
+"""The per-scene records of the analysis: why a scene's shadowing was not decided, and
+which branch is shadowed by which.
+
+:mod:`storygraph.analysis` makes them and :mod:`storygraph.partition` moves them between
+processes; both import them from here, so neither module needs the other's back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .model import Branch
+
+__all__ = ["Undecided", "ShadowedBranch", "SceneShadowing"]
+
+
+@dataclass(frozen=True)
+class Undecided:
+    """Why a scene's shadowing was not decided: a ``code`` and its details."""
+
+    code: str  # column | no_flags | order | syntax | undeclared | not_available | type | bad_flag
+    column: str | None = None
+    branch_ids: tuple[str, ...] = ()
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShadowedBranch:
+    """Branch ``branch_id`` never fires; ``covered_by`` are the earlier branches that
+    together cover it (empty when its condition cannot hold at all)."""
+
+    branch_id: str
+    scene_id: str
+    covered_by: tuple[str, ...]
+    unsatisfiable: bool
+    #: the branch immediately before it in order, which carries the ``조건이 겹침`` card
+    previous: str | None
+
+
+@dataclass
+class SceneShadowing:
+    """One scene's branches in ``order_no`` order, and either why their shadowing was not
+    decided or which of them are shadowed (by branch id)."""
+
+    scene_id: str
+    ordered: list[Branch]
+    undecided: Undecided | None = None
+    shadowed: dict[str, ShadowedBranch] = field(default_factory=dict)
