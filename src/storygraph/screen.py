@@ -148,24 +148,34 @@ def sample_path() -> Path:
     raise VerdictsError("샘플 시나리오(examples/lighthouse/scenario.csv)를 찾지 못했습니다.")
 
 
-def server_pages(*, max_bytes: int | None = None, timeout: float = DOT_TIMEOUT):
-    """The pages :func:`verdicts.serve.make_server` serves for storygraph."""
-    from verdicts.serve import MAX_UPLOAD_BYTES, ServerPages, relabel_files
+def _judged_page(path: Path, names: dict[str, str], *, limit: int, timeout: float) -> str:
+    """The served screen of an upload (run in the server's worker process)."""
+    from verdicts.serve import relabel_files
 
     from .domain import lint
 
+    return report_html(relabel_files(lint(path), names), upload=True, upload_limit_bytes=limit, timeout=timeout)
+
+
+def _sample_page(*, limit: int, timeout: float) -> str:
+    """The served screen of the bundled sample (run in the server's worker process)."""
+    path = sample_path()
+    return _judged_page(path, {str(path): "샘플: examples/lighthouse/scenario.csv"}, limit=limit, timeout=timeout)
+
+
+def _empty_page(banner: str | None, *, limit: int) -> str:
+    return empty_html(upload_limit_bytes=limit, banner=banner)
+
+
+def server_pages(*, max_bytes: int | None = None, timeout: float = DOT_TIMEOUT):
+    """The pages :func:`verdicts.serve.create_app` serves for storygraph (the page
+    makers are picklable: they run in the server's worker processes)."""
+    from functools import partial
+
+    from verdicts.serve import MAX_UPLOAD_BYTES, ServerPages
+
     limit = max_bytes or MAX_UPLOAD_BYTES
-
-    def judge(path: Path, names: dict[str, str]) -> str:
-        result = relabel_files(lint(path), names)
-        return report_html(result, upload=True, upload_limit_bytes=limit, timeout=timeout)
-
-    def sample() -> str:
-        path = sample_path()
-        result = relabel_files(lint(path), {str(path): "샘플: examples/lighthouse/scenario.csv"})
-        return report_html(result, upload=True, upload_limit_bytes=limit, timeout=timeout)
-
-    def empty(banner: str | None) -> str:
-        return empty_html(upload_limit_bytes=limit, banner=banner)
-
-    return ServerPages(judge=judge, sample=sample, empty=empty, max_bytes=limit, temp_prefix="storygraph-upload-")
+    return ServerPages(judge=partial(_judged_page, limit=limit, timeout=timeout),
+                       sample=partial(_sample_page, limit=limit, timeout=timeout),
+                       empty=partial(_empty_page, limit=limit), max_bytes=limit, temp_prefix="storygraph-upload-",
+                       preload=("storygraph.screen", "storygraph.domain", "storygraph.cli"))

@@ -1,5 +1,5 @@
 """Starting ``storygraph serve`` for real, in a subprocess on a free port (shared by the
-server and browser tests)."""
+server, hostile-server and browser tests)."""
 
 from __future__ import annotations
 
@@ -7,17 +7,27 @@ import os
 import subprocess
 import sys
 import time
+import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
 
 BIN = Path(sys.executable).parent
 
 
+def leftovers(tmpdir: Path) -> list[Path]:
+    """What a running server left in its ``TMPDIR`` besides its worker fork server's
+    socket folder (``pymp-…``, removed when the server stops)."""
+    return sorted(p for p in tmpdir.iterdir() if not p.name.startswith("pymp-"))
+
+
 @contextmanager
-def served(tmpdir: Path, *args: str):
-    """Run ``storygraph serve --port 0`` with ``TMPDIR=tmpdir``; yield its base URL."""
+def serving(tmpdir: Path, *args: str):
+    """Run ``storygraph serve --port 0 ARGS`` with ``TMPDIR=tmpdir``; yield
+    ``(process, base URL)``.  On leaving, the server is stopped with SIGTERM (if still
+    running) and its log is at ``tmpdir.parent / f"{tmpdir.name}-server.log"``."""
     env = dict(os.environ, TMPDIR=str(tmpdir))
-    log = open(tmpdir.parent / f"{tmpdir.name}-server.log", "w")  # outside TMPDIR, which must end empty
+    log_path = tmpdir.parent / f"{tmpdir.name}-server.log"  # outside TMPDIR, which must end empty
+    log = open(log_path, "w")
     proc = subprocess.Popen([str(BIN / "storygraph"), "serve", "--port", "0", *args], stdout=subprocess.PIPE,
                             stderr=log, text=True, env=env)
     try:
@@ -26,17 +36,31 @@ def served(tmpdir: Path, *args: str):
         while time.monotonic() < deadline and not line:
             line = proc.stdout.readline().strip()
             if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {Path(log.name).read_text()}")
+                raise RuntimeError(f"server exited: {log_path.read_text()}")
         assert line.startswith("http://127.0.0.1:"), line
-        yield line.rstrip("/")
+        url = line.rstrip("/")
+        with urllib.request.urlopen(url + "/sample", timeout=60) as resp:  # the sample page is made at start: wait for it
+            assert resp.status == 200
+        yield proc, url
     finally:
         proc.terminate()
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=15)
         except subprocess.TimeoutExpired:  # pragma: no cover
             proc.kill()
             proc.wait()
         log.close()
+
+
+@contextmanager
+def served(tmpdir: Path, *args: str):
+    """Run ``storygraph serve --port 0`` with ``TMPDIR=tmpdir``; yield its base URL.
+    After it stops, ``tmpdir`` must be empty (uploads and the worker fork server's
+    socket folder removed)."""
+    with serving(tmpdir, *args) as (proc, url):
+        yield url
+    assert proc.returncode == 0, (proc.returncode, (tmpdir.parent / f"{tmpdir.name}-server.log").read_text()[-2000:])
+    assert list(tmpdir.iterdir()) == [], "the server left files in TMPDIR"
 
 
 def multipart(files: list[tuple[str, bytes]], field: str = "files") -> tuple[str, bytes]:
