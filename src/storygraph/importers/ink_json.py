@@ -177,7 +177,9 @@ class _InkJson:
         for item in c.content:
             if isinstance(item, _C):
                 inner_sid = self.scene_ids.get(id(item))
-                if item.name is not None and _INTERNAL.match(item.name) and item.name.startswith("g-"):
+                if inner_sid is None and item.name is not None and item.name.startswith("g-") and not falls:
+                    continue  # a gather no flow falls into (inklecate ends the top with one); a divert to it walks it
+                if inner_sid is None and item.name is not None and _INTERNAL.match(item.name) and item.name.startswith("g-"):
                     inner_sid = f"{sid.split('.g-')[0]}.{item.name}"
                     self.b.scene(inner_sid, f"{c.path} 모임 {item.name}", self.file, None)
                     self.scene_ids[id(item)] = inner_sid

@@ -32,8 +32,8 @@ SPECIAL_TAGS = {"startup", "header", "footer", "script", "stylesheet", "widget",
                 "debug-footer", "Twine.private", "Twine.image"}
 
 _TOKEN = re.compile(r"""
-    (?P<setlink>\[\[(?P<sl_body>(?:[^\]]|\](?!\[))*?)\]\[(?P<sl_set>[^\]]*)\]\])
-  | (?P<link>\[\[(?P<l_body>.*?)\]\])
+    (?P<setlink>\[\[(?P<sl_body>[^\]\n]*)\]\[(?P<sl_set>[^\]\n]*)\]\])
+  | (?P<link>\[\[(?P<l_body>[^\]\n]*)\]\])
   | (?P<scclose><</\s*(?P<scc_name>[\w-]+)\s*>>)
   | (?P<sc><<\s*(?P<sc_name>[\w-]+)(?P<sc_args>(?:[^>"']|"[^"\n]*"|'[^'\n]*'|>(?!>))*)>>)
   | (?P<hmacro>\((?P<h_name>[A-Za-z][\w-]*):)
@@ -201,6 +201,11 @@ class _Twee:
                     c = c.and_(f.cond, f.source)
             return c
 
+        # a (go-to:) or <<goto>> leaves the passage whatever links it shows: the automatic
+        # branches come first, then the links in reading order
+        autos: list[tuple] = []
+        choices: list[tuple] = []
+
         def in_link() -> bool:
             return any(f.kind == "link" for f in stack)
 
@@ -210,7 +215,7 @@ class _Twee:
                 return
             line = line_of(offset)
             for target, extra in self._targets(target_text, computed, line):
-                self.b.branch(p.name, target, cond().plus(extra), kind, self.file, line)
+                (autos if kind == "auto" else choices).append((p.name, target, cond().plus(extra), kind, self.file, line))
 
         while True:
             m = _TOKEN.search(text, pos)
@@ -382,6 +387,8 @@ class _Twee:
                         del stack[k:]
                         break
                 continue
+        for args in autos + choices:
+            self.b.branch(*args)
 
     def _too_deep(self, line: int, emit: bool) -> None:
         if emit:

@@ -294,8 +294,8 @@ class _Yarn:
             kind = "auto" if random_lines else "choice"
             body = opt.children
             flows = [n for n in body if _flows(n)]
-            if len(flows) == 1 and flows[0] is body[-1]:
-                m2 = _CMD.match(flows[0].text)
+            m2 = _CMD.match(flows[0].text) if len(flows) == 1 and flows[0] is body[-1] else None
+            if m2 is not None:
                 c2 = m2.group(1).lower()
                 if c2 == "jump" and not m2.group(2).strip().startswith("{"):
                     self.b.branch(scene, m2.group(2).strip(), cond, kind, self.file, opt.line, via=flows[0].line)

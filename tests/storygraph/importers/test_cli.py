@@ -1,0 +1,70 @@
+"""``storygraph import``: the real command, its exit codes and messages, and
+:func:`storygraph.import_cli.import_command` without typer."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from storygraph.import_cli import import_command
+from storygraph.importers import UNION_COLUMNS
+
+from ...conftest import run
+from .helpers import HERE
+
+
+def test_import_writes_the_union_csv_and_reports_issues(tmp_path):
+    out = tmp_path / "scenario.csv"
+    proc = run("storygraph", "import", HERE / "story_yarn.yarn", "-o", out)
+    assert proc.returncode == 1  # the story has issues
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    assert list(rows[0]) == list(UNION_COLUMNS)
+    assert rows[0]["scene_id"] == "Start" and rows[0]["source_line"] == "1"
+    lines = proc.stderr.strip().split("\n")
+    assert lines == [f"{HERE / 'story_yarn.yarn'}:29 — 가는 곳이 식(`{{$next}}`)이라 어느 노드인지 정하지 못해 이 분기는 옮기지 않았습니다.",
+                     f"{HERE / 'story_yarn.yarn'}:20 — 조건 `$name == $gold`에 두 변수를 서로 비교하는 부분이 있어 우리 조건식으로 옮기지 못했으므로, "
+                     "이 분기는 조건 칸을 비우고 condition_opaque를 1로, 원문을 condition_source에 적었습니다."]
+    # and the tables load in the linter
+    lint = run("storygraph", "lint", out, "--quiet", "--jobs", "1")
+    assert lint.returncode in (0, 1) and "Traceback" not in lint.stderr
+
+
+def test_clean_story_exits_0_and_prints_to_stdout(tmp_path):
+    story = tmp_path / "ok.ink"
+    story.write_text("-> a\n=== a ===\n* [go] -> END\n", encoding="utf-8")
+    proc = run("storygraph", "import", story)
+    assert proc.returncode == 0 and proc.stderr == ""
+    assert proc.stdout.startswith("scene_id,title,")
+
+
+def test_unreadable_input_exits_2_with_one_korean_line(tmp_path):
+    for path in (tmp_path / "missing.ink", tmp_path / "story.docx"):
+        if path.suffix == ".docx":
+            path.write_bytes(b"PK\x03\x04")
+        proc = run("storygraph", "import", path, "-o", tmp_path / "x.csv")
+        assert proc.returncode == 2
+        assert len(proc.stderr.strip().split("\n")) == 1 and "Traceback" not in proc.stderr
+        assert proc.stderr.strip().endswith("요).") or proc.stderr.strip().endswith("니다.")
+        assert not (tmp_path / "x.csv").exists()
+
+
+def test_undecodable_bytes_exit_2(tmp_path):
+    path = tmp_path / "bad.ink"
+    path.write_bytes(b"\xff\xfe\xfa" * 10)
+    proc = run("storygraph", "import", path)
+    assert proc.returncode == 2 and "CP949" in proc.stderr
+
+
+def test_import_command_without_typer(tmp_path):
+    out, err = io.StringIO(), io.StringIO()
+    assert import_command(HERE / "story_harlowe.twee", None, None, stdout=out, stderr=err) == 1
+    assert out.getvalue().startswith("scene_id,")
+    assert err.getvalue().count("\n") == 4
+    assert import_command(HERE / "story_harlowe.twee", None, "nonsense", stdout=out, stderr=err) == 2
+
+
+def test_format_can_be_forced(tmp_path):
+    path = tmp_path / "story.txt"
+    path.write_text("title: A\n---\nHi.\n===\n", encoding="utf-8")
+    proc = run("storygraph", "import", path, "--from", "yarn")
+    assert proc.returncode == 0 and "(end)" in proc.stdout
