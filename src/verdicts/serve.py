@@ -279,8 +279,17 @@ class _Workers:
         self.ctx.set_forkserver_preload(self.preload)
         from multiprocessing import forkserver, util
 
+        # the fork server listens on a socket in a folder of its own: in XDG_RUNTIME_DIR
+        # (the place for a user's sockets) when there is one, else in the temporary folder
+        runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+        if runtime and os.path.isdir(runtime) and os.access(runtime, os.W_OK):
+            saved, tempfile.tempdir = tempfile.tempdir, runtime  # nothing else makes temporary files yet
+            try:
+                util.get_temp_dir()
+            finally:
+                tempfile.tempdir = saved
         forkserver.ensure_running()
-        self.socket_dir = util.get_temp_dir()  # where the fork server listens (see run_server)
+        self.socket_dir = util.get_temp_dir()  # removed by run_server
 
     async def run(self, fn: Callable[..., str], args: tuple, folder: Path) -> tuple[str, str]:
         """``(kind, text)`` of ``fn(*args)`` run in a worker: kind ``ok`` (text = the

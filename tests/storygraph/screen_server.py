@@ -15,9 +15,8 @@ BIN = Path(sys.executable).parent
 
 
 def leftovers(tmpdir: Path) -> list[Path]:
-    """What a running server left in its ``TMPDIR`` besides its worker fork server's
-    socket folder (``pymp-…``, removed when the server stops)."""
-    return sorted(p for p in tmpdir.iterdir() if not p.name.startswith("pymp-"))
+    """What a running server left in its ``TMPDIR``."""
+    return sorted(tmpdir.iterdir())
 
 
 @contextmanager
@@ -25,7 +24,9 @@ def serving(tmpdir: Path, *args: str):
     """Run ``storygraph serve --port 0 ARGS`` with ``TMPDIR=tmpdir``; yield
     ``(process, base URL)``.  On leaving, the server is stopped with SIGTERM (if still
     running) and its log is at ``tmpdir.parent / f"{tmpdir.name}-server.log"``."""
-    env = dict(os.environ, TMPDIR=str(tmpdir))
+    run_dir = tmpdir.parent / f"{tmpdir.name}-run"  # the worker fork server's socket goes here (XDG_RUNTIME_DIR)
+    run_dir.mkdir(mode=0o700, exist_ok=True)
+    env = dict(os.environ, TMPDIR=str(tmpdir), XDG_RUNTIME_DIR=str(run_dir))
     log_path = tmpdir.parent / f"{tmpdir.name}-server.log"  # outside TMPDIR, which must end empty
     log = open(log_path, "w")
     proc = subprocess.Popen([str(BIN / "storygraph"), "serve", "--port", "0", *args], stdout=subprocess.PIPE,
@@ -55,12 +56,13 @@ def serving(tmpdir: Path, *args: str):
 @contextmanager
 def served(tmpdir: Path, *args: str):
     """Run ``storygraph serve --port 0`` with ``TMPDIR=tmpdir``; yield its base URL.
-    After it stops, ``tmpdir`` must be empty (uploads and the worker fork server's
-    socket folder removed)."""
+    After it stops, ``tmpdir`` must be empty (uploads removed), and so must the
+    ``XDG_RUNTIME_DIR`` given to it (the worker fork server's socket folder removed)."""
     with serving(tmpdir, *args) as (proc, url):
         yield url
     assert proc.returncode == 0, (proc.returncode, (tmpdir.parent / f"{tmpdir.name}-server.log").read_text()[-2000:])
     assert list(tmpdir.iterdir()) == [], "the server left files in TMPDIR"
+    assert list((tmpdir.parent / f"{tmpdir.name}-run").iterdir()) == [], "the fork server's socket folder is left"
 
 
 def multipart(files: list[tuple[str, bytes]], field: str = "files") -> tuple[str, bytes]:

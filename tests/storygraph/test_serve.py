@@ -171,7 +171,7 @@ def test_file_name_cannot_escape_the_temporary_folder(server):
     ([], 400, "올린 파일이 없습니다"),
     ([("virus.exe", b"MZ")], 400, "받지 않는 형식"),
     ([("a.csv", b"x"), ("b.json", b"{}")], 400, "CSV 하나씩"),
-    ([("bad.xlsx", b"PK\x03\x04 not a workbook")], 422, "bad.xlsx: xlsx 통합 문서로 읽을 수 없습니다"),
+    ([("bad.xlsx", b"PK\x03\x04 not a workbook")], 422, "올린 파일을 읽지 못했습니다: bad.xlsx: xlsx 통합 문서"),
     ([("bad.json", b"{")], 422, "읽지 못했습니다"),
 ])
 def test_bad_uploads_get_a_clear_message(server, files, status, message):
@@ -215,3 +215,50 @@ def test_only_loopback_host_names_are_answered(server, host, status):
     assert got == status
     if status == 403:
         assert "<details" not in html
+
+
+MOUNTED = r'''
+import asyncio, sys
+from starlette.routing import Route
+from storygraph.screen import server_pages
+from verdicts.serve import ServerLimits, bind, create_app, event_stream, run_server, url_of
+
+async def events(request):
+    async def saves():
+        for n in range(3):
+            await asyncio.sleep(0.2)
+            yield ("reload", f"저장 {n}\n둘째 줄")
+    return event_stream(saves(), heartbeat=0.1)
+
+app = create_app(server_pages(), ServerLimits(), routes=[Route("/events", events)])
+sock = bind("127.0.0.1", 0)
+print(url_of(sock), flush=True)
+run_server(app, sock)
+'''
+
+
+def test_mounted_event_stream_route(tmp_path):
+    """A route mounted beside the three (the ground for live reload): server-sent
+    events with heartbeats, behind the same guard (loopback host names only)."""
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-c", MOUNTED], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env)
+    try:
+        url = proc.stdout.readline().strip().rstrip("/")
+        assert url.startswith("http://127.0.0.1:")
+        parts = urlsplit(url)
+        conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+        conn.request("GET", "/events")
+        resp = conn.getresponse()
+        assert resp.status == 200 and resp.getheader("Content-Type").startswith("text/event-stream")
+        text = resp.read().decode("utf-8")  # the stream ends after three events
+        conn.close()
+        assert text.startswith(": open\n\n") and ": keep-alive\n\n" in text
+        assert "event: reload\ndata: 저장 0\ndata: 둘째 줄\n\n" in text and "data: 저장 2" in text
+        assert request(url, "GET", "/events", headers={"Host": "evil.example"})[0] == 403
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=15) == 0
