@@ -370,11 +370,10 @@ def _order_key(b: Branch) -> tuple:
 
 
 def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str],
-                   infos: list | None = None) -> Undecided | None:
+                   infos: list) -> Undecided | None:
     """Report every type problem of the scene's conditions as an issue, then say why its
     shadowing cannot be decided (``None`` when it can).  ``infos``: per branch, the
-    ``(flags, constants, type problems)`` of its condition (``None`` when unreadable),
-    when the caller has them already."""
+    ``(flags, constants, type problems)`` of its condition (``None`` when unreadable)."""
     sc = a.scenario
     flags = sc.flags
     has_flag_table = sc.has_flag_table
@@ -387,12 +386,7 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
     typed: list[str] = []
     culprit_branches: list[str] = []
     broken = False
-    for k, b in enumerate(ordered):
-        if infos is not None:
-            info = infos[k]
-        else:
-            expr = conditions.get(b.branch_id)
-            info = None if expr is None else (expr_facts(expr)[0], None, tuple(check_types(expr, flags)) if has_flag_table else ())
+    for b, info in zip(ordered, infos):
         if info is None:
             broken = True
             continue
