@@ -346,7 +346,7 @@ class _ChoiceScript:
             self.b.issue(self.file, node.line, f"*{cmd} 아래에 #으로 시작하는 선택지가 없어 이 자리는 막힌 곳이 됩니다.")
         for opt, cond, once in options:
             full = ctx.plus(cond)
-            title = opt.text.lstrip("#").strip() or f"{opt.line}번째 줄의 선택지"
+            title = opt.text.lstrip("#").strip().rstrip(".") or f"{opt.line}번째 줄의 선택지"
             body = opt.children
             only = _only_jump(body)
             if only is not None:
