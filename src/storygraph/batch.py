@@ -11,39 +11,59 @@ from __future__ import annotations
 from pathlib import Path
 
 from verdicts.errors import InputError
+from verdicts.tables import path_kind
 
 __all__ = ["expand_paths", "is_folder_scenario", "SCENARIO_SUFFIXES"]
 
 SCENARIO_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".json", ".yaml", ".yml"}
 
 
+def _kind(path: Path) -> str:
+    """:func:`verdicts.tables.path_kind`, with ``"unreadable"`` for a path that cannot
+    even be looked at (its lint says why)."""
+    try:
+        return path_kind(path)
+    except InputError:
+        return "unreadable"
+
+
 def is_folder_scenario(path: Path) -> bool:
-    return path.is_dir() and any((path / n).is_file() for n in ("scene_states.csv", "scene_states.CSV"))
+    return _kind(path) == "dir" and any(_kind(path / n) != "missing" for n in ("scene_states.csv", "scene_states.CSV"))
 
 
-def _scenario_file(path: Path) -> bool:
+def _scenario_entry(path: Path) -> bool:
+    """A file of a searched folder that is a scenario by its name; one that is not a
+    regular file (a FIFO, a symbolic-link loop) is kept too, so that its lint says why
+    it cannot be read instead of it being skipped without a word."""
     name = path.name.lower()
-    return path.is_file() and path.suffix.lower() in SCENARIO_SUFFIXES and not name.endswith(".gold.csv") and not name.startswith(".")
+    if path.suffix.lower() not in SCENARIO_SUFFIXES or name.endswith(".gold.csv") or name.startswith("."):
+        return False
+    return _kind(path) != "dir"
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:
-    """The scenarios named by ``paths``, in order, each once."""
+    """The scenarios named by ``paths``, in order, each once.
+
+    Never raises for one path: a path that is missing, cannot be looked at, or is a
+    folder without any scenario is kept as it is, and linting it reports why (so that
+    one bad path does not stop the others)."""
     out: list[Path] = []
     for path in paths:
-        if not path.exists():
-            out.append(path)  # reported by the lint of that path, so the others still run
-            continue
-        if path.is_file() or is_folder_scenario(path):
+        if _kind(path) != "dir" or is_folder_scenario(path):
             out.append(path)
             continue
-        found = sorted(p for p in path.iterdir() if _scenario_file(p) or is_folder_scenario(p))
-        if not found:
-            raise InputError(f"{path}: 폴더에 시나리오 파일({', '.join(sorted(SCENARIO_SUFFIXES))})이나 scene_states.csv가 든 폴더가 없습니다.")
-        out.extend(found)
+        try:
+            found = sorted(p for p in path.iterdir() if _scenario_entry(p) or is_folder_scenario(p))
+        except OSError:
+            found = []
+        out.extend(found or [path])
     seen: set[Path] = set()
     unique = []
     for p in out:
-        key = p.resolve()
+        try:
+            key = p.resolve()
+        except (OSError, RuntimeError):  # a symbolic-link loop (RuntimeError before Python 3.13)
+            key = p.absolute()
         if key not in seen:
             seen.add(key)
             unique.append(p)

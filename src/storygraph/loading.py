@@ -81,6 +81,10 @@ def load_scenario(path: str | Path) -> Scenario:
     if "scene_states" in typed:
         t = typed["scene_states"]
         rejected_scene_lines = [r.line for r in t.rejected]
+        if not t.rows and not t.rejected:
+            # a header alone, or an emptied document: nothing would be judged, and the run must not pass
+            issues.append(InputIssue(file=t.file, table=t.name, line=1 if t.form in ("csv", "xlsx") else None,
+                                     reason="장면이 한 줄도 없어 판정할 대상이 없습니다."))
         # without the scene_id column no row names a scene (the missing column is an issue)
         for row in t.rows if t.has("scene_id") else ():
             v = row.values

@@ -17,16 +17,20 @@ from __future__ import annotations
 
 import csv
 import difflib
+import errno
 import io
 import json
+import os
+import posixpath
 import re
+import stat
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
 from typing import Any, Iterable, Literal
 
 from .errors import InputError
-from .korean import josa
+from .korean import has_final_consonant, josa
 from .model import InputIssue, SourceInfo
 
 __all__ = [
@@ -42,12 +46,47 @@ __all__ = [
     "type_table",
     "parse_bool",
     "MAX_INPUT_BYTES",
+    "MAX_JSON_BYTES",
+    "MAX_YAML_BYTES",
+    "MAX_YAML_NODES",
+    "MAX_DEPTH",
+    "MAX_COLUMNS",
+    "MAX_XLSX_BYTES",
+    "MAX_XLSX_UNCOMPRESSED",
+    "path_kind",
     "load_typed_tables",
     "shared_index",
 ]
 
-#: Refuse files larger than this (bytes) with a clear message instead of exhausting memory.
+# Limits on what one input may make the reader do (docs/security.md, "Input limits").
+# Past each one the input, or the part concerned, is refused with a message naming it.
+
+#: Refuse CSV files larger than this (bytes) instead of exhausting memory.
 MAX_INPUT_BYTES = 512 * 1024 * 1024
+#: JSON documents: larger ones are refused.
+MAX_JSON_BYTES = 64 * 1024 * 1024
+#: YAML documents (parsed far more slowly than JSON): larger ones are refused.
+MAX_YAML_BYTES = 8 * 1024 * 1024
+#: Nodes of a YAML document once every alias is expanded ("billion laughs" are refused).
+MAX_YAML_NODES = 2_000_000
+#: Nesting of lists and mappings in JSON and YAML.
+MAX_DEPTH = 64
+#: Columns of a CSV header or a sheet (a spreadsheet's own limit is 16,384).
+MAX_COLUMNS = 16_384
+#: CSV records that do not parse before the rest of the file is given up.
+MAX_CSV_PROBLEMS = 1_000
+#: Repeated column names reported one by one before one summary issue.
+MAX_REPEATED_ISSUES = 10
+#: Unknown columns compared with a missing one for a "did you mean" hint.
+MAX_SUGGESTION_COLUMNS = 200
+#: ``.xlsx`` files (compressed), their parts' uncompressed total, parts, shared strings,
+#: characters of text read, and characters of one cell (a spreadsheet's own limit).
+MAX_XLSX_BYTES = 64 * 1024 * 1024
+MAX_XLSX_UNCOMPRESSED = 256 * 1024 * 1024
+MAX_XLSX_PARTS = 1_000
+MAX_XLSX_SHARED_STRINGS = 1_000_000
+MAX_XLSX_TEXT_CHARS = 64 * 1024 * 1024
+MAX_CELL_CHARS = 32_767
 
 ColumnType = Literal["str", "bool", "int", "float", "list"]
 
@@ -184,18 +223,114 @@ class TypedTable:
         return [c for c in self.spec.column_names if c not in self.present]
 
 
-# --------------------------------------------------------------------------- decoding
+# --------------------------------------------------------------------------- opening and decoding
+
+_OS_REASONS = {
+    errno.ENOENT: "그런 파일이나 폴더가 없습니다",
+    errno.EACCES: "읽을 권한이 없습니다 (파일이나 그 위 폴더의 권한을 확인해 주세요)",
+    errno.EPERM: "읽을 권한이 없습니다",
+    errno.ELOOP: "심볼릭 링크가 끝없이 서로를 가리켜 실제 파일에 닿지 못합니다",
+    errno.ENOTDIR: "경로 중간에 폴더가 아닌 것이 있습니다",
+    errno.ENAMETOOLONG: "경로가 너무 깁니다",
+    errno.EISDIR: "파일이 아니라 폴더입니다",
+}
+
+
+def _os_reason(exc: OSError) -> str:
+    """What an operating-system error means for a reader, as a clause (no final period)."""
+    reason = _OS_REASONS.get(exc.errno or 0)
+    if reason is not None:
+        return reason
+    return f"운영체제가 거부했습니다 ({exc.strerror or type(exc).__name__})"
+
+
+def _os_error(path: Path | str, exc: OSError) -> InputError:
+    return InputError(f"{path}: {_os_reason(exc)}.")
+
+
+def path_kind(path: Path) -> Literal["file", "dir", "missing", "other"]:
+    """What ``path`` is, following symbolic links: a regular file, a folder, nothing, or
+    something else (a FIFO, a device, a socket).  A path that cannot be looked at (a
+    symbolic-link loop, a folder without search permission) raises
+    :class:`~verdicts.errors.InputError` naming it and the reason."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return "missing"
+    except OSError as exc:
+        raise _os_error(path, exc) from None
+    except ValueError:  # a NUL character in the path
+        raise InputError(f"{path}: 경로에 NUL 문자가 있어 열 수 없습니다.") from None
+    if stat.S_ISREG(mode):
+        return "file"
+    if stat.S_ISDIR(mode):
+        return "dir"
+    return "other"
+
+
+def _special_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return "FIFO(이름 있는 파이프)"
+    if stat.S_ISCHR(mode):
+        return "문자 장치"
+    if stat.S_ISBLK(mode):
+        return "블록 장치"
+    if stat.S_ISSOCK(mode):
+        return "소켓"
+    return "특수 파일"
+
+
+def _read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, form: str = "입력") -> bytes:
+    """The bytes of the regular file ``path``, at most ``limit`` of them.
+
+    The file is opened without blocking and checked before it is read, so that a FIFO
+    or a device (``/dev/stdin``) is refused instead of waiting forever, and a folder, a
+    symbolic-link loop or a missing permission is a message, never a traceback."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        raise _os_error(path, exc) from None
+    except ValueError:
+        raise InputError(f"{path}: 경로에 NUL 문자가 있어 열 수 없습니다.") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise InputError(f"{path}: 파일이 아니라 폴더라서 표로 읽을 수 없습니다.")
+        if not stat.S_ISREG(info.st_mode):
+            raise InputError(f"{path}: 일반 파일이 아니라 {_special_kind(info.st_mode)}라서 읽지 않았습니다.")
+        if info.st_size > limit:
+            raise InputError(f"{path}: {form} 파일이 {info.st_size:,}바이트로 한도 {limit:,}바이트를 넘어 읽지 않았습니다.")
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(1 << 24, limit + 1 - total))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:  # a file that grew while it was read
+                raise InputError(f"{path}: {form} 파일이 한도 {limit:,}바이트를 넘어 읽지 않았습니다.")
+        return b"".join(chunks)
+    except OSError as exc:
+        raise _os_error(path, exc) from None
+    finally:
+        os.close(fd)
 
 
 def decode_bytes(data: bytes, file: str) -> tuple[str, str]:
-    """Decode ``data`` as UTF-8 (BOM or not) or CP949 and say which one was used."""
+    """Decode ``data`` as UTF-8 (BOM or not), UTF-16 (with its BOM) or CP949 and say
+    which one was used."""
     if data.startswith(b"\xef\xbb\xbf"):
         try:
             return data[3:].decode("utf-8"), "utf-8-sig"
         except UnicodeDecodeError as exc:
-            raise InputError(f"{file}: UTF-8 BOM이 있지만 {exc.start}번째 바이트부터 UTF-8로 읽을 수 없습니다.") from None
+            raise InputError(f"{file}: UTF-8 BOM이 있지만 {exc.start + 3}번째 바이트부터 UTF-8로 읽을 수 없습니다.") from None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return data.decode("utf-16"), "utf-16"
+        try:
+            return data.decode("utf-16"), "utf-16"
+        except UnicodeDecodeError as exc:
+            why = "바이트 수가 홀수라 마지막 글자가 잘렸습니다" if exc.reason == "truncated data" else "짝이 없는 서로게이트가 있습니다"
+            raise InputError(f"{file}: UTF-16 BOM이 있지만 {exc.start}번째 바이트부터 UTF-16으로 읽을 수 없어({why}) UTF-8로 다시 저장해야 합니다.") from None
     try:
         return data.decode("utf-8"), "utf-8"
     except UnicodeDecodeError as utf8_error:
@@ -208,17 +343,11 @@ def decode_bytes(data: bytes, file: str) -> tuple[str, str]:
             ) from None
 
 
-def _read_bytes(path: Path) -> bytes:
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise InputError(f"{path}: 파일을 열 수 없습니다 ({exc.strerror}).") from None
-    if size > MAX_INPUT_BYTES:
-        raise InputError(f"{path}: 파일이 {size:,}바이트로 한도 {MAX_INPUT_BYTES:,}바이트를 넘습니다.")
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(f"{path}: 파일을 읽을 수 없습니다 ({exc.strerror}).") from None
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(text: str) -> str:
+    return _SURROGATE.sub("\ufffd", text)
 
 
 def _sniff_delimiter(first_line: str) -> str:
@@ -234,6 +363,16 @@ def _clean_header(name: str) -> str:
 _FIRST_LINE = re.compile(r"[^\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]*")
 
 
+def _cut(text: str, limit: int = 80) -> str:
+    """``text`` as it is, or its start and its length when it is longer than ``limit``."""
+    return text if len(text) <= limit else f"{text[:40]}…({len(text):,}자)"
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
 def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
     """Read one CSV file into a :class:`RawTable` named ``table``.
 
@@ -241,49 +380,66 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
     more cells than the header is reported; fewer cells are read as empty (spreadsheets
     drop trailing empty cells).  Entirely empty rows are skipped.
 
-    The records are parsed in one call; when every record is one physical line (no
-    quoted line break), record ``i`` is line ``header + i`` and no per-record line
-    bookkeeping is needed.  Otherwise, or when a record does not parse, the file is read
-    again record by record (:func:`_read_records_one_by_one`).
+    The records are parsed strictly (a quote that opens a cell must close it, and
+    nothing but a separator may follow the closing quote) in one call; when every
+    record is one physical line (no quoted line break), record ``i`` is line
+    ``header + i`` and no per-record line bookkeeping is needed.  Otherwise, or when a
+    record does not parse, the file is read again record by record
+    (:func:`_read_records_carefully`): a broken record is an issue at the line and
+    character of its quote, and reading goes on from the next line, so that a lone
+    ``"`` never swallows the rows after it.
     """
-    text, encoding = decode_bytes(_read_bytes(path), str(path))
+    text, encoding = decode_bytes(_read_bytes(path, MAX_INPUT_BYTES, "CSV"), str(path))
     file = str(path)
     if not text.strip():
         issues.append(InputIssue(file=file, table=table, line=1, reason="파일이 비어 있어 머리글(열 이름) 줄이 없습니다."))
         return RawTable(table, file, "csv", encoding, [], [])
     delimiter = _sniff_delimiter(_FIRST_LINE.match(text).group())  # == text.splitlines()[0]
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     try:
         header = next(reader)
-    except csv.Error as exc:
-        raise InputError(f"{file}:1: 머리글 줄을 CSV로 읽을 수 없습니다 ({exc}).") from None
+    except csv.Error:
+        lines = io.StringIO(text, newline="").readlines()
+        problem = _record_problem(lines, 0, delimiter)
+        if problem is None:
+            raise InputError(f"{file}:1: 머리글 줄을 CSV로 읽을 수 없습니다.") from None
+        raise InputError(f"{file}:{problem[0] + 1}: 머리글 줄의 {problem[3]} 열 이름을 읽을 수 없습니다.") from None
     header_end = reader.line_num
+    if len(header) > MAX_COLUMNS:
+        issues.append(InputIssue(file=file, table=table, line=1,
+                                 reason=f"머리글에 칸이 {len(header):,}개 있어 한도 {MAX_COLUMNS:,}개 뒤의 열은 읽지 않았습니다."))
+        del header[MAX_COLUMNS:]
     columns = [_clean_header(h) for h in header]
     seen: dict[str, int] = {}
+    repeated = 0
     for index, name in enumerate(columns):
         if not name:
             continue
         if name in seen:
-            issues.append(
-                InputIssue(file=file, table=table, line=1, column=name,
-                           reason=f"열 이름 '{name}'이(가) {seen[name] + 1}번째와 {index + 1}번째에 두 번 있습니다. 앞의 열만 씁니다.")
-            )
+            repeated += 1
+            if repeated <= MAX_REPEATED_ISSUES:
+                issues.append(
+                    InputIssue(file=file, table=table, line=1, column=name,
+                               reason=f"열 이름 '{name}'이(가) {seen[name] + 1}번째와 {index + 1}번째에 두 번 있습니다. 앞의 열만 씁니다.")
+                )
         else:
             seen[name] = index
+    if repeated > MAX_REPEATED_ISSUES:
+        issues.append(InputIssue(file=file, table=table, line=1,
+                                 reason=f"이미 나온 열 이름이 모두 {repeated:,}번 다시 나와 앞의 {MAX_REPEATED_ISSUES}개만 따로 적었고 나머지도 앞의 열만 씁니다."))
+    ncols = len(columns)
     try:
         records = list(reader)
     except csv.Error:
         records = None
     if records is None or reader.line_num != header_end + len(records):
-        reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-        next(reader)
-        rows = _read_records_one_by_one(reader, len(columns), seen, file, table, issues)
-    elif _all_full(records, len(columns)):
+        lines = io.StringIO(text, newline="").readlines()
+        rows = _read_records_carefully(lines, header_end, ncols, seen, delimiter, file, table, issues)
+    elif _all_full(records, ncols):
         # the usual file: every record as long as the header and none blank
         rows = list(map(RawRow, range(header_end + 1, header_end + 1 + len(records)), repeat(None), records, repeat(seen)))
     else:
         rows = []
-        ncols = len(columns)
         padding = [""] * ncols
         line = header_end
         for cells in records:
@@ -311,41 +467,183 @@ def _all_full(records: list[list[str]], ncols: int) -> bool:
 
 
 def _extra_cells(cells: list[str], ncols: int, file: str, table: str, line: int, issues: list[InputIssue]) -> None:
+    """Report the non-empty cells past the header's width and drop every cell past it."""
     extra = [c for c in cells[ncols:] if c.strip()]
     if extra:
+        shown = ", ".join(_shown(c) for c in extra[:3]) + (f" 외 {len(extra) - 3:,}개" if len(extra) > 3 else "")
         issues.append(
             InputIssue(file=file, table=table, line=line,
-                       reason=f"칸이 머리글보다 많습니다 (머리글 {ncols}칸, 이 줄 {len(cells)}칸); 넘치는 값 {extra!r}은 읽지 않았습니다.")
+                       reason=f"칸이 머리글보다 많습니다 (머리글 {ncols}칸, 이 줄 {len(cells)}칸); 넘치는 값 [{shown}]은 읽지 않았습니다.")
         )
+    del cells[ncols:]
 
 
-def _read_records_one_by_one(reader, ncols: int, seen: dict[str, int], file: str, table: str,
-                             issues: list[InputIssue]) -> list[RawRow]:
-    """The records after the header, each with the physical line it starts on; a record
-    that does not parse is an issue and reading goes on after it."""
+def _record_problem(lines: list[str], start: int, delimiter: str) -> tuple[int, int, int, str] | None:
+    """Where the record that starts at ``lines[start]`` breaks strict CSV:
+    ``(line index, 1-based character, 0-based cell, reason as a clause)``, or ``None`` when its
+    quotes are sound (then only a cell's size can be at fault)."""
+    special = re.compile(f"[{re.escape(delimiter)}\"\\r\\n]")
+    cell = 0
+    opened: tuple[int, int, int] | None = None
+    at_start = True  # at the start of a cell (a quote there opens a quoted cell)
+    after_quote = False  # just after a closing quote
+    for index in range(start, len(lines)):
+        line = lines[index]
+        j = 0
+        end = len(line)
+        while j < end:
+            if opened is not None:  # inside a quoted cell: find the next quote
+                k = line.find('"', j)
+                if k < 0:
+                    j = end
+                    break
+                if k + 1 < end and line[k + 1] == '"':
+                    j = k + 2
+                    continue
+                opened = None
+                after_quote = True
+                j = k + 1
+                continue
+            ch = line[j]
+            if after_quote:
+                if ch == delimiter:
+                    cell += 1
+                    after_quote, at_start = False, True
+                    j += 1
+                    continue
+                if ch in "\r\n":
+                    return None
+                return index, j + 1, cell, f"{j + 1}번째 글자에서 따옴표로 닫은 칸 뒤에 구분자 없이 {_shown(ch)} 글자가 이어져"
+            if at_start and ch == '"':
+                opened = (index, j + 1, cell)
+                at_start = False
+                j += 1
+                continue
+            m = special.search(line, j)
+            if m is None:
+                at_start = False
+                break
+            ch = m.group()
+            if ch == delimiter:
+                cell += 1
+                at_start = True
+                j = m.end()
+            elif ch in "\r\n":
+                return None
+            else:  # a quote inside an unquoted cell is kept as it is
+                at_start = False
+                j = m.end()
+        if opened is None:  # only a quoted cell carries a record over to the next line
+            return None
+    if opened is not None:
+        return opened[0], opened[1], opened[2], f"{opened[1]}번째 글자의 따옴표(\")로 연 칸이 파일 끝까지 닫히지 않아"
+    return None
+
+
+def _swallowed_lines(cells: list[str], delimiter: str, ncols: int) -> int | None:
+    """The cell of a record spanning several lines that holds what looks like whole
+    rows (a line break followed by a line with many separators): the mark of a lone
+    ``"`` closed by another one lines later.  ``None`` when no cell looks like that."""
+    threshold = max(2, (ncols - 1) // 2)
+    for i, cell in enumerate(cells):
+        if ("\n" in cell or "\r" in cell) and any(part.count(delimiter) >= threshold for part in cell.splitlines()[1:]):
+            return i
+    return None
+
+
+def _cell_name(seen: dict[str, int], cell: int) -> str | None:
+    for name, index in seen.items():
+        if index == cell:
+            return name
+    return None
+
+
+def _read_records_carefully(lines: list[str], first: int, ncols: int, seen: dict[str, int], delimiter: str,
+                            file: str, table: str, issues: list[InputIssue]) -> list[RawRow]:
+    """The records from ``lines[first]`` on, each with the physical line it starts on.
+
+    A record that does not parse strictly, or whose quoted cell swallows what looks like
+    whole rows, is an issue naming its line, cell and the character of the quote; that
+    line is not read and reading starts again on the next line."""
     rows: list[RawRow] = []
-    next_line = reader.line_num + 1
-    while True:
-        start = next_line
+    i = first
+    total = len(lines)
+    problems = 0
+    while i < total:
+        reader = csv.reader(map(lines.__getitem__, range(i, total)), delimiter=delimiter, strict=True)
+        consumed = 0
+        start = i
+        restart = None
         try:
-            cells = next(reader)
-        except StopIteration:
-            break
+            for cells in reader:
+                start = i + consumed
+                span = reader.line_num - consumed
+                consumed = reader.line_num
+                if span > 1:
+                    cell = _swallowed_lines(cells, delimiter, ncols)
+                    if cell is not None:
+                        column = _quote_column(lines[start], delimiter, cell)
+                        issues.append(InputIssue(
+                            file=file, table=table, line=start + 1, column=_cell_name(seen, cell),
+                            reason=(f"{column}번째 글자의 따옴표(\")로 연 칸이 {start + span}번째 줄에서야 닫혀 사이의 줄이 "
+                                    "모두 한 칸에 들어가므로 짝 없는 따옴표로 보고 이 줄은 읽지 않았습니다.")))
+                        restart = start + 1
+                        break
+                if not any(c.strip() for c in cells):
+                    continue
+                if len(cells) > ncols:
+                    _extra_cells(cells, ncols, file, table, start + 1, issues)
+                values: dict[str, str | None] = {}
+                for name, index in seen.items():
+                    cell_text = cells[index].strip() if index < len(cells) else ""
+                    values[name] = cell_text if cell_text else None
+                rows.append(RawRow(start + 1, values))
+            else:
+                restart = total
         except csv.Error as exc:
-            issues.append(InputIssue(file=file, table=table, line=start, reason=f"CSV로 읽을 수 없는 줄입니다 ({exc})."))
-            next_line = reader.line_num + 1
-            continue
-        next_line = reader.line_num + 1
-        if not any(c.strip() for c in cells):
-            continue
-        if len(cells) > ncols:
-            _extra_cells(cells, ncols, file, table, start, issues)
-        values: dict[str, str | None] = {}
-        for name, index in seen.items():
-            cell = cells[index].strip() if index < len(cells) else ""
-            values[name] = cell if cell else None
-        rows.append(RawRow(start, values))
+            start = i + consumed
+            problem = _record_problem(lines, start, delimiter)
+            if problem is not None:
+                line_index, _, cell, why = problem
+                where = f"{line_index + 1}번째 줄 " if line_index != start else ""
+                reason = f"{where}{why} 이 줄은 읽지 않았습니다."
+                column = _cell_name(seen, cell)
+            else:
+                reason = (f"한 칸이 {csv.field_size_limit():,}자를 넘어 이 줄은 읽지 않았습니다." if "field larger" in str(exc)
+                          else f"CSV로 읽을 수 없는 줄이라 읽지 않았습니다 ({exc}).")
+                column = None
+            issues.append(InputIssue(file=file, table=table, line=start + 1, column=column, reason=reason))
+            restart = start + 1
+        problems += restart < total
+        if problems > MAX_CSV_PROBLEMS:
+            issues.append(InputIssue(file=file, table=table, line=restart + 1,
+                                     reason=f"CSV로 읽을 수 없는 줄이 {MAX_CSV_PROBLEMS:,}개를 넘어 {restart + 1}번째 줄부터는 읽지 않았습니다."))
+            break
+        i = restart
     return rows
+
+
+def _quote_column(line: str, delimiter: str, cell: int) -> int:
+    """The 1-based character of the quote that opens cell ``cell`` on ``line``."""
+    index = 0
+    j = 0
+    quoted = False
+    while j < len(line):
+        ch = line[j]
+        if quoted:
+            if ch == '"':
+                if line[j + 1:j + 2] == '"':
+                    j += 2
+                    continue
+                quoted = False
+        elif ch == delimiter:
+            index += 1
+        elif ch == '"' and (j == 0 or line[j - 1] == delimiter):
+            if index == cell:
+                return j + 1
+            quoted = True
+        j += 1
+    return 1
 
 
 def _cell_text(value: Any) -> str | None:
@@ -361,94 +659,751 @@ def _cell_text(value: Any) -> str | None:
     return text or None
 
 
-def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
-    try:
-        import openpyxl
-    except ImportError as exc:  # pragma: no cover - dependency declared
-        raise InputError("xlsx를 읽으려면 openpyxl이 필요합니다.") from exc
-    try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except Exception as exc:  # openpyxl raises many kinds; none may escape
-        raise InputError(f"{path}: xlsx 통합 문서로 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
-    tables: dict[str, RawTable] = {}
-    file = str(path)
-    try:
-        for sheet_name in book.sheetnames:
-            name = sheet_name.strip()
-            if name not in wanted:
-                continue
-            sheet = book[sheet_name]
-            iterator = sheet.iter_rows(values_only=True)
-            header = next(iterator, None)
-            if header is None:
-                tables[name] = RawTable(name, file, "xlsx", None, [], [])
-                continue
-            columns = [_clean_header(_cell_text(h) or "") for h in header]
-            index_of = {}
-            for i, c in enumerate(columns):
-                if c and c not in index_of:
-                    index_of[c] = i
-            rows = []
-            for line, cells in enumerate(iterator, start=2):
-                texts = [_cell_text(c) for c in cells]
-                if not any(texts):
-                    continue
-                rows.append(RawRow(line, {c: (texts[i] if i < len(texts) else None) for c, i in index_of.items()}))
-            tables[name] = RawTable(name, f"{file}#{sheet_name}", "xlsx", None, [c for c in columns if c], rows)
-    finally:
-        book.close()
-    return tables
+def _depth_over(value: Any, limit: int) -> bool:
+    """Whether lists and mappings nest deeper than ``limit`` inside ``value`` (walked
+    without recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > limit:
+            return True
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend((v, depth + 1) for v in item)
+    return False
 
 
-def _yaml_records(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+class _Records:
+    """The tables of a JSON or YAML document as they are found: each record with its
+    line, the key lines for duplicate keys, turned into :class:`RawTable` at the end."""
+
+    def __init__(self, file: str, form: str, encoding: str | None, issues: list[InputIssue], check_surrogates: bool):
+        self.file, self.form, self.encoding, self.issues = file, form, encoding, issues
+        self.check_surrogates = check_surrogates
+        self.tables: dict[str, RawTable] = {}
+        self.known: dict[str, set[str]] = {}
+
+    def issue(self, table: str, line: int | None, reason: str, column: str | None = None) -> None:
+        self.issues.append(InputIssue(file=self.file, table=table, line=line, column=column, reason=reason))
+
+    def table(self, name: str, line: int, first_line: int | None) -> RawTable | None:
+        """A new table ``name`` whose key is on ``line``, or ``None`` when the key was
+        already there (``first_line``): the later table is an issue and is not read."""
+        if first_line is not None:
+            self.issue(name, line, f"'{name}' 표가 {first_line}번째 줄에 이미 있어 이 줄의 두 번째 표는 읽지 않았습니다.")
+            return None
+        table = self.tables[name] = RawTable(name, self.file, self.form, self.encoding, [], [])
+        self.known[name] = set()
+        return table
+
+    def refuse(self, name: str, line: int) -> None:
+        """The table ``name`` is not a list of records: an issue, and no table."""
+        del self.tables[name], self.known[name]
+        self.issue(name, line, f"'{name}' 표의 값이 행 목록(배열)이 아니라서 이 표는 읽지 않았습니다.")
+
+    def add(self, table: RawTable, record: Any, line: int, duplicates: list[tuple[str, int]]) -> None:
+        """One record of ``table``; ``duplicates`` holds the keys it repeats with their lines
+        (the first value of a key is kept)."""
+        if not isinstance(record, dict):
+            self.issue(table.name, line, "행이 키-값 객체가 아니라 이 행은 읽지 않았습니다.")
+            return
+        for key, key_line in duplicates:
+            self.issue(table.name, key_line, f"{_shown(key)} 키가 이 행에 두 번 있어 앞의 값만 읽었습니다.", column=key)
+        values: dict[str, str | None] = {}
+        for k, v in record.items():
+            col = _clean_header(str(k))
+            if self.check_surrogates and _SURROGATE.search(col):
+                col = _without_surrogates(col)
+            if col in values:  # keys equal once stripped
+                continue
+            if isinstance(v, (list, tuple, dict)) and _depth_over(v, MAX_DEPTH - 3):
+                self.issue(table.name, line, f"값이 {MAX_DEPTH}단계보다 깊게 중첩되어 이 칸은 읽지 않았습니다.", column=col)
+                values[col] = None
+                continue
+            if isinstance(v, (list, tuple)):
+                v = ",".join(str(x) for x in v)
+            text = _cell_text(v)
+            if self.check_surrogates and text is not None and _SURROGATE.search(text):
+                self.issue(table.name, line, "짝 없는 서로게이트 문자(\\ud800~\\udfff)가 있어 그 글자는 U+FFFD(�)로 바꿔 읽었습니다.", column=col)
+                text = _without_surrogates(text)
+            values[col] = text
+        known = self.known[table.name]
+        if col_names := [c for c in values if c not in known]:
+            table.columns.extend(col_names)
+            known.update(col_names)
+        table.rows.append(RawRow(line, values))
+
+    def finish(self) -> dict[str, RawTable]:
+        # columns absent from every record are missing; columns absent from some records are empty there
+        for table in self.tables.values():
+            for row in table.rows:
+                values = row.values
+                for col in table.columns:
+                    values.setdefault(col, None)
+        return self.tables
+
+
+def _json_int(text: str) -> int | str:
+    """A JSON integer; past Python's 4,300-digit limit the digits stay text (the typing
+    step then reports them)."""
+    return int(text) if len(text) <= 4000 else text
+
+
+def _line_counter(text: str):
+    """``line(offset)`` for increasing offsets, counting line breaks once."""
+    state = [0, 1]
+
+    def line(offset: int) -> int:
+        last, number = state
+        if offset < last:
+            return text.count("\n", 0, offset) + 1
+        number += text.count("\n", last, offset)
+        state[0], state[1] = offset, number
+        return number
+
+    return line
+
+
+def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+    """Read a JSON document (strict JSON: RFC 8259, tabs allowed, no YAML values) of
+    tables.  Each record is parsed by the C scanner on its own, so that its line is
+    known; a repeated key is an issue naming it and its line, and the first value is
+    kept."""
+    duplicates: list[str] = []
+
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        record: dict = {}
+        for key, value in items:
+            if key in record:
+                duplicates.append(key)
+            else:
+                record[key] = value
+        return record
+
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=_json_int, parse_constant=str)
+    scan = decoder.scan_once
+    ws = re.compile(r"[ \t\n\r]*").match
+    line_of = _line_counter(text)
+    found = _Records(file, "json", encoding, issues, check_surrogates="\\u" in text and bool(_ESCAPED_SURROGATE.search(text)))
+    first_key_line: dict[str, int] = {}
+    start = 0
+    try:
+        pos = ws(text, 0).end()
+        if text[pos:pos + 1] != "{":
+            _json_loads_or_fail(text, file, decoder)
+            raise InputError(f"{file}: 최상위가 표 이름을 키로 하는 객체여야 합니다 (예: {{\"{sorted(wanted)[0]}\": [...]}}).")
+        pos = ws(text, pos + 1).end()
+        while text[pos] != "}":
+            start = pos
+            if text[pos] != '"':
+                raise ValueError
+            key, pos = json.decoder.scanstring(text, pos + 1)
+            key_line = line_of(start)
+            pos = ws(text, pos).end()
+            if text[pos] != ":":
+                raise ValueError
+            pos = ws(text, pos + 1).end()
+            name = key.strip()
+            table = None
+            if name in wanted:
+                table = found.table(name, key_line, first_key_line.get(name))
+                first_key_line.setdefault(name, key_line)
+            if table is not None and text[pos] == "[":
+                pos = ws(text, pos + 1).end()
+                if text[pos] == "]":
+                    pos += 1
+                else:
+                    while True:
+                        start = pos
+                        duplicates.clear()
+                        record, pos = scan(text, pos)
+                        line = line_of(start)
+                        repeated = [(k, _key_line(text, start, pos, k, line)) for k in dict.fromkeys(duplicates)]
+                        found.add(table, record, line, repeated)
+                        pos = ws(text, pos).end()
+                        if text[pos] == ",":
+                            pos = ws(text, pos + 1).end()
+                            continue
+                        if text[pos] != "]":
+                            raise ValueError
+                        pos += 1
+                        break
+            else:
+                start = pos
+                value, pos = scan(text, pos)
+                if table is not None and value is not None:
+                    found.refuse(name, key_line)
+            pos = ws(text, pos).end()
+            if text[pos] == ",":
+                pos = ws(text, pos + 1).end()
+                if text[pos] != '"':
+                    raise ValueError
+                continue
+            if text[pos] != "}":
+                raise ValueError
+        pos += 1
+        if ws(text, pos).end() != len(text):
+            raise ValueError
+    except RecursionError:
+        raise InputError(f"{file}:{line_of(start)}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
+    except (ValueError, IndexError, StopIteration):
+        _json_loads_or_fail(text, file, decoder)
+        raise InputError(f"{file}: JSON으로 읽을 수 없습니다.") from None
+    return found.finish()
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _key_line(text: str, start: int, end: int, key: str, default: int) -> int:
+    """The line of the second ``"key":`` between ``start`` and ``end``."""
+    pattern = re.compile(re.escape(json.dumps(key, ensure_ascii=False)) + r"[ \t\r\n]*:")
+    hits = [m.start() for m in pattern.finditer(text, start, end)]
+    if len(hits) < 2:
+        return default
+    return text.count("\n", 0, hits[1]) + 1
+
+
+def _json_loads_or_fail(text: str, file: str, decoder: json.JSONDecoder) -> None:
+    """Raise the JSON parser's own complaint about ``text`` with its line and column."""
+    try:
+        decoder.decode(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{file}:{exc.lineno}:{exc.colno}: JSON으로 읽을 수 없습니다 ({_JSON_ERRORS.get(exc.msg, exc.msg)}).") from None
+    except RecursionError:
+        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
+
+
+_JSON_ERRORS = {
+    "Expecting value": "값이 와야 할 자리입니다",
+    "Expecting property name enclosed in double quotes": "큰따옴표로 감싼 키가 와야 할 자리입니다",
+    "Expecting ',' delimiter": "쉼표(,)가 와야 할 자리입니다",
+    "Expecting ':' delimiter": "쌍점(:)이 와야 할 자리입니다",
+    "Extra data": "문서가 끝난 뒤에 다른 내용이 있습니다",
+    "Unterminated string starting at": "닫히지 않은 문자열이 여기서 시작합니다",
+    "Invalid control character at": "문자열 안에 제어 문자가 있습니다",
+    "Invalid \\escape": "잘못된 역슬래시 이스케이프입니다",
+    "Invalid \\uXXXX escape": "잘못된 \\uXXXX 이스케이프입니다",
+}
+
+
+def _yaml_loader():
+    """PyYAML's safe loader (libyaml's when it is there) whose integers past Python's
+    4,300-digit limit stay text instead of raising."""
     import yaml
 
-    text, encoding = decode_bytes(_read_bytes(path), str(path))
-    file = str(path)
+    base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = _YAML_LOADERS.get(base)
+    if loader is None:
+        class Loader(base):  # type: ignore[misc, valid-type]
+            pass
+
+        def construct_int(self, node):
+            try:
+                value = yaml.SafeLoader.construct_yaml_int(self, node)
+            except ValueError:
+                return self.construct_scalar(node)
+            return value if value.bit_length() <= 13_000 else self.construct_scalar(node)
+
+        Loader.add_constructor("tag:yaml.org,2002:int", construct_int)
+        loader = _YAML_LOADERS[base] = Loader
+    return loader
+
+
+_YAML_LOADERS: dict = {}
+
+
+def _yaml_precheck(text: str, file: str, loader) -> None:
+    """Walk the events of ``text`` once, without building anything: refuse nesting past
+    :data:`MAX_DEPTH` and a document whose aliases expand past :data:`MAX_YAML_NODES`
+    nodes (the "billion laughs"), before anything is composed."""
+    import yaml
+
+    sizes: dict[str, int] = {}  # anchor -> nodes it expands to
+    stack: list[list] = []  # open collections: [anchor, nodes so far]
+    total = 0  # nodes of the document with every alias expanded
+    for event in yaml.parse(text, Loader=loader):
+        kind = type(event)
+        if kind is yaml.ScalarEvent:
+            size = 1
+            if event.anchor is not None:
+                sizes[event.anchor] = 1
+        elif kind is yaml.AliasEvent:
+            size = sizes.get(event.anchor, 1)
+        elif kind is yaml.SequenceStartEvent or kind is yaml.MappingStartEvent:
+            if len(stack) >= MAX_DEPTH:
+                raise InputError(f"{file}:{event.start_mark.line + 1}: 값이 {MAX_DEPTH}단계보다 깊게 중첩되어 YAML을 읽지 않았습니다.")
+            stack.append([event.anchor, 1])
+            size = 1
+        elif kind is yaml.SequenceEndEvent or kind is yaml.MappingEndEvent:
+            anchor, size = stack.pop()
+            if anchor is not None:
+                sizes[anchor] = size
+            if stack:
+                stack[-1][1] += size
+            continue
+        else:
+            continue
+        if stack and kind is not yaml.SequenceStartEvent and kind is not yaml.MappingStartEvent:
+            stack[-1][1] += size
+        total += size
+        if total > MAX_YAML_NODES:
+            raise InputError(f"{file}:{event.start_mark.line + 1}: 별칭(*)을 펼치면 값이 {MAX_YAML_NODES:,}개를 넘어 YAML을 읽지 않았습니다.")
+
+
+def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+    import yaml
+
+    loader_class = _yaml_loader()
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        _yaml_precheck(text, file, loader_class)
+        loader = loader_class(text)
+        try:
+            node = loader.get_single_node()
+            found = _Records(file, "yaml", encoding, issues, check_surrogates=bool(_SURROGATE.search(text)) or "\\" in text)
+            if node is None or not isinstance(node, yaml.MappingNode):
+                raise InputError(f"{file}: 최상위가 표 이름을 키로 하는 객체여야 합니다 (예: {sorted(wanted)[0]}: [...]).")
+            first_key_line: dict[str, int] = {}
+            for key_node, value_node in node.value:
+                key = loader.construct_object(key_node, deep=True)
+                name = str(key).strip()
+                if name not in wanted:
+                    continue
+                key_line = key_node.start_mark.line + 1
+                table = found.table(name, key_line, first_key_line.get(name))
+                first_key_line.setdefault(name, key_line)
+                if table is None:
+                    continue
+                if isinstance(value_node, yaml.ScalarNode) and loader.construct_object(value_node) is None:
+                    continue
+                if not isinstance(value_node, yaml.SequenceNode):
+                    found.refuse(name, key_line)
+                    continue
+                for item in value_node.value:
+                    line = item.start_mark.line + 1
+                    repeated: list[tuple[str, int]] = []
+                    if isinstance(item, yaml.MappingNode):
+                        keys: set = set()
+                        for k_node, _ in item.value:
+                            if isinstance(k_node, yaml.ScalarNode):
+                                if k_node.value in keys:
+                                    repeated.append((k_node.value, k_node.start_mark.line + 1))
+                                keys.add(k_node.value)
+                    record = loader.construct_object(item, deep=True)
+                    if repeated and isinstance(record, dict):
+                        # PyYAML keeps the last value of a repeated key; keep the first, as for JSON
+                        for k_node, v_node in reversed(item.value):
+                            if isinstance(k_node, yaml.ScalarNode) and k_node.value in {k for k, _ in repeated}:
+                                record[loader.construct_object(k_node)] = loader.construct_object(v_node, deep=True)
+                    found.add(table, record, line, repeated)
+        finally:
+            loader.dispose()
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        raise InputError(f"{file}{where}: JSON/YAML로 읽을 수 없습니다 ({getattr(exc, 'problem', exc)}).") from None
-    if not isinstance(data, dict) or node is None or not isinstance(node, yaml.MappingNode):
-        raise InputError(f"{file}: 최상위가 표 이름을 키로 하는 객체여야 합니다 (예: {{\"{next(iter(wanted))}\": [...]}}).")
-    form = "json" if path.suffix.lower() == ".json" else "yaml"
+        problem = str(getattr(exc, "problem", None) or exc)
+        if "nesting depth" in problem:  # libyaml's own limit, met before ours on a very deep flow collection
+            raise InputError(f"{file}{where}: 값이 {MAX_DEPTH}단계보다 깊게 중첩되어 YAML을 읽지 않았습니다.") from None
+        raise InputError(f"{file}{where}: YAML로 읽을 수 없습니다 ({problem}).") from None
+    except RecursionError:
+        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) YAML을 읽을 수 없습니다.") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InputError(f"{file}: YAML 값을 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
+    return found.finish()
+
+
+def _document_records(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+    """The tables of a JSON (``.json``) or YAML (``.yaml``, ``.yml``) document."""
+    is_json = path.suffix.lower() == ".json"
+    limit = MAX_JSON_BYTES if is_json else MAX_YAML_BYTES
+    text, encoding = decode_bytes(_read_bytes(path, limit, "JSON" if is_json else "YAML"), str(path))
+    reader = _json_records if is_json else _yaml_records
+    return reader(text, str(path), encoding, set(wanted), issues)
+
+
+class _XlsxReader:
+    """A bounded reader of the parts of an ``.xlsx`` workbook this project needs.
+
+    The workbook is a zip of XML parts.  Before anything is decompressed the declared
+    sizes are checked (a zip bomb is refused); each part is then streamed through expat
+    with a byte budget, a document type declaration (and so any entity) is refused, and
+    XML that ends early is an error naming the part, line and column.  Cell values are
+    read as a spreadsheet program would show them (the cached value of a formula); a
+    formula without a cached value is an issue per cell, never an empty cell.
+    """
+
+    def __init__(self, path: Path, issues: list[InputIssue]):
+        import zipfile
+
+        self.path, self.file, self.issues = path, str(path), issues
+        data = _read_bytes(path, MAX_XLSX_BYTES, "xlsx")
+        try:
+            self.zip = zipfile.ZipFile(io.BytesIO(data))
+            infos = self.zip.infolist()
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError) as exc:
+            raise InputError(f"{path}: xlsx 통합 문서(zip)로 읽을 수 없습니다 ({exc}).") from None
+        if len(infos) > MAX_XLSX_PARTS:
+            raise InputError(f"{path}: xlsx 안의 파일이 {len(infos):,}개로 한도 {MAX_XLSX_PARTS:,}개를 넘어 읽지 않았습니다.")
+        declared = sum(info.file_size for info in infos)
+        if declared > MAX_XLSX_UNCOMPRESSED:
+            raise InputError(f"{path}: xlsx를 풀면 {declared:,}바이트로 한도 {MAX_XLSX_UNCOMPRESSED:,}바이트를 넘어 읽지 않았습니다.")
+        self.names = {info.filename for info in infos}
+        self.budget = MAX_XLSX_UNCOMPRESSED
+        self.text_budget = MAX_XLSX_TEXT_CHARS
+
+    # ----------------------------------------------------------------- XML parts
+
+    def parse(self, name: str, start, end=None, text=None) -> None:
+        """Stream the part ``name`` through expat with the given handlers (tag names
+        without their namespace prefix)."""
+        from xml.parsers import expat
+
+        import zipfile
+
+        where = f"{self.file}#{name}"
+        parser = expat.ParserCreate()
+        parser.buffer_text = True
+
+        def refuse(*_args):
+            raise InputError(f"{where}:{parser.CurrentLineNumber}: xlsx 안의 XML에 문서형 선언(DTD)이나 엔티티가 있어 읽지 않았습니다.")
+
+        parser.StartDoctypeDeclHandler = refuse
+        parser.EntityDeclHandler = refuse
+        parser.ExternalEntityRefHandler = refuse
+        parser.StartElementHandler = lambda tag, attrs: start(tag.rpartition(":")[2], attrs)
+        if end is not None:
+            parser.EndElementHandler = lambda tag: end(tag.rpartition(":")[2])
+        if text is not None:
+            parser.CharacterDataHandler = text
+        try:
+            with self.zip.open(name) as stream:
+                while True:
+                    chunk = stream.read(1 << 20)
+                    self.budget -= len(chunk)
+                    if self.budget < 0:
+                        raise InputError(f"{self.file}: xlsx를 풀어 읽은 내용이 한도 {MAX_XLSX_UNCOMPRESSED:,}바이트를 넘어 읽지 않았습니다.")
+                    parser.Parse(chunk, not chunk)
+                    if not chunk:
+                        break
+        except expat.ExpatError as exc:
+            reason = "끝나기 전에 잘렸습니다" if exc.code in (expat.errors.codes[expat.errors.XML_ERROR_NO_ELEMENTS],
+                                                        expat.errors.codes[expat.errors.XML_ERROR_UNCLOSED_TOKEN],
+                                                        expat.errors.codes[expat.errors.XML_ERROR_PARTIAL_CHAR]) \
+                else f"XML 문법에 맞지 않습니다 ({expat.errors.messages[exc.code]})"
+            raise InputError(f"{where}:{exc.lineno}:{exc.offset + 1}: xlsx 안의 XML이 {reason}.") from None
+        except (zipfile.BadZipFile, OSError, EOFError, ValueError, NotImplementedError) as exc:
+            raise InputError(f"{where}: xlsx 안의 파일을 풀 수 없습니다 ({exc}).") from None
+        except RecursionError:  # pragma: no cover - expat does not recurse
+            raise InputError(f"{where}: xlsx 안의 XML이 너무 깊게 중첩되어 읽지 않았습니다.") from None
+
+    def relationships(self, part: str) -> dict[str, tuple[str, str]]:
+        """``Id -> (type, target part)`` of the relationships of ``part``."""
+        folder, _, base = part.rpartition("/")
+        rels = f"{folder}/_rels/{base}.rels" if folder else f"_rels/{base}.rels"
+        found: dict[str, tuple[str, str]] = {}
+        if rels not in self.names:
+            return found
+
+        def start(tag, attrs):
+            if tag == "Relationship" and attrs.get("TargetMode") != "External":
+                target = attrs.get("Target", "")
+                target = target.lstrip("/") if target.startswith("/") else posixpath.normpath(posixpath.join(folder, target))
+                found[attrs.get("Id", "")] = (attrs.get("Type", ""), target)
+
+        self.parse(rels, start)
+        return found
+
+    # ----------------------------------------------------------------- the workbook
+
+    def sheets(self) -> tuple[list[tuple[str, str]], dict[str, tuple[str, str]], str, bool]:
+        """``[(sheet name, part)]``, the workbook's relationships, its part and whether
+        its dates count from 1904."""
+        root = self.relationships("")
+        workbook = next((target for kind, target in root.values() if kind.endswith("/officeDocument")), "xl/workbook.xml")
+        if workbook not in self.names:
+            raise InputError(f"{self.file}: xlsx 통합 문서에 {workbook}가 없어 시트를 찾을 수 없습니다.")
+        rels = self.relationships(workbook)
+        listed: list[tuple[str, str]] = []
+        date1904 = [False]
+
+        def start(tag, attrs):
+            if tag == "sheet":
+                rid = next((v for k, v in attrs.items() if k == "id" or k.endswith(":id")), None)
+                kind, target = rels.get(rid or "", ("", ""))
+                listed.append((attrs.get("name", ""), target))
+            elif tag == "workbookPr":
+                date1904[0] = attrs.get("date1904", "0").lower() in ("1", "true")
+
+        self.parse(workbook, start)
+        return listed, rels, workbook, date1904[0]
+
+    def shared_strings(self, part: str | None) -> list[str]:
+        strings: list[str] = []
+        if part is None or part not in self.names:
+            return strings
+        state = {"in_si": False, "skip": 0, "parts": []}
+        budget = [MAX_XLSX_TEXT_CHARS]
+
+        def start(tag, attrs):
+            if tag == "si":
+                state["in_si"], state["parts"] = True, []
+            elif tag in ("rPh", "phoneticPr"):
+                state["skip"] += 1
+
+        def end(tag):
+            if tag == "si":
+                text = "".join(state["parts"])
+                strings.append(text)
+                state["in_si"] = False
+                if len(strings) > MAX_XLSX_SHARED_STRINGS:
+                    raise InputError(f"{self.file}#{part}: 공유 문자열이 한도 {MAX_XLSX_SHARED_STRINGS:,}개를 넘어 읽지 않았습니다.")
+            elif tag in ("rPh", "phoneticPr"):
+                state["skip"] -= 1
+
+        def text(data):
+            if state["in_si"] and not state["skip"]:
+                state["parts"].append(data)
+                budget[0] -= len(data)
+                if budget[0] < 0:
+                    raise InputError(f"{self.file}#{part}: 공유 문자열이 모두 {MAX_XLSX_TEXT_CHARS:,}자를 넘어 읽지 않았습니다.")
+
+        self.parse(part, start, end, text)
+        return strings
+
+    def date_styles(self, part: str | None) -> tuple[set[int], set[int]]:
+        """The cell styles that show numbers as dates, and those that show durations."""
+        dates: set[int] = set()
+        durations: set[int] = set()
+        if part is None or part not in self.names:
+            return dates, durations
+        from openpyxl.styles.numbers import BUILTIN_FORMATS, is_date_format, is_timedelta_format
+
+        custom: dict[int, str] = {}
+        xf_formats: list[int] = []
+        state = {"in_xfs": False}
+
+        def start(tag, attrs):
+            if tag == "numFmt":
+                try:
+                    custom[int(attrs.get("numFmtId", "-1"))] = attrs.get("formatCode", "")
+                except ValueError:
+                    pass
+            elif tag == "cellXfs":
+                state["in_xfs"] = True
+            elif tag == "xf" and state["in_xfs"]:
+                try:
+                    xf_formats.append(int(attrs.get("numFmtId", "0")))
+                except ValueError:
+                    xf_formats.append(0)
+
+        def end(tag):
+            if tag == "cellXfs":
+                state["in_xfs"] = False
+
+        self.parse(part, start, end)
+        for style, fmt_id in enumerate(xf_formats):
+            code = custom.get(fmt_id, BUILTIN_FORMATS.get(fmt_id))
+            if code and is_date_format(code):
+                dates.add(style)
+                if is_timedelta_format(code):
+                    durations.add(style)
+        return dates, durations
+
+    def rows(self, part: str, where: str, shared: list[str], dates: set[int], durations: set[int], date1904: bool):
+        """``[(row number, [cell value or None, …])]`` of a sheet, and the formulas
+        without a cached value as ``[(row, column index, reference, formula)]``."""
+        rows: list[tuple[int, list]] = []
+        uncached: list[tuple[int, int, str, str]] = []
+        problems: list[tuple[int, int, str, str]] = []  # (row, column, reference, reason)
+        st: dict[str, Any] = {"row": 0, "col": -1, "cells": None, "buf": None, "v": None, "f": None, "in_is": False, "skip": 0}
+
+        def start(tag, attrs):
+            if tag == "c":
+                ref = attrs.get("r")
+                col = _column_index(ref) if ref else st["col"] + 1
+                st.update(col=col, ref=ref or f"#{col + 1}", t=attrs.get("t", "n"), s=attrs.get("s"), v=None, f=None, inline=[])
+            elif tag == "row":
+                r = attrs.get("r")
+                try:
+                    st["row"] = int(r) if r is not None else st["row"] + 1
+                except ValueError:
+                    st["row"] += 1
+                st["col"] = -1
+                st["cells"] = []
+            elif tag == "v" or tag == "f":
+                st["buf"] = []
+                st["tag"] = tag
+            elif tag == "is":
+                st["in_is"] = True
+            elif tag == "t" and st["in_is"] and not st["skip"]:
+                st["buf"] = []
+                st["tag"] = "t"
+            elif tag == "rPh":
+                st["skip"] += 1
+
+        def end(tag):
+            if tag in ("v", "f", "t") and st["buf"] is not None and st.get("tag") == tag:
+                value = "".join(st["buf"])
+                st["buf"] = None
+                if tag == "v":
+                    st["v"] = value
+                elif tag == "f":
+                    st["f"] = value
+                else:
+                    st["inline"].append(value)
+            elif tag == "f" and st.get("tag") == "f":
+                st["f"] = ""
+            elif tag == "is":
+                st["in_is"] = False
+            elif tag == "rPh":
+                st["skip"] -= 1
+            elif tag == "c":
+                cells = st["cells"]
+                if cells is None:
+                    return
+                col = st["col"]
+                if col < 0 or col >= MAX_COLUMNS:
+                    problems.append((st["row"], -1, st["ref"], f"열이 한도 {MAX_COLUMNS:,}개 밖이라 이 칸은 읽지 않았습니다"))
+                    return
+                value, problem = self.cell_value(st, shared, dates, durations, date1904)
+                if problem is not None:
+                    problems.append((st["row"], col, st["ref"], problem))
+                    value = None
+                elif value is None and st["f"] is not None:
+                    uncached.append((st["row"], col, st["ref"], st["f"]))
+                if value is not None:
+                    if isinstance(value, str):
+                        self.text_budget -= len(value)
+                        if self.text_budget < 0:
+                            raise InputError(f"{where}: 칸의 글자가 모두 {MAX_XLSX_TEXT_CHARS:,}자를 넘어 읽지 않았습니다.")
+                    if len(cells) <= col:
+                        cells.extend([None] * (col + 1 - len(cells)))
+                    cells[col] = value
+            elif tag == "row":
+                if st["cells"]:
+                    rows.append((st["row"], st["cells"]))
+                st["cells"] = None
+
+        def text(data):
+            if st["buf"] is not None:
+                st["buf"].append(data)
+
+        self.parse(part, start, end, text)
+        return rows, uncached, problems
+
+    @staticmethod
+    def cell_value(st: dict, shared: list[str], dates: set[int], durations: set[int], date1904: bool) -> tuple[Any, str | None]:
+        """The value of the cell in ``st`` as openpyxl would give it, or a reason it
+        cannot be read."""
+        kind, raw = st["t"], st["v"]
+        if kind == "inlineStr":
+            value: Any = "".join(st["inline"]) if st["inline"] else None
+        elif raw is None or raw == "":
+            return None, None
+        elif kind == "s":
+            try:
+                value = shared[int(raw)]
+            except (ValueError, IndexError):
+                return None, f"공유 문자열 번호 {_shown(raw)}에 해당하는 문자열이 없어 이 칸은 읽지 않았습니다"
+        elif kind in ("str", "e", "d"):
+            value = raw
+        elif kind == "b":
+            value = raw.strip() in ("1", "true")
+        else:
+            text = raw.strip()
+            try:
+                if "." in text or "E" in text or "e" in text:
+                    value = float(text)
+                else:
+                    value = int(text)
+            except ValueError:
+                return None, f"숫자 칸의 값 {_shown(text)}이 숫자가 아니라 이 칸은 읽지 않았습니다" if has_final_consonant(_shown(text)) \
+                    else f"숫자 칸의 값 {_shown(text)}가 숫자가 아니라 이 칸은 읽지 않았습니다"
+            style = st["s"]
+            if style is not None and style.isdigit() and int(style) in dates:
+                from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, from_excel
+
+                try:
+                    value = from_excel(value, CALENDAR_MAC_1904 if date1904 else CALENDAR_WINDOWS_1900,
+                                       timedelta=int(style) in durations)
+                except (ValueError, OverflowError, TypeError):
+                    pass
+        if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
+            return None, f"칸의 글자가 {len(value):,}자로 한도 {MAX_CELL_CHARS:,}자를 넘어 이 칸은 읽지 않았습니다"
+        return value, None
+
+
+def _column_index(ref: str) -> int:
+    """0-based column of a cell reference such as ``B7`` (-1 when it names none)."""
+    letters = 0
+    index = 0
+    for ch in ref:
+        if "A" <= ch <= "Z":
+            index = index * 26 + (ord(ch) - 64)
+            letters += 1
+            if letters > 3:
+                return -1
+        elif "a" <= ch <= "z":
+            index = index * 26 + (ord(ch) - 96)
+            letters += 1
+            if letters > 3:
+                return -1
+        else:
+            break
+    return index - 1
+
+
+def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+    """The sheets of ``wanted`` names (the header is row 1; lines are row numbers)."""
+    reader = _XlsxReader(path, issues)
+    file = str(path)
+    wanted = set(wanted)
+    listed, rels, _, date1904 = reader.sheets()
+    chosen = [(name, part) for name, part in listed if name.strip() in wanted]
+    if not chosen:
+        return {}
+    shared_part = next((target for kind, target in rels.values() if kind.endswith("/sharedStrings")), None)
+    styles_part = next((target for kind, target in rels.values() if kind.endswith("/styles")), None)
+    shared = reader.shared_strings(shared_part)
+    dates, durations = reader.date_styles(styles_part)
     tables: dict[str, RawTable] = {}
-    for key_node, value_node in node.value:
-        name = str(key_node.value).strip()
-        if name not in wanted:
+    for sheet_name, part in chosen:
+        name = sheet_name.strip()
+        if name in tables:
             continue
-        records = data.get(key_node.value)
-        if records is None:
-            records = []
-        if not isinstance(records, list):
-            issues.append(InputIssue(file=file, table=name, line=key_node.start_mark.line + 1,
-                                     reason=f"'{name}'은(는) 행 목록(배열)이어야 합니다."))
+        sheet_file = f"{file}#{sheet_name}"
+        if part not in reader.names:
+            issues.append(InputIssue(file=sheet_file, table=name, reason=f"'{sheet_name}' 시트의 내용({part})이 통합 문서 안에 없어 이 표는 읽지 않았습니다."))
             continue
-        item_nodes = value_node.value if isinstance(value_node, yaml.SequenceNode) else []
-        columns: list[str] = []
-        rows: list[RawRow] = []
-        for record, item_node in zip(records, item_nodes):
-            line = item_node.start_mark.line + 1
-            if not isinstance(record, dict):
-                issues.append(InputIssue(file=file, table=name, line=line, reason="행이 키-값 객체가 아닙니다."))
+        rows, uncached, problems = reader.rows(part, sheet_file, shared, dates, durations, date1904)
+        by_row = dict(rows)
+        header = by_row.get(1, [])
+        columns = [_clean_header(_cell_text(h) or "") for h in header]
+        index_of: dict[str, int] = {}
+        for i, c in enumerate(columns):
+            if c and c not in index_of:
+                index_of[c] = i
+
+        def column_name(col: int) -> str | None:
+            return columns[col] or None if 0 <= col < len(columns) else None
+
+        for row, col, ref, reason in problems:
+            issues.append(InputIssue(file=sheet_file, table=name, line=row, column=column_name(col), reason=f"{ref} 칸은 {reason}."))
+        for row, col, ref, formula in uncached:
+            shown = f"수식(={formula})" if formula else "수식"
+            issues.append(InputIssue(file=sheet_file, table=name, line=row, column=column_name(col),
+                                     reason=f"{ref} 칸에는 {shown}만 있고 계산된 값이 저장되어 있지 않아 빈 칸으로 읽었으니 "
+                                            "스프레드시트 프로그램에서 다시 계산해 저장하면 됩니다."))
+        raw_rows = []
+        for line, cells in rows:
+            if line <= 1:
                 continue
-            values = {}
-            for k, v in record.items():
-                col = _clean_header(str(k))
-                if col not in columns:
-                    columns.append(col)
-                if isinstance(v, (list, tuple)):
-                    v = ",".join(str(x) for x in v)
-                values[col] = _cell_text(v)
-            rows.append(RawRow(line, values))
-        # columns absent from every record are missing; columns absent from some records are empty there
-        for row in rows:
-            for col in columns:
-                row.values.setdefault(col, None)
-        tables[name] = RawTable(name, file, form, encoding, columns, rows)
+            texts = [_cell_text(c) for c in cells]
+            if not any(texts):
+                continue
+            raw_rows.append(RawRow(line, {c: (texts[i] if i < len(texts) else None) for c, i in index_of.items()}))
+        tables[name] = RawTable(name, sheet_file, "xlsx", None, [c for c in columns if c], raw_rows)
     return tables
 
 
@@ -460,14 +1415,15 @@ def read_tables(path: Path, names: list[str], issues: list[InputIssue], *, singl
     simply absent from the result; the domain decides whether that is an issue.
     """
     path = Path(path)
-    if not path.exists():
+    kind = path_kind(path)
+    if kind == "missing":
         raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
-    if path.is_dir():
+    if kind == "dir":
         tables = {}
         for name in names:
-            candidates = [path / f"{name}.csv", path / f"{name}.CSV"]
-            for candidate in candidates:
-                if candidate.is_file():
+            for candidate in (path / f"{name}.csv", path / f"{name}.CSV"):
+                # anything there that is not a regular file (a folder, a FIFO) is refused by read_csv with its reason
+                if path_kind(candidate) != "missing":
                     tables[name] = read_csv(candidate, name, issues)
                     break
         if not tables:
@@ -481,7 +1437,7 @@ def read_tables(path: Path, names: list[str], issues: list[InputIssue], *, singl
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx(path, names, issues)
     if suffix in (".json", ".yaml", ".yml"):
-        return _yaml_records(path, names, issues)
+        return _document_records(path, names, issues)
     raise InputError(f"{path}: 알 수 없는 형식입니다 (.csv, .xlsx, .json, .yaml 또는 폴더를 주세요).")
 
 
@@ -665,7 +1621,7 @@ def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow
             values[col.name] = None
             issues.append(
                 InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=col.name,
-                           reason=f"'{text}'은(는) {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
+                           reason=f"'{_cut(text)}'은(는) {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
             )
             if col.required and reject_reason is None:
                 reject_reason = (col.name, f"필수 값 '{col.name}'을(를) 읽을 수 없어 이 줄은 판정하지 않았습니다.")

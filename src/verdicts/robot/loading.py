@@ -55,6 +55,11 @@ def load_round(path: str | Path) -> Round:
     raw, typed = load_typed_tables(path, TABLE_SPECS, issues, required=[spec.name for spec in TABLE_SPECS])
 
     tasks: dict[str, TaskSpec] = {}
+    if "task_spec" in typed and not typed["task_spec"].rows and not typed["task_spec"].rejected:
+        # a header alone, or an emptied document: nothing would be judged, and the run must not pass
+        t = typed["task_spec"]
+        issues.append(InputIssue(file=t.file, table=t.name, line=1 if t.form in ("csv", "xlsx") else None,
+                                 reason="태스크가 한 줄도 없어 판정할 대상이 없습니다."))
     tasks_known = "task_spec" in typed and typed["task_spec"].has("task_id")
     if tasks_known:
         t = typed["task_spec"]
