@@ -16,18 +16,18 @@ found from the scenario's folder upwards (or given with ``--config``).
     reason = "앞 순번이 먼저 걸리게 둔 자리입니다."
     # code = "조건이 겹침"               # optional: the verdict label or code, or a finding code
 
-Unknown keys are errors naming the key and the file.
+Unknown keys are errors naming the key and the file.  Reading, finding and the shared
+keys are the core's (:mod:`verdicts.config`); storygraph adds ``[diagram]``.
 """
 
 from __future__ import annotations
 
-import tomllib
 from pathlib import Path
-from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from verdicts.errors import ConfigError
+from verdicts import config as shared
+from verdicts.config import Acceptance, Config as BaseConfig
 
 from .model import VERDICTS
 from .rules import VERDICT_CODES
@@ -37,29 +37,20 @@ __all__ = ["Config", "DiagramOptions", "Acceptance", "find_config", "load_config
 DEFAULT_FAIL_ON = ("어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "findings", "issues")
 
 
-class _Strict(BaseModel):
+class DiagramOptions(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-
-class DiagramOptions(_Strict):
     focus: str | None = None
     hops: int = Field(2, ge=0, le=50)
     max_nodes: int = Field(600, ge=1)
 
 
-class Acceptance(_Strict):
-    target: str = Field(min_length=1)
-    reason: str = Field(min_length=1)
-    code: str | None = None
+class Config(BaseConfig):
+    """storygraph's configuration: the shared one (format, ``fail_on``, ``[[accept]]``)
+    and the diagram's options."""
 
-
-class Config(_Strict):
-    format: Literal["text", "json", "sarif", "github"] = "text"
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     diagram: DiagramOptions = DiagramOptions()
-    accept: tuple[Acceptance, ...] = ()
-    #: where it was read from (None for the defaults)
-    source: str | None = None
 
     @field_validator("fail_on")
     @classmethod
@@ -79,43 +70,13 @@ class Config(_Strict):
 def find_config(start: Path) -> Path | None:
     """The nearest ``storygraph.toml``, or ``pyproject.toml`` with ``[tool.storygraph]``,
     from ``start`` (a file or folder) upwards."""
-    folder = start.resolve()
-    if not folder.is_dir():
-        folder = folder.parent
-    for candidate in (folder, *folder.parents):
-        own = candidate / "storygraph.toml"
-        if own.is_file():
-            return own
-        pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
-            try:
-                if "storygraph" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
-                    return pyproject
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError):
-                continue
-    return None
+    from .domain import DOMAIN
+
+    return shared.find_config(DOMAIN, start)
 
 
 def load_config(path: Path | None) -> Config:
     """Read and validate a configuration file (``None`` gives the defaults)."""
-    if path is None:
-        return Config()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: 설정 파일이 없습니다.") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: TOML로 읽을 수 없습니다 ({exc}).") from None
-    if path.name == "pyproject.toml":
-        data = data.get("tool", {}).get("storygraph", {})
-    try:
-        return Config(**data, source=str(path))
-    except ValidationError as exc:
-        problems = []
-        for err in exc.errors():
-            key = ".".join(str(p) for p in err["loc"])
-            if err["type"] == "extra_forbidden":
-                problems.append(f"알 수 없는 키 '{key}'")
-            else:
-                problems.append(f"'{key}': {err['msg']}")
-        raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — " + "; ".join(problems)) from None
+    from .domain import DOMAIN
+
+    return shared.load_config(DOMAIN, path)

@@ -71,14 +71,32 @@ class StorygraphDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
 
+    @property
+    def config_type(self) -> type:
+        from .config import Config
+
+        return Config
+
+    config_file = ("storygraph.toml", ("tool", "storygraph"))
+
+    def ignore_rows(self, report: Report) -> list:
+        from .accept import ignore_rows
+
+        return ignore_rows(report)
+
+    def extend_acceptances(self, report: Report, accepted: dict[str, str]) -> dict[str, str]:
+        from .accept import open_endings
+
+        return open_endings(report, accepted)
+
     def screen_extras(self, report: Report, grading: Any = None) -> Any:
         """The diagram and each card's context table (the branches of its scene)."""
         from .screen import screen_extras
 
         return screen_extras(report, grading=grading)
 
-    def judge(self, path: Path) -> Report:
-        return lint(path)
+    def judge(self, path: Path, config: Any = None) -> Report:
+        return lint(path, config)
 
 
 DOMAIN = StorygraphDomain()
@@ -107,8 +125,6 @@ def lint(path: str | Path, config: "Config | None" = None, progress: Progress = 
 
 def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: Progress) -> LintResult:
     """Cards, issues, checks and acceptances of an analysed scenario."""
-    from .accept import apply_acceptances
-
     progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
     cards, withheld, findings = build_cards(analysis, progress)
     issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
@@ -118,10 +134,7 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
     report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
     report.scenario = scenario
     report.analysis = analysis
-    apply_acceptances(report, config)
-    # an accepted card's JSON carries its reason: then the schema sees the cards anew
-    reuse = None if any(c.accepted for c in cards) else card_json
-    DOMAIN.finish(report, reuse)
+    report = DOMAIN.finish(report, config, card_json)
     progress.close()
     return report
 

@@ -82,7 +82,8 @@ def list_domains() -> None:
 def run(
     domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
     path: Path = typer.Argument(..., help="The domain's inputs: a folder of CSVs, an .xlsx workbook or JSON/YAML."),
-    format: RunFormat = typer.Option(RunFormat.text, "--format", "-f", help="text, json, sarif (SARIF 2.1.0) or github (workflow annotations)."),
+    format: Optional[RunFormat] = typer.Option(None, "--format", "-f", help="text, json, sarif (SARIF 2.1.0) or github (workflow annotations); default: the configuration's, else text."),
+    config: Optional[Path] = typer.Option(None, "--config", help="A verdicts.toml (or pyproject.toml) to use instead of the one found from the inputs' folder upwards."),
     save: bool = typer.Option(False, "--save", help="Store this round in the rounds database."),
     db: Optional[Path] = DB_OPTION,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
@@ -91,9 +92,12 @@ def run(
     """Judge every target of DOMAIN and print the cards grouped by verdict."""
     if grading is not None and html is None:
         raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+    from .config import find_config, load_config
+
     try:
         plugin = get_domain(domain)
-        report = plugin.judge(path)
+        cfg = load_config(plugin, config if config is not None else find_config(plugin, path))
+        report = plugin.judge(path, cfg)
         if html is not None:
             from .screen import load_grading
 
@@ -102,14 +106,14 @@ def run(
             typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
         raise _fail(str(exc))
-    code = plugin.exit_code(report)
+    code = plugin.exit_code(report, cfg)
     if save:
         try:
             round_id = RoundStore(db).save(report, path, exit_code=code, tool_version=_version())
         except VerdictsError as exc:
             raise _fail(str(exc))
         typer.echo(f"verdicts: 회차 #{round_id}을(를) 저장했습니다 ({RoundStore(db).path}).", err=True)
-    _write(REPORTERS[format.value], report, plugin)
+    _write(REPORTERS[format.value if format else cfg.format], report, plugin)
     raise typer.Exit(code)
 
 

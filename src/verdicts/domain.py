@@ -84,8 +84,9 @@ class Domain(ABC):
     notes: dict[str, list[str]] = {}
 
     @abstractmethod
-    def judge(self, path: Path) -> Report:
-        """Read ``path``, judge every target and run the checks.
+    def judge(self, path: Path, config: Any = None) -> Report:
+        """Read ``path``, judge every target, run the checks, and :meth:`finish` the
+        report under ``config`` (acceptances, the schema check).
 
         Raises :class:`~verdicts.errors.InputError` only when nothing at all can be read.
         """
@@ -128,6 +129,28 @@ class Domain(ABC):
         """The input table whose row a card judges."""
         return None
 
+    # ------------------------------------------------------------------ configuration and acceptance
+    #: the configuration's class (:class:`verdicts.config.Config` or a subclass)
+    @property
+    def config_type(self) -> type:
+        from .config import Config
+
+        return Config
+
+    @property
+    def config_file(self) -> tuple[str, tuple[str, ...]]:
+        """The configuration's file name, and its table's path in a ``pyproject.toml``."""
+        return "verdicts.toml", ("tool", "verdicts", self.name)
+
+    def ignore_rows(self, report: Report) -> list[tuple[str, str, str | None, str, int | None]]:
+        """Input rows whose ``lint_ignore`` cell records an intended finding:
+        ``(target, reason, file, table, line)``."""
+        return []
+
+    def extend_acceptances(self, report: Report, accepted: dict[str, str]) -> dict[str, str]:
+        """More cards accepted because of the ones already accepted (``key -> reason``)."""
+        return {}
+
     def screen_extras(self, report: Report, grading: Any = None) -> Any:
         """What the report screen shows beside the generic panels (a diagram, context
         tables); the generic screen with the grading panel by default."""
@@ -149,18 +172,28 @@ class Domain(ABC):
 
         return explain_text(self, name)
 
-    def finish(self, report: Report, card_json: list[dict[str, Any]] | None = None) -> Report:
-        """Append the schema check every domain shows beside its own checks.
+    def finish(self, report: Report, config: Any = None, card_json: list[dict[str, Any]] | None = None) -> Report:
+        """The last steps every domain shares: what ``config`` and the inputs accept is
+        marked (on a copy, :func:`verdicts.accept.apply_acceptances`), then the schema
+        check every domain shows beside its own checks is appended.
 
         ``card_json``, when given, is the cards' JSON already made for the checks (one
-        pass over the cards instead of two on large runs)."""
+        pass over the cards instead of two on large runs; not used once a card is
+        accepted, since its JSON then carries the reason)."""
+        from .accept import apply_acceptances
+
+        report = apply_acceptances(self, report, config if config is not None else self.config_type())
+        if card_json is not None and any(c.accepted for c in report.cards):
+            card_json = None
         report.checks.append(schema_check(self.name, report.cards, card_json))
         return report
 
-    def exit_code(self, report: Report) -> int:
-        """0 when every card passes and no issue was found, else 1."""
-        bad = any(c.verdict not in self.passing_verdicts and not getattr(c, "accepted", None) for c in report.cards)
-        return 1 if bad or report.issues or report.findings else 0
+    def exit_code(self, report: Report, config: Any = None) -> int:
+        """0 when nothing fails the run under ``config`` (the one exit rule,
+        :func:`verdicts.accept.failing`), else 1."""
+        from .accept import exit_code
+
+        return exit_code(self, report, config)
 
 
 #: the entry-point group a domain registers under (``pyproject.toml``:
@@ -175,7 +208,7 @@ def _entry_points() -> dict[str, Any]:
 
 
 def domain_names() -> list[str]:
-    """The registered domains, in the order of their names."""
+    """The registered domains, by name."""
     return sorted(_entry_points())
 
 

@@ -68,7 +68,8 @@ def test_an_empty_file_is_an_issue_not_a_crash(cli, tmp_path):
 
 def test_verdicts_lists_storygraph(cli):
     proc = cli("verdicts", "list", check_code=0)
-    assert proc.stdout.startswith("storygraph")
+    names = [line.split("\t")[0] for line in proc.stdout.splitlines()]
+    assert "storygraph" in names and "robot" in names and names == sorted(names)
 
 
 def test_verdicts_run_storygraph_prints_the_same_json(cli):

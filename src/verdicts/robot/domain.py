@@ -60,8 +60,8 @@ class RobotDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "task_spec"
 
-    def judge(self, path: Path) -> Report:
-        return judge_round(path)
+    def judge(self, path: Path, config: Any = None) -> Report:
+        return judge_round(path, config)
 
 
 DOMAIN = RobotDomain()
@@ -71,7 +71,7 @@ def _issue_order(issue) -> tuple:
     return (issue.file or "", issue.line or 0, issue.column or "")
 
 
-def judge_round(path: str | Path) -> RobotReport:
+def judge_round(path: str | Path, config: Any = None) -> RobotReport:
     """Judge every task of the round at ``path`` and run the checks.
 
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
@@ -81,4 +81,4 @@ def judge_round(path: str | Path) -> RobotReport:
     checks = CHECKS.run(CheckContext(rnd.tables, data))
     report = RobotReport("robot", [RobotCard(d) for d in data], sorted(rnd.issues, key=_issue_order), checks, rnd.sources)
     report.round = rnd
-    return DOMAIN.finish(report)  # type: ignore[return-value]
+    return DOMAIN.finish(report, config)  # type: ignore[return-value]

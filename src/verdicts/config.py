@@ -1,0 +1,145 @@
+"""Configuration for every domain: the default format, what fails a run, and the
+findings a person recorded as intended.
+
+A domain's configuration is found from the input's folder upwards (or given with
+``--config``): storygraph reads ``storygraph.toml`` or ``[tool.storygraph]`` of a
+``pyproject.toml``; the other domains read the ``[DOMAIN]`` table of ``verdicts.toml``
+or ``[tool.verdicts.DOMAIN]`` of a ``pyproject.toml``.
+
+.. code-block:: toml
+
+    format = "text"                      # default output format
+    fail_on = ["성공률 미달", "findings", "issues"]   # verdicts (label or code), finding codes, findings, issues
+
+    [[accept]]                           # a finding that is intended
+    target = "insert-peg-B01"            # the card's key (or a finding's target)
+    reason = "이번 회차는 일부러 낮은 목표로 돌렸습니다."
+    # code = "below-target"              # optional: a verdict (label or code) or a finding code
+
+Unknown keys are errors naming the key and the file.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .errors import ConfigError
+
+__all__ = ["Config", "Acceptance", "find_config", "load_config", "known_fail_on", "default_fail_on"]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Acceptance(_Strict):
+    target: str = Field(min_length=1)
+    reason: str = Field(min_length=1)
+    code: str | None = None
+
+
+class Config(_Strict):
+    """What every domain's configuration holds; a domain may extend it
+    (:attr:`verdicts.domain.Domain.config_type`)."""
+
+    format: Literal["text", "json", "sarif", "github"] = "text"
+    #: ``None``: every verdict that does not pass, every finding and every issue
+    fail_on: tuple[str, ...] | None = None
+    accept: tuple[Acceptance, ...] = ()
+    #: where it was read from (None for the defaults)
+    source: str | None = None
+
+    def failing_set(self, domain) -> frozenset[str]:
+        """What fails a run: verdict labels, rule codes (a code names its rule alone:
+        robot's ``skill-mismatch`` is one of two rules of ``학습에 없는 조건``), finding
+        codes, ``findings`` and ``issues``."""
+        return frozenset(self.fail_on if self.fail_on is not None else default_fail_on(domain))
+
+
+def default_fail_on(domain) -> tuple[str, ...]:
+    return tuple(v for v in domain.verdicts if v not in domain.passing_verdicts) + ("findings", "issues")
+
+
+def known_fail_on(domain) -> set[str]:
+    return set(domain.verdicts) | set(domain.verdict_codes()) | {k.code for k in domain.finding_kinds} | {"findings", "issues"}
+
+
+def _section(domain, data: dict[str, Any], path: Path) -> dict[str, Any] | None:
+    """The domain's table of a parsed configuration file, or ``None`` when the file
+    holds none."""
+    own, tool = domain.config_file
+    if path.name == "pyproject.toml":
+        node: Any = data
+        for key in tool:
+            if not isinstance(node, dict) or key not in node:
+                return None
+            node = node[key]
+        return node if isinstance(node, dict) else None
+    if own != "verdicts.toml":
+        return data  # the domain's own file (or one given with --config) is all its own
+    section = data.get(domain.name)
+    if isinstance(section, dict):
+        return section
+    # a shared verdicts.toml without the domain's table holds nothing for it; a file
+    # given with --config may hold the keys at the top
+    return None if path.name == "verdicts.toml" else data
+
+
+def find_config(domain, start: Path) -> Path | None:
+    """The nearest configuration file of ``domain`` from ``start`` (a file or folder)
+    upwards."""
+    own, _ = domain.config_file
+    folder = start.resolve()
+    if not folder.is_dir():
+        folder = folder.parent
+    for candidate in (folder, *folder.parents):
+        path = candidate / own
+        if path.is_file():
+            return path
+        pyproject = candidate / "pyproject.toml"
+        if pyproject.is_file():
+            try:
+                if _section(domain, tomllib.loads(pyproject.read_text(encoding="utf-8")), pyproject) is not None:
+                    return pyproject
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+                continue
+    return None
+
+
+def load_config(domain, path: Path | None) -> Config:
+    """Read and validate ``domain``'s configuration from ``path`` (``None`` gives the
+    defaults)."""
+    cls = domain.config_type
+    if path is None:
+        return cls()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: 설정 파일이 없습니다.") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: TOML로 읽을 수 없습니다 ({exc}).") from None
+    section = _section(domain, data, path) or {}
+    if not isinstance(section, dict):
+        raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — {domain.name}의 설정은 TOML 표여야 합니다.")
+    try:
+        config = cls(**section, source=str(path))
+    except ValidationError as exc:
+        problems = []
+        for err in exc.errors():
+            key = ".".join(str(p) for p in err["loc"])
+            if err["type"] == "extra_forbidden":
+                problems.append(f"알 수 없는 키 '{key}'")
+            else:
+                problems.append(f"'{key}': {err['msg']}")
+        raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — " + "; ".join(problems)) from None
+    if config.fail_on is not None:
+        known = known_fail_on(domain)
+        bad = [v for v in config.fail_on if v not in known]
+        if bad:
+            raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — 'fail_on': 알 수 없는 값 {bad}; "
+                              "쓸 수 있는 값: 판정 이름이나 코드, 린트 발견 코드, findings, issues")
+    return config
