@@ -448,7 +448,7 @@ def serve(
 
     if not is_loopback(host) and not allow_remote:
         raise _fail(f"{josa(host, '은/는')} 이 컴퓨터 밖에서도 닿는 주소입니다. 이 서버에는 로그인이 없으니 127.0.0.1로 여세요. "
-                    "꼭 밖에 열어야 하면 --allow-remote를 붙이세요 (docs/security.md).")
+                    "꼭 밖에 열어야 하면 --allow-remote를 붙이세요. 어떻게 열어야 안전한지는 docs/security.md에 있습니다.")
     max_bytes = int(max_upload_mb * 1024 * 1024)
     limits = ServerLimits(max_bytes=max_bytes, lint_timeout=lint_timeout, max_lints=max_lints, header_timeout=read_timeout,
                           read_timeout=read_timeout, body_timeout=body_timeout)

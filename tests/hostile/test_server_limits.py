@@ -24,7 +24,11 @@ import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import html as htmllib
+import re
+
 import pytest
+from verdicts.korean import is_polite_sentence
 
 from tests.storygraph.screen_server import BIN, leftovers, multipart, served, serving
 
@@ -124,6 +128,15 @@ class Raw:
         self.sock.close()
 
 
+def assert_polite(page: str) -> None:
+    """The refusal banner of ``page`` is polite Korean, sentence by sentence."""
+    banner = re.search(r'role="alert">(.*?)</div>', page, re.S)
+    assert banner, page[:300]
+    text = htmllib.unescape(banner.group(1))
+    for sentence in re.split(r"(?<=[.])\s+(?=\S)", text):
+        assert is_polite_sentence(sentence), sentence
+
+
 def upload_head(length: str | None, extra: str = "") -> bytes:
     lines = ["POST /upload HTTP/1.1", "Host: 127.0.0.1", "Content-Type: multipart/form-data; boundary=x"]
     if length is not None:
@@ -167,6 +180,7 @@ def test_bad_length_is_refused_before_the_body(server, length, status, message):
     assert got == status, text[:300]
     assert elapsed < READ_TIMEOUT / 2, elapsed
     assert message in text and 'role="alert"' in text
+    assert_polite(text)
     assert leftovers(tmpdir) == []
 
 
@@ -232,6 +246,7 @@ def test_client_that_stalls_in_its_body_is_dropped(server):
     status, text, elapsed = conn.response(timeout=READ_TIMEOUT + LINGER + 5)
     assert status == 408, text[:300]
     assert f"{READ_TIMEOUT:g}초 동안 더 오지 않아" in text
+    assert_polite(text)
     assert READ_TIMEOUT * 0.9 <= elapsed <= READ_TIMEOUT + LINGER + 1.5, elapsed
     assert leftovers(tmpdir) == []
 
@@ -250,6 +265,7 @@ def test_client_that_trickles_its_body_is_dropped(server):
     status, text, elapsed = conn.response(timeout=5)
     assert status == 408, text[:300]
     assert f"{BODY_TIMEOUT:g}초 안에 다 오지 않아" in text
+    assert_polite(text)
     assert elapsed <= BODY_TIMEOUT + LINGER + 1.5, elapsed
     assert leftovers(tmpdir) == []
 
@@ -261,6 +277,7 @@ def test_client_that_stalls_in_its_headers_is_dropped(server):
     status, text, elapsed = conn.response(timeout=READ_TIMEOUT + LINGER + 5)
     assert status == 408, text[:300]
     assert "요청 머리(헤더)가" in text
+    assert_polite(text)
     assert elapsed <= READ_TIMEOUT + LINGER + 1.5, elapsed
 
 
@@ -284,6 +301,7 @@ def test_malformed_requests_get_a_korean_page(server, request_bytes, status, mes
     got, text, _ = conn.response()
     assert got == status, text[:300]
     assert message in text
+    assert_polite(text)
 
 
 # --------------------------------------------------------------------------- lint budget
@@ -327,6 +345,7 @@ def test_lint_past_its_budget_is_stopped_with_its_worker(tmp_path):
         status, text, elapsed = post_upload(url, [("slow.csv", slow_scenario())])
         assert status == 504, text[:300]
         assert f"제한 시간 {LINT_TIMEOUT:g}초를 넘어 멈췄습니다" in text
+        assert_polite(text)
         assert elapsed < LINT_TIMEOUT + 3, elapsed
         assert settle(lambda: descendants(proc.pid) <= before), descendants(proc.pid) - before  # worker (and dot) gone
         assert leftovers(tmpdir) == []
@@ -449,6 +468,8 @@ def test_non_loopback_address_needs_allow_remote(tmp_path):
                           text=True, timeout=30, env=dict(os.environ, TMPDIR=str(tmp_path)))
     assert done.returncode == 2
     assert "0.0.0.0은 이 컴퓨터 밖에서도 닿는 주소입니다" in done.stderr and "--allow-remote" in done.stderr
+    message = done.stderr.strip().removeprefix("storygraph: ")
+    assert all(is_polite_sentence(s) for s in re.split(r"(?<=[.])\s+(?=\S)", message)), message
     assert done.stdout == ""
 
 
