@@ -394,10 +394,24 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
     if not text.strip():
         issues.append(InputIssue(file=file, table=table, line=1, reason="파일이 비어 있어 머리글(열 이름) 줄이 없습니다."))
         return RawTable(table, file, "csv", encoding, [], [])
-    delimiter = _sniff_delimiter(_FIRST_LINE.match(text).group())  # == text.splitlines()[0]
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    first_line = _FIRST_LINE.match(text).group()  # == text.splitlines()[0]
+    delimiter = _sniff_delimiter(first_line)
+    header_cells = first_line.count(delimiter) + 1
     try:
-        header = next(reader)
+        if header_cells > MAX_COLUMNS and '"' not in first_line and text[len(first_line):len(first_line) + 1] in ("\r", "\n", ""):
+            # a header far wider than any spreadsheet: split only what is read, and never
+            # hold millions of header cells (the records follow as usual, from line 2)
+            header = first_line.split(delimiter, MAX_COLUMNS)[:MAX_COLUMNS]
+            rest = text[len(first_line):]
+            rest = rest[2:] if rest.startswith("\r\n") else rest[1:]
+            del first_line
+            reader = csv.reader(io.StringIO("\n" + rest, newline=""), delimiter=delimiter, strict=True)
+            next(reader)  # the blank line standing for the header
+        else:
+            del first_line
+            reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+            header = next(reader)
+            header_cells = len(header)
     except csv.Error:
         lines = io.StringIO(text, newline="").readlines()
         problem = _record_problem(lines, 0, delimiter)
@@ -405,9 +419,9 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
             raise InputError(f"{file}:1: 머리글 줄을 CSV로 읽을 수 없습니다.") from None
         raise InputError(f"{file}:{problem[0] + 1}: 머리글 줄의 {problem[3]} 열 이름을 읽을 수 없습니다.") from None
     header_end = reader.line_num
-    if len(header) > MAX_COLUMNS:
+    if header_cells > MAX_COLUMNS:
         issues.append(InputIssue(file=file, table=table, line=1,
-                                 reason=f"머리글에 칸이 {len(header):,}개 있어 한도 {MAX_COLUMNS:,}개 뒤의 열은 읽지 않았습니다."))
+                                 reason=f"머리글에 칸이 {header_cells:,}개 있어 한도 {MAX_COLUMNS:,}개 뒤의 열은 읽지 않았습니다."))
         del header[MAX_COLUMNS:]
     columns = [_clean_header(h) for h in header]
     seen: dict[str, int] = {}
@@ -1509,12 +1523,14 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
       value unknown (``None``, listed in ``Row.invalid``);
     * a repeated ``key`` rejects the later row (issue naming the first line).
     """
+    spec_names = set(spec.column_names)
     if raw.form in ("json", "yaml"):
         # records carry no header: an omitted key is an empty cell, not a missing column
         present = set(spec.column_names)
     else:
-        present = {c for c in raw.columns if c in spec.column_names}
-    unknown = [c for c in raw.columns if c not in spec.column_names]
+        present = {c for c in raw.columns if c in spec_names}
+    # a "did you mean" hint looks at the first unknown columns only (a header may hold thousands)
+    unknown = [c for c in raw.columns[:MAX_SUGGESTION_COLUMNS + len(spec_names)] if c not in spec_names][:MAX_SUGGESTION_COLUMNS]
     for name in spec.column_names:
         if name not in present and not spec.column(name).optional:
             hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)

@@ -119,3 +119,73 @@ def test_reading_at_once_matches_reading_record_by_record(tmp_path_factory, rows
     assert type_table(dict_rows, SPEC, dict_issues).rows == table.rows and dict_issues == typed_issues
     for row in table.rows:
         assert _type_row(raw, SPEC, table.present, RawRow(row.line, row.raw), [])[:2] == (row.values, row.invalid)
+
+
+# --------------------------------------------------------------------------- strict and bounded reading (issue 19)
+
+
+def test_a_header_wider_than_any_spreadsheet_keeps_its_first_columns_and_the_lines(tmp_path):
+    import verdicts.tables as tables
+
+    header = ",".join(["id", "note"] + [f"x{i}" for i in range(tables.MAX_COLUMNS + 5)])
+    raw, issues = _read(tmp_path, header + "\r\n1,a\r\n\r\n2,b\r\n")
+    assert len(raw.columns) == tables.MAX_COLUMNS and raw.columns[:2] == ["id", "note"]
+    assert [(r.line, r.values["id"]) for r in raw.rows] == [(2, "1"), (4, "2")]
+    assert [i.reason for i in issues] == [f"머리글에 칸이 {tables.MAX_COLUMNS + 7:,}개 있어 한도 {tables.MAX_COLUMNS:,}개 뒤의 열은 읽지 않았습니다."]
+
+
+@pytest.mark.parametrize("text,line,column,words", [
+    ('id,note\n1,"open\n2,x\n', 2, "note", "3번째 글자의 따옴표(\")로 연 칸이 파일 끝까지 닫히지 않아"),
+    ('id,note\n1,"a"b\n2,x\n', 2, "note", "6번째 글자에서 따옴표로 닫은 칸 뒤에 구분자 없이 'b' 글자가 이어져"),
+    ('id,note\n"1\n2,x\n', 2, "id", "1번째 글자의 따옴표"),
+])
+def test_broken_quotes_are_issues_and_the_next_lines_are_read(tmp_path, text, line, column, words):
+    raw, issues = _read(tmp_path, text)
+    assert [(i.line, i.column) for i in issues] == [(line, column)] and words in issues[0].reason
+    assert [(r.line, r.values["id"]) for r in raw.rows] == [(3, "2")]
+
+
+def test_a_real_multiline_cell_is_not_mistaken_for_a_lone_quote(tmp_path):
+    raw, issues = _read(tmp_path, 'id,note,n\n1,"첫째 줄, 둘째\n셋째",3\n2,x,4\n')
+    assert issues == [] and [r.values["note"] for r in raw.rows] == ["첫째 줄, 둘째\n셋째", "x"]
+
+
+def test_json_records_keep_their_lines_and_first_values(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text('{"other": {"x": [1, 2]},\n "things": [\n\t{"id": "a", "n": 1},\n\t{"id": "b",\n\t "n": 2, "n": 3}, 7\n ]}', encoding="utf-8")
+    issues: list = []
+    tables = read_tables(path, ["things"], issues)
+    assert [(r.line, r.values) for r in tables["things"].rows] == [(3, {"id": "a", "n": "1"}), (4, {"id": "b", "n": "2"})]
+    assert [(i.line, i.column) for i in issues] == [(5, "n"), (5, None)]
+
+
+def test_yaml_anchors_within_the_bound_are_read_and_past_it_refused(tmp_path, monkeypatch):
+    import verdicts.tables as tables
+
+    path = tmp_path / "s.yaml"
+    path.write_text("base: &b {n: 3}\nthings:\n  - {id: a, <<: *b}\n  - {id: b, <<: *b}\n", encoding="utf-8")
+    assert [r.values for r in read_tables(path, ["things"], [])["things"].rows] == [{"id": "a", "n": "3"}, {"id": "b", "n": "3"}]
+    monkeypatch.setattr(tables, "MAX_YAML_NODES", 8)
+    with pytest.raises(InputError, match=r"s\.yaml:3: 별칭\(\*\)을 펼치면 값이 8개를 넘어"):
+        read_tables(path, ["things"], [])
+
+
+def test_xlsx_cells_read_as_openpyxl_reads_them(tmp_path):
+    import datetime
+
+    import openpyxl
+
+    from verdicts.tables import _cell_text
+
+    book = openpyxl.Workbook()
+    sheet = book.active
+    sheet.title = "things"
+    sheet.append(["id", "when", "n", "f", "b", "t", "dur", "formula"])
+    sheet.append(["a", datetime.datetime(2024, 5, 1, 12, 30), 3, 0.1, True, "  text ", datetime.timedelta(hours=5), "=1+2"])
+    sheet.append(["b", datetime.date(2024, 5, 2), 10**20, 1e-7, False, "여러\n줄", datetime.time(8, 15), None])
+    book.save(tmp_path / "b.xlsx")
+    issues: list = []
+    mine = read_tables(tmp_path / "b.xlsx", ["things"], issues)["things"]
+    theirs = list(openpyxl.load_workbook(tmp_path / "b.xlsx", read_only=True, data_only=True)["things"].iter_rows(values_only=True))
+    assert [list(r.values.values()) for r in mine.rows] == [[_cell_text(c) for c in row] for row in theirs[1:]]
+    assert [(i.line, i.column) for i in issues] == [(2, "formula")] and "H2 칸에는 수식(=1+2)만" in issues[0].reason
