@@ -8,9 +8,7 @@ the module ``pkg.name`` when that is a module, else to ``pkg``.  (Importing ``pk
 also runs ``pkg/__init__.py``; as import-linter does, that is not an edge, or every
 package that re-exports its modules would be one big cycle with them.)
 
-Cycles and private imports in files whose owners are still at work are listed in
-``KNOWN_CYCLES`` / ``KNOWN_PRIVATE_IMPORTS`` and marked ``xfail(strict=True)``: the test
-fails as soon as one is fixed, so that its entry is removed, and fails for any new one.
+There are none: a new one fails the test, naming the modules and lines.
 """
 
 from __future__ import annotations
@@ -23,27 +21,6 @@ import networkx as nx
 import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
-
-#: import cycles left in files this clean-up does not own (issue 13), as the modules of the
-#: cycle in import order starting from the smallest name
-KNOWN_CYCLES: dict[tuple[str, ...], str] = {
-    ("storygraph", "storygraph.domain", "storygraph.screen"):
-        "domain.py imports screen (in a function), screen.py imports __version__ from the package, whose __init__ imports domain",
-    ("storygraph.domain", "storygraph.screen"): "domain.py and screen.py import each other",
-    ("storygraph.diagram", "storygraph.domain", "storygraph.screen"): "screen.py imports diagram, which imports domain",
-    ("storygraph.cards", "storygraph.rules"): "cards.py and rules.py import each other",
-    ("verdicts.domain", "verdicts.screen"): "verdicts/domain.py and screen.py import each other",
-    ("verdicts.domain", "verdicts.screen", "verdicts.grading"): "verdicts/grading.py imports domain (TYPE_CHECKING)",
-    ("verdicts.domain", "verdicts.screen", "verdicts.report"): "verdicts/report.py imports domain",
-    ("verdicts.report", "verdicts.sarif"): "verdicts/report.py and sarif.py import each other",
-    ("verdicts.report", "verdicts.screen"): "verdicts/report.py and screen.py import each other",
-}
-#: ``(importing module, imported module, name)`` private imports left in files this
-#: clean-up does not own
-KNOWN_PRIVATE_IMPORTS: dict[tuple[str, str, str], str] = {
-    ("storygraph.findings", "storygraph.conditions", "_OPS"): "findings.py should import the public OPS",
-}
-
 
 @dataclass(frozen=True)
 class Import:
@@ -136,31 +113,14 @@ def imports() -> list[Import]:
 
 def test_no_import_cycle_in_src(imports):
     cycles = find_cycles(imports)
-    new = [text for key, text in sorted(cycles.items()) if key not in KNOWN_CYCLES]
+    new = [text for _, text in sorted(cycles.items())]
     assert not new, "import cycles in src/:\n" + "\n".join(new)
-
-
-@pytest.mark.parametrize("cycle", [
-    pytest.param(key, id=" → ".join(key), marks=pytest.mark.xfail(strict=True, reason=f"not fixed yet: {why}"))
-    for key, why in KNOWN_CYCLES.items()
-])
-def test_known_cycle_is_gone(imports, cycle):
-    assert cycle not in find_cycles(imports)
 
 
 def test_no_private_name_imported_across_modules(imports):
     found = find_private_imports(imports)
-    new = [f"{src}:{line} imports {name} from {target}" for (src, target, name), line in sorted(found.items())
-           if (src, target, name) not in KNOWN_PRIVATE_IMPORTS]
+    new = [f"{src}:{line} imports {name} from {target}" for (src, target, name), line in sorted(found.items())]
     assert not new, "private names imported across modules:\n" + "\n".join(new)
-
-
-@pytest.mark.parametrize("entry", [
-    pytest.param(key, id=f"{key[0]} imports {key[2]} from {key[1]}", marks=pytest.mark.xfail(strict=True, reason=f"not fixed yet: {why}"))
-    for key, why in KNOWN_PRIVATE_IMPORTS.items()
-])
-def test_known_private_import_is_gone(imports, entry):
-    assert entry not in find_private_imports(imports)
 
 
 # ----------------------------------------------------------------------------- the tool itself
