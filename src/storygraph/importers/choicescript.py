@@ -211,15 +211,30 @@ class _ChoiceScript:
         the flow is in at the end and whether it may fall out of the block's end."""
         falls = True
         i = 0
+        nodes = list(nodes)
         while i < len(nodes):
             node = nodes[i]
             cmd, args = _command(node.text)
+            if node.children and cmd not in ("choice", "fake_choice", "if", "elseif", "elsif", "else", "scene_list"):
+                # ChoiceScript refuses an indent without a block; the indented lines are read as the next ones
+                self.b.issue(self.file, node.children[0].line, "앞 줄이 블록을 여는 줄이 아닌데 들여 쓰여 있어, 이 줄부터는 들여쓰기 없이 이어지는 줄로 읽었습니다.")
+                nodes[i + 1:i + 1] = node.children
+                node = nodes[i] = _Node(node.line, node.text)
             if cmd is None:
+                if node.text.startswith("#"):
+                    self.b.issue(self.file, node.line, "#으로 시작하는 선택지 줄이 *choice나 *fake_choice 아래에 들여 쓰여 있지 않아 옮기지 않았습니다.")
+                self._dropped_below(node)
+                i += 1
+                continue
+            if cmd in ("if", "elseif", "elsif", "selectable_if", "hide_reuse", "disable_reuse", "allow_reuse") and \
+                    re.search(r"^\*\w+\s*(\(.*\))?\s*#", node.text):
+                self.b.issue(self.file, node.line, "#으로 시작하는 선택지 줄이 *choice나 *fake_choice 아래에 들여 쓰여 있지 않아 옮기지 않았습니다.")
+                self._dropped_below(node)
                 i += 1
                 continue
             if not falls and cmd != "label":
                 # nothing flows here: what follows (until a label) is a scene no one enters
-                if _flows(node):
+                if _flows_deep(node):
                     dead = f"{self.name}.line-{node.line}"
                     self.b.scene(dead, f"{self.name} {node.line}번째 줄 (흐름이 닿지 않는 곳)", self.file, node.line)
                     scene, falls = dead, True
@@ -263,6 +278,7 @@ class _ChoiceScript:
                 continue
             if cmd in ("elseif", "elsif", "else"):
                 self.b.issue(self.file, node.line, f"앞에 *if가 없는 *{cmd} 줄이라 이 블록은 옮기지 않았습니다.")
+                self._dropped_below(node)
                 i += 1
                 continue
             i += 1
@@ -425,16 +441,28 @@ class _ChoiceScript:
                     text = ""
                     break
                 if cmd in ("set", "temp"):
+                    self._dropped_below(node)
                     text = ""
                     break
                 self.b.issue(self.file, node.line, f"선택지 목록 안의 *{cmd} 줄은 옮기지 않았습니다.")
+                self._dropped_below(node)
                 text = ""
                 break
             if text.startswith("#"):
                 out.append((_Node(node.line, text, node.children), c, once))
             elif text:
                 self.b.issue(self.file, node.line, "선택지 목록 안에 #으로 시작하지 않는 줄이 있어 옮기지 않았습니다.")
+                self._dropped_below(node)
         return out
+
+    def _dropped_below(self, node: _Node) -> None:
+        """An issue on every line with a way on inside a block that was not translated."""
+        stack = list(node.children)
+        while stack:
+            child = stack.pop()
+            stack.extend(child.children)
+            if child.text.startswith("#") or _flows(child) or "#" in child.text:
+                self.b.issue(self.file, child.line, f"{node.line}번째 줄의 옮기지 않은 블록 안에 있어 이 줄도 옮기지 않았습니다.")
 
     def _set(self, args: str, line: int, file: str | None, create: bool = False) -> None:
         m = re.match(r"^\s*([\w]+)\s*(.*)$", args)
@@ -467,6 +495,17 @@ def _flows(node: _Node) -> bool:
     if cmd in ("goto", "goto_scene", "gosub", "gosub_scene", "finish", "ending", "choice", "fake_choice", "label",
                "return", "restart", "if", "gotoref", "goto_random_scene", "redirect_scene"):
         return True
+    return False
+
+
+def _flows_deep(node: _Node) -> bool:
+    """The line or one indented under it holds a way on (a jump, a label, an option)."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if _flows(n) or "#" in n.text or (_command(n.text)[0] in ("elseif", "elsif", "else")):
+            return True
+        stack.extend(n.children)
     return False
 
 

@@ -35,7 +35,7 @@ _TOKEN = re.compile(r"""
     (?P<setlink>\[\[(?P<sl_body>[^\]\n]*)\]\[(?P<sl_set>[^\]\n]*)\]\])
   | (?P<link>\[\[(?P<l_body>[^\]\n]*)\]\])
   | (?P<scclose><</\s*(?P<scc_name>[\w-]+)\s*>>)
-  | (?P<sc><<\s*(?P<sc_name>[\w-]+)(?P<sc_args>(?:[^>"']|"[^"\n]*"|'[^'\n]*'|>(?!>))*)>>)
+  | (?P<sc><<\s*(?P<sc_name>[\w-]+)(?P<sc_args>(?:[^>"'\n<]|<(?!<)|"[^"\n]*"|'[^'\n]*'|>(?!>))*)>>)
   | (?P<hmacro>\((?P<h_name>[A-Za-z][\w-]*):)
   | (?P<hopen>\[)
   | (?P<hclose>\])
@@ -206,6 +206,18 @@ class _Twee:
         autos: list[tuple] = []
         choices: list[tuple] = []
 
+        overflow: list[bool] = []
+
+        def push(frame: _Frame) -> None:
+            # nesting past the bound keeps its structure, but what it guards is not claimed
+            if len(stack) >= MAX_NESTING:
+                if not overflow:
+                    overflow.append(True)
+                    if emit:
+                        self.b.issue(self.file, p.line, f"훅이나 블록이 {MAX_NESTING}겹보다 깊게 중첩되어 그 안쪽 분기의 조건은 알 수 없는 조건으로 적었습니다.")
+                frame.cond, frame.source = Opaque("너무 깊이 중첩된"), "(…)"
+            stack.append(frame)
+
         def in_link() -> bool:
             return any(f.kind == "link" for f in stack)
 
@@ -240,8 +252,8 @@ class _Twee:
                 args_end = _close_paren(text, m.end())
                 if args_end < 0:
                     if emit:
-                        self.b.issue(self.file, line_of(m.start()), "매크로의 괄호가 닫히지 않아 이 뒤의 패시지 내용은 옮기지 않았습니다.")
-                    break
+                        self.b.issue(self.file, line_of(m.start()), "매크로의 괄호가 닫히지 않아 이 매크로는 글자로 읽었습니다.")
+                    continue
                 args = text[m.end():args_end].strip()
                 pos = args_end + 1
                 hook = re.match(r"[ \t]*\[", text[pos:])
@@ -268,19 +280,13 @@ class _Twee:
                             chain = chain + [node]
                     last_chain[depth] = chain
                     if hook:
-                        if len(stack) >= MAX_NESTING:
-                            self._too_deep(line, emit)
-                            break
-                        stack.append(_Frame("hook", frame_cond, source))
+                        push(_Frame("hook", frame_cond, source))
                         pos += hook.end()
                     continue
                 if name in ("link", "click", "link-reveal", "link-repeat", "link-rerun", "click-replace",
                             "click-append", "click-prepend", "mouseover", "link-replace", "link-append", "link-prepend"):
                     if hook:
-                        if len(stack) >= MAX_NESTING:
-                            self._too_deep(line, emit)
-                            break
-                        stack.append(_Frame("link", None, "", link=args))
+                        push(_Frame("link", None, "", link=args))
                         pos += hook.end()
                     continue
                 if name in ("link-goto", "click-goto", "link-reveal-goto", "mouseover-goto"):
@@ -288,7 +294,7 @@ class _Twee:
                     tgt = parts[-1] if parts else ""
                     self._harlowe_target(tgt, "choice", m.start(), branch, line, emit)
                     if hook:
-                        stack.append(_Frame("plain"))
+                        push(_Frame("plain"))
                         pos += hook.end()
                     continue
                 if name in ("go-to", "goto"):
@@ -302,17 +308,11 @@ class _Twee:
                         self.b.issue(self.file, line, f"매크로({quote_code('(' + name + ':)')})는 지나온 길이나 다른 패시지 내용에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
                     continue
                 if hook:
-                    if len(stack) >= MAX_NESTING:
-                        self._too_deep(line, emit)
-                        break
-                    stack.append(_Frame("plain"))
+                    push(_Frame("plain"))
                     pos += hook.end()
                 continue
             if kind == "hopen":
-                if len(stack) >= MAX_NESTING:
-                    self._too_deep(line_of(m.start()), emit)
-                    break
-                stack.append(_Frame("plain", closer="]"))
+                push(_Frame("plain", closer="]"))
                 continue
             if kind == "hclose":
                 if stack and stack[-1].kind in ("hook", "link", "plain") and stack[-1].closer in (None, "]"):
@@ -324,10 +324,7 @@ class _Twee:
                 line = line_of(m.start())
                 if name == "if":
                     node = self._translate(args)
-                    if len(stack) >= MAX_NESTING:
-                        self._too_deep(line, emit)
-                        break
-                    stack.append(_Frame("if", node, args, chain=[node], closer="if"))
+                    push(_Frame("if", node, args, chain=[node], closer="if"))
                 elif name in ("elseif", "else") and stack and stack[-1].kind == "if":
                     f = stack[-1]
                     before = _none_of(f.chain)
@@ -339,7 +336,7 @@ class _Twee:
                         f.source = args
                         f.chain.append(node)
                 elif name == "switch":
-                    stack.append(_Frame("switch", None, "", link=args, closer="switch"))
+                    push(_Frame("switch", None, "", link=args, closer="switch"))
                 elif name in ("case", "default") and stack and stack[-1].kind == "switch":
                     f = stack[-1]
                     before = _none_of(f.chain)
@@ -356,10 +353,10 @@ class _Twee:
                         f.source = " or ".join(f"{f.link} == {v}" for v in values)
                         f.chain.append(node)
                 elif name in ("for",):
-                    stack.append(_Frame("for", Opaque("반복문(<<for>>) 안에서 몇 번 도는지에 달린"), f"<<for {args}>>", closer="for"))
+                    push(_Frame("for", Opaque("반복문(<<for>>) 안에서 몇 번 도는지에 달린"), f"<<for {args}>>", closer="for"))
                 elif name in ("link", "button"):
                     inner = re.match(r"\s*\[\[(.*?)\]\]", args)
-                    stack.append(_Frame("link", None, "", link=args, closer=name))
+                    push(_Frame("link", None, "", link=args, closer=name))
                     if inner:
                         branch(_link_target(inner.group(1)), "choice", m.start())
                     else:
@@ -389,10 +386,6 @@ class _Twee:
                 continue
         for args in autos + choices:
             self.b.branch(*args)
-
-    def _too_deep(self, line: int, emit: bool) -> None:
-        if emit:
-            self.b.issue(self.file, line, f"훅이나 블록이 {MAX_NESTING}겹보다 깊게 중첩되어 이 뒤의 패시지 내용은 옮기지 않았습니다.")
 
     def _harlowe_target(self, arg: str, kind: str, offset: int, branch, line: int, emit: bool) -> None:
         arg = arg.strip()

@@ -173,6 +173,7 @@ class _Yarn:
         raise Opaque(f"함수 호출({name})이 든")
 
     def _walk(self, nodes: list[_Node], scene: str, ctx: Cond, depth: int = 0) -> tuple[str, bool]:
+        nodes = _flat(nodes)
         falls = True
         i = 0
         while i < len(nodes):
@@ -267,7 +268,8 @@ class _Yarn:
                 self.returns.append((scene, self.node, node.line))
                 falls = False
             elif cmd in ("elseif", "else", "endif"):
-                self.b.issue(self.file, node.line, f"앞에 <<if>>가 없는 <<{cmd}>> 줄이라 옮기지 않았습니다.")
+                self.b.issue(self.file, node.line, f"앞에 <<if>>가 없는 <<{cmd}>> 줄이라 이 줄은 건너뛰고 그 아래 줄은 조건 없이 읽었습니다.")
+                nodes[i + 1:i + 1] = _flat(node.children)
             i += 1
         return scene, falls
 
@@ -292,8 +294,8 @@ class _Yarn:
                 cond = cond.and_(Opaque("무작위로 고르는 줄 묶음(=>)이 든"), opt.text)
             title = re.sub(r"#\S+", "", text).strip() or f"{opt.line}번째 줄의 선택지"
             kind = "auto" if random_lines else "choice"
-            body = opt.children
-            flows = [n for n in body if _flows(n)]
+            body = _flat(opt.children)
+            flows = [n for n in body if _flows_deep(n)]
             m2 = _CMD.match(flows[0].text) if len(flows) == 1 and flows[0] is body[-1] else None
             if m2 is not None:
                 c2 = m2.group(1).lower()
@@ -323,11 +325,39 @@ class _Yarn:
         return scene, False
 
 
+def _flat(nodes: list[_Node]) -> list[_Node]:
+    """Indentation only matters under options and ``<<if>>`` markers: other lines'
+    indented followers are read as the lines after them."""
+    out: list[_Node] = []
+    stack = list(reversed(nodes))
+    while stack:
+        node = stack.pop()
+        m = _CMD.match(node.text)
+        keeps = node.text.startswith(("->", "=>")) or (m is not None and m.group(1).lower() in ("if", "elseif", "else"))
+        if keeps or not node.children:
+            out.append(node)
+        else:
+            out.append(_Node(node.line, node.text))
+            stack.extend(reversed(node.children))
+    return out
+
+
 def _flows(node: _Node) -> bool:
     m = _CMD.match(node.text)
     if m and m.group(1).lower() in ("jump", "stop", "detour", "return", "if"):
         return True
     return node.text.startswith(("->", "=>"))
+
+
+def _flows_deep(node: _Node) -> bool:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        m = _CMD.match(n.text)
+        if _flows(n) or (m is not None and m.group(1).lower() in ("elseif", "else", "endif")):
+            return True
+        stack.extend(n.children)
+    return False
 
 
 def _last_line(nodes: list[_Node]) -> int | None:
