@@ -16,11 +16,8 @@ def __getattr__(name: str) -> str:
     # every run's start, and only the reports that name the tool need it
     if name != "__version__":
         raise AttributeError(f"module 'storygraph' has no attribute {name!r}")
-    from importlib.metadata import PackageNotFoundError, version
+    from verdicts.version import tool_version
 
     global __version__
-    try:
-        __version__ = version("storygraph")
-    except PackageNotFoundError:  # pragma: no cover - running from a bare checkout
-        __version__ = "0.0.0+unknown"
+    __version__ = tool_version()
     return __version__

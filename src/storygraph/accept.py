@@ -8,27 +8,9 @@ and scenes that lead only into it are accepted with it.
 
 from __future__ import annotations
 
-from verdicts import accept as shared
-
-from .config import Config
 from .model import NO_ENDING, SCENE
 
-__all__ = ["apply_acceptances", "failing", "ignore_rows", "open_endings"]
-
-
-def apply_acceptances(report, config: Config):
-    """A copy of ``report`` (a ``LintResult``) with what ``config`` and the
-    ``lint_ignore`` cells accept marked (see :func:`verdicts.accept.apply_acceptances`)."""
-    from .domain import DOMAIN
-
-    return shared.apply_acceptances(DOMAIN, report, config)
-
-
-def failing(report, config: Config) -> bool:
-    """Whether the run fails under ``config`` (:func:`verdicts.accept.failing`)."""
-    from .domain import DOMAIN
-
-    return shared.failing(DOMAIN, report, config)
+__all__ = ["ignore_rows", "open_endings"]
 
 
 def ignore_rows(report) -> list[tuple[str, str, str | None, str, int | None]]:

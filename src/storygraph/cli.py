@@ -18,7 +18,8 @@ import typer
 
 from verdicts.errors import VerdictsError
 from verdicts.progress import for_terminal
-from verdicts.report import REPORTERS, dumps_indented, write_report
+from verdicts.report import dumps_indented
+from verdicts.reporters import REPORTERS, write_report
 
 from .domain import DOMAIN, STREAMED_FORMATS, lint as run_lint, lint_to
 
@@ -67,9 +68,8 @@ def lint(
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks.  Several paths are reported one after the
     other; one unreadable file does not stop the others; the exit code is the worst."""
-    from .accept import failing
     from .batch import expand_paths
-    from .config import find_config, load_config
+    from .domain import failing, find_config, load_config
 
     try:
         targets = expand_paths(paths)
@@ -120,7 +120,7 @@ def lint(
                 from .screen import report_html
 
                 panel = load_grading(grading, DOMAIN, inputs=[target]) if grading is not None else None
-                html.write_text(report_html(report, grading=panel), encoding="utf-8")
+                html.write_text(report_html(report, DOMAIN, grading=panel), encoding="utf-8")
                 typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
         except VerdictsError as exc:
             raise _fail(str(exc))
@@ -173,7 +173,7 @@ def _tolerant_stdout() -> None:
 def _config_for(target: Path, config: Path | None):
     """The configuration for ``target`` (``--config`` or the one found upwards), or the
     error's text when it cannot be read."""
-    from .config import find_config, load_config
+    from .domain import find_config, load_config
 
     try:
         return load_config(config if config is not None else find_config(target))
@@ -237,8 +237,7 @@ def _lint_many(targets: list[Path], config: Path | None, format: str | None, qui
 
     from verdicts.parallel import choose_jobs, fork_tasks
 
-    from .accept import failing
-    from .config import find_config, load_config
+    from .domain import failing, find_config, load_config
 
     configs: list[object] = []
     for target in targets:
@@ -412,7 +411,7 @@ def render(
     """Draw the scenario: scenes as nodes, branches as edges, coloured by verdict."""
     from .diagram import diagram_model, write_diagram
 
-    from .config import find_config, load_config
+    from .domain import find_config, load_config
 
     try:
         cfg = load_config(find_config(path))
@@ -444,7 +443,7 @@ def serve(
     from verdicts.korean import josa
     from verdicts.serve import ServerLimits, bind, create_app, is_loopback, run_server, url_of
 
-    from .screen import server_pages
+    from .pages import server_pages
 
     if not is_loopback(host) and not allow_remote:
         raise _fail(f"{josa(host, '은/는')} 이 컴퓨터 밖에서도 닿는 주소입니다. 이 서버에는 로그인이 없으니 127.0.0.1로 여세요. "

@@ -85,7 +85,6 @@ _FLIP = {"==": "==", "!=": "!=", "<": ">", "<=": ">=", ">": "<", ">=": "<="}
 OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, "<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
 }
-_OPS = OPS  # the old private name, still imported by findings.py (its owner moves to OPS)
 
 # ----------------------------------------------------------------------------- parsing
 

@@ -17,22 +17,20 @@ found from the scenario's folder upwards (or given with ``--config``).
     # code = "조건이 겹침"               # optional: the verdict label or code, or a finding code
 
 Unknown keys are errors naming the key and the file.  Reading, finding and the shared
-keys are the core's (:mod:`verdicts.config`); storygraph adds ``[diagram]``.
+keys are the core's (:mod:`verdicts.config`; ``storygraph.domain.find_config`` and
+``load_config`` call them for storygraph); storygraph adds ``[diagram]``.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from verdicts import config as shared
 from verdicts.config import Acceptance, Config as BaseConfig
 
 from .model import VERDICTS
 from .rules import VERDICT_CODES
 
-__all__ = ["Config", "DiagramOptions", "Acceptance", "find_config", "load_config", "VERDICT_CODES", "DEFAULT_FAIL_ON"]
+__all__ = ["Config", "DiagramOptions", "Acceptance", "VERDICT_CODES", "DEFAULT_FAIL_ON"]
 
 DEFAULT_FAIL_ON = ("어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "findings", "issues")
 
@@ -65,18 +63,3 @@ class Config(BaseConfig):
 
     def fails(self, verdict_or_code: str) -> bool:
         return verdict_or_code in self.fail_on
-
-
-def find_config(start: Path) -> Path | None:
-    """The nearest ``storygraph.toml``, or ``pyproject.toml`` with ``[tool.storygraph]``,
-    from ``start`` (a file or folder) upwards."""
-    from .domain import DOMAIN
-
-    return shared.find_config(DOMAIN, start)
-
-
-def load_config(path: Path | None) -> Config:
-    """Read and validate a configuration file (``None`` gives the defaults)."""
-    from .domain import DOMAIN
-
-    return shared.load_config(DOMAIN, path)

@@ -33,7 +33,7 @@ import subprocess
 from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import Literal
 
 import graphviz
 
@@ -42,8 +42,6 @@ from verdicts.palette import UNJUDGED, verdict_colours
 
 from .model import BRANCH, REACHED_AND_ENDS, SCENE, UNREACHED, VERDICTS
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .domain import LintResult
 
 __all__ = [
     "DiagramError", "DiagramTooLarge", "DNode", "DEdge", "DiagramModel", "diagram_model", "to_graphviz", "to_dot",

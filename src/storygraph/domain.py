@@ -23,7 +23,7 @@ from .rules import BRANCH_BOOK, SCENE_BOOK
 if TYPE_CHECKING:
     from .config import Config
 
-__all__ = ["StorygraphDomain", "DOMAIN", "lint", "lint_to", "STREAMED_FORMATS", "LintResult"]
+__all__ = ["StorygraphDomain", "DOMAIN", "lint", "lint_to", "STREAMED_FORMATS", "LintResult", "find_config", "load_config", "failing"]
 
 
 class LintResult(Report):
@@ -93,13 +93,36 @@ class StorygraphDomain(Domain):
         """The diagram and each card's context table (the branches of its scene)."""
         from .screen import screen_extras
 
-        return screen_extras(report, grading=grading)
+        return screen_extras(report, self, grading=grading)
 
     def judge(self, path: Path, config: Any = None) -> Report:
         return lint(path, config)
 
 
 DOMAIN = StorygraphDomain()
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest ``storygraph.toml``, or ``pyproject.toml`` with ``[tool.storygraph]``,
+    from ``start`` (a file or folder) upwards (:func:`verdicts.config.find_config`)."""
+    from verdicts.config import find_config as find
+
+    return find(DOMAIN, start)
+
+
+def load_config(path: Path | None) -> "Config":
+    """storygraph's configuration from ``path``, ``None`` giving the defaults
+    (:func:`verdicts.config.load_config`)."""
+    from verdicts.config import load_config as load
+
+    return load(DOMAIN, path)
+
+
+def failing(report: Report, config: "Config") -> bool:
+    """Whether the run fails under ``config`` (:func:`verdicts.accept.failing`)."""
+    from verdicts.accept import failing as fails
+
+    return fails(DOMAIN, report, config)
 
 
 def _issue_order(issue) -> tuple:
@@ -157,7 +180,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             jobs: int | None = None) -> bool:
     """Lint ``path`` and write the report in ``format`` (``json``, ``text``, ``sarif`` or
     ``github``) to the binary stream ``out``; return whether the run fails under
-    ``config`` (see :func:`storygraph.accept.failing`).
+    ``config`` (see :func:`verdicts.accept.failing`).
 
     The output is the same, byte for byte, as :func:`lint` followed by that format's
     reporter.  On a large scenario the findings, the cards, their checks, the schema
@@ -173,10 +196,10 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         raise ValueError(f"format {format!r}: lint_to writes {', '.join(STREAMED_FORMATS)}")
     from verdicts.checks import merge_outcomes, run_checks_part
     from verdicts.parallel import MAX_TASKS, choose_jobs, fork_tasks
-    from verdicts.report import REPORTERS, Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
+    from verdicts.report import Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
+    from verdicts.reporters import REPORTERS
     from verdicts.schema import card_valid, schema_result
 
-    from .accept import failing
     from .config import Config
     from verdicts.sarif import CardResults, github_lines, other_results, render_github, render_sarif, render_sarif_results
 

@@ -18,7 +18,7 @@ from verdicts.model import Finding
 
 from . import templates as T
 from .analysis import Analysis
-from .conditions import _OPS, Compare, Not, compile3, expr_atoms, expr_facts
+from .conditions import OPS, Compare, Not, compile3, expr_atoms, expr_facts
 from .liveness import describe_assignment, describe_stuck
 from .shadowing import find_witness, scene_domains
 
@@ -249,7 +249,7 @@ def _constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> boo
     """True/False when ``x op c`` has the same truth for every x in [lo, hi], else None."""
     if lo is None or hi is None:
         return None
-    holds = _OPS[op]
+    holds = OPS[op]
     # the truth can only change at c and c±1: test the ends and the values around c
     truth = holds(lo, c)
     if holds(hi, c) != truth:

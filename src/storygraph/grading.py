@@ -20,6 +20,8 @@ from pathlib import Path
 
 from verdicts.grading import GradeResult, grade_domain, merge_results
 
+from verdicts.version import tool_version
+
 from .domain import DOMAIN
 from .model import VERDICTS
 
@@ -31,9 +33,7 @@ COMPARED = DOMAIN.gold_fields
 
 
 def _version() -> str:
-    from . import __version__
-
-    return __version__
+    return tool_version()
 
 
 def grade_scenario(scenario: str | Path, gold: str | Path) -> GradeResult:

@@ -14,7 +14,7 @@ Instead* — and is what ``docs/`` and ``storygraph explain`` print.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from verdicts.engine import Draft, Missing, Rule, RuleBook
 
@@ -22,8 +22,8 @@ from . import templates as T
 from .conditions import flags_of
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 
-if TYPE_CHECKING:
-    from .cards import CardBuilder
+# ``ctx`` below is the run's :class:`~storygraph.cards.CardBuilder` (named as a string:
+# cards.py imports this module).
 
 __all__ = ["SCENE_RULES", "BRANCH_RULES", "RULES", "SCENE_BOOK", "BRANCH_BOOK", "VERDICT_CODES"]
 

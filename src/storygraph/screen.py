@@ -3,24 +3,25 @@
 of the scene concerned, in ``order_no`` order, with their destination's title); the
 verification notes are the domain's own (``StorygraphDomain.notes``).
 
->>> from storygraph import lint
->>> html = report_html(lint("examples/lighthouse/scenario.csv"), diagram=False)
+>>> from storygraph import DOMAIN, lint
+>>> html = report_html(lint("examples/lighthouse/scenario.csv"), DOMAIN, diagram=False)
 >>> "끝까지 닿음" in html and "자동 검증" in html
 True
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-
-from verdicts.errors import VerdictsError
 from verdicts.screen import ContextTable, GradingPanel, ScreenExtras, anchors_for, render_html
 
 from .diagram import DOT_TIMEOUT, MAX_EDGES, MAX_NODES, DiagramError, DiagramTooLarge, check_size, diagram_model, render_svg
-from .domain import DOMAIN, LintResult
+from verdicts.version import tool_version
+
 from .model import Branch
 
 __all__ = ["context_tables", "screen_extras", "report_html", "empty_html"]
+
+# ``domain`` below is storygraph's Domain (``storygraph.DOMAIN``), passed in: this module
+# sits below ``storygraph.domain``, which asks it for the screen's extras.
 
 def _ordered(result: LintResult, scene_id: str) -> list[Branch]:
     state = result.analysis.shadowing.get(scene_id) if getattr(result, "analysis", None) else None
@@ -98,7 +99,7 @@ def _fits(model, max_nodes: int, max_edges: int) -> bool:
     return True
 
 
-def screen_extras(result: LintResult, *, diagram: bool = True, grading: GradingPanel | None = None, upload: bool = False,
+def screen_extras(result: LintResult, domain, *, diagram: bool = True, grading: GradingPanel | None = None, upload: bool = False,
                   upload_limit_bytes: int | None = None, banner: str | None = None, timeout: float = DOT_TIMEOUT,
                   max_nodes: int = MAX_NODES, max_edges: int = MAX_EDGES) -> ScreenExtras:
     """Everything storygraph adds to the shared screen for ``result``.
@@ -106,8 +107,6 @@ def screen_extras(result: LintResult, *, diagram: bool = True, grading: GradingP
     The diagram is the whole scenario when it is within ``max_nodes``/``max_edges``, else
     the neighbourhood of the findings, else the findings alone, else a message.
     """
-    from . import __version__
-
     links = anchors_for(result.cards)
     svg = caption = error = None
     targets: dict[str, str] = {}
@@ -115,67 +114,22 @@ def screen_extras(result: LintResult, *, diagram: bool = True, grading: GradingP
         svg, caption, targets, error = _diagram(result, links, timeout, max_nodes, max_edges)
     return ScreenExtras(
         diagram_svg=svg, diagram_caption=caption, diagram_error=error, diagram_targets=targets, context=context_tables(result),
-        notes=DOMAIN.notes, grading=grading, upload=upload,
-        upload_limit_bytes=upload_limit_bytes, banner=banner, heading="storygraph 보고서 — " + DOMAIN.title,
-        tool=f"storygraph {__version__}",
+        notes=domain.notes, grading=grading, upload=upload,
+        upload_limit_bytes=upload_limit_bytes, banner=banner, heading="storygraph 보고서 — " + domain.title,
+        tool=f"storygraph {tool_version()}",
     )
 
 
-def report_html(result: LintResult, **options) -> str:
+def report_html(result: LintResult, domain, **options) -> str:
     """The report screen of a lint as one self-contained HTML document (options: see
     :func:`screen_extras`)."""
-    return render_html(result, DOMAIN, screen_extras(result, **options))
+    return render_html(result, domain, screen_extras(result, domain, **options))
 
 
-def empty_html(*, upload_limit_bytes: int | None = None, banner: str | None = None) -> str:
+def empty_html(domain, *, upload_limit_bytes: int | None = None, banner: str | None = None) -> str:
     """The served page before anything was uploaded: the upload form, the sample button
     and the always-visible panels (empty checks and grading, the notes)."""
-    from . import __version__
-
-    return render_html(None, DOMAIN, ScreenExtras(
-        notes=DOMAIN.notes, upload=True, upload_limit_bytes=upload_limit_bytes, banner=banner,
-        heading="storygraph 보고서 — " + DOMAIN.title, tool=f"storygraph {__version__}",
+    return render_html(None, domain, ScreenExtras(
+        notes=domain.notes, upload=True, upload_limit_bytes=upload_limit_bytes, banner=banner,
+        heading="storygraph 보고서 — " + domain.title, tool=f"storygraph {tool_version()}",
     ))
-
-
-def sample_path() -> Path:
-    """The bundled sample scenario (``examples/lighthouse``): packaged with the wheel as
-    ``storygraph/sample/scenario.csv``, else found beside the source tree."""
-    here = Path(__file__).resolve().parent
-    for candidate in (here / "sample" / "scenario.csv", here.parents[1] / "examples" / "lighthouse" / "scenario.csv"):
-        if candidate.is_file():
-            return candidate
-    raise VerdictsError("샘플 시나리오(examples/lighthouse/scenario.csv)를 찾지 못했습니다.")
-
-
-def _judged_page(path: Path, names: dict[str, str], *, limit: int, timeout: float) -> str:
-    """The served screen of an upload (run in the server's worker process)."""
-    from verdicts.serve import relabel_files
-
-    from .domain import lint
-
-    return report_html(relabel_files(lint(path), names), upload=True, upload_limit_bytes=limit, timeout=timeout)
-
-
-def _sample_page(*, limit: int, timeout: float) -> str:
-    """The served screen of the bundled sample (run in the server's worker process)."""
-    path = sample_path()
-    return _judged_page(path, {str(path): "샘플: examples/lighthouse/scenario.csv"}, limit=limit, timeout=timeout)
-
-
-def _empty_page(banner: str | None, *, limit: int) -> str:
-    return empty_html(upload_limit_bytes=limit, banner=banner)
-
-
-def server_pages(*, max_bytes: int | None = None, timeout: float = DOT_TIMEOUT):
-    """The pages :func:`verdicts.serve.create_app` serves for storygraph (the page
-    makers are picklable: they run in the server's worker processes)."""
-    from functools import partial
-
-    from verdicts.serve import MAX_UPLOAD_BYTES, ServerPages
-
-    limit = max_bytes or MAX_UPLOAD_BYTES
-    return ServerPages(judge=partial(_judged_page, limit=limit, timeout=timeout),
-                       sample=partial(_sample_page, limit=limit, timeout=timeout),
-                       empty=partial(_empty_page, limit=limit), max_bytes=limit, temp_prefix="storygraph-upload-",
-                       preload=("storygraph.screen", "storygraph.domain", "storygraph.cli"))

@@ -20,9 +20,10 @@ import typer
 from .domain import domain_names, get_domain
 from .errors import VerdictsError
 from .grading import grade_domain, render_grade_text
-from .report import REPORTERS
+from .reporters import REPORTERS
 from .rounds import ENV_VAR, RoundStore, report_from_json
 from .tables import json_dumps
+from .version import tool_version
 
 app = typer.Typer(
     name="verdicts",
@@ -51,15 +52,6 @@ DB_OPTION = typer.Option(None, "--db", envvar=ENV_VAR, help=f"Rounds database (S
 def _fail(message: str, code: int = 2) -> typer.Exit:
     typer.echo(f"verdicts: {message}", err=True)
     return typer.Exit(code)
-
-
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("storygraph")
-    except PackageNotFoundError:  # pragma: no cover
-        return "0.0.0+unknown"
 
 
 @app.callback()
@@ -109,7 +101,7 @@ def run(
     code = plugin.exit_code(report, cfg)
     if save:
         try:
-            round_id = RoundStore(db).save(report, path, exit_code=code, tool_version=_version())
+            round_id = RoundStore(db).save(report, path, exit_code=code, tool_version=tool_version())
         except VerdictsError as exc:
             raise _fail(str(exc))
         typer.echo(f"verdicts: 회차 #{round_id}을(를) 저장했습니다 ({RoundStore(db).path}).", err=True)

@@ -15,35 +15,10 @@ from typing import Any
 
 from .checks import Check
 from .engine import Rule, RuleBook
-from .model import Card, CheckResult, Finding, InputIssue, SourceInfo
+from .model import Card, CheckResult, Finding, InputIssue, Report, SourceInfo
 from .schema import schema_check
 
 __all__ = ["Domain", "Report", "get_domain", "domain_names", "ENTRY_POINT_GROUP"]
-
-
-@dataclass
-class Report:
-    """Everything one run produced: cards, input issues, check results, lint findings
-    and where the inputs came from.  Reporters render it; nothing else mutates it."""
-
-    domain: str
-    cards: list[Card]
-    issues: list[InputIssue]
-    checks: list[CheckResult]
-    sources: list[SourceInfo] = field(default_factory=list)
-    findings: list[Finding] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "cards": [c.to_json() for c in self.cards],
-            "issues": [i.to_json() for i in self.issues],
-            "checks": [c.to_json() for c in self.checks],
-        }
-        if self.findings:
-            out["findings"] = [f.to_json() for f in self.findings]
-        out["inputs"] = [s.model_dump() for s in self.sources]
-        return out
 
 
 class Domain(ABC):

@@ -25,12 +25,10 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 from .model import Card, InputIssue
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .domain import Domain
 from .tables import read_csv
 
 __all__ = ["GoldRow", "GradeResult", "read_gold", "grade", "grade_domain", "merge_results", "render_grade_text", "sha256_of"]

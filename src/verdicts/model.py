@@ -8,11 +8,12 @@ Problems in the input become :class:`InputIssue` records instead of exceptions.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Evidence", "Card", "card_field_names", "InputIssue", "SourceInfo", "CheckResult", "Finding"]
+__all__ = ["Evidence", "Card", "card_field_names", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report"]
 
 
 class Evidence(BaseModel):
@@ -224,4 +225,29 @@ class Finding(BaseModel):
             out["data"] = self.data
         if self.accepted is not None:
             out["accepted"] = self.accepted
+        return out
+
+
+@dataclass
+class Report:
+    """Everything one run produced: cards, input issues, check results, lint findings
+    and where the inputs came from.  Reporters render it; nothing else mutates it."""
+
+    domain: str
+    cards: list[Card]
+    issues: list[InputIssue]
+    checks: list[CheckResult]
+    sources: list[SourceInfo] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "cards": [c.to_json() for c in self.cards],
+            "issues": [i.to_json() for i in self.issues],
+            "checks": [c.to_json() for c in self.checks],
+        }
+        if self.findings:
+            out["findings"] = [f.to_json() for f in self.findings]
+        out["inputs"] = [s.model_dump() for s in self.sources]
         return out

@@ -1,11 +1,8 @@
-"""Grouping cards by verdict, and the interchangeable reporters, chosen by name.
+"""Grouping cards by verdict, and the text and JSON forms of a report (the reporter
+classes that choose between every format are in :mod:`verdicts.reporters`).
 
-A reporter is a small class with a ``name``: :meth:`Reporter.render` takes a finished
-:class:`~verdicts.domain.Report` and its domain and returns the text, and
-:meth:`Reporter.pieces` the same text as UTF-8 pieces for a stream (JSON is written an
-item at a time, never held whole).  Every reporter works for every domain: text, JSON,
-SARIF 2.1.0, GitHub workflow annotations and the HTML report screen
-(:data:`REPORTERS`).  Reporters never compute verdicts.
+Reporters take a finished :class:`~verdicts.model.Report` and return text; they never
+compute verdicts.
 """
 
 from __future__ import annotations
@@ -17,10 +14,9 @@ from typing import Any, ClassVar, Iterable, Iterator, NamedTuple, Sequence
 
 import orjson
 
-from .domain import Domain, Report
-from .model import Card
+from .model import Card, Report
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "iter_text_bytes", "dumps_indented", "write_report", "REPORTERS", "STREAMING", "Reporter", "OUTPUT_FORMATS"]
+__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "iter_text_bytes", "dumps_indented"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -133,7 +129,7 @@ def render_json(report: Report, domain: Domain) -> str:
     through the json module's pure-Python encoder, which took longer than the rest of
     the lint on a scenario of 100,000 scenes.
 
-    >>> from verdicts.domain import Report
+    >>> from verdicts.model import Report
     >>> print(render_json(Report("d", [], [], []), None), end="")
     {
       "cards": [],
@@ -291,99 +287,3 @@ def iter_json(report: Report, domain: Domain):
         yield piece.decode("utf-8")
 
 
-def write_report(format: str, report: Report, domain: Domain, stream) -> None:
-    """Write ``report`` in ``format`` to ``stream``; JSON is streamed piece by piece (as
-    bytes straight to the stream's buffer when it has one)."""
-    if format == "json" and hasattr(stream, "buffer"):
-        stream.flush()
-        write = stream.buffer.write
-        for piece in iter_json_bytes(report, domain):
-            write(piece)
-        stream.buffer.flush()
-    elif format in STREAMING:
-        write = stream.write
-        for piece in STREAMING[format](report, domain):
-            write(piece)
-    else:
-        stream.write(REPORTERS[format].render(report, domain))
-
-
-class Reporter:
-    """A report format.  Instances are also callable as ``reporter(report, domain)``."""
-
-    name: ClassVar[str]
-    #: whether the output is JSON-like (always UTF-8, wherever it goes)
-    binary_safe: ClassVar[bool] = False
-
-    def render(self, report: Report, domain: Domain) -> str:
-        raise NotImplementedError
-
-    def pieces(self, report: Report, domain: Domain) -> Iterator[bytes]:
-        """The text of :meth:`render` as UTF-8 pieces."""
-        yield self.render(report, domain).encode("utf-8")
-
-    def __call__(self, report: Report, domain: Domain) -> str:
-        return self.render(report, domain)
-
-
-class TextReporter(Reporter):
-    """Cards grouped by verdict, then input issues, lint findings and checks."""
-
-    name = "text"
-
-    def render(self, report: Report, domain: Domain) -> str:
-        return render_text(report, domain)
-
-
-class JsonReporter(Reporter):
-    """``{"cards", "issues", "checks", …}``, one item per line, streamed."""
-
-    name = "json"
-    binary_safe = True
-
-    def render(self, report: Report, domain: Domain) -> str:
-        return render_json(report, domain)
-
-    def pieces(self, report: Report, domain: Domain) -> Iterator[bytes]:
-        return iter_json_bytes(report, domain)
-
-
-class SarifReporter(Reporter):
-    """A SARIF 2.1.0 log: one result per card that does not pass, finding and issue."""
-
-    name = "sarif"
-    binary_safe = True
-
-    def render(self, report: Report, domain: Domain) -> str:
-        from .sarif import render_sarif
-
-        return render_sarif(report, domain)
-
-
-class GithubReporter(Reporter):
-    """GitHub Actions workflow commands, one per SARIF result."""
-
-    name = "github"
-
-    def render(self, report: Report, domain: Domain) -> str:
-        from .sarif import render_github
-
-        return render_github(report, domain)
-
-
-class HtmlReporter(Reporter):
-    """The report screen as one self-contained HTML page (the domain's extras: its
-    diagram and context tables; a grading run's panel when given)."""
-
-    name = "html"
-
-    def render(self, report: Report, domain: Domain, grading: Any = None) -> str:
-        from .screen import render_html
-
-        return render_html(report, domain, domain.screen_extras(report, grading=grading))
-
-
-#: every report format, by name
-REPORTERS: dict[str, Reporter] = {r.name: r for r in (TextReporter(), JsonReporter(), SarifReporter(), GithubReporter(), HtmlReporter())}
-#: the formats a run prints on standard output (HTML is written to a file)
-OUTPUT_FORMATS = ("text", "json", "sarif", "github")

@@ -31,9 +31,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
 
-from .domain import Domain, Report
 from .errors import VerdictsError
-from .model import CheckResult, Finding, InputIssue, SourceInfo
+from .model import CheckResult, Finding, InputIssue, Report, SourceInfo
 from .report import render_json
 
 __all__ = ["ENV_VAR", "MIGRATIONS", "RoundStore", "StoredRound", "RoundsError", "default_db_path", "report_from_json"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .docs import split_doc
+from .version import tool_version
 
 __all__ = ["CardResults", "other_results", "sarif_results", "sarif_log_of_results", "render_sarif", "render_sarif_many",
            "render_sarif_results", "render_github", "github_lines", "INPUT_ISSUE", "info_uri"]
@@ -165,15 +166,6 @@ def sarif_results(report, domain) -> list[dict[str, Any]]:
     return [r for r in results if r is not None] + other_results(report.findings, report.issues)
 
 
-def _version() -> str:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("storygraph")
-    except PackageNotFoundError:  # pragma: no cover
-        return "0.0.0+unknown"
-
-
 def sarif_log_of_results(results: list[dict[str, Any]], domain, version: str | None = None) -> dict[str, Any]:
     """One SARIF log (one run) with ``results`` (of :func:`sarif_results`, maybe made in
     other processes)."""
@@ -181,7 +173,7 @@ def sarif_log_of_results(results: list[dict[str, Any]], domain, version: str | N
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
         "runs": [{
-            "tool": {"driver": {"name": domain.name, "version": version or _version(), "informationUri": info_uri(domain),
+            "tool": {"driver": {"name": domain.name, "version": version or tool_version(), "informationUri": info_uri(domain),
                                 "rules": _rules(domain)}},
             "results": results,
         }],

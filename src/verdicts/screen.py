@@ -34,10 +34,9 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .domain import Domain, Report
 from .errors import InputError
 from .grading import sha256_of
-from .model import Card, Evidence, card_field_names
+from .model import Card, Evidence, Report, card_field_names
 from .palette import UNJUDGED, verdict_colours
 from .report import group_by_verdict
 

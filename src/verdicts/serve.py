@@ -65,7 +65,7 @@ from http import HTTPStatus
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Sequence
 
-from .domain import Report
+from .model import Report
 from .errors import VerdictsError
 
 __all__ = [

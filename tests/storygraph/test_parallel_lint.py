@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from storygraph.config import Config, find_config, load_config
+from storygraph.config import Config
+from storygraph.domain import failing, find_config, load_config
 from storygraph.domain import DOMAIN, lint, lint_to
-from storygraph.accept import failing
 from storygraph.fuzz import generate
 from verdicts.sarif import render_github, render_sarif
 from verdicts.report import iter_json_bytes, render_text

@@ -149,13 +149,14 @@ def _long_chain(tmp_path: Path, n: int) -> Path:
 
 
 def test_large_scenario_screen_falls_back_to_the_findings(tmp_path):
+    from storygraph.domain import DOMAIN
     from storygraph.screen import report_html
 
     result = lint(_long_chain(tmp_path, 80))
-    html = report_html(result, max_nodes=30)
+    html = report_html(result, DOMAIN, max_nodes=30)
     assert "<svg" in html and "둘레 1걸음만 그렸습니다" in html
     svg = html[html.index("<svg"):html.index("</svg>")]
     assert "S&#45;missing" in svg and "장면 40" not in svg  # graphviz writes "-" as &#45;
-    html = report_html(result, max_nodes=1)
+    html = report_html(result, DOMAIN, max_nodes=1)
     assert "<svg" not in html and 'class="fail diagram-error"' in html and "--focus" in html
     assert 'data-count="' in html  # the groups are still there

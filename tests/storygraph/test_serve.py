@@ -220,7 +220,10 @@ def test_only_loopback_host_names_are_answered(server, host, status):
 MOUNTED = r'''
 import asyncio, sys
 from starlette.routing import Route
-from storygraph.screen import server_pages
+try:  # the page makers moved from storygraph.screen to storygraph.pages
+    from storygraph.pages import server_pages
+except ImportError:
+    from storygraph.screen import server_pages
 from verdicts.serve import ServerLimits, bind, create_app, event_stream, run_server, url_of
 
 async def events(request):
