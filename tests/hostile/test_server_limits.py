@@ -352,6 +352,73 @@ def test_lint_past_its_budget_is_stopped_with_its_worker(tmp_path):
     assert list(tmpdir.iterdir()) == []
 
 
+def test_uploads_past_the_lint_slots_wait_their_turn_then_get_503(tmp_path):
+    """``--max-lints 1``: A holds the slot until its budget (2 s), B (0.5 s later) gets
+    it then and runs out its own budget, C (1 s later) waits the budget for a turn and
+    is told to come back."""
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    with serving(tmpdir, *ARGS) as (proc, url):
+        body = slow_scenario()
+        results: dict[str, tuple] = {}
+
+        def send(name: str) -> None:
+            results[name] = post_upload(url, [(f"{name}.csv", body)])
+
+        threads = []
+        for name in "ABC":
+            threads.append(threading.Thread(target=send, args=(name,)))
+            threads[-1].start()
+            time.sleep(0.5)
+        for t in threads:
+            t.join(30)
+        assert results["A"][0] == 504 and results["B"][0] == 504, {k: (v[0], v[2]) for k, v in results.items()}
+        status, text, elapsed = results["C"]
+        assert status == 503, text[:300]
+        assert f"{LINT_TIMEOUT:g}초를 기다려도 차례가 오지 않았습니다" in text
+        assert_polite(text)
+        assert LINT_TIMEOUT * 0.9 < elapsed < LINT_TIMEOUT + 1.5, elapsed
+        assert settle(lambda: leftovers(tmpdir) == [])
+
+
+CAPPED = r'''
+try:  # the page makers moved from storygraph.screen to storygraph.pages
+    from storygraph.pages import server_pages
+except ImportError:
+    from storygraph.screen import server_pages
+from verdicts.serve import ServerLimits, bind, create_app, run_server, url_of
+
+app = create_app(server_pages(), ServerLimits(max_connections=3, header_timeout=10))
+sock = bind("127.0.0.1", 0)
+print(url_of(sock), flush=True)
+run_server(app, sock)
+'''
+
+
+def test_connections_past_the_cap_get_503(tmp_path):
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-c", CAPPED], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env=dict(os.environ, TMPDIR=str(tmp_path)))
+    try:
+        url = proc.stdout.readline().strip().rstrip("/")
+        held = [Raw(url) for _ in range(3)]  # open, saying nothing
+        time.sleep(0.2)
+        extra = Raw(url)
+        status, text, elapsed = extra.response(timeout=LINGER + 5)
+        assert status == 503, text[:300]
+        assert "동시에 열린 연결이 너무 많습니다" in text
+        assert_polite(text)
+        for conn in held:
+            conn.close()
+        time.sleep(0.2)
+        assert get(url, "/")[0] == 200  # room again
+    finally:
+        proc.terminate()
+        assert proc.wait(timeout=15) == 0
+    assert list(tmp_path.iterdir()) == []
+
+
 # --------------------------------------------------------------------------- load
 
 
