@@ -64,6 +64,9 @@ def _strip_comments(text: str) -> list[str]:
     out = []
     in_block = False
     for raw in text.split("\n"):
+        if not in_block and "/" not in raw:
+            out.append(raw.rstrip())  # the common line: no comment can start in it
+            continue
         line = []
         i = 0
         in_str = False

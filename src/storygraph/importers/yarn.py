@@ -48,6 +48,7 @@ class _Yarn:
         self.entries = entries
         self.b = StoryBuilder("yarn", file)
         self.nodes: list[tuple[str, int, list[_Node]]] = []
+        self._titles: set[str] = set()
         self.node = ""
         self.detours: list[tuple[str, str]] = []  # (target node, continuation)
         self.returns: list[tuple[str, str, int]] = []  # (scene, node, line)
@@ -83,9 +84,10 @@ class _Yarn:
             if not title:
                 self.b.issue(self.file, head_line, "노드에 title이 없어 이 노드는 옮기지 않았습니다.")
                 continue
-            if any(t == title for t, _, _ in self.nodes):
+            if title in self._titles:
                 self.b.issue(self.file, head_line, f"같은 이름의 노드({quote_code(title)})가 앞에 또 있어 뒤의 것은 옮기지 않았습니다.")
                 continue
+            self._titles.add(title)
             self.nodes.append((title, head_line, self._tree(body)))
         # declarations and assignments first (they type the flags)
         for title, _, tree in self.nodes:
@@ -109,7 +111,14 @@ class _Yarn:
         titles = [t for t, _, _ in self.nodes]
         if self.entries == "unreached":
             # a jump from inside the node itself (a loop) does not bring a reader in
-            owner = {sid: t for t in titles for sid in self.b.scenes if sid == t or sid.startswith(t + ".")}
+            known = set(titles)
+            owner = {}
+            for sid in self.b.scenes:
+                head = sid
+                while head not in known and "." in head:
+                    head = head.rsplit(".", 1)[0]
+                if head in known:
+                    owner[sid] = head
             targets = {br[1] for br in self.b.branches if owner.get(br[0]) != br[1]}
             for t in titles:
                 if t not in targets or t == "Start":
