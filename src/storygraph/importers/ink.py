@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from verdicts.errors import InputError
+
 from .common import (MAX_NESTING, Cond, Dialect, Opaque, StoryBuilder, literal, negate, quote_code, read_text,
                      translate)
 
@@ -33,9 +35,46 @@ _DIVERT = re.compile(r"(->->|->)\s*([^\W\d][\w.]*)?(\s*\([^()]*\))?")
 _SEQ_WORDS = ("stopping", "cycle", "shuffle", "once")
 
 
+_INCLUDE = re.compile(r"^\s*INCLUDE\s+(.+?)\s*$")
+#: files an ink story may include, at most (INCLUDE chains and cycles are bounded)
+MAX_INCLUDES = 200
+
+
 def import_ink(path: Path, name: str | None = None) -> "StoryBuilder":
+    """Read ``path`` and every file it ``INCLUDE``s (relative to the including file),
+    as one story whose scenes and branches point at their own file and line."""
+    main = name or str(path)
     text = read_text(path)
-    return import_ink_text(text, name or str(path))
+    parts: list[tuple[str, str]] = [(main, text)]
+    problems: list[tuple[str, int, str]] = []
+    seen = {path.resolve()}
+    queue = [(path, main, text)]
+    while queue:
+        here, shown, body = queue.pop(0)
+        for no, line in enumerate(body.split("\n"), 1):
+            m = _INCLUDE.match(line)
+            if not m:
+                continue
+            target = here.parent / m.group(1)
+            shown_target = str(Path(shown).parent / m.group(1))
+            if target.resolve() in seen:
+                continue
+            if len(seen) >= MAX_INCLUDES:
+                problems.append((shown, no, f"불러오는 파일이 {MAX_INCLUDES}개를 넘어 이 줄의 파일은 읽지 않았습니다."))
+                continue
+            try:
+                included = read_text(target)
+            except InputError as exc:
+                problems.append((shown, no, f"이 줄이 불러오는 파일({quote_code(m.group(1))})을 읽지 못해 그 파일의 장면은 옮기지 않았습니다."))
+                del exc
+                continue
+            seen.add(target.resolve())
+            parts.append((shown_target, included))
+            queue.append((target, shown_target, included))
+    builder = _Ink(main).run_files(parts)
+    for file, line, reason in problems:
+        builder.issue(file, line, reason)
+    return builder
 
 
 @dataclass
@@ -95,6 +134,7 @@ def _strip_comments(text: str) -> list[str]:
 
 
 def import_ink_text(text: str, file: str) -> StoryBuilder:
+    """One ink text (``INCLUDE`` lines are reported, not followed)."""
     return _Ink(file).run(text)
 
 
@@ -114,11 +154,57 @@ class _Ink:
         self.dialect = Dialect({"and": "and", "or": "or", "not": "not", "true": "true", "false": "false",
                                 "mod": "%", "has": "?", "hasnt": "?"}, self._resolve, self._call)
         self.used_ends: set[str] = set()
+        self.origin: list[tuple[str, int]] = []
+        self.starts: set[int] = set()
+        self.following = False
 
     # ------------------------------------------------------------------ pass 1: structure
 
+    def run_files(self, parts: list[tuple[str, str]]) -> StoryBuilder:
+        """Several files as one story: their lines are read one after the other (each
+        included file starts again at the top level), then every position is mapped back
+        to its own file and line."""
+        lines: list[str] = []
+        self.origin = []
+        self.starts = set()
+        for file, text in parts:
+            own = _strip_comments(text)
+            self.starts.add(len(lines) + 1)
+            self.origin.extend((file, k) for k in range(1, len(own) + 1))
+            lines.extend(own)
+        self.following = True
+        self._run_lines(lines)
+        self._map_back()
+        return self.b
+
+    def _ln(self, line: int) -> int:
+        """The line within its own file (ids and titles use it)."""
+        return self.origin[line - 1][1] if self.origin and 0 < line <= len(self.origin) else line
+
+    def _map_back(self) -> None:
+        if not self.origin:
+            return
+        def where(file, line):
+            if file == self.file and line is not None and 0 < line <= len(self.origin):
+                return self.origin[line - 1]
+            return file, line
+        for scene in self.b.scenes.values():
+            scene.source_file, scene.source_line = where(scene.source_file, scene.source_line)
+        branches = []
+        for from_scene, to_scene, cond, kind, file, line, once, via in self.b.branches:
+            f2, l2 = where(file, line)
+            via2 = where(file, via)[1] if via is not None else None
+            branches.append((from_scene, to_scene, cond, kind, f2, l2, once, via2))
+        self.b.branches = branches
+        self.b.issues = [i.model_copy(update=dict(zip(("file", "line"), where(i.file, i.line)))) for i in self.b.issues]
+        for facts in self.b.flags.values():
+            if facts.first is not None:
+                facts.first = where(*facts.first)
+
     def run(self, text: str) -> StoryBuilder:
-        lines = _strip_comments(text)
+        return self._run_lines(_strip_comments(text))
+
+    def _run_lines(self, lines: list[str]) -> StoryBuilder:
         self._prescan(lines)
         top = _Container("(top)", None, None, 1)
         self.containers.append(top)
@@ -127,6 +213,10 @@ class _Ink:
         self.container = cur
         blocks: list[dict] = []  # open multi-line { } blocks
         for no, line in enumerate(lines, 1):
+            if no in self.starts and no > 1:
+                # an included file starts again at the top level
+                cur, knot, blocks = top, None, []
+                self.container = cur
             stripped = line.strip()
             if not stripped:
                 continue
@@ -149,6 +239,8 @@ class _Ink:
                 self.b.issue(self.file, no, "LIST 선언은 목록 값을 다루는데 우리 플래그는 참거짓·정수·열거형뿐이라 옮기지 않았고, 이 목록을 쓰는 조건은 알 수 없는 조건으로 남습니다.")
                 continue
             if word == "INCLUDE":
+                if self.following:
+                    continue  # read by import_ink, after this file
                 self.b.issue(self.file, no, f"다른 파일을 불러오는 줄({quote_code(stripped)})은 따라가지 않았으니, 그 파일의 장면이 필요하면 그 파일도 따로 가져와 주세요.")
                 continue
             if word == "EXTERNAL":
@@ -201,6 +293,8 @@ class _Ink:
         function = False
         container: str | None = None
         for no, line in enumerate(lines, 1):
+            if no in self.starts and no > 1:
+                knot, function, container = None, False, None
             m = _KNOT.match(line)
             if m:
                 knot, function = m.group(2), bool(m.group(1))
@@ -437,7 +531,7 @@ class _Ink:
             sec_scene = ids[k]
             nxt = ids[k + 1] if k + 1 < len(sections) else after
             if gather is not None:
-                title = gather.label or f"{self.container.scene_id} {gather.line}번째 줄의 모임"
+                title = gather.label or f"{self.container.scene_id} {self._ln(gather.line)}번째 줄의 모임"
                 self.b.scene(sec_scene, title, self.file, gather.line)
                 body = [_Item("content", gather.line, gather.text)] + body if gather.text.strip() else body
             last_line = body[-1].line if body else (gather.line if gather else line)
@@ -446,7 +540,7 @@ class _Ink:
     def _gather_id(self, g: _Item) -> str:
         if g.label:
             return f"{self.container.scene_id}.{g.label}"
-        return f"{self.container.scene_id}.gather-{g.line}"
+        return f"{self.container.scene_id}.gather-{self._ln(g.line)}"
 
     def _section(self, body: list[_Item], level: int, scene: str, nxt: str | None, last_line: int) -> None:
         lead: list[_Item] = []
@@ -492,7 +586,7 @@ class _Ink:
                 break
             cond = cond.and_(translate(m.group(1), self.dialect), m.group(1).strip())
             text = text[m.end():]
-        title = re.sub(r"\s*->.*$", "", text).replace("[", "").replace("]", "").strip() or f"{choice.line}번째 줄의 선택지"
+        title = re.sub(r"\s*->.*$", "", text).replace("[", "").replace("]", "").strip() or f"{self._ln(choice.line)}번째 줄의 선택지"
         chain = self._chains(text, Cond())
         flow_body = [i for i in body if i.kind in ("choice", "gather") or self._has_flow(i)]
         once = not choice.sticky and kind == "choice"
@@ -511,7 +605,7 @@ class _Ink:
         if choice.label is None and not flow_body and not chain and nxt is not None:
             self.b.branch(scene, nxt, cond, kind, self.file, choice.line, once)
             return
-        sub = f"{self.container.scene_id}.{choice.label}" if choice.label else f"{self.container.scene_id}.choice-{choice.line}"
+        sub = f"{self.container.scene_id}.{choice.label}" if choice.label else f"{self.container.scene_id}.choice-{self._ln(choice.line)}"
         self.b.scene(sub, title, self.file, choice.line)
         self.b.branch(scene, sub, cond, kind, self.file, choice.line, once)
         items = ([_Item("content", choice.line, text)] if chain else []) + body
@@ -530,15 +624,15 @@ class _Ink:
                     self.b.branch(scene, target, cond.plus(extra), "choice", self.file, item.line)
             if chain["tunnels"]:
                 for t in chain["tunnels"]:
-                    cont = f"{self.container.scene_id}.after-{item.line}"
+                    cont = f"{self.container.scene_id}.after-{self._ln(item.line)}"
                     n = 2
                     while cont in self.b.scenes:
-                        cont = f"{self.container.scene_id}.after-{item.line}-{n}"
+                        cont = f"{self.container.scene_id}.after-{self._ln(item.line)}-{n}"
                         n += 1
                     for target, extra in self._resolve_target(t, item.line):
                         self.b.branch(scene, target, cond.plus(extra), "auto", self.file, item.line)
                         self.tunnel_calls.append((target, cont, item.line))
-                    self.b.scene(cont, f"{self.container.scene_id} {item.line}번째 줄 터널에서 돌아온 뒤", self.file, item.line)
+                    self.b.scene(cont, f"{self.container.scene_id} {self._ln(item.line)}번째 줄 터널에서 돌아온 뒤", self.file, item.line)
                     if cond:
                         self.b.branch(scene, cont, None, "auto", self.file, item.line)
                     scene = cont

@@ -94,7 +94,7 @@ def test_flags(story):
 
 def test_issues(story):
     assert [(i.line, i.reason.split(" ")[0]) for i in story.issues] == [
-        (7, "LIST"), (8, "다른"), (64, "흐름이"), (34, "조건"), (50, "조건")]
+        (7, "LIST"), (64, "흐름이"), (8, "이"), (34, "조건"), (50, "조건")]   # line 8: INCLUDE of a missing file
     assert all(i.file == str(STORY) for i in story.issues)
     assert "무작위" in story.issues[-1].reason
 
@@ -184,3 +184,25 @@ def test_huge_file_is_refused(tmp_path, monkeypatch):
     path.write_text("-> END\n" * 50, encoding="utf-8")
     with pytest.raises(InputError, match="너무 커서"):
         import_story(path)
+
+
+# -- INCLUDE: the included files are read as part of the story, each line at its own place
+
+
+def test_include_is_followed_with_its_own_file_and_lines(tmp_path):
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "main.ink").write_text("INCLUDE parts/rooms.ink\nVAR gold = 0\n-> hall\n", encoding="utf-8")
+    (tmp_path / "parts" / "rooms.ink").write_text(
+        "INCLUDE more.ink\n=== hall ===\n* {gold > 1} [Vault] -> vault\n* [Wait]\n- -> END\n", encoding="utf-8")
+    (tmp_path / "parts" / "more.ink").write_text("INCLUDE ../main.ink\n=== vault ===\n-> END\n", encoding="utf-8")
+    story = import_story(tmp_path / "main.ink")
+    main, rooms, more = (str(tmp_path / "main.ink"), str(tmp_path / "parts" / "rooms.ink"),
+                         str(tmp_path / "parts" / "more.ink"))
+    assert [(s.scene_id, s.source_file, s.source_line) for s in story.scenes] == [
+        ("(top)", main, 1), ("hall", rooms, 2), ("hall.gather-5", rooms, 5), ("vault", more, 2),
+        ("END", None, None)]
+    assert [(b.branch_id, b.to_scene, b.source_file, b.source_line) for b in story.branches] == [
+        ("(top)#1", "hall", main, 3), ("hall#1", "vault", rooms, 3), ("hall#2", "hall.gather-5", rooms, 4),
+        ("hall.gather-5#1", "END", rooms, 5), ("vault#1", "END", more, 3)]
+    assert story.issues == []   # the cycle back to main.ink is not read twice
+    check_invariants(story)
