@@ -689,6 +689,7 @@ def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes
     app.state.verdicts = state
     app.state.limits = limits
     app.state.error_page = pages.empty
+    app.state.log = log
     return app
 
 
@@ -773,12 +774,11 @@ def url_of(sock: socket.socket) -> str:
     return f"http://[{host}]:{port}/" if ":" in host else f"http://{host}:{port}/"
 
 
-def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str]) -> type:
+def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str], log: Callable[[str], None] | None = None) -> type:
     """uvicorn's h11 protocol with the connection-level limits: a deadline for the
     request head, a cap on open connections, Korean pages for malformed requests, and
     a bounded lingering close after a refusal."""
     import h11
-    from h11._connection import DEFAULT_MAX_INCOMPLETE_EVENT_SIZE
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     class Connection(h11.Connection):
@@ -809,7 +809,7 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str]) -> t
     class Protocol(H11Protocol):
         def __init__(self, config, server_state, app_state, _loop=None):
             super().__init__(config, server_state, app_state, _loop)
-            self.conn = Connection(h11.SERVER, config.h11_max_incomplete_event_size or DEFAULT_MAX_INCOMPLETE_EVENT_SIZE)
+            self.conn = Connection(h11.SERVER, config.h11_max_incomplete_event_size or 16 * 1024)  # h11's default
             self.lingering = False
             self._raw = None
             self._head_timer: asyncio.TimerHandle | None = None
@@ -885,6 +885,8 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str]) -> t
                 return
             self._raw.write(_raw_page(status, error_page(text)))
             self.close_gently(force_linger=True)
+            if log is not None:
+                log(f"{(self.client or ('-', 0))[0]} (요청을 다 읽기 전) → {int(status)} {text}")
 
         def close_gently(self, force_linger: bool = False) -> None:
             """Close; but when the client may still be sending (a body the server did
@@ -928,7 +930,7 @@ def run_server(app: Any, sock: socket.socket) -> None:
         logger.handlers[:] = [logging.NullHandler()]
         logger.propagate = False
     config = uvicorn.Config(
-        app, http=_protocol_class(limits, app.state.error_page), ws="none", lifespan="on", log_config=None,
+        app, http=_protocol_class(limits, app.state.error_page, app.state.log), ws="none", lifespan="on", log_config=None,
         access_log=False, proxy_headers=False, server_header=False, timeout_keep_alive=limits.keep_alive,  # type: ignore[arg-type]
         timeout_graceful_shutdown=limits.shutdown_grace,  # type: ignore[arg-type]
     )
