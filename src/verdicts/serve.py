@@ -97,7 +97,7 @@ class ServerLimits:
     max_bytes: int | None = None
     #: files in one upload
     max_files: int = 16
-    #: the request line and headers must arrive within this, from the first byte
+    #: the request line and headers must arrive within this, from the connection (or the previous answer)
     header_timeout: float = 10.0
     #: the longest pause while a body arrives
     read_timeout: float = 10.0
