@@ -469,12 +469,14 @@ def import_(
     path: Path = typer.Argument(..., help="A story: .ink, .ink.json (inklecate), .twee/.tw (Twine), a ChoiceScript scenes/ folder or startup.txt, .yarn."),
     out: Optional[str] = typer.Option(None, "--out", "-o", help="The union CSV to write (default: standard output)."),
     fmt: Optional[str] = typer.Option(None, "--from", help="The story's format (ink, ink-json, twee, choicescript, yarn); default: from the extension."),
+    ending_tag: str = typer.Option("ending", "--ending-tag", help="Twine: the passage tag that marks an ending."),
+    entries: str = typer.Option("unreached", "--entries", help="Yarn: 'unreached' (Start and every node no jump reaches) or one node's title."),
 ) -> None:
     """Read a story in its own format into the three tables (one union CSV); every
     construct that cannot be translated is printed as file:line — reason."""
     from .import_cli import import_command
 
-    raise typer.Exit(import_command(path, out, fmt))
+    raise typer.Exit(import_command(path, out, fmt, ending_tag=ending_tag, entries=entries))
 
 
 def run() -> None:

@@ -20,16 +20,18 @@ __all__ = ["import_command"]
 
 
 def import_command(path: str | Path, out: str | Path | None, fmt: str | None = None,
-                   stdout: TextIO | None = None, stderr: TextIO | None = None) -> int:
+                   stdout: TextIO | None = None, stderr: TextIO | None = None, **options: str) -> int:
     """Import ``path`` (format ``fmt`` or detected) and write the union CSV to ``out``
-    (``None`` or ``"-"``: standard output).  Returns the exit code."""
+    (``None`` or ``"-"``: standard output).  ``options`` go to
+    :func:`~storygraph.importers.import_story` (``ending_tag``, ``entries``).  Returns
+    the exit code."""
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     if fmt is not None and fmt not in FORMATS:
         stderr.write(f"storygraph: 형식 '{fmt}'은 알 수 없는 형식이라 가져오지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).\n")
         return 2
     try:
-        story = import_story(path, fmt)
+        story = import_story(path, fmt, **options)
     except VerdictsError as exc:
         stderr.write(f"storygraph: {' '.join(str(exc).split())}\n")
         return 2

@@ -68,3 +68,14 @@ def test_format_can_be_forced(tmp_path):
     path.write_text("title: A\n---\nHi.\n===\n", encoding="utf-8")
     proc = run("storygraph", "import", path, "--from", "yarn")
     assert proc.returncode == 0 and "(end)" in proc.stdout
+
+
+def test_twine_ending_tag_and_yarn_entries_options(tmp_path):
+    twee = tmp_path / "t.twee"
+    twee.write_text(":: Start\n[[Fin]]\n\n:: Fin [fin]\n[[Start]]\n", encoding="utf-8")
+    proc = run("storygraph", "import", twee, "--ending-tag", "fin")
+    assert proc.returncode == 0 and "Fin,Fin,false,true" in proc.stdout
+    yarn = tmp_path / "t.yarn"
+    yarn.write_text("title: A\n---\n<<jump B>>\n===\ntitle: B\n---\nHi.\n===\n", encoding="utf-8")
+    proc = run("storygraph", "import", yarn, "--entries", "B")
+    assert proc.returncode == 0 and "B,B,true,false" in proc.stdout and "A,A,false,false" in proc.stdout
