@@ -15,10 +15,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from verdicts.card_checks import CardChecks
 from verdicts.checks import CheckRegistry, TagNote
-from verdicts.korean import is_polite_sentence
-from verdicts.korean import polite_sentences as polite_flags
-from verdicts.tables import parse_bool
 
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, TABLE_SPECS, UNREACHED, VERDICTS, Scenario
 
@@ -65,7 +63,7 @@ class CheckContext:
     def verdicts(self) -> list[Any]:
         """Every card's ``verdict`` (``None`` when absent), in card order."""
         if "verdicts" not in self._own:
-            self._own["verdicts"] = [c.get("verdict") for c in self.cards]
+            self._own["verdicts"] = [c.get("verdict") if isinstance(c, dict) else None for c in self.cards]
         return self._own["verdicts"]
 
     def with_verdict(self, verdict: str) -> list[dict[str, Any]]:
@@ -87,18 +85,26 @@ class CheckContext:
             self._cache["to_scene"] = {b.branch_id: b.to_scene for b in self.scenario.branches}
         return self._cache["to_scene"]
 
-    def rows(self) -> dict[tuple[str, int], dict[str, str | None]]:
-        """The raw cells of every typed input row by ``(table, line)``: what an evidence
-        item cites."""
+    # what the core's card checks read (verdicts.card_checks)
+    def columns(self, table: str) -> set[str]:
+        return self.scenario.columns.get(table, set())
+
+    def cited_rows(self, table: str, line: int) -> list[dict[str, str | None]]:
+        return self.rows().get((table, line), [])
+
+    def rows_for(self, card: dict[str, Any], table: str) -> list:
+        return []  # storygraph's evidence always names its line
+
+    def rows(self) -> dict[tuple[str, int], list[dict[str, str | None]]]:
+        """The raw cells of every typed input row by ``(table, line)`` (several rows when
+        a JSON document holds its records on one line): what an evidence item cites."""
         if "rows" not in self._cache:
             sc = self.scenario
-            rows: dict[tuple[str, int], dict[str, str | None]] = {}
-            for s in sc.scenes.values():
-                rows[("scene_states", s.line)] = s.raw
-            for b in sc.branches:
-                rows[("story_branches", b.line)] = b.raw
-            for f in sc.flags.values():
-                rows[("flag_spec", f.line)] = f.raw
+            rows: dict[tuple[str, int], list[dict[str, str | None]]] = {}
+            for table, items in (("scene_states", sc.scenes.values()), ("story_branches", sc.branches),
+                                 ("flag_spec", sc.flags.values())):
+                for r in items:
+                    rows.setdefault((table, r.line), []).append(r.raw)
             self._cache["rows"] = rows
         return self._cache["rows"]
 
@@ -118,26 +124,14 @@ def _bfs(start: list[str], adj: dict[str, list[str]]) -> set[str]:
 CHECKS: CheckRegistry[CheckContext] = CheckRegistry()
 
 
-@CHECKS.register("C01", "verdict 가 다섯 판정 가운데 하나이고 target_kind 가 장면·분기 가운데 하나인지 확인합니다.")
-def verdict_in_enum(ctx: CheckContext):
-    """A verdict or target kind outside the closed lists means the card was not made by the rules."""
-    shared = _card_sweep(ctx)
-    if shared is not None:
-        return shared["C01"]
-    return [c.get("target_no") for c in ctx.cards if c.get("verdict") not in VERDICTS or c.get("target_kind") not in (SCENE, BRANCH)]
-
-
-_REQUIRED = ("target_no", "target_kind", "verdict", "reached_from_entry", "evidence", "summary")
-_get_required = operator.itemgetter(*_REQUIRED)
-
-
-@CHECKS.register("C02", "target_no·target_kind·verdict·reached_from_entry·evidence·summary 가 모두 있는지 확인합니다.")
-def required_fields(ctx: CheckContext):
-    """Every card carries the six fields a reader and the screen rely on."""
-    shared = _card_sweep(ctx)
-    if shared is not None:
-        return shared["C02"]
-    return [c.get("target_no", "?") for c in ctx.cards if any(c.get(k) in (None, "") for k in _REQUIRED)]
+CARD_CHECKS = CardChecks(
+    key_field="target_no",
+    enums={"verdict": VERDICTS, "target_kind": (SCENE, BRANCH)},
+    required=("target_no", "target_kind", "verdict", "reached_from_entry", "evidence", "summary"),
+    tables=tuple(spec.name for spec in TABLE_SPECS),
+)
+CHECKS.add(CARD_CHECKS.enum_check("C01", "verdict 가 다섯 판정 가운데 하나이고 target_kind 가 장면·분기 가운데 하나인지 확인합니다."))
+CHECKS.add(CARD_CHECKS.required_check("C02", "target_no·target_kind·verdict·reached_from_entry·evidence·summary 가 모두 있는지 확인합니다."))
 
 
 @CHECKS.register("C03", "모든 분기의 order_no 가 1 이상인지 확인합니다.")
@@ -496,166 +490,9 @@ def no_ending_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C08", "evidence 의 field 이름이 입력에 실제로 있는 열인지 대조합니다.")
-def evidence_fields_exist(ctx: CheckContext):
-    """A cited column that the input does not have means the sentence was made up."""
-    shared = _card_sweep(ctx)
-    if shared is not None:
-        return shared["C08"]
-    columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
-    every = set().union(*columns.values())
-    failed = []
-    for c in ctx.cards:
-        for item in c.get("evidence", []):
-            allowed = columns.get(item.get("source"), every) if item.get("source") else every
-            if item.get("field") not in allowed:
-                failed.append(c["target_no"])
-    return failed
-
-
-_KINDS = {col.name: col.type for spec in TABLE_SPECS for col in spec.columns}
-
-
-@CHECKS.register("C09", "agg 가 없는 evidence 의 value 가 인용한 줄의 원문 값과 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다.")
-def evidence_values_match(ctx: CheckContext):
-    """Without ``agg`` the value is the cited row's cell (typed as its column); with
-    ``agg`` it is a count over rows."""
-    shared = _card_sweep(ctx)
-    if shared is not None:
-        return shared["C09"]
-    rows = ctx.rows()
-    failed = []
-    for c in ctx.cards:
-        for item in c.get("evidence", []):
-            if item.get("agg"):
-                if not isinstance(item.get("value"), int) or isinstance(item.get("value"), bool) or item["value"] < 0:
-                    failed.append(c["target_no"])
-                continue
-            row = rows.get((item.get("source"), item.get("line")))
-            if row is None:
-                failed.append(c["target_no"])
-                continue
-            # a key a JSON/YAML record omitted reads as an empty cell (column existence is C08's job)
-            if _typed(row.get(item.get("field")), _KINDS.get(item.get("field"), "str")) != item.get("value"):
-                failed.append(c["target_no"])
-    return failed
-
-
-def _card_sweep(ctx: CheckContext) -> dict[str, Any] | None:
-    """One pass over the cards for the checks that read every card: the failures of C01,
-    C02, C08 and C09, the verdict list, and the summaries and hedges C10 reads.
-
-    Each test is the one the check's own loop makes (C08 and C09 over every evidence item,
-    typed cells looked up per (column, text) instead of parsed per item).  ``None`` when a
-    card or an item is malformed enough to raise: each check then runs its own loop and
-    fails (or crashes) exactly as it would alone."""
-    if "sweep" in ctx._own:
-        return ctx._own["sweep"]
-    columns = {spec.name: ctx.scenario.columns.get(spec.name, set()) for spec in TABLE_SPECS}
-    every = set().union(*columns.values())
-    rows = ctx.rows()
-    typed_names = {name for name, kind in _KINDS.items() if kind in ("bool", "int")}
-    typed_cells: dict[tuple[str, str], Any] = {}
-    kinds = (SCENE, BRANCH)
-    verdicts: list[Any] = []
-    c01: list[Any] = []
-    c02: list[Any] = []
-    c08: list[str] = []
-    c09: list[str] = []
-    summaries: list[Any] = []
-    hedged: list[int] = []
-    try:
-        for position, c in enumerate(ctx.cards):
-            get = c.get
-            verdict = get("verdict")
-            verdicts.append(verdict)
-            if verdict not in VERDICTS or get("target_kind") not in kinds:
-                c01.append(get("target_no"))
-            try:
-                required = _get_required(c)
-            except KeyError:  # a field is absent: read as None, which fails below
-                required = (None,)
-            if None in required or "" in required:
-                c02.append(get("target_no", "?"))
-            summaries.append(get("summary"))
-            if get("hedge") is not None:
-                hedged.append(position)
-            bad_field = bad_value = False
-            for item in get("evidence", []):
-                try:  # subscripts are quicker than get; an absent key reads as None, as with get
-                    source, name = item["source"], item["field"]
-                except KeyError:
-                    source, name = item.get("source"), item.get("field")
-                # a source that is no table name (or empty) may cite any column, as in C08
-                if name not in columns.get(source, every):
-                    bad_field = True
-                if "agg" in item and item["agg"]:
-                    value = item.get("value")
-                    if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-                        bad_value = True
-                    continue
-                try:
-                    row = rows.get((source, item["line"]))
-                except KeyError:
-                    row = rows.get((source, None))
-                if row is None:
-                    bad_value = True
-                    continue
-                text = row.get(name)
-                if text is not None and name in typed_names:
-                    key = (name, text)
-                    if key in typed_cells:
-                        text = typed_cells[key]
-                    else:
-                        text = typed_cells[key] = _typed(text, _KINDS[name])
-                if text != item.get("value"):
-                    bad_value = True
-            if bad_field:
-                c08.append(c["target_no"])
-            if bad_value:
-                c09.append(c["target_no"])
-    except Exception:
-        outcome = None
-    else:
-        outcome = {"C01": c01, "C02": c02, "C08": c08, "C09": c09, "summaries": summaries, "hedged": hedged}
-        ctx._own.setdefault("verdicts", verdicts)
-    ctx._own["sweep"] = outcome
-    return outcome
-
-
-def _typed(text: str | None, kind: str) -> Any:
-    if text is None:
-        return None
-    if kind == "bool":
-        return parse_bool(text)
-    if kind == "int":
-        try:
-            return int(float(text.replace(",", "")))
-        except ValueError:
-            return text
-    return text
-
-
-@CHECKS.register("C10", "summary 와 hedge(있을 때)가 존댓말 한 문장으로 끝나는지 확인합니다.")
-def polite_sentences(ctx: CheckContext):
-    """One polite Korean sentence ending in ``-니다.``; a hedge, when present, too."""
-    cards = ctx.cards
-    shared = _card_sweep(ctx)
-    if shared is not None:
-        summaries, hedged = shared["summaries"], shared["hedged"]
-    else:
-        summaries = [c.get("summary") for c in cards]
-        hedged = [i for i, c in enumerate(cards) if c.get("hedge") is not None]
-    texts = summaries + [cards[i]["hedge"] for i in hedged]
-    if not set(map(type, texts)) <= {str, type(None)}:  # let a non-text fail exactly where it did one card at a time
-        return [c.get("target_no", "?") for c in cards
-                if not is_polite_sentence(c.get("summary")) or (c.get("hedge") is not None and not is_polite_sentence(c["hedge"]))]
-    ok = polite_flags(texts)
-    bad = [not flag for flag in ok[: len(cards)]]
-    for i, flag in zip(hedged, ok[len(cards):]):
-        if not flag:
-            bad[i] = True
-    return [c.get("target_no", "?") for c, b in zip(cards, bad) if b]
+CHECKS.add(CARD_CHECKS.evidence_field_check("C08", "evidence 의 field 이름이 입력에 실제로 있는 열인지 대조합니다."))
+CHECKS.add(CARD_CHECKS.evidence_value_check("C09", "agg 가 없는 evidence 의 value 가 인용한 줄의 원문 값과 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("C10", "summary 와 hedge(있을 때)가 존댓말 한 문장으로 끝나는지 확인합니다."))
 
 
 def run_storygraph_checks(scenario: Scenario, cards: list[dict[str, Any]]):

@@ -1,6 +1,6 @@
 """Documentation generated from the rules' and checks' docstrings.
 
-``docs/verdicts.md`` is written by :func:`render_verdict_docs`; a test fails when the
+``docs/verdicts.md`` is written by :func:`render_verdict_docs` (``verdicts docs storygraph``); a test fails when the
 file is stale or a rule or check has no documentation, so the docs and the code never
 drift apart.
 """
@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from verdicts.docs import SECTIONS, split_doc
 
-from .checks import CHECKS
-from .rules import BRANCH_RULES, SCENE_RULES, Rule
+from verdicts.engine import Rule
 
 __all__ = ["SECTIONS", "render_verdict_docs", "rule_doc_sections", "doc_sections", "explain_text", "explainable_names"]
 
@@ -26,37 +25,12 @@ def doc_sections(doc: str) -> dict[str, str]:
 
 
 def render_verdict_docs() -> str:
-    out = [
-        "# Verdicts and checks",
-        "",
-        "Generated from the docstrings in `src/storygraph/rules.py` and `src/storygraph/checks.py`",
-        "by `python -m storygraph.docs > docs/verdicts.md`; do not edit by hand.",
-        "",
-        "Rules are tried in order; the first that fires gives the verdict.",
-        "",
-    ]
-    for title, rules in (("Scenes (장면)", SCENE_RULES), ("Branches (분기)", BRANCH_RULES)):
-        out += [f"## {title}", ""]
-        for rule in rules:
-            headline, sections = rule_doc_sections(rule)
-            out += [f"### `{rule.verdict}` · `{rule.code}`", "", headline, ""]
-            for name in SECTIONS:
-                out += [f"**{name}.** {sections.get(name, '')}", ""]
-    from .findings import KINDS
+    """``docs/verdicts.md`` (:func:`verdicts.docs.render_domain_docs` of storygraph)."""
+    from verdicts.docs import render_domain_docs
 
-    out += ["## Lint findings (린트 발견)", "",
-            "Condition-aware findings beside the verdicts; each has a stable code (`storygraph explain CODE`).", ""]
-    for kind in KINDS:
-        headline, sections = split_doc(kind.doc)
-        out += [f"### `{kind.code}` · {kind.title}", "", headline, ""]
-        for name in SECTIONS:
-            out += [f"**{name}.** {sections.get(name, '')}", ""]
-    out += ["## Automatic checks (자동 검증)", "", "| id | check | how it is recomputed |", "|---|---|---|"]
-    for check in CHECKS:
-        doc = " ".join(check.doc.split())
-        out.append(f"| {check.id} | {check.description} | {doc} |")
-    out.append("| SCHEMA | 모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다. | Every card is validated against the seed's schema, kept in `src/verdicts/schemas/storygraph.card.schema.json`. |")
-    return "\n".join(out) + "\n"
+    from .domain import DOMAIN
+
+    return render_domain_docs(DOMAIN)
 
 
 def explainable_names() -> list[str]:

@@ -108,6 +108,13 @@ class CheckRegistry(Generic[Ctx]):
 
         return decorate
 
+    def add(self, check: Check[Ctx]) -> Check[Ctx]:
+        """Register a check made elsewhere (the core's card checks, say), in order."""
+        if any(c.id == check.id for c in self._checks):
+            raise ValueError(f"duplicate check id {check.id}")
+        self._checks.append(check)
+        return check
+
     def __iter__(self):
         return iter(self._checks)
 

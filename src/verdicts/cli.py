@@ -169,6 +169,19 @@ def explain(
     typer.echo(text)
 
 
+@app.command()
+def docs(domain: str = typer.Argument(..., help="Domain name (see `verdicts list`).")) -> None:
+    """Print DOMAIN's docs page (its rules, findings, checks and notes), generated from
+    the docstrings."""
+    from .docs import render_domain_docs
+
+    try:
+        plugin = get_domain(domain)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    sys.stdout.write(render_domain_docs(plugin))
+
+
 def unknown_name_message(name: str, known: list[str]) -> str:
     """One sentence for a name ``explain`` does not know, with the closest names."""
     import difflib

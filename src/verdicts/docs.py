@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import textwrap
 
-__all__ = ["SECTIONS", "split_doc", "explain_text", "explainable_names"]
+__all__ = ["SECTIONS", "split_doc", "explain_text", "explainable_names", "render_domain_docs"]
 
 SECTIONS = ("What it flags", "Why it matters", "Example", "Instead")
 
@@ -86,3 +86,48 @@ def explain_text(domain, name: str) -> str | None:
             title = f"{check.id} · {check.description}"
             out += [title, "=" * len(title), " ".join(check.doc.split()), ""]
     return "\n".join(out) if out else None
+
+
+def render_domain_docs(domain) -> str:
+    """The docs page of ``domain`` (``domain.docs_page``), from the same docstrings as
+    ``explain``: its rules in order (book by book), its lint findings, its checks and its
+    verification notes.  ``verdicts docs NAME`` prints it; a test fails when the file is
+    stale."""
+    out = [
+        f"# {domain.docs_title}",
+        "",
+        f"Generated from the docstrings of the `{domain.name}` domain's rules and checks by",
+        f"`verdicts docs {domain.name} > {domain.docs_page}`; do not edit by hand.",
+        "",
+        "Rules are tried in order; the first that fires gives the verdict." + (f" {domain.docs_note}" if domain.docs_note else ""),
+        "",
+    ]
+    several = len(domain.books) > 1
+    for book in domain.books:
+        level = "###" if several else "##"
+        if several:
+            kind = book.rules[0].kind
+            out += [f"## {domain.kind_labels.get(kind, kind)}", ""]
+        for number, rule in enumerate(book, start=1):
+            headline, sections = split_doc(rule.doc)
+            fixed = "".join(f" / `{v}`" for v in rule.stamp.values())
+            out += [f"{level} {number}. `{rule.verdict}`{fixed} · `{rule.code}`", "", headline, ""]
+            for name in SECTIONS:
+                out += [f"**{name}.** {sections.get(name, '')}", ""]
+    if domain.finding_kinds:
+        out += ["## Lint findings (린트 발견)", "",
+                f"Findings beside the verdicts; each has a stable code (`verdicts explain {domain.name} CODE`).", ""]
+        for kind in domain.finding_kinds:
+            headline, sections = split_doc(kind.doc)
+            out += [f"### `{kind.code}` · {kind.title}", "", headline, ""]
+            for name in SECTIONS:
+                out += [f"**{name}.** {sections.get(name, '')}", ""]
+    out += ["## Automatic checks (자동 검증)", "", "| id | check | how it is recomputed |", "|---|---|---|"]
+    for check in domain.checks():
+        out.append(f"| {check.id} | {check.description} | {' '.join(check.doc.split())} |")
+    out.append(f"| SCHEMA | 모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다. | Every card is validated against the seed's "
+               f"schema, kept in `src/verdicts/schemas/{domain.name}.card.schema.json`. |")
+    out += ["", "## Verification notes (검증 노트)", ""]
+    for part, sentences in domain.notes.items():
+        out += [f"**{part}**", ""] + [f"- {s}" for s in sentences] + [""]
+    return "\n".join(out).rstrip("\n") + "\n"

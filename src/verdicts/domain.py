@@ -52,8 +52,11 @@ class Domain(ABC):
     evidence_columns: tuple[str, ...] = ("field", "agg", "value")
     #: card fields a gold file may also give and the grading runner compares
     gold_fields: tuple[str, ...] = ()
-    #: the docs page generated from the docstrings (relative to the repository)
+    #: the docs page generated from the docstrings (relative to the repository), its
+    #: title, and a sentence on the rules' order beside "first that fires"
     docs_page: str | None = None
+    docs_title: str = "Verdicts and checks"
+    docs_note: str | None = None
     #: verification notes for the screen: "자동" (what the checks cover), "수동" (what a
     #: person must look at), "정직 경계선" (what the tool cannot know) → Korean sentences
     notes: dict[str, list[str]] = {}

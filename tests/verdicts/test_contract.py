@@ -47,3 +47,16 @@ def test_explain_from_the_command_line(name, cli):
 def test_an_unknown_domain_is_a_clear_error(cli):
     proc = cli("verdicts", "explain", "nosuch", "x", check_code=2)
     assert "'nosuch' 도메인은 등록되어 있지 않습니다" in proc.stderr and "robot" in proc.stderr
+
+
+@pytest.mark.parametrize("name", domain_names())
+def test_docs_page_is_generated_from_the_docstrings(name, cli):
+    from tests.conftest import ROOT
+    from verdicts.docs import render_domain_docs
+
+    domain = get_domain(name)
+    assert domain.docs_page, f"{name} names no docs page"
+    page = ROOT / domain.docs_page
+    assert page.read_text(encoding="utf-8") == render_domain_docs(domain), \
+        f"{domain.docs_page} is stale: run `verdicts docs {name} > {domain.docs_page}`"
+    assert cli("verdicts", "docs", name, check_code=0).stdout == render_domain_docs(domain)

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
+from verdicts.card_checks import CardChecks
 from verdicts.checks import CheckRegistry
-from verdicts.korean import is_polite_sentence
 from verdicts.numbers import parse_decimal
 from verdicts.tables import Row, TypedTable, parse_bool
 
@@ -73,7 +73,9 @@ class CheckContext:
     tables: dict[str, TypedTable]
     cards: list[dict[str, Any]]
     _cache: dict[str, Recomputed] = field(default_factory=dict)
-    _index: dict[str, dict[str, list[Row]]] = field(default_factory=dict)
+    _index: dict[Any, dict[Any, Any]] = field(default_factory=dict)
+    #: facts of this context's cards (the core's card checks keep their sweep here)
+    _own: dict[str, Any] = field(default_factory=dict)
 
     def columns(self, table: str) -> set[str]:
         t = self.tables.get(table)
@@ -89,6 +91,23 @@ class CheckContext:
                     index.setdefault(r.raw.get("task_id"), []).append(r)
             self._index[table] = index
         return index.get(task_id, [])
+
+    # what the core's card checks read (verdicts.card_checks)
+    def cited_rows(self, table: str, line: int) -> list[dict[str, str | None]]:
+        index = self._index.get(("line", table))
+        if index is None:
+            index = self._index[("line", table)] = {}
+            t = self.tables.get(table)
+            for r in (t.rows if t else []):
+                index.setdefault(r.line, []).append(r.raw)
+        return index.get(line, [])
+
+    def rows_for(self, card: dict[str, Any], table: str) -> list[dict[str, str | None]]:
+        """The task's own rows of ``table`` (its runs of the card's artifact)."""
+        rc = self.task(card)
+        rows = {"task_spec": [rc.spec] if rc.spec else [], "dataset_index": [rc.dataset] if rc.dataset else [],
+                "evaluation_run": rc.runs}.get(table, [])
+        return [r.raw for r in rows]
 
     def task(self, card: dict[str, Any]) -> Recomputed:
         task_id = card.get("task_id")
@@ -143,20 +162,16 @@ def _same_number(card_value: Any, expected: Decimal | int | None) -> bool:
 CHECKS: CheckRegistry[CheckContext] = CheckRegistry()
 
 
-@CHECKS.register("C01", "verdict 가 다섯 판정 가운데 하나인지 확인합니다.")
-def verdict_in_enum(ctx: CheckContext):
-    """The verdict is decided by the rules; a value outside the five means the card was
-    not made by them and must be thrown away."""
-    return [c.get("task_id", "?") for c in ctx.cards if c.get("verdict") not in VERDICTS]
-
-
-_REQUIRED = ("task_id", "model_artifact", "verdict", "evidence", "summary")
-
-
-@CHECKS.register("C02", "task_id·model_artifact·verdict·evidence·summary 다섯 칸이 모두 차 있는지 확인합니다.")
-def required_fields(ctx: CheckContext):
-    """The five fields a reader and the screen rely on are present and not empty."""
-    return [c.get("task_id", "?") for c in ctx.cards if any(c.get(k) in (None, "", []) for k in _REQUIRED)]
+CARD_CHECKS = CardChecks(
+    key_field="task_id",
+    enums={"verdict": VERDICTS},
+    required=("task_id", "model_artifact", "verdict", "evidence", "summary"),
+    tables=tuple(spec.name for spec in TABLE_SPECS),
+    aggs=AGGS,
+    empty=(None, "", []),
+)
+CHECKS.add(CARD_CHECKS.enum_check("C01", "verdict 가 다섯 판정 가운데 하나인지 확인합니다."))
+CHECKS.add(CARD_CHECKS.required_check("C02", "task_id·model_artifact·verdict·evidence·summary 다섯 칸이 모두 차 있는지 확인합니다."))
 
 
 @CHECKS.register("C03", "success_rate 를 다시 계산해 반올림한 값과 같은지, 그 값이 target_success_rate 보다 작을 때만 성공률 미달인지 확인합니다.")
@@ -319,64 +334,6 @@ def value_ranges(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C12", "evidence 의 field 이름이 세 표의 컬럼에 실제로 있는 이름인지 대조합니다.")
-def evidence_fields_exist(ctx: CheckContext):
-    """A cited column that the input does not have means the sentence was made up; such
-    a card's summary should fall back to the rule's own sentence."""
-    tables = [spec.name for spec in TABLE_SPECS]
-    every = set().union(*(ctx.columns(t) for t in tables))
-    failed = []
-    for c in ctx.cards:
-        for item in c.get("evidence") or []:
-            source = item.get("source")
-            allowed = ctx.columns(source) if source in tables else (every if source is None else set())
-            if item.get("field") not in allowed:
-                failed.append(c["task_id"])
-    return failed
-
-
-def _matches(value: Any, text: str | None) -> bool:
-    if value is None or text is None:
-        return value is None and text is None
-    if isinstance(value, bool):
-        return parse_bool(text) is value
-    if isinstance(value, (int, float)):
-        number = parse_decimal(text)
-        return number is not None and number == _dec(value)
-    return str(value) == text
-
-
-@CHECKS.register("C13", "agg 가 없는 evidence 의 value 가 인용한 줄의 값과 글자 그대로 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다.")
-def evidence_values_match(ctx: CheckContext):
-    """Without ``agg`` the value is the cell of the cited row (its ``line`` when given,
-    else the task's row of that table, or for ``evaluation_run`` one of the task's runs);
-    a value counted over several rows carries an ``agg`` of the schema's list and is a
-    number (not negative for ``count`` and ``sum``)."""
-    failed = []
-    for c in ctx.cards:
-        rc = ctx.task(c)
-        rows_of = {"task_spec": [rc.spec] if rc.spec else [], "dataset_index": [rc.dataset] if rc.dataset else [],
-                   "evaluation_run": rc.runs}
-        for item in c.get("evidence") or []:
-            agg, value = item.get("agg"), item.get("value")
-            if agg is not None:
-                numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
-                if agg not in AGGS or not numeric or (agg in ("count", "sum") and value < 0):
-                    failed.append(c["task_id"])
-                continue
-            source, name, line = item.get("source"), item.get("field"), item.get("line")
-            if line is not None:
-                t = ctx.tables.get(source)
-                candidates = [r for r in (t.rows if t else []) if r.line == line]
-            else:
-                candidates = rows_of.get(source, [])
-            if not any(name in r.raw and _matches(value, r.raw.get(name)) for r in candidates):
-                failed.append(c["task_id"])
-    return failed
-
-
-@CHECKS.register("C14", "summary 가 존댓말 한 문장으로 끝나는지(hedge 가 있으면 hedge 도) 확인합니다.")
-def polite_sentences(ctx: CheckContext):
-    """One polite Korean sentence ending in ``-니다.``; a hedge, when present, too."""
-    return [c.get("task_id", "?") for c in ctx.cards
-            if not is_polite_sentence(c.get("summary")) or (c.get("hedge") is not None and not is_polite_sentence(c["hedge"]))]
+CHECKS.add(CARD_CHECKS.evidence_field_check("C12", "evidence 의 field 이름이 세 표의 컬럼에 실제로 있는 이름인지 대조합니다."))
+CHECKS.add(CARD_CHECKS.evidence_value_check("C13", "agg 가 없는 evidence 의 value 가 인용한 줄의 값과 글자 그대로 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("C14", "summary 가 존댓말 한 문장으로 끝나는지(hedge 가 있으면 hedge 도) 확인합니다."))

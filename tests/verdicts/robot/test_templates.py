@@ -44,11 +44,3 @@ def test_hedge_clauses_end_politely_alone_and_joined():
     for connective, final in clauses:
         assert is_polite_sentence(final), final
         assert is_polite_sentence(f"{connective}, {final}"), connective
-
-
-def test_docs_file_is_generated_from_the_docstrings():
-    from tests.conftest import ROOT
-    from verdicts.robot.docs import render_robot_docs
-
-    assert (ROOT / "docs" / "robot.md").read_text(encoding="utf-8") == render_robot_docs(), \
-        "docs/robot.md is stale: run `python -m verdicts.robot.docs > docs/robot.md`"

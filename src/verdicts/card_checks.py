@@ -1,0 +1,252 @@
+"""The checks every domain's cards get from the core, built from its declaration.
+
+The seeds' automatic checks ("자동 검증") all include the same five claims about the
+cards themselves, whatever the domain:
+
+* the verdict (and every other closed field) is one of its enum's values;
+* the fields a reader relies on are present and not empty;
+* every evidence ``field`` is a real column of the cited input table;
+* an evidence ``value`` without ``agg`` equals the cited row's cell, and a value
+  counted over several rows carries an ``agg`` of the domain's list (a number, not
+  negative for ``count`` and ``sum``);
+* the summary (and the hedge, when there is one) is one polite Korean sentence.
+
+A domain declares them once — :class:`CardChecks` with its card key, enums, required
+fields, tables and aggregations — and registers each under its seed's number and Korean
+description.  All five are answered by one pass over the cards (:meth:`CardChecks.sweep`,
+the only implementation: a large lint checks hundreds of thousands of cards), which
+never raises on a malformed card: such a card fails the checks that read the broken
+part.
+
+The check context a domain passes in gives, besides ``cards`` and a per-context cache
+``_own``:
+
+* ``columns(table) -> set[str]``: the columns the input table has;
+* ``cited_rows(table, line) -> list[dict]``: the raw cells of the rows at that physical
+  line (several when a JSON document holds its records on one line);
+* ``rows_for(card, table) -> list[dict]``: the rows an item without a ``line`` may cite
+  (robot's seed samples cite the task's row without a line).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any, Callable, Collection, Mapping
+
+from .checks import Check
+from .korean import polite_sentences
+from .tables import parse_bool
+
+__all__ = ["CardChecks", "cell_matches"]
+
+_COUNTED = ("count", "sum")
+
+
+def _decimal(value: Any) -> Decimal | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, float):
+        return Decimal(repr(value))
+    if isinstance(value, int):
+        return Decimal(value)
+    try:
+        return Decimal(str(value).strip().replace(",", ""))
+    except (InvalidOperation, ValueError):
+        return None
+
+
+def cell_matches(value: Any, text: str | None) -> bool:
+    """Whether an evidence ``value`` is the cell ``text`` read by its type: a bool by the
+    accepted spellings, a number by its decimal value (``1,200`` = ``1200`` = ``1200.0``),
+    anything else as the same text.
+
+    >>> cell_matches(True, "Y"), cell_matches(3, "3.0"), cell_matches(0.6, "0.60"), cell_matches("등대", "등대")
+    (True, True, True, True)
+    >>> cell_matches(None, None), cell_matches(None, ""), cell_matches("3", None)
+    (True, False, False)
+    """
+    if value is None or text is None:
+        return value is None and text is None
+    if isinstance(value, bool):
+        return parse_bool(text) is value
+    if isinstance(value, (int, float)):
+        number = _decimal(text)
+        return number is not None and number == _decimal(value)
+    return str(value) == text
+
+
+@dataclass(frozen=True)
+class CardChecks:
+    """A domain's declaration of the checks every card gets (see the module docstring).
+
+    ``enums`` maps a card field to its allowed values (``verdict`` always among them);
+    ``required`` are the fields that must be present and not ``empty``; ``tables`` the
+    input tables an evidence ``source`` may name (an item without ``source`` may cite a
+    column of any of them); ``aggs`` the aggregations an item may name (``None``: any
+    non-empty text).
+    """
+
+    key_field: str
+    enums: Mapping[str, Collection[Any]]
+    required: tuple[str, ...]
+    tables: tuple[str, ...]
+    aggs: Collection[str] | None = None
+    empty: tuple[Any, ...] = (None, "")
+    _sweep_key: str = field(default="card_checks", repr=False)
+
+    # ------------------------------------------------------------------ the one pass
+    def sweep(self, ctx: Any) -> dict[str, list[str]]:
+        """The failing card keys of every generic check, from one pass over
+        ``ctx.cards`` (remembered in ``ctx._own``)."""
+        done = ctx._own.get(self._sweep_key)
+        if done is not None:
+            return done
+        key_field, enums, required, empty = self.key_field, list(self.enums.items()), self.required, self.empty
+        columns = {t: set(ctx.columns(t)) for t in self.tables}
+        every = set().union(*columns.values()) if columns else set()
+        aggs = self.aggs
+        cited_rows, rows_for = ctx.cited_rows, ctx.rows_for
+        matched: dict[tuple[type, str], Any] = {}  # a typed reading of each (type, text) once
+        out: dict[str, list[str]] = {"enum": [], "required": [], "field": [], "value": [], "polite": []}
+        texts: list[Any] = []
+        owners: list[int] = []
+        keys: list[str] = []
+        for position, card in enumerate(ctx.cards):
+            if not isinstance(card, dict):
+                key = "?"
+                keys.append(key)
+                for name in out:
+                    if name != "polite":
+                        out[name].append(key)
+                texts.append(None)
+                owners.append(position)
+                continue
+            get = card.get
+            key = str(get(key_field, "?"))
+            keys.append(key)
+            for name, allowed in enums:
+                try:
+                    ok = get(name) in allowed
+                except TypeError:  # an unhashable value
+                    ok = False
+                if not ok:
+                    out["enum"].append(key)
+                    break
+            for name in required:
+                value = get(name)
+                if value is None or (not isinstance(value, (dict, list)) and value in empty) or (
+                        isinstance(value, list) and [] in empty and not value):
+                    out["required"].append(key)
+                    break
+            texts.append(get("summary"))
+            owners.append(position)
+            if get("hedge") is not None:
+                texts.append(card["hedge"])
+                owners.append(position)
+            evidence = get("evidence")
+            if evidence is None:
+                continue
+            if not isinstance(evidence, list):
+                out["field"].append(key)
+                out["value"].append(key)
+                continue
+            bad_field = bad_value = False
+            for item in evidence:
+                if not isinstance(item, dict):
+                    bad_field = bad_value = True
+                    continue
+                source, name = item.get("source"), item.get("field")
+                allowed_columns = columns.get(source) if source is not None else every
+                if allowed_columns is None or name not in allowed_columns:
+                    bad_field = True
+                agg, value = item.get("agg"), item.get("value")
+                if agg:
+                    numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+                    if ((aggs is not None and agg not in aggs) or not numeric
+                            or (agg in _COUNTED and (value < 0 or not isinstance(value, int)))):
+                        bad_value = True
+                    continue
+                line = item.get("line")
+                try:
+                    if line is not None:
+                        candidates = cited_rows(source, line)
+                    else:
+                        candidates = rows_for(card, source)
+                except TypeError:  # an unhashable line or source
+                    candidates = []
+                if not candidates or not any(self._matches(value, r.get(name), line is not None or name in r, matched)
+                                             for r in candidates):
+                    bad_value = True
+            if bad_field:
+                out["field"].append(key)
+            if bad_value:
+                out["value"].append(key)
+        polite = polite_sentences(texts)
+        impolite = dict.fromkeys(keys[owners[i]] for i, ok in enumerate(polite) if not ok)
+        out["polite"] = list(impolite)
+        ctx._own[self._sweep_key] = out
+        return out
+
+    @staticmethod
+    def _matches(value: Any, text: Any, present: bool, memo: dict) -> bool:
+        # a row cited by its line: a key its JSON/YAML record omitted reads as an empty
+        # cell (whether the column exists is the field check's job); a row found by the
+        # target must have the cell
+        if not present:
+            return False
+        if type(value) is str or value is None or text is None:
+            return (value is None and text is None) or (type(text) is str and value == text)
+        try:
+            memo_key = (type(value), value, text)
+            hit = memo.get(memo_key)
+        except TypeError:
+            return False
+        if hit is None:
+            hit = memo[memo_key] = cell_matches(value, text) if isinstance(text, str) else False
+        return hit
+
+    # ------------------------------------------------------------------ the checks
+    def _check(self, check_id: str, description: str, part: str, doc: str) -> Check:
+        def run(ctx: Any) -> list[str]:
+            return self.sweep(ctx)[part]
+
+        run.__doc__ = doc
+        run.__name__ = f"{part}_check"
+        return Check(check_id, description, run)
+
+    def enum_check(self, check_id: str, description: str) -> Check:
+        fields = ", ".join(f"``{name}``" for name in self.enums)
+        return self._check(check_id, description, "enum",
+                           f"Each of {fields} holds one value of its closed list; anything else means the card was "
+                           "not made by the rules.")
+
+    def required_check(self, check_id: str, description: str) -> Check:
+        fields = ", ".join(f"``{name}``" for name in self.required)
+        return self._check(check_id, description, "required",
+                           f"Every card carries {fields}, not empty: the fields a reader and the screen rely on.")
+
+    def evidence_field_check(self, check_id: str, description: str) -> Check:
+        return self._check(check_id, description, "field",
+                           "Every evidence ``field`` is a column the cited input table (``source``) really has; "
+                           "a cited column the input lacks means the sentence was made up.")
+
+    def evidence_value_check(self, check_id: str, description: str) -> Check:
+        return self._check(check_id, description, "value",
+                           "Without ``agg`` an evidence ``value`` is the cited row's cell read by its type (the row "
+                           "at ``line``, else the target's rows of that table); with ``agg`` it is a number counted "
+                           "over rows, of the domain's aggregations, not negative for ``count`` and ``sum``.")
+
+    def polite_check(self, check_id: str, description: str) -> Check:
+        return self._check(check_id, description, "polite",
+                           "``summary`` (and ``hedge`` when present) is one polite Korean sentence ending in "
+                           "``-니다.``.")
+
+    def all(self, ids: Mapping[str, tuple[str, str]]) -> dict[str, Check]:
+        """The checks named in ``ids`` (``"enum" | "required" | "field" | "value" |
+        "polite"`` → ``(id, description)``)."""
+        makers: dict[str, Callable[[str, str], Check]] = {
+            "enum": self.enum_check, "required": self.required_check, "field": self.evidence_field_check,
+            "value": self.evidence_value_check, "polite": self.polite_check,
+        }
+        return {part: makers[part](*spec) for part, spec in ids.items()}
