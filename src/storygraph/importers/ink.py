@@ -672,6 +672,9 @@ class _Ink:
         """The divert chains of ``text`` with the condition each one runs under
         (inline ``{cond: a|b}`` alternatives add their condition)."""
         out: list[tuple[Cond, dict]] = []
+        if depth == 0 and "{" in text and _brace_depth(text) > MAX_NESTING:
+            # too deep to take apart: its ways on are kept, under a condition we cannot know
+            return [(ctx.and_(Opaque(f"{MAX_NESTING}겹보다 깊이 중첩된"), text.strip()[:60]), _chain_of(text))]
         plain = []
         i = 0
         while i < len(text):
@@ -727,6 +730,17 @@ def _none_of(previous: list) -> Any:
             return p
         node = ("not", p) if node is None else ("and", node, ("not", p))
     return node
+
+
+def _brace_depth(text: str) -> int:
+    depth = top = 0
+    for c in text:
+        if c == "{":
+            depth += 1
+            top = max(top, depth)
+        elif c == "}":
+            depth -= 1
+    return top
 
 
 def _matching(text: str, i: int) -> int:

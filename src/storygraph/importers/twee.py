@@ -32,8 +32,8 @@ SPECIAL_TAGS = {"startup", "header", "footer", "script", "stylesheet", "widget",
                 "debug-footer", "Twine.private", "Twine.image"}
 
 _TOKEN = re.compile(r"""
-    (?P<setlink>\[\[(?P<sl_body>[^\]\n]*)\]\[(?P<sl_set>[^\]\n]*)\]\])
-  | (?P<link>\[\[(?P<l_body>[^\]\n]*)\]\])
+    (?P<setlink>\[\[(?P<sl_body>[^\[\]\n]{0,1000})\]\[(?P<sl_set>[^\]\n]{0,1000})\]\])
+  | (?P<link>\[\[(?P<l_body>[^\[\]\n]{0,1000})\]\])
   | (?P<scclose><</\s*(?P<scc_name>[\w-]+)\s*>>)
   | (?P<sc><<\s*(?P<sc_name>[\w-]+)(?P<sc_args>(?:[^>"'\n<]|<(?!<)|"[^"\n]*"|'[^'\n]*'|>(?!>))*)>>)
   | (?P<hmacro>\((?P<h_name>[A-Za-z][\w-]*):)
@@ -84,6 +84,7 @@ class _Twee:
         self.current: _Passage | None = None
         self.string_values: dict[str, list[str]] = {}
         self.dialect = Dialect(_WORDS, self._resolve, self._call)
+        self._translated: dict[tuple[str, str], Any] = {}
 
     def run(self, text: str) -> StoryBuilder:
         order: list[_Passage] = []
@@ -171,6 +172,13 @@ class _Twee:
         raise Opaque(f"함수 호출({name})이 든")
 
     def _translate(self, text: str) -> Any:
+        key = (text, self.current.name if self.current else "")
+        done = self._translated.get(key)
+        if done is None:
+            done = self._translated[key] = self._translate_new(text)
+        return done
+
+    def _translate_new(self, text: str) -> Any:
         # Harlowe macros inside a condition, such as (history:) and (visited: "P"), read as calls
         text = re.sub(r"\(([A-Za-z][\w-]*):", lambda m: m.group(1).replace("-", "_") + "(", text)
         return translate(text, self.dialect)
@@ -195,27 +203,27 @@ class _Twee:
             return p.line + 1 + lo
 
         def cond() -> Cond:
-            c = Cond()
-            for f in stack:
-                if f.cond is not None:
-                    c = c.and_(f.cond, f.source)
-            return c
+            parts = [(f.cond, f.source) for f in stack if f.cond is not None]
+            if over[0]:
+                parts.append((Opaque(f"{MAX_NESTING}겹보다 깊이 중첩된"), "(…)"))
+            return Cond(parts)
 
         # a (go-to:) or <<goto>> leaves the passage whatever links it shows: the automatic
         # branches come first, then the links in reading order
         autos: list[tuple] = []
         choices: list[tuple] = []
 
-        overflow: list[bool] = []
+        # nesting past the bound is counted, not kept: what it guards is not claimed
+        over = [0, False]
 
         def push(frame: _Frame) -> None:
-            # nesting past the bound keeps its structure, but what it guards is not claimed
             if len(stack) >= MAX_NESTING:
-                if not overflow:
-                    overflow.append(True)
+                if not over[1]:
+                    over[1] = True
                     if emit:
                         self.b.issue(self.file, p.line, f"훅이나 블록이 {MAX_NESTING}겹보다 깊게 중첩되어 그 안쪽 분기의 조건은 알 수 없는 조건으로 적었습니다.")
-                frame.cond, frame.source = Opaque("너무 깊이 중첩된"), "(…)"
+                over[0] += 1
+                return
             stack.append(frame)
 
         def in_link() -> bool:
@@ -315,6 +323,9 @@ class _Twee:
                 push(_Frame("plain", closer="]"))
                 continue
             if kind == "hclose":
+                if over[0]:
+                    over[0] -= 1
+                    continue
                 if stack and stack[-1].kind in ("hook", "link", "plain") and stack[-1].closer in (None, "]"):
                     stack.pop()
                 continue
@@ -325,6 +336,8 @@ class _Twee:
                 if name == "if":
                     node = self._translate(args)
                     push(_Frame("if", node, args, chain=[node], closer="if"))
+                elif name in ("elseif", "else", "case", "default") and over[0]:
+                    pass  # the block it continues was too deep to keep
                 elif name in ("elseif", "else") and stack and stack[-1].kind == "if":
                     f = stack[-1]
                     before = _none_of(f.chain)
@@ -378,6 +391,9 @@ class _Twee:
                         self.b.issue(self.file, line, f"매크로({quote_code('<<' + name + '>>')})는 지나온 길이나 다른 패시지 내용, 시간에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
                 continue
             if kind == "scclose":
+                if over[0]:
+                    over[0] -= 1
+                    continue
                 name = m.group("scc_name").lower()
                 for k in range(len(stack) - 1, -1, -1):
                     if stack[k].closer == name:
