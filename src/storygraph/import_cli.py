@@ -28,7 +28,7 @@ def import_command(path: str | Path, out: str | Path | None, fmt: str | None = N
     stdout = stdout or sys.stdout
     stderr = stderr or sys.stderr
     if fmt is not None and fmt not in FORMATS:
-        stderr.write(f"storygraph: 형식 '{fmt}'은 알 수 없는 형식이라 가져오지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).\n")
+        stderr.write(f"storygraph: 알 수 없는 형식(`{fmt}`)이라 가져오지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).\n")
         return 2
     try:
         story = import_story(path, fmt, **options)

@@ -86,7 +86,7 @@ def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> Im
     if fmt is None:
         raise InputError(f"{path}: 어느 형식인지 알 수 없습니다 (.ink, .ink.json, .twee, .tw, .yarn, ChoiceScript의 startup.txt나 scenes 폴더를 주세요).")
     if fmt not in FORMATS:
-        raise InputError(f"{path}: 형식 '{fmt}'은 알 수 없는 형식입니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).")
+        raise InputError(f"{path}: 알 수 없는 형식(`{fmt}`)이라 읽지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).")
     if fmt == "ink":
         from .ink import import_ink
         builder = import_ink(path)

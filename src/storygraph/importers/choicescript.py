@@ -82,7 +82,7 @@ class _ChoiceScript:
         for file_name, scene, fname, line in self.returns:
             conts = [c for tf, _t, c, _l in self.calls if tf == fname]
             if not conts:
-                self.b.issue(self.files[file_name], line, "*return이 있지만 이 장면 파일의 라벨로 *gosub하는 곳이 없어 돌아갈 곳을 정하지 못했습니다.")
+                self.b.issue(self.files[file_name], line, "*return 줄이 있지만 이 장면 파일의 라벨로 *gosub하는 곳이 없어 돌아갈 곳을 정하지 못했습니다.")
             for c in conts:
                 self.b.branch(scene, c, None, "choice" if len(conts) > 1 else "auto", self.files[file_name], line)
         if any(br[1] == ENDING for br in self.b.branches):
@@ -277,7 +277,7 @@ class _ChoiceScript:
                 i = j
                 continue
             if cmd in ("elseif", "elsif", "else"):
-                self.b.issue(self.file, node.line, f"앞에 *if가 없는 *{cmd} 줄이라 이 블록은 옮기지 않았습니다.")
+                self.b.issue(self.file, node.line, f"앞에 여는 *if 줄이 없는 *{cmd} 줄이라 이 블록은 옮기지 않았습니다.")
                 self._dropped_below(node)
                 i += 1
                 continue

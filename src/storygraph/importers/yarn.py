@@ -102,7 +102,7 @@ class _Yarn:
         for scene, node, line in self.returns:
             conts = [c for t, c in self.detours if t == node]
             if not conts:
-                self.b.issue(self.file, line, "<<return>>이 있지만 이 노드로 <<detour>>하는 곳이 없어 대화가 여기서 끝난다고 보았습니다.")
+                self.b.issue(self.file, line, "<<return>> 줄이 있지만 이 노드로 <<detour>>하는 곳이 없어 대화가 여기서 끝난다고 보았습니다.")
                 self.b.branch(scene, END, None, "auto", self.file, line)
             for c in conts:
                 self.b.branch(scene, c, None, "choice" if len(conts) > 1 else "auto", self.file, line)
@@ -223,9 +223,9 @@ class _Yarn:
                         blocks[-1].append(nodes[j])
                     j += 1
                 if not closed:
-                    self.b.issue(self.file, node.line, "<<if>>에 맞는 <<endif>>가 없어 노드 끝까지를 이 블록으로 보았습니다.")
+                    self.b.issue(self.file, node.line, "<<if>> 줄에 맞는 <<endif>> 줄이 없어 노드 끝까지를 이 블록으로 보았습니다.")
                 if depth >= MAX_NESTING:
-                    self.b.issue(self.file, node.line, f"<<if>>가 {MAX_NESTING}겹보다 깊게 중첩되어 안쪽은 옮기지 않았습니다.")
+                    self.b.issue(self.file, node.line, f"<<if>> 블록이 {MAX_NESTING}겹보다 깊게 중첩되어 안쪽은 옮기지 않았습니다.")
                     i = j
                     continue
                 previous: list[Any] = []
@@ -277,7 +277,7 @@ class _Yarn:
                 self.returns.append((scene, self.node, node.line))
                 falls = False
             elif cmd in ("elseif", "else", "endif"):
-                self.b.issue(self.file, node.line, f"앞에 <<if>>가 없는 <<{cmd}>> 줄이라 이 줄은 건너뛰고 그 아래 줄은 조건 없이 읽었습니다.")
+                self.b.issue(self.file, node.line, f"앞에 여는 <<if>> 줄이 없는 <<{cmd}>> 줄이라 이 줄은 건너뛰고 그 아래 줄은 조건 없이 읽었습니다.")
                 nodes[i + 1:i + 1] = _flat(node.children)
             i += 1
         return scene, falls
