@@ -297,7 +297,7 @@ def _read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, form: str = "입력") 
         if stat.S_ISDIR(info.st_mode):
             raise InputError(f"{path}: 파일이 아니라 폴더라서 표로 읽을 수 없습니다.")
         if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path}: 일반 파일이 아니라 {_special_kind(info.st_mode)}라서 읽지 않았습니다.")
+            raise InputError(f"{path}: 일반 파일이 아니라 {josa(_special_kind(info.st_mode), '이라/라')}서 읽지 않았습니다.")
         if info.st_size > limit:
             raise InputError(f"{path}: {form} 파일이 {info.st_size:,}바이트로 한도 {limit:,}바이트를 넘어 읽지 않았습니다.")
         chunks = []
@@ -1136,7 +1136,7 @@ class _XlsxReader:
         root = self.relationships("")
         workbook = next((target for kind, target in root.values() if kind.endswith("/officeDocument")), "xl/workbook.xml")
         if workbook not in self.names:
-            raise InputError(f"{self.file}: xlsx 통합 문서에 {workbook}가 없어 시트를 찾을 수 없습니다.")
+            raise InputError(f"{self.file}: xlsx 통합 문서에 {josa(workbook, '이/가')} 없어 시트를 찾을 수 없습니다.")
         rels = self.relationships(workbook)
         listed: list[tuple[str, str]] = []
         date1904 = [False]

@@ -185,9 +185,12 @@ def _workbook(sheets: list[str]) -> str:
             f'<sheets>{items}</sheets></workbook>')
 
 
-def _workbook_rels(sheets: list[str]) -> str:
+def _workbook_rels(sheets: list[str], shared: bool = False) -> str:
     items = "".join(f'<Relationship Id="rId{i + 1}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet" '
                     f'Target="worksheets/sheet{i + 1}.xml"/>' for i in range(len(sheets)))
+    if shared:
+        items += ('<Relationship Id="rIdS" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings" '
+                  'Target="sharedStrings.xml"/>')
     return ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
             f'{items}</Relationships>')
 
@@ -211,19 +214,22 @@ def sheet_xml(rows: list[list[str]]) -> str:
             f'<sheetData>{"".join(out)}</sheetData></worksheet>')
 
 
-def xlsx(folder: Path, sheets: dict[str, str], name: str = "book.xlsx", extra: dict[str, bytes] | None = None) -> Path:
-    """A workbook of ``{sheet name: sheet XML}`` written part by part."""
+def xlsx(folder: Path, sheets: dict[str, str], name: str = "book.xlsx", shared: list[str] | None = None) -> Path:
+    """A workbook of ``{sheet name: sheet XML}`` written part by part, with a shared
+    strings part when ``shared`` is given (cells point at it as ``t:s|<v>N</v>``)."""
     path = folder / name
     names = list(sheets)
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
         z.writestr("[Content_Types].xml", _CONTENT_TYPES)
         z.writestr("_rels/.rels", _ROOT_RELS)
         z.writestr("xl/workbook.xml", _workbook(names))
-        z.writestr("xl/_rels/workbook.xml.rels", _workbook_rels(names))
+        z.writestr("xl/_rels/workbook.xml.rels", _workbook_rels(names, shared is not None))
+        if shared is not None:
+            items = "".join(f"<si><t>{text}</t></si>" for text in shared)
+            z.writestr("xl/sharedStrings.xml", '<?xml version="1.0" encoding="UTF-8"?>'
+                       f'<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">{items}</sst>')
         for i, n in enumerate(names):
             z.writestr(f"xl/worksheets/sheet{i + 1}.xml", sheets[n])
-        for part, data in (extra or {}).items():
-            z.writestr(part, data)
     return path
 
 

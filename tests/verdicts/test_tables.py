@@ -189,3 +189,20 @@ def test_xlsx_cells_read_as_openpyxl_reads_them(tmp_path):
     theirs = list(openpyxl.load_workbook(tmp_path / "b.xlsx", read_only=True, data_only=True)["things"].iter_rows(values_only=True))
     assert [list(r.values.values()) for r in mine.rows] == [[_cell_text(c) for c in row] for row in theirs[1:]]
     assert [(i.line, i.column) for i in issues] == [(2, "formula")] and "H2 칸에는 수식(=1+2)만" in issues[0].reason
+
+
+def test_xlsx_shared_strings_and_text_are_bounded(tmp_path, monkeypatch):
+    import verdicts.tables as tables
+    from tests.hostile.inputs import sheet_xml, xlsx
+
+    rows = [["t:s|<v>0</v>", "t:s|<v>1</v>"], *[[f"t:s|<v>{2 + i}</v>", "t:s|<v>1</v>"] for i in range(20)]]
+    path = xlsx(tmp_path, {"things": sheet_xml(rows)}, shared=["id", "note", *[f"id-{i}" for i in range(20)]])
+    table = read_tables(path, ["things"], [])["things"]
+    assert table.columns == ["id", "note"] and [r.values["id"] for r in table.rows][:2] == ["id-0", "id-1"]
+    monkeypatch.setattr(tables, "MAX_XLSX_SHARED_STRINGS", 10)
+    with pytest.raises(InputError, match=r"sharedStrings\.xml: 공유 문자열이 한도 10개를 넘어"):
+        read_tables(path, ["things"], [])
+    monkeypatch.setattr(tables, "MAX_XLSX_SHARED_STRINGS", 1000)
+    monkeypatch.setattr(tables, "MAX_XLSX_TEXT_CHARS", 50)
+    with pytest.raises(InputError, match=r"모두 50자를 넘어"):
+        read_tables(path, ["things"], [])
