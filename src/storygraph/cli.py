@@ -17,11 +17,8 @@ from typing import Optional
 import typer
 
 from verdicts.errors import VerdictsError
-from verdicts.progress import for_terminal
-from verdicts.report import dumps_indented
-from verdicts.reporters import REPORTERS, write_report
 
-from .domain import DOMAIN, STREAMED_FORMATS, lint as run_lint, lint_to
+from .domain import DOMAIN, failing
 
 app = typer.Typer(
     name="storygraph",
@@ -68,217 +65,49 @@ def lint(
     """Judge every scene and branch and print the cards grouped by verdict, then the
     input issues, then the automatic checks.  Several paths are reported one after the
     other; one unreadable file does not stop the others; the exit code is the worst."""
-    from .batch import expand_paths
-    from .domain import failing, find_config, load_config
+    from verdicts.pipeline import Options, judge, judge_one, render_single, tolerant_stdout, write_report_to_stdout
 
-    try:
-        targets = expand_paths(paths)
-    except VerdictsError as exc:
-        raise _fail(str(exc))
-    if (html or dot or grading) and len(targets) != 1:
+    options = Options(format=format.value if format else None, config=config, jobs=jobs, quiet=quiet)
+    if not (html or dot or grading):
+        raise typer.Exit(judge(DOMAIN, paths, options))
+    targets = DOMAIN.expand_paths(paths)
+    if len(targets) != 1:
         raise _fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
     if grading is not None and html is None:
         raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
-    if len(targets) == 1 and not (html or dot or grading):
-        cfg_or_error = _config_for(targets[0], config)
-        chosen = None if isinstance(cfg_or_error, str) else (format.value if format else cfg_or_error.format)
-        if chosen in STREAMED_FORMATS:
-            # one scenario: written as it is made, with every core on a large one
-            try:
-                fails = lint_to(targets[0], _binary_stdout(chosen), chosen, config=cfg_or_error, progress=for_terminal(quiet), jobs=jobs)
-            except VerdictsError as exc:
-                typer.echo(f"storygraph: {exc}", err=True)
-                sys.stdout.write(_render_many([(targets[0], str(exc), "error")]))
-                raise typer.Exit(2)
-            sys.stdout.flush()
-            raise typer.Exit(1 if fails else 0)
-    if len(targets) > 1:
-        raise typer.Exit(_lint_many(targets, config, format.value if format else None, quiet, jobs))
-    worst = 0
-    done: list[tuple[Path, object, str]] = []
-    for target in targets:
-        try:
-            cfg = load_config(config if config is not None else find_config(target))
-            report = run_lint(target, config=cfg, progress=for_terminal(quiet))
-        except VerdictsError as exc:
-            typer.echo(f"storygraph: {exc}", err=True)
-            worst = 2
-            done.append((target, str(exc), "error"))
-            continue
-        worst = max(worst, 1 if failing(report, cfg) else 0)
-        done.append((target, report, (format.value if format else cfg.format)))
-        try:
-            if dot is not None:
-                from .diagram import diagram_model, write_diagram
-
-                write_diagram(diagram_model(report, focus=cfg.diagram.focus, hops=cfg.diagram.hops if cfg.diagram.focus else None),
-                              dot, format="dot")
-                typer.echo(f"storygraph: 그림(DOT)을 {dot}에 썼습니다.", err=True)
-            if html is not None:
-                from verdicts.screen import load_grading
-
-                from .screen import report_html
-
-                panel = load_grading(grading, DOMAIN, inputs=[target]) if grading is not None else None
-                html.write_text(report_html(report, DOMAIN, grading=panel), encoding="utf-8")
-                typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
-        except VerdictsError as exc:
-            raise _fail(str(exc))
-    reports = [r for _, r, f in done if f != "error"]
-    if len(done) == 1 and reports and done[0][2] == "json":
-        write_report("json", reports[0], DOMAIN, sys.stdout)  # streamed: large reports are never one string
-    else:
-        _tolerant_stdout()
-        sys.stdout.write(_render_many(done))
-    raise typer.Exit(worst)
-
-
-class _DecodedOut:
-    """A binary stream's ``write`` onto a text stream (UTF-8 pieces, cut anywhere)."""
-
-    def __init__(self, stream):
-        import codecs
-
-        self.stream = stream
-        self.decoder = codecs.getincrementaldecoder("utf-8")()
-
-    def write(self, data: bytes) -> None:
-        self.stream.write(self.decoder.decode(data))
-
-
-def _binary_stdout(format: str):
-    """Where :func:`~storygraph.domain.lint_to` writes: standard output's bytes, except
-    for text (and GitHub's workflow lines) on a stream that is not UTF-8 (a console in
-    CP949, say), which gets the text in its own encoding, a character it cannot show
-    (↳) as ``?``."""
-    buffer = getattr(sys.stdout, "buffer", None)
-    if buffer is not None and (format in ("json", "sarif") or _stdout_is_utf8()):  # JSON is UTF-8 wherever it goes
-        return buffer
-    _tolerant_stdout()
-    return _DecodedOut(sys.stdout)
-
-
-def _stdout_is_utf8() -> bool:
-    return (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-") in ("utf-8", "utf8")
-
-
-def _tolerant_stdout() -> None:
-    """On a standard output that is not UTF-8, write what its encoding lacks as ``?``
-    instead of failing half-way through a report."""
-    reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None and not _stdout_is_utf8():
-        reconfigure(errors="replace")
-
-
-def _config_for(target: Path, config: Path | None):
-    """The configuration for ``target`` (``--config`` or the one found upwards), or the
-    error's text when it cannot be read."""
-    from .domain import find_config, load_config
-
+    # one scenario whose report the diagram or the screen needs as a whole
+    target = targets[0]
     try:
-        return load_config(config if config is not None else find_config(target))
+        report, cfg = judge_one(DOMAIN, target, options, "storygraph")
     except VerdictsError as exc:
-        return str(exc)
+        typer.echo(f"storygraph: {exc}", err=True)
+        tolerant_stdout()
+        sys.stdout.write(render_single(DOMAIN, target, str(exc), "text"))
+        raise typer.Exit(2)
+    fmt = options.format or cfg.format
+    try:
+        if dot is not None:
+            from .diagram import diagram_model, write_diagram
 
+            write_diagram(diagram_model(report, focus=cfg.diagram.focus, hops=cfg.diagram.hops if cfg.diagram.focus else None),
+                          dot, format="dot")
+            typer.echo(f"storygraph: 그림(DOT)을 {dot}에 썼습니다.", err=True)
+        if html is not None:
+            from verdicts.screen import load_grading
 
-def _rendered(path: Path, report, fmt: str):
-    """One scenario's share of a report on several scenarios in ``fmt``: text for text
-    and github, the JSON item for json, the SARIF results for sarif (all plain data, so
-    a worker process can hand it back)."""
-    from verdicts.sarif import render_github, sarif_results
+            from .screen import report_html
 
-    if fmt == "sarif":
-        return sarif_results(report, DOMAIN)
-    if fmt == "github":
-        return render_github(report, DOMAIN)
+            panel = load_grading(grading, DOMAIN, inputs=[target]) if grading is not None else None
+            html.write_text(report_html(report, DOMAIN, grading=panel), encoding="utf-8")
+            typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
     if fmt == "json":
-        return {"path": str(path), **report.to_json()}
-    return REPORTERS["text"](report, DOMAIN)
-
-
-def _combine(pieces: list[tuple[Path, str, object]], fmt: str) -> str:
-    """The report on several scenarios from ``(path, "ok" | "error", piece or message)``
-    in ``fmt``; a scenario that could not be read has its message (text, json) or is left
-    out (sarif, github)."""
-    from verdicts.sarif import render_sarif_results
-
-    ok = [piece for _, state, piece in pieces if state == "ok"]
-    if fmt == "sarif":
-        return render_sarif_results([result for piece in ok for result in piece], DOMAIN)  # type: ignore[attr-defined]
-    if fmt == "github":
-        return "".join(ok)  # type: ignore[arg-type]
-    if fmt == "json":
-        items = [{"path": str(p), "error": piece} if state == "error" else piece for p, state, piece in pieces]
-        return dumps_indented(items) + "\n"
-    several = len(pieces) > 1
-    parts = []
-    for p, state, piece in pieces:
-        if several:
-            parts.append(f"━━ {p} ━━\n")
-        parts.append(f"읽지 못했습니다: {piece}\n\n" if state == "error" else piece)  # type: ignore[arg-type]
-        if several:
-            parts.append("\n")
-    return "".join(parts)
-
-
-def _render_many(done: list[tuple[Path, object, str]]) -> str:
-    reports = [(p, r, f) for p, r, f in done if f != "error"]
-    fmt = reports[0][2] if reports else "text"
-    if fmt == "json" and len(done) == 1:
-        return REPORTERS["json"](reports[0][1], DOMAIN)
-    return _combine([(p, "error", r) if f == "error" else (p, "ok", _rendered(p, r, fmt)) for p, r, f in done], fmt)
-
-
-def _lint_many(targets: list[Path], config: Path | None, format: str | None, quiet: bool, jobs: int | None) -> int:
-    """Lint several scenarios, one process per core taking the next scenario when free
-    (:func:`verdicts.parallel.fork_tasks`), and write one report; return the worst exit
-    code.  The output is the same as linting them one after the other."""
-    import os
-
-    from verdicts.parallel import choose_jobs, fork_tasks
-
-    from .domain import failing, find_config, load_config
-
-    configs: list[object] = []
-    for target in targets:
-        try:
-            configs.append(load_config(config if config is not None else find_config(target)))
-        except VerdictsError as exc:
-            configs.append(str(exc))
-    # the format: --format, else the first readable configuration's (the serial runs
-    # took the first linted scenario's; they differ only when that scenario could not be
-    # read and its configuration names another format than the next one)
-    fmt = format or next((c.format for c in configs if not isinstance(c, str)), "text")  # type: ignore[attr-defined]
-    n = choose_jobs(len(targets), jobs, min_per_job=1)
-    progress = for_terminal(quiet)
-    progress.start("시나리오", {"시나리오": len(targets)})
-    root = os.getpid()
-
-    def one(t: int, w: int) -> tuple[str, object, int]:
-        cfg = configs[t]
-        try:
-            if isinstance(cfg, str):
-                raise VerdictsError(cfg)
-            report = run_lint(targets[t], config=cfg)
-        except VerdictsError as exc:
-            outcome: tuple[str, object, int] = ("error", str(exc), 2)
-        else:
-            outcome = ("ok", _rendered(targets[t], report, fmt), 1 if failing(report, cfg) else 0)
-        if os.getpid() == root:
-            progress.advance("시나리오", n)  # this process's scenarios stand for every process's
-        return outcome
-
-    done = fork_tasks(n, len(targets), one)
-    progress.complete()
-    progress.close()
-    for state, message, _ in done:
-        if state == "error":
-            typer.echo(f"storygraph: {message}", err=True)
-    if not any(state == "ok" for state, _, _ in done):
-        fmt = "text"  # nothing was read: the messages, as text
-    _tolerant_stdout()
-    sys.stdout.write(_combine([(p, state, piece) for p, (state, piece, _) in zip(targets, done)], fmt))
-    return max(code for _, _, code in done)
+        write_report_to_stdout(DOMAIN, report, "json")  # streamed: large reports are never one string
+    else:
+        tolerant_stdout()
+        sys.stdout.write(render_single(DOMAIN, target, report, fmt))
+    raise typer.Exit(1 if failing(report, cfg) else 0)
 
 
 @app.command()
@@ -410,8 +239,7 @@ def render(
 ) -> None:
     """Draw the scenario: scenes as nodes, branches as edges, coloured by verdict."""
     from .diagram import diagram_model, write_diagram
-
-    from .domain import find_config, load_config
+    from .domain import find_config, lint as run_lint, load_config
 
     try:
         cfg = load_config(find_config(path))

@@ -96,8 +96,21 @@ class StorygraphDomain(Domain):
 
         return screen_extras(report, self, grading=grading)
 
-    def judge(self, path: Path, config: Any = None) -> Report:
-        return lint(path, config)
+    input_noun = "시나리오"
+
+    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
+        return lint(path, config, progress or SILENT)
+
+    def expand_paths(self, paths: list[Path]) -> list[Path]:
+        """Scenario files, and folders of them (a folder with ``scene_states.csv`` is one
+        scenario in the folder form)."""
+        from .batch import expand_paths
+
+        return expand_paths(paths)
+
+    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool:
+        """:func:`lint_to`: a large scenario's cards made by every core and streamed."""
+        return lint_to(path, out, format, config=config, progress=progress or SILENT, jobs=jobs)
 
 
 DOMAIN = StorygraphDomain()

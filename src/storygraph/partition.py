@@ -21,7 +21,7 @@ from typing import Any
 
 from .facts import SceneShadowing
 
-__all__ = ["decide_in_parts", "PER_SCENE_FIELDS"]
+__all__ = ["decide_in_parts", "PER_SCENE_FIELDS", "check_read_only"]
 
 #: the fields of an Analysis the per-scene work fills (everything else is read only)
 PER_SCENE_FIELDS = ("shadowing", "issues", "overlap", "shadowed", "stuck", "class_facts")
@@ -47,6 +47,9 @@ def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=Non
     items = list(a.scenario.branches_from().items())
     names = {f.name for f in fields(a)}
     fresh = {name: type(getattr(a, name))() for name in PER_SCENE_FIELDS if name in names}
+    # every other container is read only here: one that the per-scene work fills would be
+    # lost on the way back, so it stops the run instead (see check_read_only)
+    read_only = {name: _size(getattr(a, name)) for name in names if name not in fresh}
     count = max(1, min(len(items), n * BATCHES_PER_JOB))
     cuts = [len(items) * k // count for k in range(count + 1)]
     # the whole-graph work first: it is the longest task, and a late long task ends unevenly
@@ -61,6 +64,7 @@ def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=Non
         decide(sub, part, task == 0)
         if stuck:
             find_stuck(sub)
+        check_read_only(sub, read_only)
         positions = {sid: {id(b): k for k, b in enumerate(branches)} for sid, branches in part}
         states = [(sid, [positions[sid][id(b)] for b in st.ordered], st.undecided, st.shadowed)
                   for sid, st in sub.shadowing.items()]
@@ -84,3 +88,16 @@ def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=Non
             else:
                 target.update(value)
     return result
+
+
+def _size(value: Any) -> int | None:
+    return len(value) if isinstance(value, (dict, list, set)) else None
+
+
+def check_read_only(sub: Any, sizes: dict[str, int | None]) -> None:
+    """Fail loudly when the per-scene work changed a field that is not one of
+    :data:`PER_SCENE_FIELDS` (the merge would drop what it added)."""
+    changed = [name for name, size in sizes.items() if size is not None and _size(getattr(sub, name)) != size]
+    if changed:
+        raise RuntimeError(f"the per-scene analysis filled {', '.join(changed)}, which storygraph.partition does not merge "
+                           "back: add it to PER_SCENE_FIELDS")

@@ -73,23 +73,35 @@ def list_domains() -> None:
 @app.command()
 def run(
     domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
-    path: Path = typer.Argument(..., help="The domain's inputs: a folder of CSVs, an .xlsx workbook or JSON/YAML."),
+    paths: list[Path] = typer.Argument(..., help="The domain's inputs: a folder of CSVs, an .xlsx workbook or JSON/YAML; several are judged one by one into one report."),
     format: Optional[RunFormat] = typer.Option(None, "--format", "-f", help="text, json, sarif (SARIF 2.1.0) or github (workflow annotations); default: the configuration's, else text."),
     config: Optional[Path] = typer.Option(None, "--config", help="A verdicts.toml (or pyproject.toml) to use instead of the one found from the inputs' folder upwards."),
-    save: bool = typer.Option(False, "--save", help="Store this round in the rounds database."),
+    save: bool = typer.Option(False, "--save", help="Store this round in the rounds database (one input)."),
     db: Optional[Path] = DB_OPTION,
-    html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file (one input)."),
     grading: Optional[Path] = typer.Option(None, "--grading", help="A grading run's JSON output (`verdicts grade DOMAIN … --format json`) for the self-grading panel of --html."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for several inputs (default: one per core); also VERDICTS_JOBS."),
 ) -> None:
-    """Judge every target of DOMAIN and print the cards grouped by verdict."""
-    if grading is not None and html is None:
-        raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
-    from .config import find_config, load_config
+    """Judge every target of DOMAIN and print the cards grouped by verdict, then the
+    input issues, findings and checks (the exit code: 0 nothing fails, 1 findings or
+    issues, 2 an input could not be read)."""
+    from .pipeline import Options, judge, judge_one, write_report_to_stdout
 
+    if grading is not None and html is None:
+        raise _fail("--grading 은 --html 과 함께 써야 합니다 (자가채점 칸은 보고서 화면에 있습니다).")
     try:
         plugin = get_domain(domain)
-        cfg = load_config(plugin, config if config is not None else find_config(plugin, path))
-        report = plugin.judge(path, cfg)
+    except VerdictsError as exc:
+        raise _fail(str(exc))
+    options = Options(format=format.value if format else None, config=config, jobs=jobs, quiet=quiet)
+    if not (save or html):
+        raise typer.Exit(judge(plugin, paths, options, prog="verdicts"))
+    if len(paths) != 1:
+        raise _fail("--save 와 --html 은 입력 하나에만 쓸 수 있습니다.")
+    path = paths[0]
+    try:
+        report, cfg = judge_one(plugin, path, options, "verdicts")
         if html is not None:
             from .screen import load_grading
 
@@ -101,29 +113,13 @@ def run(
     code = plugin.exit_code(report, cfg)
     if save:
         try:
-            round_id = RoundStore(db).save(report, path, exit_code=code, tool_version=tool_version())
+            store = RoundStore(db)
+            round_id = store.save(report, path, exit_code=code, tool_version=tool_version())
         except VerdictsError as exc:
             raise _fail(str(exc))
-        typer.echo(f"verdicts: 회차 #{round_id}을(를) 저장했습니다 ({RoundStore(db).path}).", err=True)
-    _write(REPORTERS[format.value if format else cfg.format], report, plugin)
+        typer.echo(f"verdicts: {store.path}에 {round_id}번 회차로 저장했습니다.", err=True)
+    write_report_to_stdout(plugin, report, format.value if format else cfg.format)
     raise typer.Exit(code)
-
-
-def _write(reporter, report, plugin) -> None:
-    """The report on standard output, in pieces (JSON and SARIF as UTF-8 bytes wherever
-    they go; text in the stream's encoding, what it lacks as ``?``)."""
-    buffer = getattr(sys.stdout, "buffer", None)
-    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-")
-    if buffer is not None and (reporter.binary_safe or encoding in ("utf-8", "utf8")):
-        sys.stdout.flush()
-        for piece in reporter.pieces(report, plugin):
-            buffer.write(piece)
-        buffer.flush()
-        return
-    reconfigure = getattr(sys.stdout, "reconfigure", None)
-    if reconfigure is not None:
-        reconfigure(errors="replace")
-    sys.stdout.write(reporter.render(report, plugin))
 
 
 @app.command()

@@ -61,8 +61,11 @@ class Domain(ABC):
     #: person must look at), "정직 경계선" (what the tool cannot know) → Korean sentences
     notes: dict[str, list[str]] = {}
 
+    #: what one input is called in a progress line over several (storygraph: 시나리오)
+    input_noun: str = "입력"
+
     @abstractmethod
-    def judge(self, path: Path, config: Any = None) -> Report:
+    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
         """Read ``path``, judge every target, run the checks, and :meth:`finish` the
         report under ``config`` (acceptances, the schema check).
 
@@ -72,6 +75,24 @@ class Domain(ABC):
     @abstractmethod
     def checks(self) -> list[Check[Any]]:
         """The domain's automatic checks, in their seed's order."""
+
+    def expand_paths(self, paths: list[Path]) -> list[Path]:
+        """The inputs named on the command line (storygraph expands folders of
+        scenarios); each path as it is by default."""
+        return list(paths)
+
+    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool:
+        """Judge ``path`` and write its report in ``format`` to the binary stream ``out``;
+        return whether the run fails under ``config``.  The default judges, then writes
+        the reporter's pieces; a domain may make and write its cards in parts as they
+        are made (storygraph, with every core)."""
+        from .accept import failing
+        from .reporters import REPORTERS
+
+        report = self.judge(path, config, progress=progress)
+        for piece in REPORTERS[format].pieces(report, self):
+            out.write(piece)
+        return failing(self, report, config)
 
     # ------------------------------------------------------------------ derived by the core
     def rules(self) -> list[Rule]:

@@ -65,3 +65,34 @@ def test_generated_scenario_same_analysis_in_parts(generated, jobs):
 def test_examples_same_analysis_in_parts(examples, example):
     path = examples / example
     assert _facts(analyse(load_scenario(path), jobs=2)) == _facts(analyse(load_scenario(path), jobs=1))
+
+
+#: fields of the Analysis the per-scene work only reads (made before it, or after the merge)
+READ_ONLY = {"scenario", "graph", "entries", "endings", "reached", "reaches_ending", "conditions", "live", "alongside"}
+
+
+def test_every_field_is_compared_or_read_only(generated):
+    """A new field of the Analysis is either merged from the parts (and compared above)
+    or left alone by the per-scene work: nothing falls between the two."""
+    from dataclasses import fields
+
+    from storygraph.partition import PER_SCENE_FIELDS
+
+    names = {f.name for f in fields(Analysis)}
+    compared = set(_facts(analyse(load_scenario(generated), jobs=1)))
+    assert names == READ_ONLY | set(PER_SCENE_FIELDS), names ^ (READ_ONLY | set(PER_SCENE_FIELDS))
+    assert set(PER_SCENE_FIELDS) <= compared
+
+
+def test_a_per_scene_field_that_is_not_merged_stops_the_run(generated):
+    """If the per-scene work fills a field that the merge does not carry back, the run
+    fails loudly instead of dropping it silently."""
+    from storygraph.partition import decide_in_parts
+
+    a = analyse(load_scenario(generated), jobs=1)
+
+    def decide(sub, part, first):
+        sub.endings.append("extra")  # a read-only field, filled per scene
+
+    with pytest.raises(RuntimeError, match="endings"):
+        decide_in_parts(a, 1, decide, lambda sub: None, stuck=False)

@@ -26,7 +26,7 @@ def test_save_then_show_gives_back_the_round_as_it_was(cli, tmp_path):
     db = tmp_path / "nested" / "dir" / "rounds.sqlite3"
     assert not db.exists()
     ran = cli("verdicts", "run", "robot", ROBOT, "--save", "--db", db, "--format", "json", check_code=1)
-    assert db.exists() and "회차 #1" in ran.stderr
+    assert db.exists() and "1번 회차로 저장했습니다" in ran.stderr
     shown = cli("verdicts", "show", "robot", "--db", db, "--format", "json", check_code=1)
     assert shown.stdout == ran.stdout  # byte for byte
     text_run = cli("verdicts", "run", "robot", ROBOT, check_code=1).stdout

@@ -62,7 +62,7 @@ class RobotDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "task_spec"
 
-    def judge(self, path: Path, config: Any = None) -> Report:
+    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
         return judge_round(path, config)
 
 

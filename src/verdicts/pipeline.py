@@ -1,0 +1,234 @@
+"""One pipeline for every domain: from paths on the command line to a report on
+standard output and an exit code.
+
+:func:`judge` is what ``storygraph lint`` and ``verdicts run`` call.  For each input it
+finds the domain's configuration, lets the domain judge it (load, analyse, rules, its
+checks; :meth:`~verdicts.domain.Domain.finish` adds the acceptances and the schema
+check) and writes the report in the chosen format:
+
+* one input: the domain writes it as it is made (:meth:`Domain.stream_to`; storygraph's
+  cards of a large scenario are made by every core and streamed);
+* several inputs: one process per core takes the next input when free
+  (:func:`verdicts.parallel.fork_tasks`); each hands back only its share of the report
+  (the text section, the JSON item, the SARIF results) and the report is written in the
+  order of the paths, the same bytes as one after the other.
+
+An input that cannot be read at all is a message on stderr and in the report; the
+others are still judged; the exit code is the worst (0 nothing fails, 1 findings or
+issues, 2 an input could not be read).
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Sequence
+
+from .errors import VerdictsError
+from .progress import Progress, for_terminal
+
+__all__ = ["judge", "judge_one", "write_report_to_stdout", "config_for", "binary_stdout", "tolerant_stdout", "Options"]
+
+
+@dataclass(frozen=True)
+class Options:
+    """What the command line chose."""
+
+    format: str | None = None
+    config: Path | None = None
+    jobs: int | None = None
+    quiet: bool = False
+
+
+def _say(prog: str, message: str) -> None:
+    sys.stderr.write(f"{prog}: {message}\n")
+
+
+def config_for(domain, target: Path, config: Path | None):
+    """The configuration for ``target`` (``--config`` or the one found from its folder
+    upwards), or the error's text when it cannot be read."""
+    from .config import find_config, load_config
+
+    try:
+        return load_config(domain, config if config is not None else find_config(domain, target))
+    except VerdictsError as exc:
+        return str(exc)
+
+
+class _DecodedOut:
+    """A binary stream's ``write`` onto a text stream (UTF-8 pieces, cut anywhere)."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+
+    def write(self, data: bytes) -> None:
+        self.stream.write(self.decoder.decode(data))
+
+
+def _stdout_is_utf8() -> bool:
+    return (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("_", "-") in ("utf-8", "utf8")
+
+
+def tolerant_stdout() -> None:
+    """On a standard output that is not UTF-8, write what its encoding lacks as ``?``
+    instead of failing half-way through a report."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None and not _stdout_is_utf8():
+        reconfigure(errors="replace")
+
+
+def binary_stdout(format: str):
+    """Where a report is written as bytes: standard output's buffer, except for text (and
+    GitHub's workflow lines) on a stream that is not UTF-8 (a console in CP949, say),
+    which gets the text in its own encoding, a character it cannot show (↳) as ``?``."""
+    buffer = getattr(sys.stdout, "buffer", None)
+    if buffer is not None and (format in ("json", "sarif") or _stdout_is_utf8()):  # JSON is UTF-8 wherever it goes
+        return buffer
+    tolerant_stdout()
+    return _DecodedOut(sys.stdout)
+
+
+def judge_one(domain, target: Path, options: Options, prog: str):
+    """``(report, config)`` of one input, or raise :class:`VerdictsError`."""
+    cfg = config_for(domain, target, options.config)
+    if isinstance(cfg, str):
+        raise VerdictsError(cfg)
+    return domain.judge(target, cfg, progress=for_terminal(options.quiet)), cfg
+
+
+def write_report_to_stdout(domain, report, format: str) -> None:
+    """One report on standard output in ``format``, in pieces."""
+    from .reporters import REPORTERS
+
+    out = binary_stdout(format)
+    for piece in REPORTERS[format].pieces(report, domain):
+        out.write(piece)
+    sys.stdout.flush()
+
+
+def judge(domain, paths: Sequence[Path], options: Options = Options(), *, prog: str | None = None) -> int:
+    """Judge every input of ``paths`` (expanded by the domain: storygraph takes folders of
+    scenarios) and write one report on standard output; return the exit code."""
+    prog = prog or domain.name
+    try:
+        targets = domain.expand_paths(list(paths))
+    except VerdictsError as exc:
+        _say(prog, str(exc))
+        return 2
+    if len(targets) > 1:
+        return _judge_many(domain, targets, options, prog)
+    target = targets[0]
+    cfg = config_for(domain, target, options.config)
+    fmt = options.format or ("text" if isinstance(cfg, str) else cfg.format)
+    try:
+        if isinstance(cfg, str):
+            raise VerdictsError(cfg)
+        fails = domain.stream_to(target, binary_stdout(fmt), fmt, cfg, progress=for_terminal(options.quiet), jobs=options.jobs)
+    except VerdictsError as exc:
+        _say(prog, str(exc))
+        tolerant_stdout()
+        sys.stdout.write(_combine(domain, [(target, "error", str(exc))], "text"))
+        return 2
+    sys.stdout.flush()
+    return 1 if fails else 0
+
+
+def rendered(domain, path: Path, report, fmt: str) -> Any:
+    """One input's share of a report on several inputs in ``fmt``: text for text and
+    github, the JSON item for json, the SARIF results for sarif (all plain data, so a
+    worker process can hand it back)."""
+    from .reporters import REPORTERS
+    from .sarif import render_github, sarif_results
+
+    if fmt == "sarif":
+        return sarif_results(report, domain)
+    if fmt == "github":
+        return render_github(report, domain)
+    if fmt == "json":
+        return {"path": str(path), **report.to_json()}
+    return REPORTERS["text"].render(report, domain)
+
+
+def _combine(domain, pieces: list[tuple[Path, str, Any]], fmt: str) -> str:
+    """The report on several inputs from ``(path, "ok" | "error", piece or message)`` in
+    ``fmt``; an input that could not be read has its message (text, json) or is left out
+    (sarif, github)."""
+    from .report import dumps_indented
+    from .sarif import render_sarif_results
+
+    ok = [piece for _, state, piece in pieces if state == "ok"]
+    if fmt == "sarif":
+        return render_sarif_results([result for piece in ok for result in piece], domain)
+    if fmt == "github":
+        return "".join(ok)
+    if fmt == "json":
+        items = [{"path": str(p), "error": piece} if state == "error" else piece for p, state, piece in pieces]
+        return dumps_indented(items) + "\n"
+    several = len(pieces) > 1
+    parts = []
+    for p, state, piece in pieces:
+        if several:
+            parts.append(f"━━ {p} ━━\n")
+        parts.append(f"읽지 못했습니다: {piece}\n\n" if state == "error" else piece)
+        if several:
+            parts.append("\n")
+    return "".join(parts)
+
+
+def _judge_many(domain, targets: list[Path], options: Options, prog: str) -> int:
+    """Several inputs, one process per core taking the next input when free; one report;
+    the worst exit code.  The output is the same as judging them one after the other."""
+    from .accept import failing
+    from .parallel import choose_jobs, fork_tasks
+
+    configs = [config_for(domain, t, options.config) for t in targets]
+    # the format: --format, else the first readable configuration's
+    fmt = options.format or next((c.format for c in configs if not isinstance(c, str)), "text")
+    n = choose_jobs(len(targets), options.jobs, min_per_job=1)
+    progress: Progress = for_terminal(options.quiet)
+    unit = domain.input_noun
+    progress.start(unit, {unit: len(targets)})
+    root = os.getpid()
+
+    def one(t: int, w: int) -> tuple[str, Any, int]:
+        cfg = configs[t]
+        try:
+            if isinstance(cfg, str):
+                raise VerdictsError(cfg)
+            report = domain.judge(targets[t], cfg)
+        except VerdictsError as exc:
+            outcome: tuple[str, Any, int] = ("error", str(exc), 2)
+        else:
+            outcome = ("ok", rendered(domain, targets[t], report, fmt), 1 if failing(domain, report, cfg) else 0)
+        if os.getpid() == root:
+            progress.advance(unit, n)  # this process's inputs stand for every process's
+        return outcome
+
+    done = fork_tasks(n, len(targets), one)
+    progress.complete()
+    progress.close()
+    for state, message, _ in done:
+        if state == "error":
+            _say(prog, message)
+    if not any(state == "ok" for state, _, _ in done):
+        fmt = "text"  # nothing was read: the messages, as text
+    tolerant_stdout()
+    sys.stdout.write(_combine(domain, [(p, state, piece) for p, (state, piece, _) in zip(targets, done)], fmt))
+    return max(code for _, _, code in done)
+
+
+def render_single(domain, target: Path, report_or_error: Any, fmt: str) -> str:
+    """The report of one input already judged (or its error message), as the pipeline
+    writes it when the domain's extras (an HTML screen, a diagram) needed the report."""
+    if isinstance(report_or_error, str):
+        return _combine(domain, [(target, "error", report_or_error)], "text")
+    if fmt == "json":
+        from .reporters import REPORTERS
+
+        return REPORTERS["json"].render(report_or_error, domain)
+    return _combine(domain, [(target, "ok", rendered(domain, target, report_or_error, fmt))], fmt)
+
