@@ -21,6 +21,7 @@ Unknown keys are errors naming the key and the file.
 
 from __future__ import annotations
 
+import os
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
@@ -93,7 +94,10 @@ def find_config(domain, start: Path) -> Path | None:
     """The nearest configuration file of ``domain`` from ``start`` (a file or folder)
     upwards."""
     own, _ = domain.config_file
-    folder = start.resolve()
+    try:
+        folder = start.resolve()
+    except (OSError, RuntimeError):  # a symlink loop: look from where it was named
+        folder = Path(os.path.abspath(start))
     if not folder.is_dir():
         folder = folder.parent
     for candidate in (folder, *folder.parents):
@@ -105,7 +109,7 @@ def find_config(domain, start: Path) -> Path | None:
             try:
                 if _section(domain, tomllib.loads(pyproject.read_text(encoding="utf-8")), pyproject) is not None:
                     return pyproject
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+            except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
                 continue
     return None
 
