@@ -85,6 +85,7 @@ class _Twee:
         self.string_values: dict[str, list[str]] = {}
         self.dialect = Dialect(_WORDS, self._resolve, self._call)
         self._translated: dict[tuple[str, str], Any] = {}
+        self.included: set[str] = set()
 
     def run(self, text: str) -> StoryBuilder:
         order: list[_Passage] = []
@@ -144,6 +145,13 @@ class _Twee:
             self._walk(p, emit=True)
             if len(self.b.branches) == before and self.ending_tag not in p.tags:
                 self.b.scenes[p.name].is_ending = True
+        # a passage that is only ever included is a fragment of its hosts, not a place of its own
+        linked = {br[1] for br in self.b.branches} | {self.start}
+        fragments = {name for name in self.included if name not in linked}
+        if fragments:
+            self.b.branches = [br for br in self.b.branches if br[0] not in fragments]
+            for name in fragments:
+                self.b.scenes.pop(name, None)
         return self.b
 
     # ------------------------------------------------------------------ conditions
@@ -185,8 +193,14 @@ class _Twee:
 
     # ------------------------------------------------------------------ the passage text
 
-    def _walk(self, p: _Passage, emit: bool) -> None:
+    def _walk(self, p: _Passage, emit: bool, owner: str | None = None, base: Cond | None = None,
+              sink: tuple[list, list] | None = None, including: tuple[str, ...] = ()) -> None:
+        """Read one passage's text.  An included passage (``<<include>>``,
+        ``(display:)``) is read into its host: ``owner`` is the host's name, ``base`` the
+        conditions around the include, ``sink`` the host's branch lists."""
         text = p.body
+        owner = owner or p.name
+        including = including + (p.name,)
         stack: list[_Frame] = []
         last_chain: dict[int, list] = {}
         pos = 0
@@ -203,15 +217,31 @@ class _Twee:
             return p.line + 1 + lo
 
         def cond() -> Cond:
-            parts = [(f.cond, f.source) for f in stack if f.cond is not None]
+            parts = list(base.parts) if base else []
+            parts += [(f.cond, f.source) for f in stack if f.cond is not None]
             if over[0]:
                 parts.append((Opaque(f"{MAX_NESTING}겹보다 깊이 중첩된"), "(…)"))
             return Cond(parts)
 
         # a (go-to:) or <<goto>> leaves the passage whatever links it shows: the automatic
         # branches come first, then the links in reading order
-        autos: list[tuple] = []
-        choices: list[tuple] = []
+        autos: list[tuple] = sink[0] if sink else []
+        choices: list[tuple] = sink[1] if sink else []
+
+        def include(arg: str, line: int, macro: str) -> None:
+            name = literal(arg.strip())
+            inner = re.match(r"\s*\[\[(.*?)\]\]\s*$", arg)
+            if inner:
+                name = _link_target(inner.group(1))
+            target = self.passages.get(name) if isinstance(name, str) else None
+            if target is None or name in including or len(including) > 8:
+                if emit:
+                    why = "가 가리키는 패시지를 찾지 못해" if target is None else "가 패시지를 되풀이해 끌어와"
+                    self.b.issue(self.file, line, f"매크로({quote_code(macro)}){why} 그 안의 분기는 옮기지 않았습니다.")
+                return
+            # the included passage's links are shown here, under the conditions around the include
+            self.included.add(target.name)
+            self._walk(target, emit, owner, cond(), (autos, choices), including)
 
         # nesting past the bound is counted, not kept: what it guards is not claimed
         over = [0, False]
@@ -235,7 +265,7 @@ class _Twee:
                 return
             line = line_of(offset)
             for target, extra in self._targets(target_text, computed, line):
-                (autos if kind == "auto" else choices).append((p.name, target, cond().plus(extra), kind, self.file, line))
+                (autos if kind == "auto" else choices).append((owner, target, cond().plus(extra), kind, self.file, line))
 
         while True:
             m = _TOKEN.search(text, pos)
@@ -311,7 +341,10 @@ class _Twee:
                 if name in ("set", "put", "move"):
                     self._assignments(args, line, harlowe=name)
                     continue
-                if name in ("display", "undo", "link-undo", "redirect", "restart", "reload"):
+                if name == "display":
+                    include(args, line, "(display:)")
+                    continue
+                if name in ("undo", "link-undo", "redirect", "restart", "reload"):
                     if emit:
                         self.b.issue(self.file, line, f"매크로({quote_code('(' + name + ':)')})는 지나온 길이나 다른 패시지 내용에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
                     continue
@@ -386,7 +419,9 @@ class _Twee:
                     self._assignments(args, line)
                 elif name in ("unset",):
                     continue
-                elif name in ("include", "display", "back", "return", "actions", "choice", "click", "timed", "repeat"):
+                elif name in ("include", "display"):
+                    include(args, line, f"<<{name}>>")
+                elif name in ("back", "return", "actions", "choice", "click", "timed", "repeat"):
                     if emit:
                         self.b.issue(self.file, line, f"매크로({quote_code('<<' + name + '>>')})는 지나온 길이나 다른 패시지 내용, 시간에 따라 흐름이 달라져 분기로 옮기지 않았습니다.")
                 continue
@@ -400,8 +435,9 @@ class _Twee:
                         del stack[k:]
                         break
                 continue
-        for args in autos + choices:
-            self.b.branch(*args)
+        if sink is None:
+            for args in autos + choices:
+                self.b.branch(*args)
 
     def _harlowe_target(self, arg: str, kind: str, offset: int, branch, line: int, emit: bool) -> None:
         arg = arg.strip()

@@ -59,7 +59,7 @@ def test_import_command_without_typer(tmp_path):
     out, err = io.StringIO(), io.StringIO()
     assert import_command(HERE / "story_harlowe.twee", None, None, stdout=out, stderr=err) == 1
     assert out.getvalue().startswith("scene_id,")
-    assert err.getvalue().count("\n") == 4
+    assert err.getvalue().count("\n") == 3
     assert import_command(HERE / "story_harlowe.twee", None, "nonsense", stdout=out, stderr=err) == 2
 
 

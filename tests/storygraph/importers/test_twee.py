@@ -11,8 +11,9 @@ from .helpers import HERE, branch_rows, check_invariants, flag_rows, lint_loads,
 
 HARLOWE = HERE / "story_harlowe.twee"
 SUGARCUBE = HERE / "story_sugarcube.twee"
-# a line with a way on: a [[link]], a link or go-to macro, <<link>>, <<goto>>, <<include>>, <<back>>, (display:)
-MARKER = r"\[\[|\((link|click|go-?to|display)[\w-]*:|<<(link|button|goto|include|back|return)\b"
+# a line with a way on: a [[link]], a link or go-to macro, <<link>>, <<goto>>, <<back>>, <<return>>
+# (an <<include>> or (display:) adds the included passage's links, at their own lines)
+MARKER = r"\[\[|\((link|click|go-?to)[\w-]*:|<<(link|button|goto|back|return)\b"
 
 
 def test_detected_as_twee():
@@ -42,13 +43,14 @@ def test_harlowe_scenes_and_branches():
         ("Market#2", "Market", "Dock", "choice", "", None, False, 28),                            # (link-goto: "Dock")
         ("Market#3", "Market", "Nowhere", "choice", "", None, False, 29),
         ("Map#1", "Map", "Dock", "choice", "", "$coins > $mood", False, 32),                     # variable against variable
+        ("Map#2", "Map", "Dock", "choice", "", None, False, 43),                                  # (display: "Sign"): its link
         ("Tavern#1", "Tavern", "Alley", "choice", 'dest == "Alley"', None, False, 36),           # computed, expanded
         ("Sign#1", "Sign", "Dock", "choice", "", None, False, 43),
     ]
     assert flag_rows(story) == [
         ("coins", "int", 0, 4, ""), ("mood", "enum", None, None, "calm|angry"), ("dest", "enum", None, None, "Alley"),
         ("visits.Map", "int", 0, 1, ""), ("visits.Market", "int", 0, 3, "")]
-    assert [i.line for i in story.issues] == [11, 33, 37, 32]   # header link, (display:), computed expression, opaque
+    assert [i.line for i in story.issues] == [11, 37, 32]   # header link, computed expression, opaque
     check_invariants(story)
     nothing_dropped(story, HARLOWE.read_text(encoding="utf-8"), MARKER)
 
@@ -72,6 +74,7 @@ def test_sugarcube_scenes_and_branches():
         ("Start#8", "Start", "Casino", "choice", "", None, False, 15),                                      # <<link [[t|p]]>>
         ("Start#9", "Start", "Forest", "choice", 'next == "Forest"', None, False, 16),                      # [[t|$var]]
         ("Start#10", "Start", "Inn", "choice", "", None, False, 17),                                        # setter link
+        ("Start#11", "Start", "Start", "choice", "", None, False, 26),                                      # <<include "Temple">>: its link
         ("Beg#1", "Beg", "Start", "auto", "", None, False, 23),                                             # <<goto [[p]]>>
         ("Temple#1", "Temple", "Start", "choice", "", None, False, 26),
         ("Inn#1", "Inn", "Start", "choice", 'gold < 0 or class == "mage"', None, False, 36),
@@ -79,7 +82,7 @@ def test_sugarcube_scenes_and_branches():
     assert flag_rows(story) == [
         ("gold", "int", -1, 6, ""), ("class", "enum", None, None, "knight"), ("next", "enum", None, None, "Forest"),
         ("blessed", "bool", None, None, ""), ("visits.Temple", "int", 0, 1, "")]
-    assert [i.line for i in story.issues] == [8, 18, 33]   # footer link, <<include>>, <<back>>
+    assert [i.line for i in story.issues] == [8, 33]   # footer link, <<back>>
     check_invariants(story)
     nothing_dropped(story, SUGARCUBE.read_text(encoding="utf-8"), MARKER)
 
@@ -108,4 +111,16 @@ def test_deep_hooks_are_bounded(tmp_path):
     path.write_text(":: Start\n" + "(if: $a)[" * 500 + "[[B]]" + "]" * 500 + "\n\n:: B\n", encoding="utf-8")
     story = import_story(path)
     assert any("깊게" in i.reason for i in story.issues)
+    check_invariants(story)
+
+
+def test_include_adds_the_included_links_under_its_conditions(tmp_path):
+    path = tmp_path / "t.twee"
+    path.write_text(':: StoryData\n{"format": "SugarCube", "start": "A"}\n\n'
+                    ':: A\n<<if $x>><<include "Menu">><</if>>\n<<include "Loop">>\n<<include "Gone">>\n\n'
+                    ':: Menu\n[[B]]\n<<goto "C">>\n\n:: Loop\n<<include "Loop">>\n\n:: B\n\n:: C\n', encoding="utf-8")
+    story = import_story(path)
+    assert [(b.branch_id, b.to_scene, b.kind, b.condition_expr, b.source_line) for b in story.branches] == [
+        ("A#1", "C", "auto", "x", 11), ("A#2", "B", "choice", "x", 10)]
+    assert [i.line for i in story.issues] == [14, 7]   # Loop includes itself; Gone does not exist
     check_invariants(story)
