@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Iterable, Literal
 
 from .errors import InputError
-from .korean import has_final_consonant, josa
+from .korean import josa
 from .model import InputIssue, SourceInfo
 
 __all__ = [
@@ -1332,8 +1332,7 @@ class _XlsxReader:
                 else:
                     value = int(text)
             except ValueError:
-                return None, f"숫자 칸의 값 {_shown(text)}이 숫자가 아니라 이 칸은 읽지 않았습니다" if has_final_consonant(_shown(text)) \
-                    else f"숫자 칸의 값 {_shown(text)}가 숫자가 아니라 이 칸은 읽지 않았습니다"
+                return None, f"숫자 칸인데 숫자로 읽을 수 없는 값({_shown(text)})이 들어 있어 이 칸은 읽지 않았습니다"
             style = st["s"]
             if style is not None and style.isdigit() and int(style) in dates:
                 from openpyxl.utils.datetime import CALENDAR_MAC_1904, CALENDAR_WINDOWS_1900, from_excel
