@@ -89,8 +89,8 @@ class CheckContext:
     def columns(self, table: str) -> set[str]:
         return self.scenario.columns.get(table, set())
 
-    def cited_rows(self, table: str, line: int) -> list[dict[str, str | None]]:
-        return self.rows().get((table, line), [])
+    def row_index(self) -> dict[tuple[str, int], list[dict[str, str | None]]]:
+        return self.rows()
 
     def rows_for(self, card: dict[str, Any], table: str) -> list:
         return []  # storygraph's evidence always names its line

@@ -22,8 +22,8 @@ The check context a domain passes in gives, besides ``cards`` and a per-context 
 ``_own``:
 
 * ``columns(table) -> set[str]``: the columns the input table has;
-* ``cited_rows(table, line) -> list[dict]``: the raw cells of the rows at that physical
-  line (several when a JSON document holds its records on one line);
+* ``row_index() -> dict``: ``(table, line)`` → the raw cells of the rows at that
+  physical line (several when a JSON document holds its records on one line);
 * ``rows_for(card, table) -> list[dict]``: the rows an item without a ``line`` may cite
   (robot's seed samples cite the task's row without a line).
 """
@@ -106,7 +106,7 @@ class CardChecks:
         columns = {t: set(ctx.columns(t)) for t in self.tables}
         every = set().union(*columns.values()) if columns else set()
         aggs = self.aggs
-        cited_rows, rows_for = ctx.cited_rows, ctx.rows_for
+        row_index, rows_for = ctx.row_index(), ctx.rows_for
         matched: dict[tuple[type, str], Any] = {}  # a typed reading of each (type, text) once
         out: dict[str, list[str]] = {"enum": [], "required": [], "field": [], "value": [], "polite": []}
         texts: list[Any] = []
@@ -169,14 +169,15 @@ class CardChecks:
                     continue
                 line = item.get("line")
                 try:
-                    if line is not None:
-                        candidates = cited_rows(source, line)
-                    else:
-                        candidates = rows_for(card, source)
+                    candidates = row_index.get((source, line)) if line is not None else rows_for(card, source)
                 except TypeError:  # an unhashable line or source
-                    candidates = []
-                if not candidates or not any(self._matches(value, r.get(name), line is not None or name in r, matched)
-                                             for r in candidates):
+                    candidates = None
+                if not candidates:
+                    bad_value = True
+                elif type(value) is str and line is not None:  # the common case: a text cell at its line
+                    if not any(r.get(name) == value for r in candidates):
+                        bad_value = True
+                elif not any(self._matches(value, r.get(name), line is not None or name in r, matched) for r in candidates):
                     bad_value = True
             if bad_field:
                 out["field"].append(key)

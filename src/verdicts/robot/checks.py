@@ -93,14 +93,15 @@ class CheckContext:
         return index.get(task_id, [])
 
     # what the core's card checks read (verdicts.card_checks)
-    def cited_rows(self, table: str, line: int) -> list[dict[str, str | None]]:
-        index = self._index.get(("line", table))
+    def row_index(self) -> dict[tuple[str, int], list[dict[str, str | None]]]:
+        """``(table, line)`` → the raw cells of the rows at that line."""
+        index = self._index.get("rows")
         if index is None:
-            index = self._index[("line", table)] = {}
-            t = self.tables.get(table)
-            for r in (t.rows if t else []):
-                index.setdefault(r.line, []).append(r.raw)
-        return index.get(line, [])
+            index = self._index["rows"] = {}
+            for name, t in self.tables.items():
+                for r in t.rows:
+                    index.setdefault((name, r.line), []).append(r.raw)
+        return index
 
     def rows_for(self, card: dict[str, Any], table: str) -> list[dict[str, str | None]]:
         """The task's own rows of ``table`` (its runs of the card's artifact)."""
