@@ -555,12 +555,20 @@ def _record_problem(lines: list[str], start: int, delimiter: str) -> tuple[int, 
 
 
 def _swallowed_lines(cells: list[str], delimiter: str, ncols: int) -> int | None:
-    """The cell of a record spanning several lines that holds what looks like whole
-    rows (a line break followed by a line with many separators): the mark of a lone
-    ``"`` closed by another one lines later.  ``None`` when no cell looks like that."""
-    threshold = max(2, (ncols - 1) // 2)
-    for i, cell in enumerate(cells):
-        if ("\n" in cell or "\r" in cell) and any(part.count(delimiter) >= threshold for part in cell.splitlines()[1:]):
+    """The cell of a record spanning several lines that looks like a lone ``"`` closed
+    by another one lines later: a record with more cells than the header, or a
+    multi-line cell holding a whole row's separators (the header's less one), or a line
+    of it with half of them (at least two each time).  ``None`` when the record looks
+    like a real multi-line cell."""
+    spanning = [i for i, cell in enumerate(cells) if "\n" in cell or "\r" in cell]
+    if not spanning:
+        return None
+    if len(cells) > ncols:
+        return spanning[0]
+    per_line, per_cell = max(2, (ncols - 1) // 2), max(2, ncols - 1)
+    for i in spanning:
+        cell = cells[i]
+        if cell.count(delimiter) >= per_cell or any(part.count(delimiter) >= per_line for part in cell.splitlines()):
             return i
     return None
 

@@ -334,12 +334,7 @@ REASONS = {"symlink-loop": "심볼릭 링크가 끝없이", "fifo": "FIFO", "fol
 
 @pytest.mark.parametrize("kind", ["fifo", "folder-as-table", "symlink-loop"])
 @pytest.mark.parametrize("entry", ENTRIES)
-def test_paths_that_are_not_files_are_messages(tmp_path, kind, entry, request):
-    if kind == "symlink-loop" and entry in ("lint", "render"):
-        # the reader says so (robot's runs below, and tables' own test); storygraph looks for
-        # its configuration first, and verdicts.config.find_config (not a reader) still
-        # calls Path.resolve(), which raises RuntimeError on a loop in Python 3.11
-        request.applymarker(pytest.mark.xfail(strict=True, reason="verdicts.config.find_config: resolve() on a symlink loop"))
+def test_paths_that_are_not_files_are_messages(tmp_path, kind, entry):
     if entry.startswith("robot"):  # the round's task_spec.csv is the thing that is not a file
         target = robot_round(tmp_path)
         path = target / "task_spec.csv"
@@ -463,7 +458,6 @@ def test_a_folder_of_scenarios_with_a_fifo_in_it(tmp_path):
     assert "cards" in items["a.csv"] and "FIFO" in items["b.csv"]["error"]
 
 
-@pytest.mark.xfail(strict=True, reason="storygraph.cli._lint_many calls verdicts.config.find_config, whose resolve() raises RuntimeError on a symlink loop")
 def test_a_symlink_loop_among_several_paths_does_not_stop_the_others(tmp_path):
     good = union_csv(tmp_path, SMALL_STORY, "good.csv")
     loop = _special(tmp_path, "symlink-loop")

@@ -206,3 +206,36 @@ def test_xlsx_shared_strings_and_text_are_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(tables, "MAX_XLSX_TEXT_CHARS", 50)
     with pytest.raises(InputError, match=r"모두 50자를 넘어"):
         read_tables(path, ["things"], [])
+
+
+_PLAIN = st.text(alphabet="ab가 1-", min_size=1, max_size=4).filter(lambda s: s.strip())
+
+
+@given(rows=st.lists(st.lists(_PLAIN, min_size=3, max_size=3), min_size=2, max_size=12), data=st.data(),
+       newline=st.sampled_from(["\n", "\r\n"]))
+def test_lone_quotes_never_swallow_rows_silently(tmp_path_factory, rows, data, newline):
+    """A file of plain rows with one or two lone ``"`` planted at the start or the end of
+    a cell: every row holding one is an issue at its line, and every other row is read,
+    with its own line and cells."""
+    planted = sorted(set(data.draw(st.lists(st.integers(0, len(rows) - 1), min_size=1, max_size=2))))
+    lines = []
+    for i, cells in enumerate(rows):
+        cells = list(cells)
+        if i in planted:
+            where = data.draw(st.integers(0, 2))
+            cells[where] = '"' + cells[where] if data.draw(st.booleans()) else cells[where] + '"'
+        lines.append(",".join(cells))
+    path = tmp_path_factory.mktemp("csv") / "t.csv"
+    path.write_bytes(("id,flag,n" + newline + newline.join(lines) + newline).encode("utf-8"))
+    issues: list = []
+    raw = read_csv(path, "things", issues)
+    read = {r.line: r.values for r in raw.rows}
+    for i, cells in enumerate(rows):
+        line = i + 2
+        if i in planted and any(c.startswith('"') for c in lines[i].split(",")):  # a quote that opens a cell: this line is an issue, never a silent part of another row
+            assert any(issue.line == line and "따옴표" in issue.reason for issue in issues), (lines, issues)
+            assert line not in read
+        elif i in planted:  # a quote at the end of a cell is kept as a character
+            assert read[line] == dict(zip(["id", "flag", "n"], [c.strip() for c in lines[i].split(",")]))
+        else:
+            assert read[line] == dict(zip(["id", "flag", "n"], [c.strip() for c in cells])), (lines, issues)
