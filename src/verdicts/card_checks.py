@@ -81,7 +81,8 @@ class CardChecks:
     """A domain's declaration of the checks every card gets (see the module docstring).
 
     ``enums`` maps a card field to its allowed values (``verdict`` always among them);
-    ``required`` are the fields that must be present and not ``empty``; ``tables`` the
+    ``required`` are the fields that must be present and not ``empty`` (``nullable``
+    ones only present); ``tables`` the
     input tables an evidence ``source`` may name (an item without ``source`` may cite a
     column of any of them); ``aggs`` the aggregations an item may name (``None``: any
     non-empty text).
@@ -93,6 +94,8 @@ class CardChecks:
     tables: tuple[str, ...]
     aggs: Collection[str] | None = None
     empty: tuple[Any, ...] = (None, "")
+    #: fields of ``required`` that must be present but may be ``null`` (mail's overdue_hours)
+    nullable: tuple[str, ...] = ()
     _sweep_key: str = field(default="card_checks", repr=False)
 
     # ------------------------------------------------------------------ the one pass
@@ -134,6 +137,11 @@ class CardChecks:
                     out["enum"].append(key)
                     break
             for name in required:
+                if name in self.nullable:
+                    if name not in card:
+                        out["required"].append(key)
+                        break
+                    continue
                 value = get(name)
                 if value is None or (not isinstance(value, (dict, list)) and value in empty) or (
                         isinstance(value, list) and [] in empty and not value):

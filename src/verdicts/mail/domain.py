@@ -1,0 +1,90 @@
+"""The mail domain: did the mail an AI agent sent on the user's behalf stick to what the
+original said?"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from verdicts.checks import Check
+from verdicts.domain import Domain, Report
+
+from .checks import CHECKS, CheckContext
+from .loading import load_mailbox
+from .model import AS_ORIGINAL, VERDICTS, MailCard, Mailbox
+from .rules import BOOK, build_cards
+
+__all__ = ["MailDomain", "DOMAIN", "judge_mailbox", "MailReport"]
+
+
+class MailReport(Report):
+    """A :class:`~verdicts.domain.Report` that also keeps the mailbox it was made from."""
+
+    mailbox: Mailbox
+
+
+class MailDomain(Domain):
+    name = "mail"
+    title = "AI가 대신 보낸 메일이 받은 메일에 있던 말대로 나갔는지 처리마다 가립니다."
+    card_type = MailCard
+    verdicts = VERDICTS
+    passing_verdicts = frozenset({AS_ORIGINAL})
+    evidence_columns = ("field", "agg", "value", "quote")
+    books = (BOOK,)
+    docs_page = "docs/mail.md"
+    docs_title = "Mail sent by an AI agent: verdicts and checks"
+    docs_note = ("The answered message is the thread's latest received message at or before `sent_at`; "
+                 "`overdue_hours` and `low_confidence` are filled whatever the verdict, and a later reason that also "
+                 "applied is a hedge. A rule that needs a value the input has but cannot read stops the verdict there "
+                 "(see `docs/decisions.md`). The seed's own sample cards are checked in "
+                 "`tests/verdicts/mail/test_seed_samples.py`: four of them (ACT-20260303-002, -003, -006, -015) fail "
+                 "C08 because their hedges are two sentences, the rest pass every check.")
+    notes = {
+        "자동": [
+            "아홉 가지 자동 검증이 카드마다 입력 표에서 답한 메일을 다시 찾아 overdue_hours와 low_confidence를 따로 계산해 카드 값과 맞춰 봅니다.",
+            "상대가 회신 기한을 적지 않은 메일에 답한 처리는 얼마나 늦었든 overdue_hours가 비어 있는지 따로 확인합니다.",
+            "근거 항목이 세 표에 실제로 있는 열을 인용하는지, quote와 agg 없는 value가 인용한 줄의 원문과 같은지 대조합니다.",
+            "모든 카드가 출력 스키마를 통과하는지, 요약과 단서가 존댓말 한 문장인지 봅니다.",
+        ],
+        "수동": [
+            "카드 문장이 에이전트의 프롬프트를 모르는 사용자에게도 그대로 읽히는지 사람이 읽어 봅니다.",
+            "원문에 없는 값이라는 판정이 상대가 보낸 메일의 뜻과 어긋나지 않는지 받은 메일을 열어 사람이 확인합니다.",
+            "확신도가 낮은 처리 목록은 사용자가 한 번씩 열어 보고, 기준 점수가 알맞은지 action_policy를 고칩니다.",
+        ],
+        "정직 경계선": [
+            "이 도구는 표에 적힌 금액과 날짜만 견주므로, 본문의 다른 사실을 지어냈는지는 알지 못합니다.",
+            "받은 메일의 금액과 날짜가 표에 옮겨질 때 틀렸다면 판정도 그만큼 틀립니다.",
+            "같은 대화에 답장이 두 번 나갔는지는 agent_action에 기록된 처리만 보고 가리므로, 사람이 직접 보낸 답장은 세지 않습니다.",
+            "시간대가 적히지 않은 시각은 모두 같은 시간대로 보고 계산합니다.",
+            "자가채점 수치는 정답 파일로 러너를 돌린 결과가 있을 때만 출처와 함께 보여 주고, 예측 화면에서는 비워 둡니다.",
+        ],
+    }
+
+    def checks(self) -> list[Check[Any]]:
+        return list(CHECKS)
+
+    def card_table(self, card: dict[str, Any]) -> str:
+        return "agent_action"
+
+    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
+        return judge_mailbox(path, config)
+
+
+DOMAIN = MailDomain()
+
+
+def _issue_order(issue) -> tuple:
+    return (issue.file or "", issue.line or 0, issue.column or "")
+
+
+def judge_mailbox(path: str | Path, config: Any = None) -> MailReport:
+    """Judge every action of the mailbox round at ``path`` and run the checks.
+
+    Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
+    """
+    mailbox = load_mailbox(path)
+    data = build_cards(mailbox)
+    checks = CHECKS.run(CheckContext(mailbox.tables, data))
+    report = MailReport("mail", [MailCard(d) for d in data], sorted(mailbox.issues, key=_issue_order), checks, mailbox.sources)
+    report.mailbox = mailbox
+    return DOMAIN.finish(report, config)  # type: ignore[return-value]

@@ -1,0 +1,225 @@
+"""Korean sentence templates of the mail domain, keyed by verdict.
+
+Every summary is one polite sentence (``-니다.``) that a user who never saw the agent's
+prompt can read, with its deciding numbers: amounts as ``120만원``, days as ``3월 14일``,
+hours rounded to two decimals (``15.52시간``), confidences to two decimals (``0.42``).
+A card whose verdict stopped at a rule because a value was unreadable says so.  Hedges
+are ``(connective, final)`` clause pairs joined by :func:`verdicts.korean.join_clauses`;
+the request to look at a low confidence comes last, since only its final form asks.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+from typing import Sequence
+
+from verdicts.engine import Clause
+from verdicts.korean import josa, number_word
+
+__all__ = [
+    "won", "day", "hours", "score", "head", "made_up", "values_unreadable", "twice", "unconfirmed", "confirm_unknown",
+    "late", "late_unknown", "as_original", "hedge_stopped", "hedge_also_late", "hedge_also_unconfirmed",
+    "hedge_also_twice", "hedge_sure_but_made_up", "hedge_confirmed_by", "hedge_min_unknown", "hedge_low_confidence",
+]
+
+
+def won(amount: Decimal) -> str:
+    """An amount as a Korean reader writes it: ``120만원``, ``1억 2,000만원``, ``12,345원``.
+
+    >>> won(Decimal(1200000)), won(Decimal("350000.0")), won(Decimal(120000000)), won(Decimal(12345)), won(Decimal(0))
+    ('120만원', '35만원', '1억 2,000만원', '12,345원', '0원')
+    """
+    if amount != amount.to_integral_value():
+        return f"{amount.normalize():,f}원"
+    n = int(amount)
+    if n == 0 or n % 10000:
+        return f"{n:,}원"
+    eok, man = divmod(n // 10000, 10000)
+    parts = ([f"{eok:,}억"] if eok else []) + ([f"{man:,}만"] if man else [])
+    return " ".join(parts) + "원"
+
+
+def day(value: date, other: date | None = None) -> str:
+    """``3월 14일``; with the year when ``other`` (the day it is compared with) is in
+    another year.
+
+    >>> day(date(2026, 3, 14)), day(date(2027, 3, 4), date(2026, 3, 4))
+    ('3월 14일', '2027년 3월 4일')
+    """
+    text = f"{value.month}월 {value.day}일"
+    if other is not None and other.year != value.year:
+        return f"{value.year}년 " + text
+    return text
+
+
+def hours(value: Decimal) -> str:
+    """Hours rounded to two decimals, without trailing zeros: ``15.52``, ``12``, ``0.13``.
+
+    >>> hours(Decimal("15.52")), hours(Decimal("12.00")), hours(Decimal("6.50"))
+    ('15.52', '12', '6.5')
+    """
+    text = format(value.quantize(Decimal("0.01")), "f")
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def score(value: Decimal) -> str:
+    """A confidence or threshold to two decimals: ``0.42``, ``1.00``, ``0.70``."""
+    return format(value.quantize(Decimal("0.01")), "f")
+
+
+def _gap(minutes: int) -> str:
+    """A time between two replies: ``39분``, ``1시간 5분``, ``3시간``."""
+    if minutes < 60:
+        return f"{minutes}분"
+    h, m = divmod(minutes, 60)
+    return f"{h}시간 {m}분" if m else f"{h}시간"
+
+
+def head(counterpart: str, kind: str) -> str:
+    """What the sentence is about: ``관리사무소 대화에 나간 회신은``."""
+    where = f"{counterpart} 대화에" if counterpart else "이 대화에"
+    return f"{where} 나간 {josa(kind, '은/는')}"
+
+
+#: how a summary ends when an unreadable value stopped the verdict at a rule
+def _stopped(step: str) -> str:
+    return f"{step} 단계에서 판정을 멈췄습니다."
+
+
+def _cells(names: Sequence[str]) -> str:
+    names = list(dict.fromkeys(names))
+    if len(names) == 1:
+        return f"{names[0]} 칸"
+    return josa(", ".join(names[:-1]), "과/와") + f" {names[-1]} 칸"
+
+
+# ------------------------------------------------------------------ 메일에 없는 사실 지어냄
+
+
+def _invented_phrase(column: str, sent, original) -> str:
+    if column == "extracted_amount":
+        return f"원문의 금액 {won(original)} 대신 {won(sent)}" if original is not None else f"원문에 없는 금액 {won(sent)}"
+    if original is not None:
+        return f"원문의 날짜 {day(original, sent)} 대신 {day(sent, original)}"
+    return f"원문에 없는 날짜 {day(sent)}"
+
+
+def made_up(*, counterpart: str, kind: str, invented: Sequence[tuple[str, object, object]]) -> str:
+    """``invented``: ``(column, what was sent, what the original says or None)``."""
+    phrases = [_invented_phrase(*item) for item in invented]
+    if len(phrases) == 1:
+        what = josa(phrases[0], "을/를")
+    else:
+        what = josa(phrases[0], "과/와") + " " + josa(phrases[1], "을/를")
+    return f"{head(counterpart, kind)} {what} 적어 보냈습니다."
+
+
+def values_unreadable(*, counterpart: str, kind: str, cells: Sequence[str]) -> str:
+    return (f"{head(counterpart, kind)} {_cells(cells)}을 읽을 수 없어 보낸 값이 원문에 있는지 가리지 못하고 "
+            + _stopped("지어냄 확인"))
+
+
+# ------------------------------------------------------------------ 같은 대화에 두 번 답장
+
+
+def twice(*, counterpart: str, replies: int, previous: str, minutes: int) -> str:
+    who = f"{counterpart} 대화" if counterpart else "이 대화"
+    return (f"{who}의 같은 메일에 답장이 {number_word(replies)} 통 나갔는데, 앞선 답장 {previous} 뒤 {_gap(minutes)} 만에 "
+            f"다시 보냈고 그사이 새로 받은 메일은 없습니다.")
+
+
+# ------------------------------------------------------------------ 확인 받아야 하는데 그냥 보냄
+
+
+def unconfirmed(*, counterpart: str, kind: str, confidence: Decimal, minimum: Decimal) -> str:
+    return (f"{head(counterpart, kind)} 사람 확인을 거쳐야 하는 종류인데 확신도 {josa(score(confidence), '이/가')} "
+            f"기준 {score(minimum)}에 못 미친 채 확인 없이 나갔습니다.")
+
+
+def confirm_unknown(*, counterpart: str, kind: str, cells: Sequence[str], confidence: Decimal) -> str:
+    return (f"{head(counterpart, kind)} 확신도 {score(confidence)}로 나갔지만 action_policy의 {_cells(cells)}이 비어 있거나 "
+            f"읽을 수 없어 사람 확인이 필요했는지 가리지 못하고 " + _stopped("확인"))
+
+
+# ------------------------------------------------------------------ 회신 기한 넘겨 처리
+
+
+def late(*, counterpart: str, kind: str, elapsed: Decimal, limit: Decimal, over: Decimal) -> str:
+    return (f"{head(counterpart, kind)} 회신 기준이 {hours(limit)}시간인데 받은 지 {hours(elapsed)}시간 뒤에 나가 "
+            f"{hours(over)}시간 늦었습니다.")
+
+
+def late_unknown(*, counterpart: str, kind: str, elapsed: Decimal, cells: Sequence[str]) -> str:
+    return (f"{head(counterpart, kind)} 받은 지 {hours(elapsed)}시간 뒤에 나갔지만 {_cells(cells)}을 읽을 수 없어 "
+            f"기한을 넘겼는지 가리지 못하고 " + _stopped("기한"))
+
+
+# ------------------------------------------------------------------ 원문대로 나감
+
+
+def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, object]], deadline: bool,
+                elapsed_minutes: int, limit: Decimal | None) -> str:
+    """``kept``: the values the agent wrote that the original says too (``(column, value)``);
+    ``elapsed_minutes``: from receiving the message to sending the reply."""
+    if kept:
+        shown = [f"금액 {won(v)}" if c == "extracted_amount" else f"날짜 {day(v)}" for c, v in kept]
+        what = josa(shown[0], "을/를") if len(shown) == 1 else josa(shown[0], "과/와") + " " + josa(shown[1], "을/를")
+        values = f"원문과 같은 {what} 적었고"
+    else:
+        values = "원문에 없는 금액이나 날짜를 넣지 않았고"
+    if deadline and limit is not None:
+        timing = f"받은 지 {_gap(elapsed_minutes)} 만에 나가 기준 {hours(limit)}시간 안에 들었습니다."
+    else:
+        timing = f"상대가 회신 기한을 적지 않은 메일이라 받은 지 {_gap(elapsed_minutes)} 뒤에 나간 것도 늦은 것으로 보지 않습니다."
+    return f"{head(counterpart, kind)} {values} {timing}"
+
+
+# ------------------------------------------------------------------ hedges
+
+
+def hedge_stopped(*, cells: Sequence[str], later: Sequence[str]) -> Clause:
+    """Which values stopped the verdict, and which later steps were therefore not looked at."""
+    base = f"{_cells(cells)}을 읽을 수 없어 "
+    if later:
+        base += f"뒤의 {', '.join(dict.fromkeys(later))} 단계는 보지 않았"
+    else:
+        base += "원문대로 나감으로 올리지 않았"
+    return base + "고", base + "습니다."
+
+
+def hedge_also_late(*, over: Decimal) -> Clause:
+    base = f"이 처리는 회신 기한도 {hours(over)}시간 넘겼지만 판정 순서에서 앞선 사유로 카드를 세우고 넘긴 시간은 overdue_hours 칸에 남겨 두었"
+    return base + "고", base + "습니다."
+
+
+def hedge_also_unconfirmed(*, confidence: Decimal, minimum: Decimal) -> Clause:
+    base = (f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤는데 사람 확인 없이 나가 "
+            "확인 누락에도 걸렸")
+    return base + "고", base + "습니다."
+
+
+def hedge_also_twice(*, previous: str) -> Clause:
+    base = f"새 메일 없이 앞선 답장 {previous} 뒤에 다시 나간 답장이라 두 번 답장에도 걸렸"
+    return base + "고", base + "습니다."
+
+
+def hedge_sure_but_made_up(*, confidence: Decimal) -> Clause:
+    base = f"확신도가 최댓값 {score(confidence)}인 채로 원문에 없는 값이 나갔으므로 확신도만 보고는 이런 답장을 거를 수 없"
+    return base + "고", base + "습니다."
+
+
+def hedge_confirmed_by(*, confidence: Decimal, minimum: Decimal, who: str) -> Clause:
+    base = f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤지만 {who}의 확인을 받고 나갔"
+    return base + "고", base + "습니다."
+
+
+def hedge_min_unknown() -> Clause:
+    base = "action_policy의 min_confidence 칸이 비어 있거나 읽을 수 없어 확신도를 기준과 견주지 못했"
+    return base + "고", base + "습니다."
+
+
+def hedge_low_confidence(*, confidence: Decimal, minimum: Decimal) -> Clause:
+    base = (f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤지만 사람 확인 대상이 아닌 종류라 "
+            "판정은 그대로 두고 low_confidence만 참으로 두었")
+    return base + "고", base + "으니 한 번 살펴보시기 바랍니다."

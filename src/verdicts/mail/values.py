@@ -1,0 +1,95 @@
+"""Reading the cells the rules compare: moments, days and amounts.
+
+Amounts are compared as numbers (``1200000`` = ``1200000.0`` = ``1,200,000``), days as
+days (``2026-03-04`` = ``2026.3.4``), moments as moments.  Each reader answers ``None``
+for a text it cannot read; the loader turns that into an input issue.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timezone
+from decimal import Decimal
+
+from verdicts.numbers import parse_decimal
+
+__all__ = ["read_moment", "read_day", "read_amount", "read_fraction"]
+
+_DAY = re.compile(r"^\s*(\d{4})\s*[-./]\s*(\d{1,2})\s*[-./]\s*(\d{1,2})\s*\.?\s*$")
+
+
+def read_moment(text: str | None) -> datetime | None:
+    """An ISO 8601 date-time (``2026-03-02T10:00``, seconds and an offset optional; a
+    space for ``T``; ``Z`` for UTC).  A moment with an offset is taken in UTC and kept
+    without one, so that it compares with the others.
+
+    >>> read_moment("2026-03-02T10:00"), read_moment("2026-03-02 19:30:15")
+    (datetime.datetime(2026, 3, 2, 10, 0), datetime.datetime(2026, 3, 2, 19, 30, 15))
+    >>> read_moment("2026-03-02T10:00+09:00"), read_moment("내일"), read_moment("2026-03-02")
+    (datetime.datetime(2026, 3, 2, 1, 0), None, None)
+    """
+    if text is None:
+        return None
+    cleaned = text.strip()
+    if len(cleaned) < 16 or cleaned[10] not in "Tt ":
+        return None
+    if cleaned.endswith(("Z", "z")):
+        cleaned = cleaned[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(cleaned)
+    except ValueError:
+        return None
+    if moment.tzinfo is not None:
+        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return moment
+
+
+def read_day(text: str | None) -> date | None:
+    """A calendar day: ``2026-03-04``, ``2026-3-4``, ``2026.3.4``, ``2026/03/04``; a
+    date-time counts as its day.
+
+    >>> read_day("2026-03-04") == read_day("2026.3.4") == read_day("2026-03-04T09:00")
+    True
+    >>> read_day("3월 4일"), read_day("2026-02-30")
+    (None, None)
+    """
+    if text is None:
+        return None
+    match = _DAY.match(text)
+    if match:
+        try:
+            return date(int(match[1]), int(match[2]), int(match[3]))
+        except ValueError:
+            return None
+    moment = read_moment(text)
+    return moment.date() if moment is not None else None
+
+
+def read_amount(text: str | None) -> Decimal | None:
+    """An amount of money as a number, thousands separators, a leading ``₩`` and a
+    trailing ``원`` allowed; negative amounts are not amounts.
+
+    >>> read_amount("1,200,000") == read_amount("1200000.0") == read_amount("₩1,200,000원") == 1200000
+    True
+    >>> read_amount("120만원"), read_amount("-5")
+    (None, None)
+    """
+    if text is None:
+        return None
+    cleaned = text.strip().removeprefix("₩").removesuffix("원").strip()
+    value = parse_decimal(cleaned)
+    if value is None or value < 0:
+        return None
+    return value
+
+
+def read_fraction(text: str | None) -> Decimal | None:
+    """A number from 0 to 1 (a confidence, a threshold), else ``None``.
+
+    >>> read_fraction("0.42"), read_fraction("1"), read_fraction("1.2"), read_fraction("높음")
+    (Decimal('0.42'), Decimal('1'), None, None)
+    """
+    value = parse_decimal(text)
+    if value is None or not Decimal(0) <= value <= Decimal(1):
+        return None
+    return value
