@@ -1,0 +1,306 @@
+"""Reading a batch of extraction runs into a :class:`~verdicts.extraction.model.Batch`.
+
+The three tables ``worker_outputs``, ``source_pages`` and ``field_rules`` come in any of
+the kit's forms (a folder of CSVs, an ``.xlsx`` workbook, a JSON/YAML document, see
+:mod:`verdicts.tables`).  ``worker_outputs`` may also arrive as run events, one JSON
+object per line, as a worker streams them: ``worker_outputs.jsonl`` in the folder, or a
+``.jsonl`` file given as the input with the other two tables beside it.  A malformed
+event is an issue for its line; when its ``run_id`` and ``field_name`` can still be
+made out, only that cell stops (it is judged as unreadable, not as missing).
+
+Every other problem is one :class:`~verdicts.model.InputIssue` naming table, line,
+column and reason; the row or cell concerned is set aside and the rest is judged.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from verdicts.errors import InputError
+from verdicts.korean import josa
+from verdicts.model import InputIssue
+from verdicts.tables import (
+    MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
+    type_table,
+)
+
+from .model import (
+    MAX_PAGE_CHARS, TABLE_SPECS, VALUE_TYPES, WORKER_OUTPUTS, Batch, FieldRule, Page, WorkerRow,
+)
+
+__all__ = ["load_batch", "read_events", "EVENTS_FILE"]
+
+#: the run events' file name in a folder input
+EVENTS_FILE = "worker_outputs.jsonl"
+
+_EVENT_COLUMNS = tuple(c.name for c in WORKER_OUTPUTS.columns)
+_ID = {name: re.compile(r'"' + name + r'"\s*:\s*"((?:[^"\\]|\\.)*)"') for name in ("run_id", "field_name")}
+
+
+def _shown(text: str, limit: int = 30) -> str:
+    text = " ".join(str(text).split())
+    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
+
+
+def _event_cell(value: Any) -> tuple[str | None, bool]:
+    """An event's value as a cell's text, and whether it could be read as one."""
+    if value is None:
+        return None, True
+    if isinstance(value, bool) or isinstance(value, (dict, list)):
+        return None, False
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    text = str(value).strip()
+    return (text or None), True
+
+
+def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[int, str]]:
+    """The run events at ``path`` as the ``worker_outputs`` table, and the lines of the
+    events that could not be read but whose cell is known (line → reason)."""
+    file = str(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_JSON_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"{path}: 실행 이벤트 파일을 읽을 수 없습니다 ({exc.strerror}).") from None
+    if len(data) > MAX_JSON_BYTES:
+        raise InputError(f"{path}: 실행 이벤트 파일이 {MAX_JSON_BYTES // (1024 * 1024)}MB를 넘어 읽지 않았습니다.")
+    text, encoding = decode_bytes(data, file)
+    rows: list[RawRow] = []
+    broken: dict[int, str] = {}
+
+    def issue(line: int, reason: str, column: str | None = None) -> None:
+        issues.append(InputIssue(file=file, table="worker_outputs", line=line, column=column, reason=reason))
+
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            event = None
+        if not isinstance(event, dict):
+            ids = {name: m.group(1) for name, pattern in _ID.items() if (m := pattern.search(line))}
+            if len(ids) == 2:
+                reason = "이벤트가 JSON 객체로 읽히지 않아 이 칸의 값과 근거를 알 수 없습니다."
+                issue(number, reason)
+                broken[number] = reason
+                rows.append(RawRow(number, {**dict.fromkeys(_EVENT_COLUMNS), **ids}))
+            else:
+                issue(number, "이벤트가 JSON 객체로 읽히지 않고 어느 칸의 이벤트인지도 알 수 없어 건너뛰었습니다.")
+            continue
+        values: dict[str, str | None] = {}
+        bad: list[str] = []
+        for name in _EVENT_COLUMNS:
+            cell, ok = _event_cell(event.get(name))
+            values[name] = cell
+            if not ok:
+                bad.append(name)
+        ids_bad = [n for n in bad if n in ("run_id", "field_name")]
+        if ids_bad:
+            issue(number, f"{ids_bad[0]} 값이 글자나 숫자가 아니어서 어느 칸의 이벤트인지 알 수 없어 건너뛰었습니다.", ids_bad[0])
+            continue
+        if bad:
+            names = ", ".join(bad)
+            reason = f"{names} 값이 글자나 숫자가 아니어서 이 칸의 이벤트를 읽지 못했습니다."
+            issue(number, reason, bad[0])
+            broken[number] = reason
+            values.update(dict.fromkeys(("value", "evidence_page", "evidence_text")))
+        rows.append(RawRow(number, values))
+    return RawTable("worker_outputs", file, "jsonl", encoding, list(_EVENT_COLUMNS), rows, header_line=0), broken
+
+
+def _where(path: Path) -> tuple[Path, Path | None]:
+    """The tables' path and the run events' file, if any."""
+    if path.suffix.lower() == ".jsonl" and path_kind(path) == "file":
+        return path.parent, path
+    if path_kind(path) == "dir" and path_kind(path / EVENTS_FILE) == "file":
+        return path, path / EVENTS_FILE
+    return path, None
+
+
+class _Reader:
+    """Issues in this domain's words, and rows set aside (moved to ``rejected``)."""
+
+    def __init__(self, issues: list[InputIssue]):
+        self.issues = issues
+
+    def issue(self, t: TypedTable, row: Row | None, column: str | None, reason: str) -> None:
+        self.issues.append(InputIssue(file=t.file, table=t.name, line=row.line if row else None, column=column, reason=reason))
+
+    @staticmethod
+    def set_aside(t: TypedTable, rows: list[Row]) -> None:
+        if rows:
+            gone = {id(r) for r in rows}
+            t.rejected.extend(RawRow(r.line, r.raw) for r in rows)
+            t.rows = [r for r in t.rows if id(r) not in gone]
+
+
+def _positive_int(text: str | None) -> int | None:
+    if text is None:
+        return None
+    t = text.strip()
+    if re.fullmatch(r"\d+(\.0+)?", t):
+        n = int(t.split(".")[0])
+        return n if n >= 1 else None
+    return None
+
+
+def _field_rules(t: TypedTable, r: _Reader) -> dict[str, FieldRule]:
+    rules: dict[str, FieldRule] = {}
+    aside: list[Row] = []
+    for row in t.rows:
+        raw = row.raw
+        name = raw.get("field_name")
+        if name is None:
+            r.issue(t, row, "field_name", "field_name이 비어 있어 이 규칙 줄은 쓰지 않았습니다.")
+            aside.append(row)
+            continue
+        if name in rules:
+            r.issue(t, row, "field_name", f"{josa(_shown(name), '이/가')} {rules[name].line}번째 줄에 이미 있어 이 줄은 쓰지 않고 앞의 규칙으로 판정했습니다.")
+            aside.append(row)
+            continue
+        value_type = raw.get("value_type")
+        if value_type not in VALUE_TYPES:
+            said = (f"값 종류 {josa(_shown(value_type), '이/가')} {', '.join(VALUE_TYPES)} 가운데 하나가 아니어서"
+                    if value_type else "값 종류가 비어 있어")
+            r.issue(t, row, "value_type", f"{said} {name} 칸은 원문 값과 견주지 않았습니다.")
+            row.invalid.add("value_type")
+            value_type = None
+        required = parse_bool(raw["required"]) if raw.get("required") is not None else None
+        if required is None:
+            shown = f"required {josa(_shown(raw['required']), '을/를')} 참이나 거짓으로 읽지 못해" if raw.get("required") else "required가 비어 있어"
+            r.issue(t, row, "required", f"{shown} {name} 칸이 비었을 때 필수인지 가리지 못합니다.")
+            row.invalid.add("required")
+        pattern_text = raw.get("pattern")
+        pattern, broken = None, False
+        if pattern_text is not None:
+            try:
+                pattern = re.compile(pattern_text)
+            except (re.error, RecursionError, OverflowError) as exc:
+                broken = True
+                row.invalid.add("pattern")
+                why = getattr(exc, "msg", None) or str(exc)
+                r.issue(t, row, "pattern", f"정규식 {josa(_shown(pattern_text, 40), '을/를')} 읽지 못해({why}) {name} 칸의 형식은 가리지 않았습니다.")
+        rules[name] = FieldRule(name, raw.get("label") or name, value_type, required, pattern_text, pattern, row.line, broken)
+    r.set_aside(t, aside)
+    return rules
+
+
+def _pages(t: TypedTable, r: _Reader) -> dict[str, dict[int, Page]]:
+    pages: dict[str, dict[int, Page]] = {}
+    aside: list[Row] = []
+    for row in t.rows:
+        raw = row.raw
+        run = raw.get("run_id")
+        if run is None:
+            r.issue(t, row, "run_id", "run_id가 비어 있어 어느 실행의 쪽인지 알 수 없어 쓰지 않았습니다.")
+            aside.append(row)
+            continue
+        number = _positive_int(raw.get("page"))
+        if number is None:
+            said = f"쪽 번호 {josa(_shown(raw['page']), '이/가')} 1 이상의 정수가 아니어서" if raw.get("page") else "쪽 번호가 비어 있어"
+            r.issue(t, row, "page", f"{said} 이 쪽은 쓰지 않았습니다.")
+            aside.append(row)
+            continue
+        own = pages.setdefault(run, {})
+        if number in own:
+            r.issue(t, row, "page", f"{run}의 {number}쪽이 {own[number].line}번째 줄에 이미 있어 이 줄은 쓰지 않았습니다.")
+            aside.append(row)
+            continue
+        text = raw.get("text")
+        if text is None:
+            r.issue(t, row, "text", f"{run}의 {number}쪽 본문이 비어 있어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
+            row.invalid.add("text")
+        elif "\x00" in text:
+            r.issue(t, row, "text", f"{run}의 {number}쪽 본문에 NUL 문자가 있어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
+            row.invalid.add("text")
+            text = None
+        elif len(text) > MAX_PAGE_CHARS:
+            r.issue(t, row, "text", f"{run}의 {number}쪽 본문이 {len(text):,}자로 한도 {MAX_PAGE_CHARS:,}자를 넘어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
+            row.invalid.add("text")
+            text = None
+        own[number] = Page(run, number, raw.get("doc_name"), text, row.line)
+    r.set_aside(t, aside)
+    return pages
+
+
+def _outputs(t: TypedTable, r: _Reader, rules: dict[str, FieldRule] | None, broken: dict[int, str]
+             ) -> dict[str, dict[str, WorkerRow]]:
+    outputs: dict[str, dict[str, WorkerRow]] = {}
+    aside: list[Row] = []
+    for row in t.rows:
+        raw = row.raw
+        run, name = raw.get("run_id"), raw.get("field_name")
+        if run is None or name is None:
+            column = "run_id" if run is None else "field_name"
+            r.issue(t, row, column, f"{josa(column, '이/가')} 비어 있어 어느 칸의 값인지 알 수 없어 쓰지 않았습니다.")
+            aside.append(row)
+            continue
+        if rules is not None and name not in rules:
+            r.issue(t, row, "field_name", f"field_rules에 없는 칸 {josa(_shown(name), '이라/라')} 판정하지 않았습니다.")
+            aside.append(row)
+            continue
+        own = outputs.setdefault(run, {})
+        if name in own:
+            r.issue(t, row, "field_name", f"{run}의 {name} 칸이 {own[name].line}번째 줄에 이미 있어 이 줄은 쓰지 않았습니다.")
+            aside.append(row)
+            continue
+        reason = broken.get(row.line) if t.form == "jsonl" else None
+        if reason is not None:
+            row.invalid.update(("value", "evidence_page", "evidence_text"))
+        page_text = raw.get("evidence_page")
+        page = _positive_int(page_text)
+        if page_text is not None and page is None:
+            r.issue(t, row, "evidence_page", f"근거 쪽수 {josa(_shown(page_text), '이/가')} 1 이상의 정수가 아니어서 {run}의 {name} 칸은 근거를 대조하지 못합니다.")
+            row.invalid.add("evidence_page")
+        own[name] = WorkerRow(run, name, raw.get("value") or "", page, page_text, raw.get("evidence_text"), row.line,
+                              broken=reason)
+    r.set_aside(t, aside)
+    return outputs
+
+
+def load_batch(path: str | Path) -> Batch:
+    """Read and type one batch of runs.
+
+    Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
+    """
+    path = Path(path)
+    issues: list[InputIssue] = []
+    where, events = _where(path)
+    specs = TABLE_SPECS if events is None else tuple(s for s in TABLE_SPECS if s.name != "worker_outputs")
+    raw, typed = load_typed_tables(where, specs, issues, required=[s.name for s in specs])
+    broken: dict[int, str] = {}
+    if events is not None:
+        raw_events, broken = read_events(events, issues)
+        raw["worker_outputs"] = raw_events
+        typed["worker_outputs"] = type_table(raw_events, WORKER_OUTPUTS, issues)
+    r = _Reader(issues)
+    rules = _field_rules(typed["field_rules"], r) if "field_rules" in typed and typed["field_rules"].has("field_name") else {}
+    rules_known = "field_rules" in typed and typed["field_rules"].has("field_name")
+    pages_known = "source_pages" in typed and all(typed["source_pages"].has(c) for c in ("run_id", "page", "text"))
+    pages = _pages(typed["source_pages"], r) if pages_known else {}
+    outputs_known = "worker_outputs" in typed and all(typed["worker_outputs"].has(c) for c in ("run_id", "field_name"))
+    outputs = _outputs(typed["worker_outputs"], r, rules if rules_known else None, broken) if outputs_known else {}
+    runs = list(dict.fromkeys([*outputs, *pages]))
+    if pages_known:
+        t = typed["worker_outputs"] if outputs_known else None
+        for run, rows in outputs.items():
+            first = min(rows.values(), key=lambda w: w.line)
+            own = pages.get(run)
+            if not own:
+                issues.append(InputIssue(file=t.file, table="worker_outputs", line=first.line, column="run_id",
+                                         reason=f"source_pages에 {run}의 쪽이 하나도 없어 이 실행의 근거 문구는 대조하지 못합니다."))
+                continue
+            last = max(own)
+            for w in rows.values():
+                if w.page is not None and w.page > last:
+                    issues.append(InputIssue(file=t.file, table="worker_outputs", line=w.line, column="evidence_page",
+                                             reason=f"근거 쪽수 {w.page}쪽은 {run}의 원문({last}쪽까지)에 없는 쪽입니다."))
+    batch = Batch(rules=rules, runs=runs, outputs=outputs, pages=pages, issues=issues,
+                  sources=[tbl.source() for tbl in raw.values()], tables=typed, pages_known=pages_known,
+                  outputs_known=outputs_known)
+    return batch

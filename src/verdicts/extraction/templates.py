@@ -1,0 +1,191 @@
+"""Korean sentence templates of the extraction domain, keyed by verdict.
+
+Each summary is the one polite sentence (``-니다.``) an operator reads before choosing
+to approve, correct or reject a cell: the field's label, the value the AI worker gave,
+and the page and words of the source it was checked against.  A card whose verdict
+stopped at a rule because a value could not be read says so in its summary.  Values
+and quoted phrases are in single quotes, code (patterns, ``table.column``) in
+backquotes and never the subject; particles come from :func:`verdicts.korean.josa`.
+Hedges are ``(connective, final)`` clause pairs joined by
+:func:`verdicts.korean.join_clauses`.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from verdicts.korean import josa, number_word
+
+__all__ = ["Clause", "q", "where"]
+
+Clause = tuple[str, str]
+
+#: how a summary ends when a value that could not be read stopped the verdict at a rule
+_STOP = "단계에서 판정을 멈췄습니다."
+#: the worker, as the seed names it (the particle written out: the name is read 워커)
+_WORKER = "AI Worker가"
+
+
+def q(text: str, limit: int = 60) -> str:
+    """A value or phrase in single quotes, on one line, cut to ``limit`` characters.
+
+    >>> q("홍길동"), q("가" * 70)[-3:]
+    ("'홍길동'", "가…'")
+    """
+    text = " ".join(str(text).split())
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return f"'{text}'"
+
+
+def where(page: int, doc: str) -> str:
+    """``2쪽 사업자등록증``."""
+    return f"{page}쪽 {doc}"
+
+
+def _clause(base: str, connective: str, final: str) -> Clause:
+    return base + connective, base + final
+
+
+# ------------------------------------------------------------------ 필수 칸이 빔
+
+
+def empty_no_row(*, label: str) -> str:
+    return f"{_WORKER} 필수 칸 {josa(label, '을/를')} 이번 실행에서 내지 않아 검토할 값이 없습니다."
+
+
+def empty_value(*, label: str, source: str | None, page: int | None, doc: str | None) -> str:
+    head = f"{_WORKER} 필수 칸 {josa(label, '을/를')} 빈 값으로 냈"
+    if source is not None and page is not None:
+        return head + f"지만 {where(page, doc or '원문')}에는 {josa(q(source), '이/가')} 적혀 있습니다."
+    return head + "습니다."
+
+
+def required_unknown(*, label: str) -> str:
+    return f"{label} 칸이 필수인지 field_rules에서 읽지 못해 빈 값을 가려내지 못하고 필수 칸 확인 " + _STOP
+
+
+def event_unreadable(*, label: str) -> str:
+    return f"이 칸의 실행 이벤트를 읽지 못해 {label} 값을 알 수 없으므로 필수 칸 확인 " + _STOP
+
+
+def outputs_unknown(*, label: str) -> str:
+    return f"`worker_outputs` 표를 읽지 못해 {label} 값이 왔는지 알 수 없으므로 필수 칸 확인 " + _STOP
+
+
+def hedge_no_row(*, pages: int) -> Clause:
+    if not pages:
+        whole = "원문을"
+    elif pages <= 10:
+        whole = f"이 실행의 원문 {number_word(pages)} 쪽을 모두"
+    else:
+        whole = f"이 실행의 원문 전체({pages}쪽)를"
+    return _clause(f"인용할 문구도 없으니 운영자가 {whole} 직접 보고 값을 채워야 ", "하고", "합니다.")
+
+
+# ------------------------------------------------------------------ 형식이 규칙과 다름
+
+
+def format_broken(*, label: str, value: str, pattern: str, source: str | None, page: int | None, doc: str | None) -> str:
+    head = f"{label} 값 {josa(q(value), '이/가')} 형식 규칙 `{pattern}`에 맞지 않"
+    if source is not None and page is not None:
+        return head + f"고 {where(page, doc or '원문')}에는 {josa(q(source), '이/가')} 적혀 있습니다."
+    return head + "습니다."
+
+
+def pattern_unknown(*, label: str, value: str) -> str:
+    return (f"{label}의 형식 규칙을 정규식으로 읽지 못해 값 {josa(q(value), '이/가')} 형식에 맞는지 가리지 못하고 "
+            "형식 확인 " + _STOP)
+
+
+# ------------------------------------------------------------------ 근거 문구가 원문에 없음
+
+
+def no_evidence(*, label: str, value: str) -> str:
+    return f"{_WORKER} {label} 값 {josa(q(value), '을/를')} 내면서 근거 쪽수도 인용 문구도 대지 않았습니다."
+
+
+def no_phrase(*, label: str, value: str, page: int) -> str:
+    return f"{_WORKER} {label} 값 {josa(q(value), '을/를')} 내면서 {page}쪽을 가리켰지만 인용 문구는 비워 두었습니다."
+
+
+def no_page(*, label: str, phrase: str) -> str:
+    return f"{label}의 인용 문구 {josa(q(phrase), '은/는')} 근거 쪽수가 비어 있어 원문의 어느 쪽과 대조할지 정할 수 없습니다."
+
+
+def page_absent(*, label: str, phrase: str, page: int, last: int) -> str:
+    return (f"{label}의 근거 쪽수 {page}쪽은 이 실행의 원문({last}쪽까지)에 없는 쪽이라 인용 문구 "
+            f"{josa(q(phrase), '을/를')} 대조하지 못했습니다.")
+
+
+def not_on_page(*, label: str, phrase: str, page: int, doc: str) -> str:
+    return f"{label}의 인용 문구 {josa(q(phrase), '이/가')} 근거로 든 {where(page, doc)}에서 그대로 찾아지지 않습니다."
+
+
+def page_unreadable(*, label: str, page_text: str) -> str:
+    return f"{label}의 근거 쪽수 {josa(q(page_text), '을/를')} 쪽 번호로 읽지 못해 근거 확인 " + _STOP
+
+
+def page_text_unusable(*, label: str, page: int, doc: str) -> str:
+    return f"{where(page, doc)}의 본문을 불러오지 못해 {label}의 인용 문구를 대조하지 못하고 근거 확인 " + _STOP
+
+
+def no_pages(*, label: str) -> str:
+    return f"원문 쪽이 하나도 없는 실행이라 {label}의 인용 문구를 대조하지 못하고 근거 확인 " + _STOP
+
+
+def hedge_other_page(*, page: int, doc: str) -> Clause:
+    return _clause(f"같은 문구가 {where(page, doc)}에 있어 쪽수만 틀린 칸일 수 있으니 운영자가 {page}쪽을 보고 승인할지 정해야 ",
+                   "하고", "합니다.")
+
+
+def hedge_cited_line(*, page: int, line: str) -> Clause:
+    return _clause(f"{page}쪽에는 {josa(q(line), '이/가')} 적혀 있으니 운영자가 그 줄을 보고 값을 고칠지 정해야 ", "하고", "합니다.")
+
+
+def hedge_value_seen(*, value: str, page: int, doc: str) -> Clause:
+    return _clause(f"값 {josa(q(value), '은/는')} {where(page, doc)}에서 보이지만 근거를 대지 않은 값이라 원문과 맞음으로 보지 않았",
+                   "고", "습니다.")
+
+
+# ------------------------------------------------------------------ 원문 값과 다름
+
+
+def differs(*, label: str, value: str, source: str, page: int, doc: str, digits: bool, position: int) -> str:
+    head = f"{label} 값 {josa(q(value), '은/는')} {where(page, doc)}에 적힌 {josa(q(source), '과/와')} "
+    if digits:
+        return head + f"숫자만 견줘도 {position}번째 숫자부터 다릅니다."
+    return head + "다릅니다."
+
+
+def nothing_to_compare(*, label: str, value: str, phrase: str, page: int, doc: str) -> str:
+    return (f"{where(page, doc)}에서 인용 문구 {josa(q(phrase), '을/를')} 찾았지만 그 문구에서 원문 값을 뽑지 못해 "
+            f"{label} 값 {josa(q(value), '이/가')} 맞는지 확인할 수 없습니다.")
+
+
+def type_unknown(*, label: str, value: str, source: str) -> str:
+    return (f"{label}의 값 종류를 읽지 못해 값 {josa(q(value), '과/와')} 원문의 {josa(q(source), '을/를')} 견줄 방법을 "
+            "정하지 못하고 값 비교 " + _STOP)
+
+
+# ------------------------------------------------------------------ 원문과 맞음
+
+
+def matches(*, label: str, value: str, source: str, phrase: str, page: int, doc: str, how: str) -> str:
+    """``how``: ``same`` (the same text), ``digits`` (the same digits), ``nfkc`` (the same
+    once normalised)."""
+    head = f"{label} 값 {josa(q(value), '은/는')} {where(page, doc)}"
+    if how == "digits":
+        return head + f"에 적힌 {josa(q(source), '과/와')} 숫자만 견주면 같습니다."
+    if how == "nfkc":
+        return head + f"에 적힌 {josa(q(source), '과/와')} 글자 모양만 다를 뿐 같은 값입니다."
+    return head + f"의 인용 문구 {q(phrase)}에 적힌 값과 같습니다."
+
+
+# ------------------------------------------------------------------ hedges of any verdict
+
+
+def hedge_stopped(*, missing: Sequence[str]) -> Clause:
+    """Which values stopped the verdict: the cell is not called a match."""
+    names = ", ".join(f"`{m}`" for m in missing)
+    return _clause(f"{names} 값을 읽지 못해 이 칸은 원문과 맞음으로 올리지 않았", "고", "습니다.")
