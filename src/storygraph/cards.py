@@ -9,7 +9,7 @@ from verdicts.progress import SILENT, Progress
 
 from . import templates as T
 from .analysis import Analysis, Undecided
-from .model import BRANCH, NO_ENDING, SCENE, UNREACHED, Branch, Scene, StoryCard
+from .model import BRANCH, SCENE, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .reach import reach_counts
 from .rules import BRANCH_BOOK, SCENE_BOOK
@@ -146,12 +146,9 @@ class _Builder:
         decision = SCENE_BOOK.decide(self, scene)
         if decision.missing:
             return None
-        reached = a.reached is not None and scene.scene_id in a.reached
-        verdict = decision.verdict
-        reaches_ending = (None if verdict == UNREACHED else verdict != NO_ENDING) if reached else None
         return StoryCard(SCENE_BOOK.write(self, scene, decision, {
-            "target_no": scene.scene_id, "target_kind": SCENE, "scene_id": scene.scene_id, "reached_from_entry": reached,
-            "reaches_ending": reaches_ending,
+            "target_no": scene.scene_id, "target_kind": SCENE, "scene_id": scene.scene_id,
+            "reached_from_entry": scene.scene_id in a.reached,
         }))
 
     def branch_card(self, branch: Branch) -> StoryCard | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -176,6 +177,23 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
     return report
 
 
+@dataclass(frozen=True)
+class CardBatch:
+    """What a process hands back for one batch of cards in :func:`lint_to` (pickled)."""
+
+    #: cards withheld (a column they need is missing)
+    withheld: int
+    #: each check's outcome over the batch, in the order of CHECKS
+    outcomes: list
+    #: keys of the cards that failed the schema
+    schema_failed: list[str]
+    #: whether a card of the batch fails the run under ``fail_on``
+    fails: bool
+    #: JSON: ``(process, offset, length)`` of the cards' bytes in that process's file;
+    #: text: verdict → ``(count, (process, offset, length))``; SARIF/GitHub: the results
+    written: Any
+
+
 #: targets whose cards are made, checked and written together in :func:`lint_to`
 BATCH = 20_000
 #: the fewest targets of a batch when a smaller scenario is cut into more batches
@@ -276,7 +294,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
             if sarif is not None:  # the cards' SARIF results come back as data
                 made = (sarif.result(c) for c in data)
-                return held[what], outcomes, schema_failed, fails, [r for r in made if r is not None]
+                return CardBatch(held[what], outcomes, schema_failed, fails, [r for r in made if r is not None])
             f = files[w]
             f.seek(0, 2)
             if format == "json":
@@ -293,7 +311,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
                     f.write("".join(texts).encode("utf-8"))
                     written[verdict] = (len(texts), (w, offset, f.tell() - offset))
             f.flush()
-            return held[what], outcomes, schema_failed, fails, written
+            return CardBatch(held[what], outcomes, schema_failed, fails, written)
 
         progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
         try:
@@ -305,23 +323,23 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             order = {k.code: i for i, k in enumerate(KINDS)}
             findings += [f for (what, _), r in zip(tasks, results) if what == "findings" for f in r]
             findings.sort(key=lambda f: order[f.code])
-            withheld = {kind: sum(r[0] for (what, _), r in zip(tasks, results) if what == kind) for kind in targets}
+            withheld = {kind: sum(r.withheld for (what, _), r in zip(tasks, results) if what == kind) for kind in targets}
             issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
-            checks = [merge_outcomes(check, [r[1][j] for r in made]) for j, check in enumerate(CHECKS)]
-            checks.append(schema_result([key for r in made for key in r[2]]))
+            checks = [merge_outcomes(check, [r.outcomes[j] for r in made]) for j, check in enumerate(CHECKS)]
+            checks.append(schema_result([key for r in made for key in r.schema_failed]))
             report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
             if sarif is not None:
-                results = [r for *_, card_results in made for r in card_results] + other_results(findings, issues)
+                results = [result for r in made for result in r.written] + other_results(findings, issues)
                 text = render_sarif_results(results, DOMAIN) if format == "sarif" else github_lines(results, DOMAIN)
                 pieces = iter([text.encode("utf-8")])
             elif format == "json":
-                segments = [Segment(files[w], offset, length) for *_, (w, offset, length) in made]
+                segments = [Segment(files[r.written[0]], r.written[1], r.written[2]) for r in made]
                 pieces = iter_json_bytes(report, DOMAIN, card_blobs=segments)
             else:
                 counts: dict[str, int] = {}
                 blobs: dict[str, list] = {}
-                for *_, written in made:
-                    for verdict, (count, (w, offset, length)) in written.items():
+                for r in made:
+                    for verdict, (count, (w, offset, length)) in r.written.items():
                         counts[verdict] = counts.get(verdict, 0) + count
                         blobs.setdefault(verdict, []).append(Segment(files[w], offset, length))
                 pieces = iter_text_bytes(report, DOMAIN, {v: (counts[v], blobs[v]) for v in counts})
@@ -331,4 +349,4 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             for f in files:
                 f.close()
         progress.close()
-        return any(r[3] for r in made) or failing(report, config)
+        return any(r.fails for r in made) or failing(report, config)

@@ -67,6 +67,7 @@ class SceneUnreached(Rule["CardBuilder", Scene]):
     """
 
     verdict, code, kind = UNREACHED, "unreached", SCENE
+    stamp = {"reaches_ending": None}  # not known for a scene nobody reaches
     templates = (T.scene_unreached, T.hedge_island)
 
     def test(self, ctx, scene):
@@ -103,6 +104,7 @@ class SceneNoEnding(Rule["CardBuilder", Scene]):
     """
 
     verdict, code, kind = NO_ENDING, "no-ending", SCENE
+    stamp = {"reaches_ending": False}
     templates = (T.scene_no_ending,)
 
     def test(self, ctx, scene):
@@ -134,6 +136,7 @@ class SceneReaches(Rule["CardBuilder", Scene]):
     """
 
     verdict, code, kind = REACHED_AND_ENDS, "reaches-ending", SCENE
+    stamp = {"reaches_ending": True}
     templates = (T.scene_reaches,)
 
     def write(self, ctx, scene, draft):

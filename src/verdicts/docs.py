@@ -41,8 +41,14 @@ def split_doc(doc: str) -> tuple[str, dict[str, str]]:
     return headline, {k: " ".join(v.split()) for k, v in sections.items()}
 
 
+def _causes(domain, rule) -> list[str]:
+    """The values a rule fixes in the fields that subdivide its verdict (robot's
+    ``blocked_cause``)."""
+    return [str(rule.stamp[f]) for f in dict.fromkeys(domain.subgroup_field.values()) if rule.stamp.get(f) is not None]
+
+
 def _rule_title(domain, rule) -> str:
-    cause = "".join(f" ({v})" for v in rule.stamp.values())
+    cause = "".join(f" ({v})" for v in _causes(domain, rule))
     where = f" — {domain.kind_labels.get(rule.kind, rule.kind)}" if rule.kind else ""
     return f"{rule.verdict}{cause} · {rule.code}{where}"
 
@@ -110,7 +116,7 @@ def render_domain_docs(domain) -> str:
             out += [f"## {domain.kind_labels.get(kind, kind)}", ""]
         for number, rule in enumerate(book, start=1):
             headline, sections = split_doc(rule.doc)
-            fixed = "".join(f" / `{v}`" for v in rule.stamp.values())
+            fixed = "".join(f" / `{v}`" for v in _causes(domain, rule))
             out += [f"{level} {number}. `{rule.verdict}`{fixed} · `{rule.code}`", "", headline, ""]
             for name in SECTIONS:
                 out += [f"**{name}.** {sections.get(name, '')}", ""]

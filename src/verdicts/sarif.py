@@ -122,7 +122,7 @@ class CardResults:
         if domain.kind_field:
             properties[domain.kind_field] = card.get(domain.kind_field)
         properties["verdict"] = verdict
-        for name in dict.fromkeys(k for r in domain.rules() for k in r.stamp):
+        for name in dict.fromkeys(domain.subgroup_field.values()):
             if card.get(name) is not None:
                 properties[name] = card[name]
         result = {

@@ -122,7 +122,7 @@ class SkillMismatch(Rule[Round, TaskContext]):
     """
 
     verdict, code, stamp = NOT_IN_TRAINING, "skill-mismatch", {"blocked_cause": SKILL_MISMATCH}
-    templates = (T.skill_mismatch, T.skill_unknown, T.hedge_no_dataset_table, T.hedge_no_runs)
+    templates = (T.skill_mismatch, T.skill_unknown, T.hedge_no_dataset_table, T.hedge_no_runs, T.hedge_success_unknown)
 
     def test(self, rnd, t):
         if t.dataset is None:
@@ -157,6 +157,8 @@ class SkillMismatch(Rule[Round, TaskContext]):
             draft.hedge(T.hedge_no_dataset_table())
         if not stats.runs and rnd.runs_known:
             draft.hedge(T.hedge_no_runs())
+        if stats.runs and stats.unknown_success:  # the verdict did not need the success rate
+            draft.hedge(T.hedge_success_unknown(unknown=stats.unknown_success))
 
 
 class NotEvaluated(Rule[Round, TaskContext]):
@@ -359,6 +361,7 @@ class Deploy(Rule[Round, TaskContext]):
     """
 
     verdict, code = DEPLOY, "deploy"
+    stamp = {"recapture_site": None, "recapture_hand": None}  # nothing to collect again
     templates = (T.deploy,)
 
     def write(self, rnd, t, draft):
@@ -370,7 +373,8 @@ class Deploy(Rule[Round, TaskContext]):
                                  target=t.task.target_success_rate, median=stats.cycle_sec_median, limit=t.task.max_cycle_sec)
 
 
-RULES: tuple[Rule, ...] = (SkillMismatch(), NotEvaluated(), BelowTarget(), FailuresConcentrated(), CycleOver(), Deploy())
+CONCENTRATION, DEPLOY_RULE = FailuresConcentrated(), Deploy()
+RULES: tuple[Rule, ...] = (SkillMismatch(), NotEvaluated(), BelowTarget(), CONCENTRATION, CycleOver(), DEPLOY_RULE)
 
 
 def _stopped(rnd: Round, t: TaskContext, draft: Draft) -> None:
@@ -381,21 +385,25 @@ def _stopped(rnd: Round, t: TaskContext, draft: Draft) -> None:
         draft.hedge(T.hedge_stopped(missing=draft.missing, later=[r.verdict for r in later if r.verdict not in (DEPLOY, verdict)]))
 
 
+def _passed(draft: Draft, rule: Rule) -> bool:
+    """Whether the verdict came from a rule after ``rule`` (``rule`` was tried and did
+    not fire)."""
+    return RULES.index(draft.decision.rule) > RULES.index(rule)
+
+
 def _hedges(rnd: Round, t: TaskContext, draft: Draft) -> None:
-    """The hedges that do not belong to one verdict: what could not be counted, and a
-    concentration skipped for too few failures."""
-    stats, task, ds, verdict = t.stats, t.task, t.dataset, draft.decision.verdict
-    if stats.runs and stats.unknown_success and verdict == NOT_IN_TRAINING:
-        draft.hedge(T.hedge_success_unknown(unknown=stats.unknown_success))
+    """The hedges that do not belong to one verdict: what could not be counted, a
+    concentration skipped for too few failures, and how many episodes to collect."""
+    stats, task, ds = t.stats, t.task, t.dataset
     if stats.runs and stats.cycle_sec_median is None and "evaluation_run.cycle_sec" not in draft.missing:
         draft.hedge(T.hedge_cycle_unknown(unknown=stats.unknown_cycle))
     if stats.unnamed_failures and stats.top_failure_reason is not None:
         draft.hedge(T.hedge_unnamed_failures(total=stats.failure_total, unnamed=stats.unnamed_failures))
-    if (verdict in (CYCLE_OVER, DEPLOY) and stats.failure_total and 2 <= stats.failure_total < MIN_FAILURES_FOR_CONCENTRATION
+    if (_passed(draft, CONCENTRATION) and stats.failure_total and 2 <= stats.failure_total < MIN_FAILURES_FOR_CONCENTRATION
             and stats.top_failure_share is not None and task.top_reason_share_limit is not None
             and stats.top_failure_share > task.top_reason_share_limit):
         draft.hedge(T.hedge_few_failures(total=stats.failure_total, share=stats.top_failure_share, limit=task.top_reason_share_limit))
-    if verdict != DEPLOY:
+    if draft.decision.rule is not DEPLOY_RULE:  # something is to be collected
         if ds is not None and ds.episode_count is None:
             draft.hedge(T.hedge_episode_count_empty())
         elif ds is not None and task.min_episode_count is None:
@@ -424,15 +432,14 @@ def build_card(rnd: Round, task: TaskSpec) -> dict[str, Any]:
     stats, ds = t.stats, t.dataset
 
     def values(decision: Decision) -> dict[str, Any]:
-        recapture = ds is not None and decision.verdict != DEPLOY
         return {
             "task_id": task.task_id, "model_artifact": rnd.artifact or UNKNOWN_ARTIFACT,
             "success_rate": _num(stats.success_rate), "failure_total": stats.failure_total,
             "top_failure_reason": stats.top_failure_reason, "top_failure_count": stats.top_failure_count,
             "top_failure_share": _num(stats.top_failure_share), "cycle_sec_median": _num(stats.cycle_sec_median),
             "more_episode_count": t.more,
-            "recapture_site": ds.capture_site if recapture else None,
-            "recapture_hand": ds.robot_hand_type if recapture else None,
+            "recapture_site": ds.capture_site if ds is not None else None,
+            "recapture_hand": ds.robot_hand_type if ds is not None else None,
         }
 
     return BOOK.card(rnd, t, values)
