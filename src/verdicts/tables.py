@@ -434,7 +434,7 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
             if repeated <= MAX_REPEATED_ISSUES:
                 issues.append(
                     InputIssue(file=file, table=table, line=1, column=name,
-                               reason=f"열 이름 '{name}'이(가) {seen[name] + 1}번째와 {index + 1}번째에 두 번 있습니다. 앞의 열만 씁니다.")
+                               reason=f"'{name}' 열이 {seen[name] + 1}번째와 {index + 1}번째에 두 번 있어 앞의 열만 씁니다.")
                 )
         else:
             seen[name] = index
@@ -1541,10 +1541,10 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     for name in spec.column_names:
         if name not in present and not spec.column(name).optional:
             hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)
-            tail = f" 비슷한 이름 '{hint[0]}' 열이 있는데, 오타라면 '{name}'(으)로 고쳐 주세요." if hint else ""
+            tail = f"는데, 비슷한 이름의 '{hint[0]}' 열이 오타라면 {josa(repr(name), '으로/로')} 고치면 됩니다" if hint else "습니다"
             issues.append(
                 InputIssue(file=raw.file, table=spec.name, line=raw.header_line, column=name,
-                           reason=f"'{name}' 열이 없어 이 열에 기대는 판정은 내리지 않았습니다.{tail}")
+                           reason=f"'{name}' 열이 없어 이 열에 기대는 판정은 내리지 않았{tail}.")
             )
     rows: list[Row] = []
     rejected: list[RawRow] = []
@@ -1597,7 +1597,7 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
             if key in first_line_of:
                 issues.append(
                     InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=key_name,
-                               reason=f"{key_name} '{key}'이(가) {first_line_of[key]}번째 줄에 이미 있습니다. 앞의 줄만 판정합니다.")
+                               reason=f"{key_name} 값 '{key}'의 줄이 {first_line_of[key]}번째 줄에 이미 있어 앞의 줄만 판정합니다.")
                 )
                 rejected.append(raw_row)
                 continue
@@ -1635,7 +1635,7 @@ def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow
         text = raw_row.values.get(col.name)
         if text is None:  # empty cell, or a key the record omitted
             if col.required and reject_reason is None:
-                reject_reason = (col.name, f"필수 값 '{col.name}'이(가) 비어 있어 이 줄은 판정하지 않았습니다.")
+                reject_reason = (col.name, f"필수 열 '{col.name}'의 값이 비어 있어 이 줄은 판정하지 않았습니다.")
             values[col.name] = None
             continue
         value, ok = _convert(col, text)
@@ -1644,10 +1644,10 @@ def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow
             values[col.name] = None
             issues.append(
                 InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=col.name,
-                           reason=f"'{_cut(text)}'은(는) {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
+                           reason=f"'{_cut(text)}' 값은 {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
             )
             if col.required and reject_reason is None:
-                reject_reason = (col.name, f"필수 값 '{col.name}'을(를) 읽을 수 없어 이 줄은 판정하지 않았습니다.")
+                reject_reason = (col.name, f"필수 열 '{col.name}'의 값을 읽을 수 없어 이 줄은 판정하지 않았습니다.")
         else:
             values[col.name] = value
     return values, invalid, reject_reason

@@ -14,6 +14,7 @@ from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
+from verdicts.korean import josa
 from verdicts.model import InputIssue
 from verdicts.numbers import parse_decimal
 from verdicts.tables import Row, TypedTable, load_typed_tables
@@ -37,10 +38,10 @@ def _decimal(t: TypedTable, row: Row, column: str, issues: list[InputIssue], *, 
     if value is None:
         return None
     if positive and value <= 0:
-        issues.append(_issue(t, row, column, f"{column} {row.raw[column]}은(는) 0보다 커야 해서 이 값은 쓰지 않았습니다."))
+        issues.append(_issue(t, row, column, f"{column} 값 {josa(row.raw[column], '은/는')} 0보다 커야 해서 이 값은 쓰지 않았습니다."))
         return None
     if (low is not None and value < parse_decimal(low)) or (high is not None and value > parse_decimal(high)):
-        issues.append(_issue(t, row, column, f"{column} {row.raw[column]}은(는) {low} 이상 {high} 이하여야 해서 이 값은 쓰지 않았습니다."))
+        issues.append(_issue(t, row, column, f"{column} 값 {josa(row.raw[column], '은/는')} {low} 이상 {high} 이하여야 해서 이 값은 쓰지 않았습니다."))
         return None
     return value
 
@@ -67,7 +68,7 @@ def load_round(path: str | Path) -> Round:
             v = row.values
             minimum = v.get("min_episode_count")
             if minimum is not None and minimum < 0:
-                issues.append(_issue(t, row, "min_episode_count", f"min_episode_count {minimum}은(는) 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
+                issues.append(_issue(t, row, "min_episode_count", f"min_episode_count 값 {josa(str(minimum), '은/는')} 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
                 minimum = None
             tasks[v["task_id"]] = TaskSpec(
                 task_id=v["task_id"], required_skill=v.get("required_skill"),
@@ -88,7 +89,7 @@ def load_round(path: str | Path) -> Round:
                 continue
             count = v.get("episode_count")
             if count is not None and count < 0:
-                issues.append(_issue(t, row, "episode_count", f"episode_count {count}은(는) 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
+                issues.append(_issue(t, row, "episode_count", f"episode_count 값 {josa(str(count), '은/는')} 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
                 count = None
             datasets[v["task_id"]] = DatasetRow(
                 task_id=v["task_id"], required_skill=v.get("required_skill"), episode_count=count,
@@ -114,14 +115,14 @@ def load_round(path: str | Path) -> Round:
             own = v.get("model_artifact")
             if own is not None and own != artifact:
                 issues.append(_issue(t, row, "model_artifact",
-                                     f"이 회차의 model_artifact '{artifact}'와(과) 다른 '{own}'의 평가 줄이라 세지 않았습니다."))
+                                     f"이 회차의 model_artifact {josa(repr(artifact), '과/와')} 다른 '{own}'의 평가 줄이라 세지 않았습니다."))
                 continue
             episode = v.get("episode_id")
             if episode is not None:
                 first = seen_episode.get((task_id, episode))
                 if first is not None:
                     issues.append(_issue(t, row, "episode_id",
-                                         f"{task_id}의 episode_id '{episode}'이(가) {first}번째 줄에 이미 있어 이 줄은 세지 않았습니다."))
+                                         f"{task_id}의 episode_id {josa(repr(episode), '이/가')} {first}번째 줄에 이미 있어 이 줄은 세지 않았습니다."))
                     continue
                 seen_episode[(task_id, episode)] = row.line
             if t.has("success") and v.get("success") is None and "success" not in row.invalid:
