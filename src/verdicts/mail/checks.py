@@ -145,7 +145,8 @@ class CheckContext:
             return True, None
         sent, received = _moment(found.action.raw.get("sent_at")), _moment(found.message.raw.get("received_at"))
         limit = parse_decimal(found.policy.raw.get("max_reply_hours"))
-        if sent is None or received is None or limit is None:
+        deadline = _moment(found.message.raw.get("reply_deadline"))
+        if sent is None or received is None or deadline is None or limit is None or limit < 0:
             return False, None
         seconds = Decimal((sent - received).days * 86400 + (sent - received).seconds)
         value = (seconds / Decimal(3600) - limit).quantize(_CENT, rounding=ROUND_HALF_UP)

@@ -138,7 +138,7 @@ def unconfirmed(*, counterpart: str, kind: str, confidence: Decimal, minimum: De
 
 
 def confirm_unknown(*, counterpart: str, kind: str, cells: Sequence[str], confidence: Decimal) -> str:
-    return (f"{head(counterpart, kind)} 확신도 {score(confidence)}로 나갔지만 action_policy의 {_cells(cells)}이 비어 있거나 "
+    return (f"{head(counterpart, kind)} 확신도 {josa(score(confidence), '으로/로')} 나갔지만 action_policy의 {_cells(cells)}이 비어 있거나 "
             f"읽을 수 없어 사람 확인이 필요했는지 가리지 못하고 " + _stopped("확인"))
 
 
@@ -151,7 +151,7 @@ def late(*, counterpart: str, kind: str, elapsed: Decimal, limit: Decimal, over:
 
 
 def late_unknown(*, counterpart: str, kind: str, elapsed: Decimal, cells: Sequence[str]) -> str:
-    return (f"{head(counterpart, kind)} 받은 지 {hours(elapsed)}시간 뒤에 나갔지만 {_cells(cells)}을 읽을 수 없어 "
+    return (f"{head(counterpart, kind)} 받은 지 {hours(elapsed)}시간 뒤에 나갔지만 {_cells(cells)}이 비어 있거나 읽을 수 없어 "
             f"기한을 넘겼는지 가리지 못하고 " + _stopped("기한"))
 
 
@@ -169,7 +169,8 @@ def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, object
     else:
         values = "원문에 없는 금액이나 날짜를 넣지 않았고"
     if deadline and limit is not None:
-        timing = f"받은 지 {_gap(elapsed_minutes)} 만에 나가 기준 {hours(limit)}시간 안에 들었습니다."
+        when = f"받은 지 {_gap(elapsed_minutes)} 만에" if elapsed_minutes else "받자마자"
+        timing = f"{when} 나가 기준 {hours(limit)}시간 안에 들었습니다."
     else:
         timing = f"상대가 회신 기한을 적지 않은 메일이라 받은 지 {_gap(elapsed_minutes)} 뒤에 나간 것도 늦은 것으로 보지 않습니다."
     return f"{head(counterpart, kind)} {values} {timing}"
@@ -180,7 +181,7 @@ def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, object
 
 def hedge_stopped(*, cells: Sequence[str], later: Sequence[str]) -> Clause:
     """Which values stopped the verdict, and which later steps were therefore not looked at."""
-    base = f"{_cells(cells)}을 읽을 수 없어 "
+    base = f"{_cells(cells)}이 비어 있거나 읽을 수 없어 "
     if later:
         base += f"뒤의 {', '.join(dict.fromkeys(later))} 단계는 보지 않았"
     else:
