@@ -160,8 +160,8 @@ class CheckContext:
         minimum = parse_decimal(found.policy.raw.get("min_confidence"))
         if confidence is None:
             return None
-        if minimum is None:
-            return False
+        if minimum is None or not Decimal(0) <= minimum <= Decimal(1):
+            return False  # no usable minimum: nothing to fall short of
         return confidence < minimum
 
 
@@ -231,7 +231,8 @@ def low_confidence_recomputed(ctx: CheckContext):
             continue
         found = ctx.find(c)
         needs = parse_bool(found.policy.raw.get("needs_confirm") or "") if found.policy is not None else None
-        no_minimum = found.policy is None or parse_decimal(found.policy.raw.get("min_confidence")) is None
+        minimum = parse_decimal(found.policy.raw.get("min_confidence")) if found.policy is not None else None
+        no_minimum = minimum is None or not Decimal(0) <= minimum <= Decimal(1)
         confirmed = found.action.raw.get("confirmed_by") if found.action is not None else None
         fires = needs is True and expected and not confirmed
         verdict = c.get("verdict")
