@@ -338,8 +338,8 @@ def decode_bytes(data: bytes, file: str) -> tuple[str, str]:
             return data.decode("cp949"), "cp949"
         except UnicodeDecodeError:
             raise InputError(
-                f"{file}: UTF-8로도 CP949로도 읽을 수 없는 바이트가 {utf8_error.start}번째에 있습니다. "
-                "파일을 UTF-8 CSV로 다시 저장해 주세요."
+                f"{file}: UTF-8로도 CP949로도 읽을 수 없는 바이트가 {utf8_error.start}번째에 있어 "
+                "파일을 UTF-8 CSV로 다시 저장해야 합니다."
             ) from None
 
 
@@ -1453,13 +1453,13 @@ def read_tables(path: Path, names: list[str], issues: list[InputIssue], *, singl
     suffix = path.suffix.lower()
     if suffix in (".csv", ".tsv", ".txt"):
         if single_csv_table is None:
-            raise InputError(f"{path}: CSV 파일 하나로는 읽을 수 없습니다. 표마다 CSV가 든 폴더를 주세요.")
+            raise InputError(f"{path}: 이 도메인의 표는 CSV 파일 하나로는 읽을 수 없어 표마다 CSV가 든 폴더가 필요합니다.")
         return {single_csv_table: read_csv(path, single_csv_table, issues)}
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx(path, names, issues)
     if suffix in (".json", ".yaml", ".yml"):
         return _document_records(path, names, issues)
-    raise InputError(f"{path}: 알 수 없는 형식입니다 (.csv, .xlsx, .json, .yaml 또는 폴더를 주세요).")
+    raise InputError(f"{path}: 알 수 없는 형식이라 읽지 않았습니다 (.csv, .xlsx, .json, .yaml 파일이나 폴더를 읽습니다).")
 
 
 # --------------------------------------------------------------------------- typing
