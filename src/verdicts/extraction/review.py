@@ -1,0 +1,418 @@
+"""The review queue's store: paused runs, their cells, and the operators' decisions in a
+local SQLite database.
+
+A run is *paused* while some of its cells wait for a decision.  ``load`` judges an input
+(any form the domain reads) and keeps each cell's card, its field's pattern and label,
+and the run's pages, so the queue survives restarts without the input.  Loading the same
+run again replaces its cards and keeps every decision.
+
+A decision is one of ``approve`` (the AI's value stands), ``correct`` (a new value,
+which must match the field's pattern entirely) and ``reject`` (no value).  It records
+the reviewer, the time, the old and the new value, and the seconds from opening the
+cell to deciding.  Two reviewers never lose an update: each decision names the last
+decision its reviewer saw (``seen``), and one made on a stale view is refused with the
+name of whoever decided first.  Every write is one ``BEGIN IMMEDIATE`` transaction.
+
+A cell whose run event could not be read, or whose cited page could not be loaded, is
+*broken*: it is not decided but reloaded (``reload`` reads its run's input again);
+every other cell keeps its verdict and its decisions.
+
+Schema changes are numbered migrations applied in order, each once, recorded in
+``schema_version`` (the approach of :mod:`verdicts.rounds`).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+import sqlite3
+import statistics
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from verdicts.errors import VerdictsError
+from verdicts.korean import josa
+
+from .domain import judge_batch
+from .rules import BOOK, CellFacts
+
+__all__ = ["ReviewStore", "ReviewError", "StaleDecision", "Cell", "Decision", "MIGRATIONS", "ACTIONS", "BROKEN_VALUES",
+           "ENV_VAR", "default_review_db", "percentile"]
+
+ENV_VAR = "VERDICTS_REVIEW_DB"
+BUSY_TIMEOUT = 30.0
+ACTIONS = ("approve", "correct", "reject")
+#: a cell stopped on one of these values cannot be decided, only reloaded
+BROKEN_VALUES = ("worker_outputs.value", "source_pages.text")
+
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (1, "paused runs, their cells and the decisions", """
+        CREATE TABLE runs (
+            run_id TEXT PRIMARY KEY,
+            input_path TEXT NOT NULL,
+            pages_json TEXT NOT NULL,
+            loaded_at TEXT NOT NULL
+        );
+        CREATE TABLE cells (
+            item_key TEXT PRIMARY KEY,
+            run_id TEXT NOT NULL REFERENCES runs(run_id),
+            field_name TEXT NOT NULL,
+            position INTEGER NOT NULL,
+            label TEXT NOT NULL,
+            pattern TEXT,
+            card_json TEXT NOT NULL,
+            broken TEXT
+        );
+        CREATE INDEX cells_by_run ON cells(run_id, position);
+        CREATE TABLE decisions (
+            id INTEGER PRIMARY KEY AUTOINCREMENT,
+            item_key TEXT NOT NULL,
+            run_id TEXT NOT NULL,
+            field_name TEXT NOT NULL,
+            verdict TEXT NOT NULL,
+            action TEXT NOT NULL,
+            old_value TEXT,
+            new_value TEXT,
+            reviewer TEXT NOT NULL,
+            decided_at TEXT NOT NULL,
+            seconds REAL
+        );
+        CREATE INDEX decisions_by_cell ON decisions(item_key, id);
+    """),
+)
+
+
+class ReviewError(VerdictsError):
+    """A decision or a load is refused (the message says why, in Korean)."""
+
+
+class StaleDecision(ReviewError):
+    """A decision made on a view that another reviewer's decision has outdated."""
+
+
+def default_review_db() -> Path:
+    """``$VERDICTS_REVIEW_DB``, else ``$XDG_DATA_HOME/verdicts/review.sqlite3``."""
+    env = os.environ.get(ENV_VAR)
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "verdicts" / "review.sqlite3"
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass(frozen=True)
+class Decision:
+    id: int
+    item_key: str
+    action: str
+    old_value: str | None
+    new_value: str | None
+    reviewer: str
+    decided_at: str
+    seconds: float | None
+    verdict: str
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One cell of a paused run as the queue shows it."""
+
+    item_key: str
+    run_id: str
+    field_name: str
+    position: int
+    label: str
+    pattern: str | None
+    card: dict[str, Any]
+    broken: str | None
+    last: Decision | None
+
+    @property
+    def waiting(self) -> bool:
+        return self.last is None
+
+    def evidence(self, field: str) -> Any:
+        for item in self.card.get("evidence") or ():
+            if item.get("field") == field and not item.get("agg"):
+                return item.get("value")
+        return None
+
+
+def percentile(values: list[float], p: float) -> float:
+    """The ``p``-th percentile (0–100) by linear interpolation between closest ranks.
+
+    >>> percentile([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 90), percentile([4.0], 50)
+    (9.1, 4.0)
+    """
+    ordered = sorted(values)
+    if len(ordered) == 1:
+        return float(ordered[0])
+    rank = (len(ordered) - 1) * p / 100
+    low = int(rank)
+    high = min(low + 1, len(ordered) - 1)
+    return round(ordered[low] + (ordered[high] - ordered[low]) * (rank - low), 3)
+
+
+class ReviewStore:
+    """The review database at ``path`` (created and migrated on first use)."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.path = Path(path) if path is not None else default_review_db()
+
+    @contextmanager
+    def connect(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+        except (OSError, sqlite3.Error) as exc:
+            raise ReviewError(f"{self.path}: 검토 데이터베이스를 열 수 없습니다({exc}).") from None
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
+            conn.execute("PRAGMA journal_mode = WAL")
+            self._migrate(conn)
+            yield conn
+        except sqlite3.Error as exc:
+            raise ReviewError(f"{self.path}: 검토 데이터베이스 오류입니다({exc}).") from None
+        finally:
+            conn.close()
+
+    @staticmethod
+    def _version(conn: sqlite3.Connection) -> int:
+        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone():
+            return 0
+        return conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        if self._version(conn) >= MIGRATIONS[-1][0]:
+            return
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, "
+                         "applied_at TEXT NOT NULL)")
+            current = self._version(conn)
+            for version, description, sql in MIGRATIONS:
+                if version > current:
+                    for statement in (s.strip() for s in sql.split(";")):
+                        if statement:
+                            conn.execute(statement)
+                    conn.execute("INSERT INTO schema_version VALUES (?, ?, ?)", (version, description, _now()))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def schema_version(self) -> int:
+        with self.connect() as conn:
+            return self._version(conn)
+
+    # ------------------------------------------------------------------ loading runs
+    def load(self, path: str | Path, only: str | None = None) -> list[str]:
+        """Judge the input at ``path`` and keep its runs (only the cell ``only`` when
+        given: a reload); returns the run ids kept."""
+        path = Path(path).resolve()
+        report = judge_batch(path)
+        batch = report.batch
+        broken: dict[str, str] = {}
+        for cell in batch.cells():
+            decision = BOOK.decide(batch, CellFacts(batch, cell))
+            hit = [m for m in decision.missing if m in BROKEN_VALUES]
+            if hit:
+                broken[cell.key] = hit[0]
+        runs: dict[str, list] = {}
+        for position, card in enumerate(report.cards):
+            runs.setdefault(card.run_id, []).append((position, card))
+        with self.connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                for run_id, cards in runs.items():
+                    if only is not None and only not in {c.key for _, c in cards}:
+                        continue
+                    pages = {str(n): {"doc_name": p.doc_name, "text": p.text} for n, p in batch.pages.get(run_id, {}).items()}
+                    conn.execute("INSERT INTO runs VALUES (?, ?, ?, ?) ON CONFLICT(run_id) DO UPDATE SET "
+                                 "input_path = excluded.input_path, pages_json = excluded.pages_json, loaded_at = excluded.loaded_at",
+                                 (run_id, str(path), json.dumps(pages, ensure_ascii=False), _now()))
+                    for position, card in cards:
+                        if only is not None and card.key != only:
+                            continue
+                        rule = batch.rules[card.field_name]
+                        conn.execute(
+                            "INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(item_key) DO UPDATE SET "
+                            "position = excluded.position, label = excluded.label, pattern = excluded.pattern, "
+                            "card_json = excluded.card_json, broken = excluded.broken",
+                            (card.key, run_id, card.field_name, position, rule.label,
+                             None if rule.pattern_broken else rule.pattern_text,
+                             json.dumps(card.to_json(), ensure_ascii=False), broken.get(card.key)))
+                conn.execute("COMMIT")
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return list(runs)
+
+    def reload(self, item_key: str) -> Cell:
+        """Read the input of the cell's run again and replace the cell's card."""
+        cell = self.cell(item_key)
+        with self.connect() as conn:
+            path = conn.execute("SELECT input_path FROM runs WHERE run_id = ?", (cell.run_id,)).fetchone()[0]
+        try:
+            self.load(path, only=item_key)
+        except VerdictsError as exc:
+            raise ReviewError(f"{path}: 입력을 다시 읽지 못했습니다({exc}).") from None
+        return self.cell(item_key)
+
+    # ------------------------------------------------------------------ reading the queue
+    @staticmethod
+    def _decision(row) -> Decision | None:
+        return None if row is None else Decision(*row)
+
+    _DECISION = "SELECT id, item_key, action, old_value, new_value, reviewer, decided_at, seconds, verdict FROM decisions"
+
+    def _cells(self, conn, where: str, args: tuple) -> list[Cell]:
+        out = []
+        for row in conn.execute("SELECT item_key, run_id, field_name, position, label, pattern, card_json, broken FROM cells "
+                                f"WHERE {where} ORDER BY run_id, position", args):
+            last = conn.execute(self._DECISION + " WHERE item_key = ? ORDER BY id DESC LIMIT 1", (row[0],)).fetchone()
+            out.append(Cell(row[0], row[1], row[2], row[3], row[4], row[5], json.loads(row[6]), row[7], self._decision(last)))
+        return out
+
+    def runs(self) -> list[dict[str, Any]]:
+        """Every run with its cell count, how many wait, and how many are broken."""
+        with self.connect() as conn:
+            rows = conn.execute("SELECT run_id FROM runs ORDER BY run_id").fetchall()
+            out = []
+            for (run_id,) in rows:
+                cells = self._cells(conn, "run_id = ?", (run_id,))
+                out.append({"run_id": run_id, "cells": len(cells), "waiting": sum(1 for c in cells if c.waiting),
+                            "broken": sum(1 for c in cells if c.broken)})
+        return out
+
+    def paused(self) -> list[dict[str, Any]]:
+        """The runs with a cell still waiting."""
+        return [r for r in self.runs() if r["waiting"]]
+
+    def run_cells(self, run_id: str) -> list[Cell]:
+        with self.connect() as conn:
+            return self._cells(conn, "run_id = ?", (run_id,))
+
+    def cell(self, item_key: str) -> Cell:
+        with self.connect() as conn:
+            cells = self._cells(conn, "item_key = ?", (item_key,))
+        if not cells:
+            raise ReviewError(f"검토 대기열에 {item_key} 칸이 없습니다.")
+        return cells[0]
+
+    def pages(self, run_id: str) -> dict[int, dict[str, Any]]:
+        with self.connect() as conn:
+            row = conn.execute("SELECT pages_json FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        return {int(k): v for k, v in json.loads(row[0]).items()} if row else {}
+
+    def history(self, item_key: str) -> list[Decision]:
+        with self.connect() as conn:
+            return [Decision(*r) for r in conn.execute(self._DECISION + " WHERE item_key = ? ORDER BY id", (item_key,))]
+
+    def next_waiting(self, run_id: str, after: str | None = None) -> str | None:
+        """The next waiting cell of the run after ``after`` (wrapping round), or ``None``."""
+        cells = [c for c in self.run_cells(run_id) if c.waiting and not c.broken]
+        keys = [c.item_key for c in cells]
+        if not keys:
+            return None
+        if after is None:
+            return keys[0]
+        everything = [c.item_key for c in self.run_cells(run_id)]
+        start = everything.index(after) if after in everything else -1
+        for key in everything[start + 1:] + everything[:start + 1]:
+            if key in keys:
+                return key
+        return None
+
+    # ------------------------------------------------------------------ deciding
+    def decide(self, item_key: str, action: str, *, reviewer: str, new_value: str | None = None, seen: int = 0,
+               opened_at: float | None = None, now: float | None = None) -> Decision:
+        """Record a decision on the cell; ``seen`` is the id of the last decision the
+        reviewer saw (0: none), ``opened_at`` when the cell was opened (epoch seconds)."""
+        reviewer = (reviewer or "").strip()
+        if action not in ACTIONS:
+            raise ReviewError(f"결정은 승인, 수정, 거절 가운데 하나여야 합니다({action!r}).")
+        if not reviewer:
+            raise ReviewError("검토자 이름이 비어 있어 결정을 남기지 않았습니다.")
+        cell = self.cell(item_key)
+        if cell.broken:
+            raise ReviewError("이 칸은 입력을 읽지 못한 상태라 먼저 다시 불러와야 결정할 수 있습니다.")
+        if action == "correct":
+            new_value = (new_value or "").strip()
+            if not new_value:
+                raise ReviewError("수정할 값이 비어 있습니다.")
+            if cell.pattern and re.fullmatch(cell.pattern, new_value) is None:
+                raise ReviewError(f"고친 값 {josa(repr(new_value), '이/가')} {cell.label} 칸의 형식 규칙 `{cell.pattern}`에 맞지 않습니다.")
+        now = time.time() if now is None else now
+        seconds = round(now - opened_at, 3) if opened_at is not None and 0 <= now - opened_at < 86_400 else None
+        ai_value = cell.card.get("ai_value")
+        with self.connect() as conn:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                last = self._decision(conn.execute(self._DECISION + " WHERE item_key = ? ORDER BY id DESC LIMIT 1",
+                                                   (item_key,)).fetchone())
+                if (last.id if last else 0) != seen:
+                    conn.execute("ROLLBACK")
+                    raise StaleDecision(f"{last.reviewer} 님이 {last.decided_at}에 이 칸을 먼저 결정해 이 결정은 받지 않았습니다."
+                                        if last else "이 칸의 결정이 취소된 뒤라 이 결정은 받지 않았습니다.")
+                old = last.new_value if last else ai_value
+                new = {"approve": old, "correct": new_value, "reject": None}[action]
+                cur = conn.execute(
+                    "INSERT INTO decisions (item_key, run_id, field_name, verdict, action, old_value, new_value, reviewer, "
+                    "decided_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (item_key, cell.run_id, cell.field_name, cell.card["verdict"], action, old, new, reviewer,
+                     datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="seconds"), seconds))
+                decision_id = cur.lastrowid
+                conn.execute("COMMIT")
+            except StaleDecision:
+                raise
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+        return next(d for d in self.history(item_key) if d.id == decision_id)
+
+    # ------------------------------------------------------------------ what comes out
+    def stats(self) -> dict[str, list[dict[str, Any]]]:
+        """Time to decide: count, median and 90th percentile of seconds per field and per
+        verdict (decisions without a time are left out)."""
+        with self.connect() as conn:
+            rows = conn.execute("SELECT field_name, verdict, seconds FROM decisions WHERE seconds IS NOT NULL").fetchall()
+        out: dict[str, list[dict[str, Any]]] = {}
+        for part, index in (("field_name", 0), ("verdict", 1)):
+            groups: dict[str, list[float]] = {}
+            for row in rows:
+                groups.setdefault(row[index], []).append(row[2])
+            out[part] = [{part: k, "decisions": len(v), "median": round(statistics.median(v), 3), "p90": percentile(v, 90)}
+                         for k, v in sorted(groups.items())]
+        return out
+
+    def export(self, run_id: str) -> list[dict[str, Any]]:
+        """The run's cells with their final value: the last decision's new value, or the
+        AI's value while a cell waits."""
+        rows = []
+        for c in self.run_cells(run_id):
+            last = c.last
+            rows.append({"item_key": c.item_key, "run_id": c.run_id, "field_name": c.field_name, "verdict": c.card["verdict"],
+                         "ai_value": c.card.get("ai_value"), "value": last.new_value if last else c.card.get("ai_value"),
+                         "decision": last.action if last else None, "reviewer": last.reviewer if last else None,
+                         "decided_at": last.decided_at if last else None})
+        return rows
+
+    def export_csv(self, run_id: str) -> str:
+        rows = self.export(run_id)
+        out = io.StringIO()
+        writer = csv.DictWriter(out, ["item_key", "run_id", "field_name", "verdict", "ai_value", "value", "decision",
+                                      "reviewer", "decided_at"], lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()

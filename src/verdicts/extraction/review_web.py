@@ -1,0 +1,310 @@
+"""The review queue's pages and routes, mounted on the kit's server
+(:func:`verdicts.serve.create_app`).
+
+* ``GET /review`` — paused runs with how many cells wait (or, with none, a sentence and
+  a button that opens the sample run);
+* ``GET /review/run/{run_id}`` — the run's cells with their verdict and state;
+* ``GET /review/cell/{item_key}`` — the card, the source page with the evidence phrase
+  highlighted (or the page the hedge names), the decision form and its history;
+* ``POST /review/decide`` — approve, correct or reject (form fields ``item_key``,
+  ``action``, ``reviewer``, ``new_value``, ``seen``, ``opened_at``);
+* ``POST /review/reload/{item_key}`` — read a broken cell's input again;
+* ``POST /review/sample`` — load the bundled sample runs;
+* ``GET /review/export/{run_id}.csv`` and ``.json`` — the corrected values;
+* ``GET /review/stats`` — time to decide, median and 90th percentile per field and verdict.
+
+Keyboard: ``a`` approve, ``c`` correct (the value box), ``r`` reject, ``n`` the next
+waiting cell, ``Enter`` in the value box sends the correction.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import partial
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote
+
+from verdicts.screen import escape
+from verdicts.serve import ServerPages
+
+from .review import ReviewError, ReviewStore, StaleDecision
+
+__all__ = ["review_routes", "review_pages", "SAMPLE", "highlighted_page"]
+
+#: the bundled sample runs (the "샘플 실행 열기" button loads them)
+SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "extraction"
+
+_STYLE = """
+body{font-family:system-ui,'Noto Sans KR',sans-serif;margin:2rem;max-width:72rem;color:#222}
+a{color:#0b57d0}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.3rem .6rem;text-align:left}
+.banner{padding:.6rem 1rem;border-radius:.4rem;margin:1rem 0}.error{background:#fde2e1}.ok{background:#e3f4e1}
+.page{white-space:pre-wrap;border:1px solid #ccc;padding:1rem;background:#fafafa}mark{background:#ffe066}
+.verdict{font-weight:bold}.broken{background:#fff4d6}.keys{color:#666;font-size:.9em}
+button{font-size:1rem;margin-right:.5rem}
+"""
+
+
+def _page(title: str, body: str, banner: str | None = None, ok: str | None = None) -> str:
+    notes = ""
+    if banner:
+        notes += f'<div class="banner error" role="alert" id="banner">{escape(banner)}</div>'
+    if ok:
+        notes += f'<div class="banner ok" role="status">{escape(ok)}</div>'
+    return (f'<!doctype html><html lang="ko"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+            f"<style>{_STYLE}</style></head><body><p><a href=\"/review\">검토 대기열</a> · "
+            f"<a href=\"/review/stats\">결정 시간</a></p><h1>{escape(title)}</h1>{notes}{body}</body></html>")
+
+
+def highlighted_page(card: dict[str, Any], pages: dict[int, dict[str, Any]]) -> tuple[int | None, str, str | None]:
+    """``(page number, HTML of its text with the phrase marked, note)``: the cited page
+    when the phrase is on it, else the first page of the run holding the phrase (the
+    hedge's page), else the cited page unmarked."""
+    ev = {e.get("field"): e.get("value") for e in card.get("evidence") or () if not e.get("agg")}
+    phrase, cited = ev.get("evidence_text"), ev.get("evidence_page")
+    cited = cited if isinstance(cited, int) and cited in pages else None
+    shown, note = cited, None
+    if phrase and (cited is None or phrase not in (pages[cited].get("text") or "")):
+        other = next((n for n in sorted(pages) if phrase in (pages[n].get("text") or "")), None)
+        if other is not None:
+            shown = other
+            note = (f"근거로 든 {cited}쪽에는 문구가 없어 같은 문구가 있는 {other}쪽을 보여 드립니다." if cited
+                    else f"같은 문구가 있는 {other}쪽을 보여 드립니다.")
+    if shown is None:
+        shown = min(pages) if pages else None
+    if shown is None:
+        return None, "", "이 실행에는 불러온 원문 쪽이 없습니다."
+    text = pages[shown].get("text")
+    if text is None:
+        return shown, "", f"{shown}쪽 본문을 불러오지 못했습니다."
+    if phrase and phrase in text:
+        at = text.index(phrase)
+        html = escape(text[:at]) + f'<mark id="phrase">{escape(phrase)}</mark>' + escape(text[at + len(phrase):])
+    else:
+        html = escape(text)
+    return shown, html, note
+
+
+def _queue(store: ReviewStore, ok: str | None = None) -> str:
+    runs = store.runs()
+    paused = [r for r in runs if r["waiting"]]
+    if not paused:
+        body = ('<p id="empty">지금은 검토할 칸이 없습니다.</p>'
+                '<form method="post" action="/review/sample"><button id="open-sample" type="submit">샘플 실행 열기</button></form>')
+    else:
+        rows = "".join(
+            f'<tr><td><a href="/review/run/{quote(r["run_id"])}">{escape(r["run_id"])}</a></td>'
+            f'<td class="waiting">{r["waiting"]}</td><td>{r["cells"]}</td><td>{r["broken"]}</td></tr>' for r in paused)
+        body = ("<table id=\"runs\"><tr><th>멈춘 실행</th><th>기다리는 칸</th><th>전체 칸</th><th>다시 불러올 칸</th></tr>"
+                f"{rows}</table>")
+    done = [r for r in runs if not r["waiting"]]
+    if done:
+        body += "<h2>검토를 마친 실행</h2><ul>" + "".join(
+            f'<li><a href="/review/run/{quote(r["run_id"])}">{escape(r["run_id"])}</a> · '
+            f'<a href="/review/export/{quote(r["run_id"])}.csv">CSV</a> · '
+            f'<a href="/review/export/{quote(r["run_id"])}.json">JSON</a></li>' for r in done) + "</ul>"
+    return _page("검토 대기열", body, ok=ok)
+
+
+def _run(store: ReviewStore, run_id: str) -> str:
+    cells = store.run_cells(run_id)
+    rows = []
+    for c in cells:
+        state = "다시 불러오기" if c.broken else ("대기" if c.waiting else {"approve": "승인", "correct": "수정", "reject": "거절"}[c.last.action])
+        rows.append(f'<tr class="{"broken" if c.broken else ""}"><td><a href="/review/cell/{quote(c.item_key)}">'
+                    f'{escape(c.item_key)}</a></td><td class="verdict">{escape(c.card["verdict"])}</td>'
+                    f'<td>{escape(c.card["summary"])}</td><td class="state">{state}</td></tr>')
+    body = ("<table id=\"cells\"><tr><th>칸</th><th>판정</th><th>요약</th><th>상태</th></tr>" + "".join(rows) + "</table>"
+            f'<p><a href="/review/export/{quote(run_id)}.csv">고친 값 CSV</a> · '
+            f'<a href="/review/export/{quote(run_id)}.json">고친 값 JSON</a></p>')
+    return _page(f"실행 {run_id}", body)
+
+
+_SCRIPT = """
+<script>
+const form = document.getElementById('decide');
+if (form) {
+  form.elements.opened_at.value = String(Date.now() / 1000);
+  const who = form.elements.reviewer;
+  who.value = localStorage.getItem('reviewer') || who.value;
+  form.addEventListener('submit', () => localStorage.setItem('reviewer', who.value));
+  const send = (action) => { const b = form.querySelector('button[value="' + action + '"]'); form.requestSubmit(b); };
+  form.elements.new_value.addEventListener('keydown', (e) => {
+    if (e.key === 'Enter') { e.preventDefault(); send('correct'); }
+  });
+  document.addEventListener('keydown', (e) => {
+    if (e.target.tagName === 'INPUT' || e.ctrlKey || e.metaKey || e.altKey) return;
+    if (e.key === 'a') { e.preventDefault(); send('approve'); }
+    else if (e.key === 'r') { e.preventDefault(); send('reject'); }
+    else if (e.key === 'c') { e.preventDefault(); form.elements.new_value.focus(); }
+  });
+}
+document.addEventListener('keydown', (e) => {
+  if (e.target.tagName === 'INPUT') return;
+  const next = document.getElementById('next');
+  if (e.key === 'n' && next) { e.preventDefault(); location.href = next.href; }
+});
+</script>
+"""
+
+
+def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str | None = None, reviewer: str = "") -> str:
+    c = store.cell(item_key)
+    card = c.card
+    number, text, note = highlighted_page(card, store.pages(c.run_id))
+    head = (f'<p><span class="verdict" id="verdict">{escape(card["verdict"])}</span> · {escape(c.label)} '
+            f'(<code>{escape(c.field_name)}</code>)</p><p id="summary">{escape(card["summary"])}</p>')
+    if card.get("hedge"):
+        head += f'<p id="hedge">{escape(card["hedge"])}</p>'
+    head += (f'<p>AI 값: <code id="ai-value">{escape(card.get("ai_value"))}</code> · 원문 값: '
+             f'<code>{escape(card.get("source_value"))}</code></p>')
+    if c.broken:
+        form = (f'<div class="broken" id="reload-state"><p>이 칸은 입력을 읽지 못해 판정 대신 다시 불러오기 상태입니다.</p>'
+                f'<form method="post" action="/review/reload/{quote(item_key)}"><button id="reload" type="submit">다시 불러오기</button>'
+                "</form></div>")
+    else:
+        last = c.last
+        decided = (f'<p id="decided">{escape(last.reviewer)} 님이 {escape(last.decided_at)}에 '
+                   f'{ {"approve": "승인", "correct": "수정", "reject": "거절"}[last.action] }했습니다.</p>') if last else ""
+        form = (f'{decided}<form method="post" action="/review/decide" id="decide">'
+                f'<input type="hidden" name="item_key" value="{escape(item_key)}">'
+                f'<input type="hidden" name="seen" value="{last.id if last else 0}">'
+                '<input type="hidden" name="opened_at" value="">'
+                f'<label>검토자 <input name="reviewer" id="reviewer" value="{escape(reviewer)}" required></label> '
+                f'<label>고친 값 <input name="new_value" id="new-value"></label>'
+                + (f' <span class="keys">형식 규칙 <code>{escape(c.pattern)}</code></span>' if c.pattern else "")
+                + '<p><button type="submit" name="action" value="approve" id="approve">승인 (a)</button>'
+                '<button type="submit" name="action" value="correct" id="correct">수정 (c, Enter)</button>'
+                '<button type="submit" name="action" value="reject" id="reject">거절 (r)</button></p></form>')
+    following = store.next_waiting(c.run_id, after=item_key)
+    nav = (f'<p class="keys"><a href="/review/run/{quote(c.run_id)}">실행 {escape(c.run_id)}</a>'
+           + (f' · <a id="next" href="/review/cell/{quote(following)}">다음 칸 (n)</a>' if following and following != item_key else "")
+           + "</p>")
+    source = f"<h2>원문 {number}쪽</h2>" if number else "<h2>원문</h2>"
+    if note:
+        source += f'<p id="page-note">{escape(note)}</p>'
+    source += f'<div class="page" id="page">{text}</div>'
+    history = store.history(item_key)
+    if history:
+        source += "<h2>결정 기록</h2><table id=\"history\"><tr><th>검토자</th><th>시각</th><th>결정</th><th>이전 값</th><th>새 값</th><th>걸린 시간(초)</th></tr>" + "".join(
+            f"<tr><td>{escape(d.reviewer)}</td><td>{escape(d.decided_at)}</td><td>{escape(d.action)}</td><td>{escape(d.old_value)}</td>"
+            f"<td>{escape(d.new_value)}</td><td>{'' if d.seconds is None else d.seconds}</td></tr>" for d in history) + "</table>"
+    return _page(item_key, head + form + nav + source + _SCRIPT, banner=banner, ok=ok)
+
+
+def _stats(store: ReviewStore) -> str:
+    stats = store.stats()
+    body = ""
+    for part, title in (("field_name", "칸별"), ("verdict", "판정별")):
+        rows = "".join(f"<tr><td>{escape(r[part])}</td><td>{r['decisions']}</td><td>{r['median']}</td><td>{r['p90']}</td></tr>"
+                       for r in stats[part])
+        body += (f"<h2>{title}</h2><table id=\"stats-{part}\"><tr><th>{title[:-1]}</th><th>결정 수</th><th>중앙값(초)</th>"
+                 f"<th>90백분위(초)</th></tr>{rows}</table>")
+    if not stats["field_name"]:
+        body = "<p>아직 시간이 기록된 결정이 없습니다.</p>"
+    return _page("결정까지 걸린 시간", body)
+
+
+def review_routes(store: ReviewStore) -> list[Any]:
+    """The queue's Starlette routes over ``store``."""
+    from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
+    from starlette.routing import Route
+
+    async def form(request) -> dict[str, str]:
+        body = (await request.body()).decode("utf-8", "replace")
+        return {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
+
+    def html(text: str, status: int = 200) -> HTMLResponse:
+        return HTMLResponse(text, status_code=status)
+
+    async def queue(request):
+        return html(_queue(store))
+
+    async def run(request):
+        return html(_run(store, request.path_params["run_id"]))
+
+    async def cell(request):
+        try:
+            return html(_cell(store, request.path_params["item_key"]))
+        except ReviewError as exc:
+            return html(_page("검토 대기열", "", banner=str(exc)), 404)
+
+    async def decide(request):
+        f = await form(request)
+        key = f.get("item_key", "")
+        try:
+            opened = float(f["opened_at"]) if f.get("opened_at") else None
+            seen = int(f.get("seen") or 0)
+            store.decide(key, f.get("action", ""), reviewer=f.get("reviewer", ""), new_value=f.get("new_value"),
+                         seen=seen, opened_at=opened)
+        except (ReviewError, ValueError) as exc:
+            status = 409 if isinstance(exc, StaleDecision) else 422
+            try:
+                return html(_cell(store, key, banner=str(exc), reviewer=f.get("reviewer", "")), status)
+            except ReviewError as missing:
+                return html(_page("검토 대기열", "", banner=str(missing)), 404)
+        run_id = store.cell(key).run_id
+        following = store.next_waiting(run_id, after=key)
+        where = f"/review/cell/{quote(following)}" if following else f"/review/run/{quote(run_id)}"
+        return RedirectResponse(where, status_code=303)
+
+    async def reload(request):
+        key = request.path_params["item_key"]
+        try:
+            c = store.reload(key)
+        except ReviewError as exc:
+            return html(_cell(store, key, banner=str(exc)), 422)
+        ok = None if c.broken else "다시 불러와 이 칸을 판정했습니다."
+        banner = "다시 불러왔지만 여전히 입력을 읽지 못했습니다." if c.broken else None
+        return html(_cell(store, key, banner=banner, ok=ok))
+
+    async def sample(request):
+        store.load(SAMPLE)
+        return RedirectResponse("/review", status_code=303)
+
+    async def export(request):
+        run_id, form_ = request.path_params["run_id"], request.path_params["form"]
+        if form_ == "json":
+            return Response(json.dumps(store.export(run_id), ensure_ascii=False, indent=2) + "\n",
+                            media_type="application/json")
+        return PlainTextResponse(store.export_csv(run_id), media_type="text/csv; charset=utf-8")
+
+    async def stats(request):
+        return html(_stats(store))
+
+    return [
+        Route("/review", queue, methods=["GET"]),
+        Route("/review/run/{run_id}", run, methods=["GET"]),
+        Route("/review/cell/{item_key}", cell, methods=["GET"]),
+        Route("/review/decide", decide, methods=["POST"]),
+        Route("/review/reload/{item_key}", reload, methods=["POST"]),
+        Route("/review/sample", sample, methods=["POST"]),
+        Route("/review/export/{run_id}.{form:str}", export, methods=["GET"]),
+        Route("/review/stats", stats, methods=["GET"]),
+    ]
+
+
+# ------------------------------------------------------------------ the kit's report pages beside the queue
+
+
+def _report_page(path: Path, names: dict[str, str]) -> str:
+    from verdicts.reporters import REPORTERS
+    from verdicts.serve import relabel_files
+
+    from .domain import DOMAIN, judge_batch
+
+    return REPORTERS["html"].render(relabel_files(judge_batch(path), names), DOMAIN)
+
+
+def _sample_page() -> str:
+    return _report_page(SAMPLE, {})
+
+
+def _landing(banner: str | None) -> str:
+    return _page("추출 값 검토", '<p><a href="/review">검토 대기열로 가기</a> · <a href="/sample">샘플 보고서 화면</a></p>',
+                 banner=banner)
+
+
+def review_pages() -> ServerPages:
+    """The kit's pages (upload, sample report) for the server that hosts the queue."""
+    return ServerPages(judge=partial(_report_page), sample=_sample_page, empty=_landing)
