@@ -15,6 +15,7 @@ from typing import Any, Hashable, Iterable, Mapping
 import networkx as nx
 
 from verdicts.errors import ConditionSyntaxError
+from verdicts.korean import josa
 from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
@@ -22,7 +23,7 @@ from .facts import SceneShadowing, ShadowedBranch, Undecided
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
 from .model import Branch, Scenario
 from .partition import decide_in_parts
-from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain
+from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain, menu_blockers
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
 
@@ -58,6 +59,13 @@ class Analysis:
     class_facts: dict[str, tuple[bool, tuple[int, ...]]] = field(default_factory=dict)
     #: what the caller's ``alongside`` function returned (see :func:`analyse`)
     alongside: Any = None
+    #: branch id -> ``choice`` for the player choices (the ``kind`` column); absent = ``auto``
+    kinds: dict[str, str] = field(default_factory=dict)
+    #: branch id -> the story's own condition text, for the opaque conditions
+    #: (``condition_opaque`` = 1: may or may not hold)
+    opaque: dict[str, str | None] = field(default_factory=dict)
+    #: whether the input carries the ``kind`` column (menu-aware input)
+    menus: bool = False
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -166,6 +174,8 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
 
     conditions = _parse_conditions(scenario, issues)
     analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
+    if scenario.has("story_branches", "kind") or scenario.has("story_branches", "condition_opaque"):
+        _read_menu_columns(analysis)
     both = reached is not None and reaches is not None
     if jobs > 1:
         analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside,
@@ -223,6 +233,38 @@ def _find_stuck(a: Analysis) -> None:
             a.stuck[scene_id] = stuck
 
 
+_KINDS = {"auto": "auto", "choice": "choice", "": "auto"}
+_TRUE = {"1", "true", "yes", "y", "참", "t"}
+
+
+def _read_menu_columns(a: Analysis) -> None:
+    """The optional ``kind`` and ``condition_opaque`` columns (``docs/choices.md``).
+
+    A ``kind`` that is neither ``auto`` nor ``choice`` is an input issue and its scene's
+    shadowing is not decided; an opaque branch's condition reads as "may hold" (true)
+    for the stuck search and takes no part in shadowing."""
+    sc = a.scenario
+    file = sc.files.get("story_branches")
+    always = parse_condition(None)
+    for b in sc.branches:
+        raw = b.raw
+        text = (raw.get("kind") or "").strip()
+        if text:
+            # (a JSON or YAML document "has" every column: a filled cell says the input knows menus)
+            a.menus = True
+        kind = _KINDS.get(text.lower())
+        if kind is None:
+            a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="kind",
+                                       reason=f"kind 칸에 적힌 {josa(repr(text), '은/는')} auto나 choice가 아니라 이 장면의 겹침은 따지지 않았습니다."))
+            a.kinds[b.branch_id] = "?"
+        elif kind == "choice":
+            a.kinds[b.branch_id] = kind
+        if (raw.get("condition_opaque") or "").strip().lower() in _TRUE:
+            source = raw.get("condition_source")
+            a.opaque[b.branch_id] = " ".join(source.split()) if source else None
+            a.conditions[b.branch_id] = always
+
+
 def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str, Expr | None]:
     out: dict[str, Expr | None] = {}
     file = scenario.files.get("story_branches")
@@ -265,6 +307,8 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
     scenes = sc.scenes
     can_decide = missing_column is None and has_flag_table
     bool_domains = {f: flag_domain(spec, ()) for f, spec in flags.items() if spec.type == "bool"}
+    kinds, opaque = a.kinds, a.opaque
+    menu_info = bool(kinds or opaque)
     for scene_id, branches in (sc.branches_from().items() if items is None else items):
         dup: list[str] = []
         if len(branches) > 1:
@@ -287,7 +331,16 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
         a.shadowing[scene_id] = state
         scene = scenes.get(scene_id)
         available = scene.available_flags if scene is not None else None
-        ok = can_decide and available is not None and not dup
+        ok = can_decide and not dup
+        blockers = None
+        bad_kind: list[str] = []
+        if menu_info:
+            scene_kinds = [kinds.get(b.branch_id, "auto") for b in ordered]
+            bad_kind = [b.branch_id for b, k in zip(ordered, scene_kinds) if k == "?"]
+            if bad_kind:
+                ok = False
+            else:
+                blockers = menu_blockers(scene_kinds, [b.branch_id in opaque for b in ordered])
         exprs = []
         scene_infos = []
         # the flags the conditions use, in order of first use, and the constants of each
@@ -311,6 +364,12 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
             for f, values in info[1].items():
                 have = cuts.get(f)
                 cuts[f] = values if have is None else have | values
+        if available is None:
+            if a.menus and not used and scene is not None:
+                # a menu-aware input whose scene tests no flag: one assignment, nothing to vary
+                available = ()
+            else:
+                ok = False
         if ok:
             for f in used:
                 if f not in available:  # type: ignore[operator]
@@ -318,7 +377,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
                     break
         if not ok:
             # something to report or a reason not to decide: the full account
-            state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, scene_infos)
+            state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, scene_infos, available, bad_kind)
             if state.undecided is not None:
                 continue
         # the classes of every flag the conditions use, cut at their constants
@@ -335,7 +394,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
                     dom = domain_memo[key] = (make_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
                                               else flag_domain(spec, key[1]))
             domains[f] = dom
-        decided, covered, always = decide_scene(exprs, domains, used=list(used))  # type: ignore[arg-type]
+        decided, covered, always = decide_scene(exprs, domains, used=list(used), blockers=blockers)  # type: ignore[arg-type]
         if covered is not None:
             last = len(ordered) - 1
             kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]
@@ -347,6 +406,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
                 covered_by=tuple(ordered[i].branch_id for i in shadow.covered_by),
                 unsatisfiable=shadow.unsatisfiable,
                 previous=ordered[j - 1].branch_id if j > 0 else None,
+                role=_role(scene_kinds, j) if blockers is not None else "auto",
             )
             state.shadowed[b.branch_id] = info
             a.shadowed[b.branch_id] = info
@@ -355,6 +415,14 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
 
 
 _NONE: frozenset = frozenset()
+
+
+def _role(kinds: list[str], j: int) -> str:
+    """What branch ``j`` is under the menu rule: ``choice``, ``fallback`` (an ``auto``
+    after the first choice) or ``auto``."""
+    if kinds[j] == "choice":
+        return "choice"
+    return "fallback" if "choice" in kinds[:j] else "auto"
 
 
 def _expr_info(expr: Expr, flags, has_flag_table: bool) -> tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]:
@@ -370,7 +438,7 @@ def _order_key(b: Branch) -> tuple:
 
 
 def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_column: str | None, dup: list[str],
-                   infos: list) -> Undecided | None:
+                   infos: list, available: tuple[str, ...] | None = None, bad_kind: list[str] | None = None) -> Undecided | None:
     """Report every type problem of the scene's conditions as an issue, then say why its
     shadowing cannot be decided (``None`` when it can).  ``infos``: per branch, the
     ``(flags, constants, type problems)`` of its condition (``None`` when unreadable)."""
@@ -378,8 +446,6 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
     flags = sc.flags
     has_flag_table = sc.has_flag_table
     conditions = a.conditions
-    scene = sc.scenes.get(scene_id)
-    available = scene.available_flags if scene else None
     file = sc.files.get("story_branches")
     undeclared: list[str] = []
     not_available: list[str] = []
@@ -408,6 +474,8 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
         return Undecided("column", column=missing_column)
     if available is None:
         return Undecided("no_flags")
+    if bad_kind:
+        return Undecided("kind", column="kind", branch_ids=tuple(bad_kind))
     for b in ordered:
         if b.order_no is None or not b.order_valid:
             break

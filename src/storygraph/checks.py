@@ -188,6 +188,8 @@ def shadowing_recomputed(ctx: CheckContext):
     by_scene = ctx.branches_by_scene()
     ordered: dict[str, tuple[dict[str, int], list[str | None]]] = {}
     memo: dict[tuple, Any] = {}
+    sc = ctx.scenario
+    menu_input = sc.has("story_branches", "kind") or sc.has("story_branches", "condition_opaque")
     for c in ctx.with_verdict(SHADOWING):
         later = c.get("overlapping_branch_id")
         scene_id = c.get("scene_id")
@@ -197,8 +199,9 @@ def shadowing_recomputed(ctx: CheckContext):
             position: dict[str, int] = {}
             for i, b in enumerate(siblings):
                 position.setdefault(b.branch_id, i)  # the first of a repeated id, as list.index finds it
-            entry = ordered[scene_id] = (position, [b.condition_expr for b in siblings])
-        position, conditions = entry
+            menus = _menu_blockers(siblings) if menu_input else None
+            entry = ordered[scene_id] = (position, [b.condition_expr for b in siblings], menus)
+        position, conditions, menus = entry
         try:
             at_later, at_card = position.get(later), position.get(c["target_no"])
         except TypeError:  # an id no branch can have
@@ -206,7 +209,15 @@ def shadowing_recomputed(ctx: CheckContext):
         if at_later is None or at_card is None or at_later != at_card + 1:
             failed.append(c["target_no"])
             continue
-        outcome = _covered(ctx.scenario, conditions[: at_later + 1], memo)
+        if menus is None:
+            texts = conditions[: at_later + 1]
+        else:
+            blocking = menus[at_later]
+            if blocking is None:  # an opaque branch is never shadowed
+                failed.append(c["target_no"])
+                continue
+            texts = [conditions[i] for i in blocking] + [conditions[at_later]]
+        outcome = _covered(ctx.scenario, texts, memo)
         if outcome is None:
             methods.add("too-large")
             continue
@@ -218,6 +229,33 @@ def shadowing_recomputed(ctx: CheckContext):
 
 
 _ORDER_NO = operator.attrgetter("order_no")
+
+
+def _menu_blockers(siblings: list) -> list[list[int] | None] | None:
+    """Recomputed from the spec's menu rule alone (not from the analysis): per branch in
+    order, the branches whose condition keeps it from being taken — a branch before the
+    first ``choice``: every earlier one; a ``choice``: the ``auto`` branches before the
+    first choice; an ``auto`` after it (a fallback): every earlier branch and every
+    choice.  Opaque branches keep nothing from being taken and are never shadowed
+    (``None``).  ``None`` overall when the scene has neither choices nor opaque branches."""
+    kinds = [(b.raw.get("kind") or "").strip().lower() for b in siblings]
+    opaque = [(b.raw.get("condition_opaque") or "").strip().lower() in ("1", "true", "yes", "y", "t", "참") for b in siblings]
+    if "choice" not in kinds and not any(opaque):
+        return None
+    first = kinds.index("choice") if "choice" in kinds else len(kinds)
+    out: list[list[int] | None] = []
+    for j, k in enumerate(kinds):
+        if opaque[j]:
+            out.append(None)
+            continue
+        if j < first:
+            before = list(range(j))
+        elif k == "choice":
+            before = list(range(first))
+        else:
+            before = [i for i in range(len(kinds)) if i != j and (i < j or kinds[i] == "choice")]
+        out.append([i for i in before if not opaque[i]])
+    return out
 
 _METHOD_NAMES = {"reference": "전체 범위 열거", "classes": "상수 주변 점 열거", "z3": "z3 SMT", "too-large": "조합이 너무 많아 건너뜀"}
 

@@ -18,7 +18,7 @@ __all__ = ["Undecided", "ShadowedBranch", "SceneShadowing"]
 class Undecided:
     """Why a scene's shadowing was not decided: a ``code`` and its details."""
 
-    code: str  # column | no_flags | order | syntax | undeclared | not_available | type | bad_flag
+    code: str  # column | no_flags | order | syntax | kind | undeclared | not_available | type | bad_flag
     column: str | None = None
     branch_ids: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
@@ -35,6 +35,10 @@ class ShadowedBranch:
     unsatisfiable: bool
     #: the branch immediately before it in order, which carries the ``조건이 겹침`` card
     previous: str | None
+    #: ``auto`` (first match), ``choice`` (a player choice hidden by the automatic
+    #: branches before the menu) or ``fallback`` (an automatic branch after the menu,
+    #: never reached because something is always taken or offered)
+    role: str = "auto"
 
 
 @dataclass

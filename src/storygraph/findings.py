@@ -20,7 +20,7 @@ from . import templates as T
 from .analysis import Analysis
 from .conditions import OPS, Compare, Not, compile3, expr_atoms, expr_facts
 from .liveness import describe_assignment, describe_stuck
-from .shadowing import find_witness, scene_domains
+from .shadowing import find_witness, menu_blockers, scene_domains
 
 __all__ = ["Hit", "FindingKind", "KINDS", "HEDGING_KINDS", "collect_findings"]
 
@@ -336,7 +336,9 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
                 b = state.ordered[index]
                 if a.conditions.get(b.branch_id) is None or not (b.condition_expr or "").strip():
                     continue
-                later = [x.branch_id for x in state.ordered[index + 1:]]
+                later = _hidden_by(a, state.ordered, index)
+                if not later:
+                    continue
                 yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
                           b.line, data={"later": later})
             continue
@@ -344,11 +346,27 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
             expr = a.conditions.get(b.branch_id)
             if expr is None or not (b.condition_expr or "").strip():
                 continue
+            later = _hidden_by(a, state.ordered, index)
+            if not later:
+                continue
             domains = scene_domains([expr], flags)
             if find_witness(compile3(Not(expr)), [], domains, list(domains)) is None:
-                later = [x.branch_id for x in state.ordered[index + 1:]]
                 yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
                           b.line, data={"later": later})
+
+
+def _hidden_by(a: Analysis, ordered: list, index: int) -> list[str]:
+    """The later branches that branch ``index`` keeps from being taken when it holds:
+    every later one under first match; under the menu rule only those it blocks (a
+    choice hides no other choice, an opaque branch hides nothing)."""
+    if not (a.kinds or a.opaque):
+        return [x.branch_id for x in ordered[index + 1:]]
+    blockers = menu_blockers([a.kinds.get(b.branch_id, "auto") for b in ordered], [b.branch_id in a.opaque for b in ordered])
+    if blockers is None:
+        return [x.branch_id for x in ordered[index + 1:]]
+    if blockers[index] is None:
+        return []
+    return [ordered[k].branch_id for k in range(index + 1, len(ordered)) if blockers[k] is not None and index in blockers[k]]
 
 
 #: the kinds whose hits may add a clause to a card's hedge (the cards wait for these;

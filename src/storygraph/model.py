@@ -37,6 +37,8 @@ SCENE_STATES = TableSpec(
         Column("is_ending", "bool"),
         Column("available_flags", "list"),
         Column("lint_ignore", optional=True),
+        Column("source_file", optional=True),
+        Column("source_line", optional=True),
     ),
     key="scene_id",
 )
@@ -49,6 +51,13 @@ STORY_BRANCHES = TableSpec(
         Column("condition_expr"),
         Column("order_no", "int"),
         Column("lint_ignore", optional=True),
+        # player choices, opaque conditions and source positions (docs/choices.md):
+        # optional, read by the analysis only when present
+        Column("kind", optional=True),
+        Column("condition_opaque", optional=True),
+        Column("condition_source", optional=True),
+        Column("source_file", optional=True),
+        Column("source_line", optional=True),
     ),
     key="branch_id",
 )

@@ -284,7 +284,7 @@ class BranchShadowing(Rule["CardBuilder", Branch]):
         draft.summary = T.branch_shadowing(
             branch_id=branch.branch_id, order_no=branch.order_no, from_name=ctx.name(branch.from_scene), later_id=later_id,
             later_order=later.order_no, later_condition=ctx.cond(later), covers=info.covered_by,
-            unsatisfiable=info.unsatisfiable,
+            unsatisfiable=info.unsatisfiable, role=info.role,
         )
 
 
@@ -394,7 +394,10 @@ def _branch_hedges(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
             draft.hedge(T.hedge_unsatisfiable(condition=ctx.cond(branch), first=own.previous is None))
         else:
             same = any(ctx.branch_by_id[c].to_scene == branch.to_scene for c in own.covered_by)
-            draft.hedge(T.hedge_never_fires(covers=own.covered_by, same_target=same, to_name=ctx.name(branch.to_scene)))
+            draft.hedge(T.hedge_never_fires(covers=own.covered_by, same_target=same, to_name=ctx.name(branch.to_scene),
+                                            role=own.role))
+    if bid in a.opaque:
+        draft.hedge(T.hedge_opaque(source=a.opaque[bid]))
     state = a.shadowing.get(branch.from_scene)
     if state is not None and state.undecided is not None:
         undecided = ctx.undecided_clause(branch)

@@ -41,8 +41,51 @@ from .model import Flag
 __all__ = [
     "FlagDomain", "flag_domain", "make_flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing",
     "class_product", "CLASS_PRODUCT_LIMIT", "decide_by_classes", "decide_by_sat", "SatScene",
-    "class_masks", "decide_from_masks", "decide_scene",
+    "class_masks", "decide_from_masks", "decide_scene", "menu_blockers", "AUTO", "CHOICE",
 ]
+
+AUTO = "auto"
+CHOICE = "choice"
+
+
+def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) -> list[tuple[int, ...] | None] | None:
+    """Per branch (in ``order_no`` order), the positions of the branches whose condition,
+    when it holds, keeps it from being taken: its *blockers*.  ``None`` for the seed's
+    first-match rule (every branch ``auto``, none opaque), where branch ``j``'s blockers
+    are simply ``0..j-1``.
+
+    The menu rule of the spec (``docs/choices.md``): the ``auto`` branches before the
+    first ``choice`` are tried in order; if none is taken every ``choice`` whose
+    condition holds is offered; if none is offered the ``auto`` branches after the first
+    choice (fallbacks) are tried in order.  So a prefix ``auto`` is blocked by the
+    branches before it, a ``choice`` only by the prefix, a fallback by everything before
+    it and by every choice.  An opaque branch (``opaque[j]``: its condition could not be
+    read, it may or may not hold) blocks nothing and is never decided (``None``).
+
+    >>> menu_blockers(["auto", "auto"])
+    >>> menu_blockers(["auto", "choice", "choice", "auto"])
+    [(), (0,), (0,), (0, 1, 2)]
+    >>> menu_blockers(["choice", "auto", "choice"], [False, False, True])
+    [(), (0,), None]
+    """
+    n = len(kinds)
+    if opaque is None:
+        opaque = (False,) * n
+    first = next((i for i, k in enumerate(kinds) if k == CHOICE), None)
+    if first is None and not any(opaque):
+        return None
+    choices = [i for i, k in enumerate(kinds) if k == CHOICE and not opaque[i]]
+    out: list[tuple[int, ...] | None] = []
+    for j in range(n):
+        if opaque[j]:
+            out.append(None)
+        elif first is None or j < first:
+            out.append(tuple(i for i in range(j) if not opaque[i]))
+        elif kinds[j] == CHOICE:
+            out.append(tuple(i for i in range(first) if not opaque[i]))
+        else:
+            out.append(tuple(sorted({i for i in range(j) if not opaque[i]} | {i for i in choices if i != j})))
+    return out
 
 #: scenes whose product of flag classes is at most this are decided by enumerating classes;
 #: larger ones by the SAT solver (measured: enumeration is fine up to about 10^4 points)
@@ -246,7 +289,7 @@ def class_product(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr])
 
 
 def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                     method: str | None = None) -> dict[int, Shadow]:
+                     method: str | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
     """Every shadowed branch among ``conditions`` (already in ``order_no`` order).
 
     ``domains`` must cover every flag the conditions use.  For each shadowed branch the
@@ -257,6 +300,8 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
 
     ``method`` forces ``"classes"`` or ``"sat"``; by default scenes whose class product
     is at most :data:`CLASS_PRODUCT_LIMIT` are enumerated and larger ones solved.
+    ``blockers`` (see :func:`menu_blockers`) replaces "every earlier branch" for a scene
+    with player choices or opaque conditions.
 
     >>> from storygraph.conditions import parse_condition
     >>> from storygraph.model import Flag
@@ -270,12 +315,12 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
         small = size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT
         method = "classes" if small else "sat"
     if method == "sat":
-        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs)
-    return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs)
+        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers)
+    return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers)
 
 
 def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                 used: Sequence[str] | None = None) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
+                 used: Sequence[str] | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
     """:func:`decide_shadowing` with its default choice of method, plus two facts the
     class enumeration shows on the way: ``(shadows, covered, always)``.
 
@@ -296,12 +341,12 @@ def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], 
         if f in domains:
             size *= max(1, len(domains[f].points))
     if not (size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT):
-        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs), None, None
+        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers), None, None
     names = [f for f in used if f in domains]
     grid = _ClassGrid(names, domains)
     mask = grid.mask
     masks = [mask(c) for c in conditions]
-    shadows = decide_from_masks(masks, exhaustive_pairs)
+    shadows = decide_from_masks(masks, exhaustive_pairs, blockers)
     if not grid.complete or len(names) != len(used):
         return shadows, None, None
     everywhere = grid.all
@@ -311,13 +356,14 @@ def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], 
     return shadows, union == everywhere, tuple(j for j, m in enumerate(masks) if m == everywhere)
 
 
-def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24) -> dict[int, Shadow]:
+def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
+                      blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
     """:func:`decide_shadowing` by enumerating every combination of class
     representatives, bit-parallel: each condition becomes the set of class points where it
     holds (a Python int, one byte per point), so "branch j is covered" is
     ``mask_j & ~(mask_0 | … | mask_{j-1}) == 0`` and covering sets are found with a few
     integer operations."""
-    return decide_from_masks(class_masks(conditions, domains)[1], exhaustive_pairs)
+    return decide_from_masks(class_masks(conditions, domains)[1], exhaustive_pairs, blockers)
 
 
 def class_masks(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]) -> tuple["_ClassGrid", list[int]]:
@@ -332,9 +378,26 @@ def class_masks(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]) -
     return grid, [mask(c) for c in conditions]
 
 
-def decide_from_masks(masks: Sequence[int], exhaustive_pairs: int = 24) -> dict[int, Shadow]:
-    """The shadowing decision from the conditions' grid masks (see :func:`class_masks`)."""
+def decide_from_masks(masks: Sequence[int], exhaustive_pairs: int = 24,
+                      blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
+    """The shadowing decision from the conditions' grid masks (see :func:`class_masks`);
+    ``blockers`` as :func:`menu_blockers` gives them (``None``: first match)."""
     out: dict[int, Shadow] = {}
+    if blockers is not None:
+        for j, m in enumerate(masks):
+            mine = blockers[j]
+            if mine is None:
+                continue  # opaque: never decided
+            if m == 0:
+                out[j] = Shadow(j, (), True)
+                continue
+            union = 0
+            for i in mine:
+                union |= masks[i]
+            if mine and m & ~union == 0:
+                cover = _mask_cover(m, [masks[i] for i in mine], exhaustive_pairs)
+                out[j] = Shadow(j, tuple(mine[k] for k in cover), False)
+        return out
     union = 0
     for j, m in enumerate(masks):
         if m == 0:
@@ -649,10 +712,23 @@ class SatScene:
         return False, sorted({position[lit] for lit in core if lit in position})
 
 
-def decide_by_sat(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24) -> dict[int, Shadow]:
+def decide_by_sat(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
+                  blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
     """:func:`decide_shadowing` by an incremental SAT solver over an order encoding."""
     out: dict[int, Shadow] = {}
     with SatScene(conditions, domains) as scene:
+        if blockers is not None:
+            for j, mine in enumerate(blockers):
+                if mine is None:
+                    continue
+                alone, _ = scene.can_fire(j, ())
+                if not alone:
+                    out[j] = Shadow(j, (), True)
+                    continue
+                fires, core = scene.can_fire(j, mine)
+                if mine and not fires:
+                    out[j] = Shadow(j, _sat_cover(scene, j, core, exhaustive_pairs, mine), False)
+            return out
         for j in range(len(conditions)):
             alone, _ = scene.can_fire(j, ())
             if not alone:
@@ -665,14 +741,17 @@ def decide_by_sat(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain],
     return out
 
 
-def _sat_cover(scene: SatScene, j: int, core: list[int], exhaustive_pairs: int) -> tuple[int, ...]:
+def _sat_cover(scene: SatScene, j: int, core: list[int], exhaustive_pairs: int,
+               candidates: Sequence[int] | None = None) -> tuple[int, ...]:
     """The smallest covering set found: a single earlier branch when one suffices, else a
-    pair (when there are few earlier branches), else the unsat core made irreducible."""
-    for i in range(j):
+    pair (when there are few earlier branches), else the unsat core made irreducible.
+    ``candidates``: the branches that may cover (default: every earlier one)."""
+    pool = range(j) if candidates is None else candidates
+    for i in pool:
         if not scene.can_fire(j, (i,))[0]:
             return (i,)
-    if j <= exhaustive_pairs:
-        for pair in combinations(range(j), 2):
+    if len(pool) <= exhaustive_pairs:
+        for pair in combinations(pool, 2):
             if not scene.can_fire(j, pair)[0]:
                 return pair
     chosen = list(core)

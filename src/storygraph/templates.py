@@ -120,8 +120,14 @@ def branch_unreached(*, branch_id: str, from_scene: str, from_name: str | None, 
 
 
 def branch_shadowing(*, branch_id: str, order_no: int | None, from_name: str, later_id: str, later_order: int | None,
-                     later_condition: str, covers: Sequence[str], unsatisfiable: bool) -> str:
+                     later_condition: str, covers: Sequence[str], unsatisfiable: bool, role: str = "auto") -> str:
     later = f"순번 {later_order}의 {later_id}({later_condition})"
+    if role == "choice" and not unsatisfiable:
+        return (f"{from_name}에서 메뉴보다 앞선 자동 분기 {josa(id_list(covers), '이/가')} {josa(later, '이/가')} 열릴 모든 경우에 "
+                f"먼저 걸려 선택지 {josa(later_id, '은/는')} 어떤 독자에게도 제시되지 않습니다.")
+    if role == "fallback" and not unsatisfiable:
+        return (f"{from_name}에서 {josa(id_list(covers), '이/가')} 모든 독자에게 늘 하나 이상 걸리거나 제시되어 메뉴 뒤의 대비 분기인 "
+                f"{josa(later, '은/는')} 어떤 독자에게도 걸리지 않습니다.")
     if unsatisfiable:
         return (f"{from_name}에서 순번 {order_no}인 {branch_id} 바로 뒤의 {josa(later, '은/는')} "
                 f"플래그 범위 안에서 조건이 참이 될 수 없어 어떤 독자에게도 나오지 않습니다.")
@@ -147,8 +153,13 @@ def branch_reaches(*, branch_id: str, from_name: str, condition: str, to_name: s
 # ------------------------------------------------------------------ hedges
 
 
-def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str) -> Clause:
-    head = f"앞 순번 {josa(id_list(covers), '이/가')} 조건을 모두 덮어 이 분기는 실제로 나오지 않"
+def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str, role: str = "auto") -> Clause:
+    if role == "choice":
+        head = f"메뉴보다 앞선 자동 분기 {josa(id_list(covers), '이/가')} 늘 먼저 걸려 이 선택지는 메뉴에 나오지 않"
+    elif role == "fallback":
+        head = f"{josa(id_list(covers), '이/가')} 늘 하나 이상 걸리거나 제시되어 메뉴 뒤의 이 대비 분기는 실제로 걸리지 않"
+    else:
+        head = f"앞 순번 {josa(id_list(covers), '이/가')} 조건을 모두 덮어 이 분기는 실제로 나오지 않"
     if same_target:
         base = f"{head}지만 같은 {josa(to_name, '으로/로')} 가는 중복이라 길이 끊기지는 않"
         return base + "고", base + "습니다."
@@ -158,6 +169,13 @@ def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str)
 def hedge_unsatisfiable(*, condition: str, first: bool) -> Clause:
     head = "순번 맨 앞이라 가리는 분기는 없지만 " if first else ""
     base = f"{head}이 분기의 조건({condition})은 플래그 범위 안에서 그 자체로 참이 될 수 없어 한 번도 나오지 않"
+    return base + "고", base + "습니다."
+
+
+def hedge_opaque(*, source: str | None) -> Clause:
+    written = f"이 분기의 조건은 원래 '{source}'라고 적혀 있는데" if source else "이 분기의 원래 조건은"
+    base = (f"{written} 조건식 언어로 옮기지 못해 적힌 그대로 읽지 못했으므로 걸릴 수도 있고 안 걸릴 수도 있는 것으로 보아 "
+            f"겹침과 막힌 조합을 따지지 않았")
     return base + "고", base + "습니다."
 
 
@@ -173,6 +191,7 @@ def hedge_undecided(*, code: str, scene_name: str, siblings: Sequence[str], colu
         "column": f"입력에 {column} 열이 없어",
         "order": f"{id_list(branch_ids)}의 order_no가 비었거나 겹쳐 어느 분기가 먼저 걸리는지 몰라",
         "syntax": f"{id_list(branch_ids)}의 조건식을 읽지 못해",
+        "kind": f"{id_list(branch_ids)}의 kind가 auto도 choice도 아니라 어느 분기가 먼저 걸리는지 몰라",
         "undeclared": f"flag_spec에 없는 플래그 {josa(id_list(flags), '을/를')} 써서",
         "type": f"{id_list(flags)} 비교가 flag_spec의 형식과 맞지 않아",
         "not_available": f"{josa(id_list(flags), '이/가')} {scene_name}의 available_flags에 없어",
