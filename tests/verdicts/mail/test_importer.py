@@ -153,3 +153,26 @@ def test_a_source_that_is_no_mailbox_is_a_clear_error(tmp_path):
         read_mails(tmp_path)
     with pytest.raises(InputError, match="없습니다"):
         read_mails(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize("charset", ["iso-2022-kr", "cp949", "euc-kr", "utf-8"])
+def test_korean_charsets_and_encoded_headers(tmp_path, charset):
+    msg = MIMEText("청구 금액은 1,200,000원이며 납부 기한은 2026.3.9입니다.", "plain", charset)
+    msg["Subject"] = Header("부가세 신고 자료 요청", charset if charset != "cp949" else "euc-kr").encode()
+    msg["From"] = "세무사 <tax@example.com>"
+    msg["Date"] = "Mon, 02 Mar 2026 14:00:00 +0900"
+    msg["Message-ID"] = "<k1@example.com>"
+    (tmp_path / "k.eml").write_bytes(msg.as_bytes())
+    [row] = import_mailbox(read_mails(tmp_path / "k.eml"))["mailbox_thread"]
+    assert (row["subject"], row["body_amount"], row["body_due_date"]) == ("부가세 신고 자료 요청", "1200000", "2026-03-09")
+    assert row["received_at"] == "2026-03-02T05:00"  # taken in UTC
+
+
+def test_ks_c_5601_is_read_as_cp949(tmp_path):
+    raw = ("Subject: =?ks_c_5601-1987?B?" + __import__("base64").b64encode("견적".encode("cp949")).decode() + "?=\n"
+           "From: a@example.com\nDate: Mon, 02 Mar 2026 09:00:00 +0000\nMessage-ID: <q@example.com>\n"
+           "Content-Type: text/plain; charset=ks_c_5601-1987\nContent-Transfer-Encoding: base64\n\n"
+           + __import__("base64").b64encode("견적 금액은 3천만 원입니다.".encode("cp949")).decode() + "\n")
+    (tmp_path / "q.eml").write_bytes(raw.encode("ascii"))
+    [row] = import_mailbox(read_mails(tmp_path / "q.eml"))["mailbox_thread"]
+    assert row["body_amount"] == "30000000"
