@@ -1,0 +1,156 @@
+"""The review queue in a real browser (Chromium via Playwright, as the other screens):
+approve, correct and reject round-trip to the database and survive a restart; a stale
+second decision is refused; a broken event shows its reload state while the rest work;
+a whole run is reviewed with the keyboard alone; an empty queue opens the sample run."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from .conftest import EXAMPLE, write_form
+from .review_server import reviewing
+
+pytest.importorskip("playwright")
+from playwright.sync_api import expect  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail("Chromium is missing: run `bash scripts/setup.sh --test`.")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context(browser):
+    ctx = browser.new_context(viewport={"width": 1300, "height": 900}, locale="ko-KR")
+    yield ctx
+    ctx.close()
+
+
+def _cell(base: str, key: str) -> str:
+    return f"{base}/review/cell/{urllib.parse.quote(key)}"
+
+
+def _export(base: str, run: str) -> dict[str, dict]:
+    with urllib.request.urlopen(f"{base}/review/export/{run}.json", timeout=30) as resp:
+        return {r["field_name"]: r for r in json.loads(resp.read())}
+
+
+def test_approve_correct_reject_round_trip_and_survive_a_restart(context, tmp_path):
+    db = tmp_path / "review.sqlite3"
+    page = context.new_page()
+    with reviewing(db, EXAMPLE) as base:
+        page.goto(_cell(base, "R-20931:ceo_name"))
+        expect(page.locator("#phrase")).to_have_text("대표이사 홍길동")
+        page.fill("#reviewer", "김검토")
+        page.click("#approve")
+        expect(page).to_have_url(_cell(base, "R-20931:biz_reg_no"))
+        expect(page.locator("#reviewer")).to_have_value("김검토")  # remembered
+        page.fill("#new-value", "123-45-67891")
+        page.press("#new-value", "Enter")
+        expect(page).to_have_url(_cell(base, "R-20931:construction_capacity_krw"))
+        page.goto(_cell(base, "R-20931:credit_grade"))
+        expect(page.locator("#hedge")).to_contain_text("BBB0")
+        page.click("#reject")
+        rows = _export(base, "R-20931")
+    assert rows["ceo_name"]["decision"] == "approve" and rows["biz_reg_no"]["value"] == "123-45-67891"
+    assert rows["credit_grade"]["decision"] == "reject" and rows["credit_grade"]["value"] is None
+    with reviewing(db) as base:
+        page.goto(f"{base}/review/run/R-20931")
+        states = page.locator("#cells .state").all_inner_texts()
+        assert states.count("승인") == 1 and states.count("수정") == 1 and states.count("거절") == 1
+        page.goto(_cell(base, "R-20931:biz_reg_no"))
+        expect(page.locator("#history")).to_contain_text("123-45-67819")
+        expect(page.locator("#decided")).to_contain_text("김검토")
+        page.goto(f"{base}/review/stats")
+        expect(page.locator("#stats-field_name")).to_contain_text("biz_reg_no")
+
+
+def test_a_stale_second_decision_is_refused(context, tmp_path):
+    with reviewing(tmp_path / "review.sqlite3", EXAMPLE) as base:
+        first, second = context.new_page(), context.new_page()
+        for pg in (first, second):
+            pg.goto(_cell(base, "R-20935:credit_valid_until"))
+        first.fill("#reviewer", "김검토")
+        first.click("#approve")
+        second.fill("#reviewer", "이검토")
+        second.click("#reject")
+        expect(second.locator("#banner")).to_contain_text("김검토 님이")
+        assert _export(base, "R-20935")["credit_valid_until"]["decision"] == "approve"
+
+
+def test_a_broken_event_shows_its_reload_state_while_the_rest_work(context, tmp_path):
+    folder = write_form("jsonl", tmp_path)
+    events = folder / "worker_outputs.jsonl"
+    good = events.read_text(encoding="utf-8")
+    lines = good.splitlines()
+    lines[1] = lines[1][:60]
+    events.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    page = context.new_page()
+    with reviewing(tmp_path / "review.sqlite3", folder) as base:
+        page.goto(f"{base}/review/run/R-20931")
+        row = page.locator("#cells tr", has_text="R-20931:ceo_name")
+        expect(row.locator(".state")).to_have_text("다시 불러오기")
+        page.goto(_cell(base, "R-20931:ceo_name"))
+        expect(page.locator("#reload-state")).to_be_visible()
+        expect(page.locator("#approve")).to_have_count(0)
+        page.goto(_cell(base, "R-20931:company_name"))
+        page.fill("#reviewer", "김검토")
+        page.click("#approve")
+        events.write_text(good, encoding="utf-8")
+        page.goto(_cell(base, "R-20931:ceo_name"))
+        page.click("#reload")
+        expect(page.locator("#verdict")).to_have_text("원문과 맞음")
+        expect(page.locator("#approve")).to_be_visible()
+        assert _export(base, "R-20931")["company_name"]["decision"] == "approve"
+
+
+def test_keyboard_only_review_of_a_whole_run(context, tmp_path):
+    page = context.new_page()
+    with reviewing(tmp_path / "review.sqlite3", EXAMPLE) as base:
+        page.goto(_cell(base, "R-20940:company_name"))
+        page.focus("#reviewer")
+        page.keyboard.type("박검토")
+        page.keyboard.press("Tab")  # into the value box
+        page.keyboard.type("한결상회")
+        page.keyboard.press("Enter")  # correct
+        expect(page).to_have_url(_cell(base, "R-20940:ceo_name"))
+        for following in ("R-20940:biz_reg_no", "R-20940:credit_grade"):
+            page.keyboard.press("a")  # approve, then on to the next waiting cell
+            expect(page).to_have_url(_cell(base, following))
+        page.keyboard.press("r")
+        expect(page).to_have_url(f"{base}/review/run/R-20940")
+        rows = _export(base, "R-20940")
+        assert [rows[f]["decision"] for f in ("company_name", "ceo_name", "biz_reg_no", "credit_grade")] == \
+            ["correct", "approve", "approve", "reject"]
+        assert rows["company_name"]["value"] == "한결상회" and all(r["reviewer"] == "박검토" for r in rows.values())
+        page.goto(f"{base}/review")
+        expect(page.locator("#runs")).not_to_contain_text("R-20940")
+
+
+def test_n_moves_to_the_next_waiting_cell_and_an_empty_queue_opens_the_sample(context, tmp_path):
+    page = context.new_page()
+    with reviewing(tmp_path / "review.sqlite3") as base:
+        page.goto(f"{base}/review")
+        expect(page.locator("#empty")).to_contain_text("검토할 칸이 없습니다")
+        page.click("#open-sample")
+        expect(page.locator("#runs")).to_contain_text("R-20931")
+        page.goto(_cell(base, "R-20931:company_name"))
+        page.keyboard.press("n")
+        expect(page).to_have_url(_cell(base, "R-20931:ceo_name"))
