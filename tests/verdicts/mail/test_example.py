@@ -118,3 +118,24 @@ def test_xlsx_json_and_yaml_forms_give_the_same_cards(tmp_path):
         assert report.issues == [], (name, report.issues)
         assert _comparable(report) == expected, name
         assert all(c.passed for c in report.checks), name
+
+
+def test_a_workbook_with_real_date_and_time_cells(tmp_path):
+    from datetime import date as day, datetime
+
+    book = openpyxl.Workbook()
+    book.remove(book.active)
+    sheet = book.create_sheet("agent_action")
+    sheet.append(["action_no", "thread_id", "action_kind", "sent_at", "confidence", "extracted_amount", "extracted_due_date"])
+    sheet.append(["A1", "TH-1", "회신", datetime(2026, 3, 2, 17, 7, 30), 0.88, 1200000, day(2026, 3, 4)])
+    sheet = book.create_sheet("mailbox_thread")
+    sheet.append(["thread_id", "counterpart", "subject", "received_at", "reply_deadline", "body_amount", "body_due_date"])
+    sheet.append(["TH-1", "세무사", "자료 요청", datetime(2026, 3, 2, 11, 0), datetime(2026, 3, 2, 17, 0), "1,200,000", day(2026, 3, 4)])
+    sheet = book.create_sheet("action_policy")
+    sheet.append(["action_kind", "max_reply_hours", "min_confidence", "needs_confirm"])
+    sheet.append(["회신", 6, 0.7, False])
+    book.save(tmp_path / "round.xlsx")
+    report = judge_mailbox(tmp_path / "round.xlsx")
+    [card] = report.cards
+    assert report.issues == [] and all(c.passed for c in report.checks)
+    assert (card.verdict, card.overdue_hours) == ("회신 기한 넘겨 처리", 0.13)
