@@ -295,6 +295,14 @@ class ReviewStore:
                             "broken": sum(1 for c in cells if c.broken)})
         return out
 
+    def page_only_wrong(self) -> int:
+        """The seed's manual count: cells judged 근거 문구가 원문에 없음 whose phrase is on
+        another page of the run (the hedge names it; the card cites that page)."""
+        with self.connect() as conn:
+            cards = [json.loads(r[0]) for r in conn.execute("SELECT card_json FROM cells")]
+        return sum(1 for c in cards if c.get("verdict") == "근거 문구가 원문에 없음" and any(
+            e.get("source") == "source_pages" and e.get("field") == "page" for e in c.get("evidence") or ()))
+
     def paused(self) -> list[dict[str, Any]]:
         """The runs with a cell still waiting."""
         return [r for r in self.runs() if r["waiting"]]

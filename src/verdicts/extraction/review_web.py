@@ -97,6 +97,8 @@ def _queue(store: ReviewStore, ok: str | None = None) -> str:
             f'<td class="waiting">{r["waiting"]}</td><td>{r["cells"]}</td><td>{r["broken"]}</td></tr>' for r in paused)
         body = ("<table id=\"runs\"><tr><th>멈춘 실행</th><th>기다리는 칸</th><th>전체 칸</th><th>다시 불러올 칸</th></tr>"
                 f"{rows}</table>")
+        body += (f'<p id="page-only">근거 문구가 원문에 없음으로 나온 칸 가운데 같은 문구가 다른 쪽에 있어 쪽수만 틀린 칸은 '
+                 f"{store.page_only_wrong()}칸입니다.</p>")
     done = [r for r in runs if not r["waiting"]]
     if done:
         body += "<h2>검토를 마친 실행</h2><ul>" + "".join(

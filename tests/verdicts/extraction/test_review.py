@@ -137,6 +137,7 @@ def test_served_queue_decisions_survive_a_restart(tmp_path):
     with reviewing(db, EXAMPLE) as base:
         status, page = _get(base + "/review")
         assert status == 200 and "R-20931" in page and "멈춘 실행" in page
+        assert "쪽수만 틀린 칸은 1칸입니다." in page  # R-20935:credit_valid_until
         status, page = _get(base + "/review/cell/" + urllib.parse.quote("R-20935:credit_valid_until"))
         assert '<mark id="phrase">유효기간 : 2027-02-02</mark>' in page and "2쪽을 보여 드립니다" in page
         status, where, _ = _post(base + "/review/decide", item_key="R-20931:biz_reg_no", action="correct",
@@ -162,3 +163,19 @@ def test_an_empty_queue_offers_the_sample_run(tmp_path):
         assert "검토할 칸이 없습니다" in page and "샘플 실행 열기" in page
         status, where, page = _post(base + "/review/sample")
         assert status == 200 and "R-20940" in page
+
+
+def test_review_stats_and_export_from_the_command_line(store, tmp_path):
+    import subprocess
+    import sys
+
+    store.decide("R-20931:ceo_name", "approve", reviewer="김검토", opened_at=10.0, now=12.0)
+    run = [sys.executable, "-m", "verdicts.extraction.cli"]
+    out = subprocess.run([*run, "stats", "--db", str(store.path)], capture_output=True, text=True, check=True).stdout
+    assert "ceo_name\t결정 1건\t중앙값 2.0초\t90백분위 2.0초" in out and "■ 판정별" in out
+    data = json.loads(subprocess.run([*run, "stats", "--db", str(store.path), "-f", "json"], capture_output=True,
+                                     text=True, check=True).stdout)
+    assert data["verdict"][0]["verdict"] == "원문과 맞음"
+    csv_text = subprocess.run([*run, "export", "R-20931", "--db", str(store.path)], capture_output=True, text=True,
+                              check=True).stdout
+    assert csv_text.splitlines()[2].endswith("approve,김검토," + store.history("R-20931:ceo_name")[0].decided_at)
