@@ -39,6 +39,7 @@ import graphviz
 
 from verdicts.errors import VerdictsError
 from verdicts.palette import UNJUDGED, verdict_colours
+from verdicts.safe_text import clean
 
 from .model import BRANCH, REACHED_AND_ENDS, SCENE, UNREACHED, VERDICTS
 
@@ -250,17 +251,18 @@ def _within(seeds: set[str], neighbours: dict[str, set[str]], hops: int) -> set[
 
 # ---------------------------------------------------------------------------- graphviz
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def html_text(text: object) -> str:
     r"""Escape any text for a Graphviz HTML-like label: ``& < > " '`` become entities,
-    a newline becomes ``<BR/>``, other control characters are dropped.
+    a newline becomes ``<BR/>``, other control and direction characters are shown as
+    visible escapes (:func:`verdicts.safe_text.clean`).
 
     >>> html_text('<script>alert("1")</script> & 장면\n둘')
     '&lt;script&gt;alert(&quot;1&quot;)&lt;/script&gt; &amp; 장면<BR/>둘'
     """
-    s = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n")
+    s = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    s = "\n".join(clean(line) for line in s.split("\n"))  # controls and direction marks shown, not obeyed
     s = s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;").replace("'", "&#39;")
     # dot expands \N, \G, \E … even inside HTML labels (after resolving entities): an
     # invisible word joiner after each backslash keeps the text as written
@@ -319,7 +321,7 @@ def to_graphviz(model: DiagramModel, *, links: dict[str, str] | None = None) -> 
     for n in model.nodes:
         fill, stroke = colours.get(n.verdict, UNJUDGED) if n.verdict else UNJUDGED
         attrs = {"shape": SHAPES[n.role], "fillcolor": fill, "color": stroke, "id": f"node-{n.name}",
-                 "tooltip": graphviz.escape(f"{n.key} · {n.verdict or ('없는 장면' if n.role == GHOST else '판정 보류')}")}
+                 "tooltip": graphviz.escape(clean(f"{n.key} · {n.verdict or ('없는 장면' if n.role == GHOST else '판정 보류')}"))}
         if n.role == GHOST:
             attrs.update(style="dashed,filled", fillcolor="white", color=colours.get("없는 장면을 가리킴", UNJUDGED)[1],
                          fontcolor=colours.get("없는 장면을 가리킴", UNJUDGED)[1])
@@ -337,7 +339,7 @@ def to_graphviz(model: DiagramModel, *, links: dict[str, str] | None = None) -> 
     for e in model.edges:
         stroke = colours.get(e.verdict, UNJUDGED)[1] if e.verdict else UNJUDGED[1]
         attrs = {"color": stroke, "fontcolor": stroke, "id": f"edge-{e.name}",
-                 "tooltip": graphviz.escape(f"{e.branch_id} · {e.verdict or '판정 보류'}")}
+                 "tooltip": graphviz.escape(clean(f"{e.branch_id} · {e.verdict or '판정 보류'}"))}
         if e.never_fires:
             attrs.update(style="dashed", penwidth="1.2")
         else:
@@ -405,7 +407,8 @@ def mermaid_text(text: object) -> str:
     >>> mermaid_text('a "b" <c> & #d')
     'a #quot;b#quot; #lt;c#gt; #amp; #35;d'
     """
-    s = _CONTROL.sub("", str(text)).replace("\r\n", "\n").replace("\r", "\n")
+    s = str(text).replace("\r\n", "\n").replace("\r", "\n")
+    s = "\n".join(clean(line) for line in s.split("\n"))
     s = s.replace("#", "#35;")
     s = s.replace("&", "#amp;").replace('"', "#quot;").replace("<", "#lt;").replace(">", "#gt;")
     s = s.replace("|", "#124;").replace("`", "#96;")

@@ -90,6 +90,14 @@ def _section(domain, data: dict[str, Any], path: Path) -> dict[str, Any] | None:
     return None if path.name == "verdicts.toml" else data
 
 
+def _is(test) -> bool:
+    """``test()``, with a folder we may not look into counted as holding nothing."""
+    try:
+        return test()
+    except OSError:
+        return False
+
+
 def find_config(domain, start: Path) -> Path | None:
     """The nearest configuration file of ``domain`` from ``start`` (a file or folder)
     upwards."""
@@ -98,14 +106,14 @@ def find_config(domain, start: Path) -> Path | None:
         folder = start.resolve()
     except (OSError, RuntimeError):  # a symlink loop: look from where it was named
         folder = Path(os.path.abspath(start))
-    if not folder.is_dir():
+    if not _is(folder.is_dir):
         folder = folder.parent
     for candidate in (folder, *folder.parents):
         path = candidate / own
-        if path.is_file():
+        if _is(path.is_file):
             return path
         pyproject = candidate / "pyproject.toml"
-        if pyproject.is_file():
+        if _is(pyproject.is_file):
             try:
                 if _section(domain, tomllib.loads(pyproject.read_text(encoding="utf-8")), pyproject) is not None:
                     return pyproject

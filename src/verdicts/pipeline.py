@@ -29,6 +29,7 @@ from typing import Any, Sequence
 
 from .errors import VerdictsError
 from .progress import Progress, for_terminal
+from .safe_text import clean, continuation
 
 __all__ = ["judge", "judge_one", "write_report_to_stdout", "config_for", "binary_stdout", "tolerant_stdout", "Options"]
 
@@ -44,7 +45,7 @@ class Options:
 
 
 def _say(prog: str, message: str) -> None:
-    sys.stderr.write(f"{prog}: {message}\n")
+    sys.stderr.write(f"{prog}: {continuation(message, '  ')}\n")
 
 
 def config_for(domain, target: Path, config: Path | None):
@@ -172,8 +173,8 @@ def _combine(domain, pieces: list[tuple[Path, str, Any]], fmt: str) -> str:
     parts = []
     for p, state, piece in pieces:
         if several:
-            parts.append(f"━━ {p} ━━\n")
-        parts.append(f"읽지 못했습니다: {piece}\n\n" if state == "error" else piece)
+            parts.append(f"━━ {clean(str(p))} ━━\n")
+        parts.append(f"읽지 못했습니다: {continuation(piece, '  ')}\n\n" if state == "error" else piece)
         if several:
             parts.append("\n")
     return "".join(parts)

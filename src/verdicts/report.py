@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Iterable, Iterator, NamedTuple, Sequence
 import orjson
 
 from .model import Card, Report
+from .safe_text import clean, continuation
 
 __all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "iter_text_bytes", "dumps_indented"]
 
@@ -46,17 +47,17 @@ def _subgroups(domain: Domain, verdict: str, cards: list[Card]) -> list[tuple[st
 
 def card_text(verdict: str, key: str, summary, hedge, accepted=None, indent: str = "  ") -> str:
     """A card's lines in the text report (each ending in a newline): label · key and
-    summary, the hedge below."""
-    mark = f" [의도됨: {accepted}]" if accepted else ""
-    text = f"{indent}{verdict} · {key}  {summary}{mark}\n"
-    return text + f"{indent}  ↳ {hedge}\n" if hedge else text
+    summary, the hedge below (text from the inputs made safe, :func:`verdicts.safe_text.clean`)."""
+    mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
+    text = f"{indent}{clean(verdict)} · {clean(key)}  {clean(summary)}{mark}\n"
+    return text + f"{indent}  ↳ {clean(hedge)}\n" if hedge else text
 
 
 def _text_head(report: Report) -> list[str]:
     lines = []
     for src in report.sources:
         enc = f", {src.encoding}" if src.encoding else ""
-        lines.append(f"입력: {src.file} [{src.table}, {src.form}{enc}, {src.rows}행]")
+        lines.append(f"입력: {clean(src.file)} [{clean(src.table)}, {src.form}{clean(enc)}, {src.rows}행]")
     if report.sources:
         lines.append("")
     return lines
@@ -66,21 +67,21 @@ def _text_tail(report: Report) -> list[str]:
     """What follows the cards: input issues, lint findings, the automatic checks."""
     lines = [f"■ 입력 문제 ({len(report.issues)})"]
     for issue in report.issues:
-        lines.append(f"  {issue.where()} — {issue.reason}")
+        lines.append(f"  {clean(issue.where())} — {continuation(issue.reason, '    ')}")
     lines.append("")
     if report.findings:
         lines.append(f"■ 린트 발견 ({len(report.findings)})")
         for finding in report.findings:
             accepted = getattr(finding, "accepted", None)
-            mark = f" [의도됨: {accepted}]" if accepted else ""
-            lines.append(f"  {finding.code} · {finding.target}  {finding.message}{mark}")
+            mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
+            lines.append(f"  {clean(finding.code)} · {clean(finding.target)}  {clean(finding.message)}{mark}")
         lines.append("")
     passed = sum(1 for c in report.checks if c.passed)
     lines.append(f"■ 자동 검증 ({passed}/{len(report.checks)} 통과)")
     for check in report.checks:
         status = "통과" if check.passed else "실패"
-        tail = f" — 실패: {', '.join(check.failed_targets)}" if check.failed_targets else ""
-        note = f" ({check.note})" if check.note else ""
+        tail = f" — 실패: {', '.join(map(clean, check.failed_targets))}" if check.failed_targets else ""
+        note = f" ({clean(check.note)})" if check.note else ""
         lines.append(f"  [{status}] {check.id} {check.description}{tail}{note}")
     return lines
 
@@ -95,7 +96,7 @@ def render_text(report: Report, domain: Domain) -> str:
         for sub, sub_cards in _subgroups(domain, verdict, cards):
             indent = "  "
             if sub is not None:
-                parts.append(f"  ▸ {sub} ({len(sub_cards)})\n")
+                parts.append(f"  ▸ {clean(sub)} ({len(sub_cards)})\n")
                 indent = "    "
             for card in sub_cards:
                 parts.append(card_text(card.verdict, card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent))

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from urllib.parse import quote, unquote
 from typing import Any, Iterable
 
 from .docs import split_doc
+from .safe_text import clean
 from .version import tool_version
 
 __all__ = ["CardResults", "other_results", "sarif_results", "sarif_log_of_results", "render_sarif", "render_sarif_many",
@@ -30,15 +32,24 @@ def info_uri(domain) -> str:
 
 
 def _uri(file: str | None) -> str | None:
+    """The SARIF ``uri`` of an input file: relative to the working folder when it is
+    inside it, percent-encoded (a ``#``, a space or Hangul in a file name round-trip), an
+    ``.xlsx`` sheet suffix (``book.xlsx#scene_states``) left out.
+
+    >>> _uri("examples/a b#1/장면.csv"), _uri("/data/book.xlsx#scene_states")
+    ('examples/a%20b%231/%EC%9E%A5%EB%A9%B4.csv', '/data/book.xlsx')
+    """
     if not file:
         return None
-    file = file.split("#", 1)[0]  # an xlsx sheet suffix
+    head, sep, _ = file.rpartition("#")
+    if sep and head.lower().endswith(".xlsx"):
+        file = head
     try:
         rel = os.path.relpath(file)
         path = Path(rel if not rel.startswith("..") else file)
     except ValueError:
         path = Path(file)
-    return path.as_posix()
+    return quote(path.as_posix(), safe="/:@!$&'()*+,;=-._~")
 
 
 def _rules(domain) -> list[dict[str, Any]]:
@@ -196,6 +207,9 @@ def render_sarif_results(results: list[dict[str, Any]], domain) -> str:
 
 
 def _escape_data(text: str) -> str:
+    # line breaks stay (escaped, as the runner reads them); every other control or
+    # direction character is written visibly, so no input can act on the log
+    text = "\n".join(clean(line) for line in text.replace("\r\n", "\n").split("\n"))
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
@@ -218,7 +232,7 @@ def github_lines(results: list[dict[str, Any]], domain) -> str:
         props = []
         loc = result["locations"][0]["physicalLocation"] if result["locations"] else None
         if loc:
-            props.append(f"file={_escape_property(loc['artifactLocation']['uri'])}")
+            props.append(f"file={_escape_property(unquote(loc['artifactLocation']['uri']))}")
             if "region" in loc:
                 props.append(f"line={loc['region']['startLine']}")
         props.append(f"title={_escape_property(domain.name + ' ' + result['ruleId'])}")

@@ -29,7 +29,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from html import escape
+from html import escape as html_escape
 from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -38,6 +38,7 @@ from .errors import InputError
 from .grading import sha256_of
 from .model import Card, Evidence, Report, card_field_names
 from .palette import UNJUDGED, verdict_colours
+from .safe_text import clean
 from .report import group_by_verdict
 
 __all__ = ["ContextTable", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
@@ -113,17 +114,31 @@ class ScreenExtras:
 # ---------------------------------------------------------------------------- helpers
 
 
+def escape(text: Any, quote: bool = True) -> str:
+    """:func:`html.escape` of text that may come from the inputs: control and direction
+    characters shown as visible escapes (:func:`verdicts.safe_text.clean`), line breaks
+    kept, so the page is well-formed whatever a title holds."""
+    text = text if isinstance(text, str) else str(text)
+    if not text.isprintable():
+        text = "\n".join(clean(line) for line in text.split("\n"))
+    return html_escape(text, quote)
+
+
 def _e(value: Any) -> str:
-    """Escape any value as HTML text (``None`` shows as an em dash)."""
+    """Escape any value as HTML text (``None`` shows as an em dash); control and
+    direction characters from the inputs are shown as visible escapes
+    (:func:`verdicts.safe_text.clean`), line breaks kept."""
     if value is None:
         return '<span class="none">—</span>'
     if isinstance(value, bool):
         return "참" if value else "거짓"
     if isinstance(value, (list, tuple)):
-        return escape(", ".join(str(v) for v in value))
-    if isinstance(value, dict):
-        return escape(json.dumps(value, ensure_ascii=False))
-    return escape(str(value))
+        text = ", ".join(str(v) for v in value)
+    elif isinstance(value, dict):
+        text = json.dumps(value, ensure_ascii=False)
+    else:
+        text = str(value)
+    return escape(text)
 
 
 def _asset(name: str) -> str:

@@ -387,8 +387,6 @@ def open_tmp():
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root reads a folder without search permission anyway (see the test below)")
-@pytest.mark.xfail(strict=False, reason="verdicts.config.find_config looks for a configuration beside the file first, and "
-                                        "Path.is_dir()/is_file() raise PermissionError there (config, not a reader)")
 @pytest.mark.parametrize("entry", ["lint", "robot-run"])
 def test_a_file_in_a_folder_without_search_permission(open_tmp, entry):
     locked = open_tmp / "locked"
