@@ -114,7 +114,8 @@ def load_mailbox(path: str | Path) -> Mailbox:
     if actions_t is not None and not actions_t.rows and not actions_t.rejected:
         issues.append(InputIssue(file=actions_t.file, table=actions_t.name, line=1 if actions_t.form in ("csv", "xlsx") else None,
                                  reason="처리가 한 줄도 없어 판정할 대상이 없습니다."))
-    if actions_t is not None and not actions_t.missing() and threads_known and policies_known:
+    needed = [c for c in actions_t.missing() if not actions_t.spec.column(c).optional] if actions_t is not None else []
+    if actions_t is not None and not needed and threads_known and policies_known:
         t = actions_t
         for row in t.rows:
             v = row.raw
