@@ -181,9 +181,9 @@ class Twice(Rule[Mailbox, ActionFacts]):
 
     def write(self, mailbox, f, draft):
         ev = _Cite(mailbox, draft)
+        _common(f, ev)  # first: the card's own row is where SARIF and GitHub point
         for earlier in f.earlier:
             ev.cell("agent_action", earlier.row, "action_no", quote=True)
-        _common(f, ev)
         ev.count("action_no", f.replies)
         ev.message(f, "received_at")
         for earlier in f.earlier:

@@ -48,6 +48,10 @@ def test_text_groups_in_the_seed_order(cli):
 def test_sarif_and_github_point_at_the_action_rows(cli, fmt, marker):
     out = cli("verdicts", "run", "mail", ROUND, "--format", fmt, check_code=1).stdout
     assert marker in out and "agent_action.csv" in out
+    if fmt == "github":  # each action at its own row (header = line 1), the second reply too
+        lines = {line.split(": ")[0].split(" · ")[-1]: line.split("line=")[1].split(",")[0] for line in out.splitlines()
+                 if line.startswith("::warning")}
+        assert lines["ACT-20260303-006"] == "7" and lines["ACT-20260303-005"] == "6"
 
 
 def test_html_save_show_explain_and_docs(cli, tmp_path):
