@@ -30,7 +30,10 @@ from verdicts.serve import ServerPages
 
 from .review import ReviewError, ReviewStore, StaleDecision
 
-__all__ = ["review_routes", "review_pages", "SAMPLE", "highlighted_page"]
+__all__ = ["review_routes", "review_pages", "SAMPLE", "highlighted_page", "ACTION_LABELS"]
+
+#: how the three decisions read on screen
+ACTION_LABELS = {"approve": "승인", "correct": "수정", "reject": "거절"}
 
 #: the bundled sample runs (the "샘플 실행 열기" button loads them)
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "extraction"
@@ -112,7 +115,7 @@ def _run(store: ReviewStore, run_id: str) -> str:
     cells = store.run_cells(run_id)
     rows = []
     for c in cells:
-        state = "다시 불러오기" if c.broken else ("대기" if c.waiting else {"approve": "승인", "correct": "수정", "reject": "거절"}[c.last.action])
+        state = "다시 불러오기" if c.broken else ("대기" if c.waiting else ACTION_LABELS[c.last.action])
         rows.append(f'<tr class="{"broken" if c.broken else ""}"><td><a href="/review/cell/{quote(c.item_key)}">'
                     f'{escape(c.item_key)}</a></td><td class="verdict">{escape(c.card["verdict"])}</td>'
                     f'<td>{escape(c.card["summary"])}</td><td class="state">{state}</td></tr>')
@@ -167,7 +170,7 @@ def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str 
     else:
         last = c.last
         decided = (f'<p id="decided">{escape(last.reviewer)} 님이 {escape(last.decided_at)}에 '
-                   f'{ {"approve": "승인", "correct": "수정", "reject": "거절"}[last.action] }했습니다.</p>') if last else ""
+                   f'{ACTION_LABELS[last.action]}했습니다.</p>') if last else ""
         form = (f'{decided}<form method="post" action="/review/decide" id="decide">'
                 f'<input type="hidden" name="item_key" value="{escape(item_key)}">'
                 f'<input type="hidden" name="seen" value="{last.id if last else 0}">'
@@ -189,7 +192,7 @@ def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str 
     history = store.history(item_key)
     if history:
         source += "<h2>결정 기록</h2><table id=\"history\"><tr><th>검토자</th><th>시각</th><th>결정</th><th>이전 값</th><th>새 값</th><th>걸린 시간(초)</th></tr>" + "".join(
-            f"<tr><td>{escape(d.reviewer)}</td><td>{escape(d.decided_at)}</td><td>{escape(d.action)}</td><td>{escape(d.old_value)}</td>"
+            f"<tr><td>{escape(d.reviewer)}</td><td>{escape(d.decided_at)}</td><td>{ACTION_LABELS[d.action]}</td><td>{escape(d.old_value)}</td>"
             f"<td>{escape(d.new_value)}</td><td>{'' if d.seconds is None else d.seconds}</td></tr>" for d in history) + "</table>"
     return _page(item_key, head + form + nav + source + _SCRIPT, banner=banner, ok=ok)
 
