@@ -23,6 +23,7 @@ from .grading import grade_domain, render_grade_text
 from .reporters import REPORTERS
 from .rounds import ENV_VAR, RoundStore, report_from_json
 from .tables import json_dumps
+from .safe_text import clean
 from .version import tool_version
 
 app = typer.Typer(
@@ -137,14 +138,20 @@ def show(
         raise _fail(str(exc))
     if stored is None:
         raise _fail(f"{store.path}에 저장된 {plugin.name} 회차가 없습니다. `verdicts run {plugin.name} PATH --save`로 먼저 저장해 주세요.", 1)
-    header = (f"저장된 회차 #{stored.id} · {stored.saved_at} · {stored.input_path} "
-              f"(입력 sha256 {stored.inputs_sha256[:12]}…, {stored.tool_version or '버전 미상'})")
+    header = (f"저장된 회차 #{stored.id} · {stored.saved_at} · {clean(stored.input_path)} "
+              f"(입력 sha256 {clean(stored.inputs_sha256[:12])}…, {clean(stored.tool_version) or '버전 미상'})")
+    try:
+        text = REPORTERS["text"].render(report_from_json(plugin, stored.data), plugin) if format is not OutputFormat.json else None
+        if format is OutputFormat.json:
+            stored.data  # noqa: B018 - checked before it is printed
+    except VerdictsError as exc:
+        raise _fail(str(exc))
     if format is OutputFormat.json:
         typer.echo(header, err=True)
         sys.stdout.write(stored.report_json + "\n")
     else:
         sys.stdout.write(header + "\n\n")
-        sys.stdout.write(REPORTERS["text"].render(report_from_json(plugin, stored.data), plugin))
+        sys.stdout.write(text)
     raise typer.Exit(stored.exit_code)
 
 

@@ -98,7 +98,14 @@ class StoredRound:
 
     @property
     def data(self) -> dict[str, Any]:
-        return json.loads(self.report_json)
+        """The stored report, checked: a JSON object whose sections are lists."""
+        try:
+            data = json.loads(self.report_json)
+        except (ValueError, RecursionError):
+            data = None
+        if not isinstance(data, dict) or not all(isinstance(data.get(k, []), list) for k in ("cards", "issues", "checks", "findings", "inputs")):
+            raise RoundsError(f"저장된 {self.id}번 회차의 보고서를 읽을 수 없습니다. 데이터베이스가 손상되었을 수 있습니다.")
+        return data
 
 
 def _file_of(source: SourceInfo) -> Path:
@@ -116,7 +123,15 @@ def _sha256(path: Path) -> str:
 
 def report_from_json(domain: Domain, data: dict[str, Any]) -> Report:
     """Rebuild a :class:`~verdicts.domain.Report` from its JSON (``Report.to_json``), so
-    that the reporters render a stored round exactly as they rendered the run."""
+    that the reporters render a stored round exactly as they rendered the run; a stored
+    item that does not fit its model is a :class:`RoundsError`."""
+    try:
+        return _report_from_json(domain, data)
+    except (TypeError, ValueError, AttributeError) as exc:
+        raise RoundsError(f"저장된 회차의 보고서가 {domain.name} 도메인의 모양과 맞지 않아 보여 줄 수 없습니다 ({type(exc).__name__}).") from None
+
+
+def _report_from_json(domain: Domain, data: dict[str, Any]) -> Report:
     return Report(
         domain=domain.name,
         cards=[domain.card_type.from_json(c) for c in data.get("cards", [])],
@@ -148,32 +163,53 @@ def _switch_to_wal(conn: sqlite3.Connection) -> None:
 
 
 class RoundStore:
-    """The rounds database at ``path`` (created and migrated on first use)."""
+    """The rounds database at ``path`` (created and migrated on first use by a writer;
+    a reader never creates or changes it)."""
 
     def __init__(self, path: str | Path | None = None):
         self.path = Path(path) if path is not None else default_db_path()
 
     @contextmanager
-    def connect(self) -> Iterator[sqlite3.Connection]:
+    def connect(self, *, read_only: bool = False) -> Iterator[sqlite3.Connection]:
+        """A connection; ``read_only`` opens an existing database without creating,
+        migrating or locking anything (a database in a folder we may not write to is
+        read as it is)."""
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
+            if read_only:
+                if not self.path.is_file():
+                    raise RoundsError(f"{self.path}: 회차 데이터베이스가 없습니다. `verdicts run DOMAIN PATH --save`로 먼저 저장해 주세요.")
+                flags = "mode=ro" if os.access(self.path.parent, os.W_OK) else "mode=ro&immutable=1"
+                conn = sqlite3.connect(f"{self.path.resolve().as_uri()}?{flags}", uri=True, timeout=BUSY_TIMEOUT,
+                                       isolation_level=None)
+            else:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
             raise RoundsError(f"{self.path}: 회차 데이터베이스를 열 수 없습니다 ({exc}).") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
-            _switch_to_wal(conn)
-            conn.execute("PRAGMA foreign_keys = ON")
-            self._migrate(conn)
+            if read_only:
+                self._check_version(self._version(conn))
+            else:
+                _switch_to_wal(conn)
+                conn.execute("PRAGMA foreign_keys = ON")
+                self._migrate(conn)
             yield conn
         except sqlite3.Error as exc:
             raise RoundsError(f"{self.path}: 회차 데이터베이스 오류입니다 ({exc}).") from None
         finally:
             conn.close()
 
-    @staticmethod
-    def _migrate(conn: sqlite3.Connection) -> None:
+    def _check_version(self, current: int) -> None:
+        """A database made by a newer schema than this tool knows is refused."""
+        latest = MIGRATIONS[-1][0]
+        if current > latest:
+            raise RoundsError(f"{self.path}: 더 새로운 판의 verdicts가 만든 회차 데이터베이스(스키마 {current})라서 "
+                              f"스키마 {latest}까지 아는 이 판으로는 열지 않습니다. verdicts를 새 판으로 올려 주세요.")
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
         current = RoundStore._version(conn)
+        self._check_version(current)
         if current >= MIGRATIONS[-1][0]:
             return
         conn.execute("BEGIN IMMEDIATE")
@@ -234,17 +270,32 @@ class RoundStore:
         return int(round_id)
 
     def last(self, domain: str) -> StoredRound | None:
-        """The most recently stored round of ``domain``, or ``None``."""
-        with self.connect() as conn:
-            row = conn.execute(
-                "SELECT id, domain, saved_at, input_path, inputs_sha256, report_json, exit_code, tool_version "
-                "FROM rounds WHERE domain = ? ORDER BY id DESC LIMIT 1", (domain,)).fetchone()
+        """The most recently stored round of ``domain``, or ``None`` (read only: the
+        database is never created, migrated or changed here)."""
+        with self.connect(read_only=True) as conn:
+            if self._version(conn) < 1:
+                return None
+            if self._version(conn) < 2:  # a database nobody has written to since schema 2
+                row = conn.execute(
+                    "SELECT id, domain, saved_at, input_path, '', report_json, exit_code, '' "
+                    "FROM rounds WHERE domain = ? ORDER BY id DESC LIMIT 1", (domain,)).fetchone()
+            else:
+                row = conn.execute(
+                    "SELECT id, domain, saved_at, input_path, inputs_sha256, report_json, exit_code, tool_version "
+                    "FROM rounds WHERE domain = ? ORDER BY id DESC LIMIT 1", (domain,)).fetchone()
             if row is None:
                 return None
             inputs = [{"table": t, "file": f, "sha256": h} for t, f, h in
                       conn.execute("SELECT table_name, file, sha256 FROM round_inputs WHERE round_id = ? ORDER BY rowid", (row[0],))]
+        exit_code = row[6]
+        if not isinstance(exit_code, int) or isinstance(exit_code, bool) or exit_code not in (0, 1, 2, 3):
+            raise RoundsError(f"{self.path}: 저장된 {row[0]}번 회차의 종료 코드({exit_code!r})가 올바르지 않습니다. "
+                              "데이터베이스가 손상되었을 수 있습니다.")
+        texts = [row[1], row[2], row[3], row[4], row[5], row[7]]
+        if not all(isinstance(t, str) for t in texts):
+            raise RoundsError(f"{self.path}: 저장된 {row[0]}번 회차의 칸 가운데 글자가 아닌 값이 있습니다. 데이터베이스가 손상되었을 수 있습니다.")
         return StoredRound(id=row[0], domain=row[1], saved_at=row[2], input_path=row[3], inputs_sha256=row[4], inputs=inputs,
-                           report_json=row[5], exit_code=row[6], tool_version=row[7])
+                           report_json=row[5], exit_code=exit_code, tool_version=row[7])
 
     def count(self, domain: str | None = None) -> int:
         with self.connect() as conn:

@@ -83,8 +83,73 @@ def test_a_save_that_cannot_hash_its_inputs_stores_nothing(tmp_path):
 
 
 def test_show_without_a_stored_round(cli, tmp_path):
-    proc = cli("verdicts", "show", "robot", "--db", tmp_path / "empty.sqlite3", check_code=1)
+    """A mistyped --db is an error and creates nothing; a database without a round of the
+    domain says so."""
+    missing = tmp_path / "empty.sqlite3"
+    proc = cli("verdicts", "show", "robot", "--db", missing, check_code=2)
+    assert "회차 데이터베이스가 없습니다" in proc.stderr and not missing.exists()
+    db = tmp_path / "other.sqlite3"
+    RoundStore(db).schema_version()  # an empty, migrated database
+    proc = cli("verdicts", "show", "robot", "--db", db, check_code=1)
     assert "저장된 robot 회차가 없습니다" in proc.stderr
+
+
+def test_a_database_from_a_newer_schema_is_refused(cli, tmp_path):
+    import sqlite3
+
+    db = tmp_path / "newer.sqlite3"
+    RoundStore(db).schema_version()
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO schema_version VALUES (99, 'from the future', '2030-01-01')")
+    for args in (("show", "robot"), ("run", "robot", str(ROBOT), "--save")):
+        proc = cli("verdicts", *args, "--db", db, check_code=2)
+        assert "더 새로운 판" in proc.stderr and "스키마 99" in proc.stderr and "Traceback" not in proc.stderr
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0] == 0  # nothing written
+
+
+def test_show_reads_a_database_in_a_read_only_folder(cli, tmp_path):
+    if os.geteuid() == 0:
+        import pytest
+
+        pytest.skip("root writes into a read-only folder anyway")
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "rounds.sqlite3"
+    cli("verdicts", "run", "robot", ROBOT, "--save", "--db", db, check_code=1)
+    folder.chmod(0o555)
+    try:
+        proc = cli("verdicts", "show", "robot", "--db", db, check_code=1)
+        assert proc.stdout.startswith("저장된 회차 #1")
+    finally:
+        folder.chmod(0o755)
+
+
+def test_show_reads_without_writing(cli, tmp_path):
+    """Even for root, whom a read-only folder does not stop: show opens the database read
+    only, so the database file is left byte for byte as it was (SQLite may add its shared
+    memory index beside a WAL database, as any reader does)."""
+    db = tmp_path / "rounds.sqlite3"
+    cli("verdicts", "run", "robot", ROBOT, "--save", "--db", db, check_code=1)
+    before = db.read_bytes()
+    cli("verdicts", "show", "robot", "--db", db, check_code=1)
+    assert db.read_bytes() == before
+
+
+def test_stored_values_are_checked_on_read(cli, tmp_path):
+    import sqlite3
+
+    db = tmp_path / "rounds.sqlite3"
+    cli("verdicts", "run", "robot", ROBOT, "--save", "--db", db, check_code=1)
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rounds SET exit_code = 77")
+    proc = cli("verdicts", "show", "robot", "--db", db, check_code=2)
+    assert "종료 코드" in proc.stderr and "Traceback" not in proc.stderr
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE rounds SET exit_code = 1, report_json = '{not json'")
+    for fmt in ("text", "json"):
+        proc = cli("verdicts", "show", "robot", "--db", db, "--format", fmt, check_code=2)
+        assert "보고서를 읽을 수 없습니다" in proc.stderr and "Traceback" not in proc.stderr
 
 
 def test_the_path_comes_from_the_environment(tmp_path):
