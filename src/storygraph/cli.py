@@ -18,7 +18,7 @@ import typer
 
 from verdicts.errors import VerdictsError
 
-from .domain import DOMAIN, failing
+from .domain import DOMAIN
 
 app = typer.Typer(
     name="storygraph",
@@ -107,7 +107,12 @@ def lint(
     else:
         tolerant_stdout()
         sys.stdout.write(render_single(DOMAIN, target, report, fmt))
-    raise typer.Exit(1 if failing(report, cfg) else 0)
+    from verdicts.accept import CHECKS_FAILED, checks_failed_message, exit_code, failed_checks
+
+    code = exit_code(DOMAIN, report, cfg)
+    if code == CHECKS_FAILED:
+        typer.echo(f"storygraph: {checks_failed_message(failed_checks(report))}", err=True)
+    raise typer.Exit(code)
 
 
 @app.command()

@@ -109,9 +109,21 @@ class StorygraphDomain(Domain):
 
         return expand_paths(paths)
 
-    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool:
-        """:func:`lint_to`: a large scenario's cards made by every core and streamed."""
-        return lint_to(path, out, format, config=config, progress=progress or SILENT, jobs=jobs)
+    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool | int:
+        """:func:`lint_to`: a large scenario's cards made by every core and streamed.
+        Whether the run fails, or :data:`verdicts.accept.CHECKS_FAILED` (with a Korean
+        line on stderr) when an automatic check failed."""
+        import sys
+
+        from verdicts.accept import CHECKS_FAILED, checks_failed_message
+
+        checks: list = []
+        fails = lint_to(path, out, format, config=config, progress=progress or SILENT, jobs=jobs, check_results=checks)
+        failed = [c.id for c in checks if not c.passed]
+        if failed:
+            sys.stderr.write(f"storygraph: {checks_failed_message(failed)}\n")
+            return CHECKS_FAILED
+        return fails
 
 
 DOMAIN = StorygraphDomain()
@@ -209,7 +221,7 @@ STREAMED_FORMATS = ("json", "text", "sarif", "github")
 
 
 def lint_to(path: str | Path, out, format: str = "json", config: "Config | None" = None, progress: Progress = SILENT,
-            jobs: int | None = None) -> bool:
+            jobs: int | None = None, check_results: list | None = None) -> bool:
     """Lint ``path`` and write the report in ``format`` (``json``, ``text``, ``sarif`` or
     ``github``) to the binary stream ``out``; return whether the run fails under
     ``config`` (see :func:`verdicts.accept.failing`).
@@ -222,7 +234,8 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
     lines by verdict, to be put in the report's groups; for SARIF and GitHub, only the
     results of the cards that are not ``끝까지 닿음`` come back).  A scenario whose findings may
     be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through :func:`lint`,
-    because an acceptance can reach across parts.
+    because an acceptance can reach across parts.  ``check_results``, when given, receives
+    the report's check results.
     """
     if format not in STREAMED_FORMATS:
         raise ValueError(f"format {format!r}: lint_to writes {', '.join(STREAMED_FORMATS)}")
@@ -257,6 +270,8 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             else:
                 render = {"text": REPORTERS["text"], "sarif": render_sarif, "github": render_github}[format]
                 out.write(render(report, DOMAIN).encode("utf-8"))
+            if check_results is not None:
+                check_results.extend(report.checks)
             return failing(report, config)
         progress.start("발견")
         # the findings that add to cards' hedges now; the others while the cards are made
@@ -327,7 +342,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
             checks = [merge_outcomes(check, [r.outcomes[j] for r in made]) for j, check in enumerate(CHECKS)]
             checks.append(schema_result([key for r in made for key in r.schema_failed]))
-            report = LintResult("storygraph", [], issues, checks, scenario.sources, findings)
+            report = LintResult("storygraph", [], issues, checks, scenario.sources, findings, config=config.source)
             if sarif is not None:
                 results = [result for r in made for result in r.written] + other_results(findings, issues)
                 text = render_sarif_results(results, DOMAIN) if format == "sarif" else github_lines(results, DOMAIN)
@@ -349,4 +364,6 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             for f in files:
                 f.close()
         progress.close()
+        if check_results is not None:
+            check_results.extend(report.checks)
         return any(r.fails for r in made) or failing(report, config)

@@ -22,7 +22,8 @@ from typing import Any
 from .config import Config
 from .model import InputIssue
 
-__all__ = ["apply_acceptances", "accepts_anything", "failing", "exit_code"]
+__all__ = ["apply_acceptances", "accepts_anything", "failing", "exit_code", "failed_checks", "checks_failed_message",
+           "CHECKS_FAILED"]
 
 
 def accepts_anything(domain, report, config: Config) -> bool:
@@ -112,6 +113,27 @@ def failing(domain, report, config: Config) -> bool:
     return False
 
 
+#: the exit code of a run in which an automatic self-check failed: its verdicts may be wrong
+CHECKS_FAILED = 3
+
+
+def failed_checks(report) -> list[str]:
+    """The ids of the automatic checks that failed on ``report``."""
+    return [c.id for c in getattr(report, "checks", None) or () if not c.passed]
+
+
+def checks_failed_message(ids) -> str:
+    """The one Korean line said (on stderr) when a self-check failed."""
+    from .korean import josa
+
+    return (f"자동 검증 {josa(', '.join(ids), '이/가')} 실패했으므로 이번 판정은 틀렸을 수 있습니다; "
+            f"결과를 믿기 전에 실패한 검증이 가리키는 카드를 확인해 주세요.")
+
+
 def exit_code(domain, report, config: Config | None = None) -> int:
-    """0 when nothing fails the run (:func:`failing`), else 1."""
+    """:data:`CHECKS_FAILED` (3) when an automatic check failed (the verdicts may be
+    wrong, whatever they are); else 1 when something fails the run (:func:`failing`);
+    else 0."""
+    if failed_checks(report):
+        return CHECKS_FAILED
     return 1 if failing(domain, report, config or domain.config_type()) else 0

@@ -100,8 +100,19 @@ _POLITE_END = re.compile(r"(니다|세요|지요|까요)\.$")
 def is_polite_sentence(text: str | None) -> bool:
     """True when ``text`` is one Korean sentence in polite style ending in ``-니다.``.
 
-    One sentence: no sentence-ending punctuation (``. ? !`` followed by a space or a
-    Hangul character) before the final full stop, and some Hangul in it.
+    One sentence: no polite sentence ending (``-니다``, ``-세요``, ``-지요``, ``-까요``)
+    followed by ``. ? !`` and a space before the final full stop, and some Hangul in it.
+    Only such an ending is a break: a sentence written from templates ends each
+    sentence so, while the user's own text quoted in it — a title such as
+    ``Do you know him? Yes``, a condition, anything between quotes — is part of the
+    sentence, whatever punctuation it holds.
+
+    >>> is_polite_sentence("Do you know him? Yes에서 나가는 분기가 없습니다.")
+    True
+    >>> is_polite_sentence("원래 '끝났습니다. 정말'라고 적혀 있습니다.")
+    True
+    >>> is_polite_sentence("길이 없습니다. 다시 보세요.")
+    False
     """
     if not text or text != text.strip() or "\n" in text:
         return False
@@ -109,12 +120,14 @@ def is_polite_sentence(text: str | None) -> bool:
         return False
     if not re.search(r"[\uac00-\ud7a3]", text):
         return False
-    body = text[:-1]
-    return not re.search(r"(다|요)[.?!](\s|$)|[?!]\s", body)
+    return not _BREAK.search(_QUOTED.sub("", text[:-1]))
 
 
 _POLITE_ENDINGS = ("니다.", "세요.", "지요.", "까요.")
-_BREAK = re.compile(r"(다|요)[.?!](\s|$)|[?!]\s")
+#: a sentence break: a polite ending, then ``. ? !`` and a space
+_BREAK = re.compile(r"(니다|니까|세요|지요|까요)[.?!]\s")
+#: user text between quotes (never a break)
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
 
 
 def polite_sentences(texts: list) -> list[bool]:
@@ -124,12 +137,12 @@ def polite_sentences(texts: list) -> list[bool]:
     ``!`` or any full stop but the last one cannot hold a sentence break, so the regular
     expressions of :func:`is_polite_sentence` only run on the few texts that could.
 
-    >>> polite_sentences(["길이 없습니다.", " 길이 없습니다.", "길이 없다.", "네? 그렇습니다.", None])
+    >>> polite_sentences(["길이 없습니다.", " 길이 없습니다.", "길이 없다.", "그렇습니까? 그렇습니다.", None])
     [True, False, False, False, False]
     """
     return [
         (t.endswith(_POLITE_ENDINGS) and not t[:1].isspace() and "\n" not in t
-         and (("?" not in t and "!" not in t and t.count(".") == 1) or not _BREAK.search(t[:-1])))
+         and (("?" not in t and "!" not in t and t.count(".") == 1) or not _BREAK.search(_QUOTED.sub("", t[:-1]))))
         if type(t) is str else is_polite_sentence(t)
         for t in texts
     ]

@@ -15,7 +15,8 @@ check) and writes the report in the chosen format:
 
 An input that cannot be read at all is a message on stderr and in the report; the
 others are still judged; the exit code is the worst (0 nothing fails, 1 findings or
-issues, 2 an input could not be read).
+issues, 2 an input could not be read, 3 an automatic self-check failed: the verdicts may
+be wrong).
 """
 
 from __future__ import annotations
@@ -128,14 +129,36 @@ def judge(domain, paths: Sequence[Path], options: Options = Options(), *, prog: 
     try:
         if isinstance(cfg, str):
             raise VerdictsError(cfg)
-        fails = domain.stream_to(target, binary_stdout(fmt), fmt, cfg, progress=for_terminal(options.quiet), jobs=options.jobs)
+        code = _stream(domain, target, fmt, cfg, options)
     except VerdictsError as exc:
         _say(prog, str(exc))
         tolerant_stdout()
         sys.stdout.write(_combine(domain, [(target, "error", str(exc))], "text"))
         return 2
     sys.stdout.flush()
-    return 1 if fails else 0
+    return code
+
+
+def _stream(domain, target: Path, fmt: str, cfg: Any, options: Options) -> int:
+    """Judge one input onto standard output; its exit code.  A domain's own
+    ``stream_to`` answers whether the run fails, or an exit code (3: a self-check
+    failed); the kit's default is done here, where the report is at hand."""
+    from .accept import CHECKS_FAILED, checks_failed_message, exit_code, failed_checks
+    from .domain import Domain
+    from .reporters import REPORTERS
+
+    progress = for_terminal(options.quiet)
+    out = binary_stdout(fmt)
+    if type(domain).stream_to is Domain.stream_to:
+        report = domain.judge(target, cfg, progress=progress)
+        for piece in REPORTERS[fmt].pieces(report, domain):
+            out.write(piece)
+        code = exit_code(domain, report, cfg)
+        if code == CHECKS_FAILED:
+            _say(domain.name, checks_failed_message(failed_checks(report)))
+        return code
+    answer = domain.stream_to(target, out, fmt, cfg, progress=progress, jobs=options.jobs)
+    return int(answer)  # True/False: 1/0; an int is the domain's own exit code
 
 
 def rendered(domain, path: Path, report, fmt: str) -> Any:
@@ -183,7 +206,7 @@ def _combine(domain, pieces: list[tuple[Path, str, Any]], fmt: str) -> str:
 def _judge_many(domain, targets: list[Path], options: Options, prog: str) -> int:
     """Several inputs, one process per core taking the next input when free; one report;
     the worst exit code.  The output is the same as judging them one after the other."""
-    from .accept import failing
+    from .accept import CHECKS_FAILED, checks_failed_message, exit_code, failed_checks
     from .parallel import choose_jobs, fork_tasks
 
     configs = [config_for(domain, t, options.config) for t in targets]
@@ -204,7 +227,10 @@ def _judge_many(domain, targets: list[Path], options: Options, prog: str) -> int
         except VerdictsError as exc:
             outcome: tuple[str, Any, int] = ("error", str(exc), 2)
         else:
-            outcome = ("ok", rendered(domain, targets[t], report, fmt), 1 if failing(domain, report, cfg) else 0)
+            code = exit_code(domain, report, cfg)
+            if code == CHECKS_FAILED:
+                _say(f"{prog}: {targets[t]}", checks_failed_message(failed_checks(report)))
+            outcome = ("ok", rendered(domain, targets[t], report, fmt), code)
         if os.getpid() == root:
             progress.advance(unit, n)  # this process's inputs stand for every process's
         return outcome
