@@ -98,6 +98,15 @@ def _is(test) -> bool:
         return False
 
 
+def _shown(path: Path) -> Path:
+    """The path as reports name it: relative to the working folder when inside it."""
+    try:
+        rel = os.path.relpath(path)
+    except ValueError:
+        return path
+    return Path(rel) if not rel.startswith("..") else path
+
+
 def find_config(domain, start: Path) -> Path | None:
     """The nearest configuration file of ``domain`` from ``start`` (a file or folder)
     upwards."""
@@ -111,12 +120,12 @@ def find_config(domain, start: Path) -> Path | None:
     for candidate in (folder, *folder.parents):
         path = candidate / own
         if _is(path.is_file):
-            return path
+            return _shown(path)
         pyproject = candidate / "pyproject.toml"
         if _is(pyproject.is_file):
             try:
                 if _section(domain, tomllib.loads(pyproject.read_text(encoding="utf-8")), pyproject) is not None:
-                    return pyproject
+                    return _shown(pyproject)
             except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
                 continue
     return None

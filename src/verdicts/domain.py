@@ -181,7 +181,9 @@ class Domain(ABC):
         accepted, since its JSON then carries the reason)."""
         from .accept import apply_acceptances
 
-        report = apply_acceptances(self, report, config if config is not None else self.config_type())
+        config = config if config is not None else self.config_type()
+        report = apply_acceptances(self, report, config)
+        report.config = config.source
         if card_json is not None and any(c.accepted for c in report.cards):
             card_json = None
         report.checks.append(schema_check(self.name, report.cards, card_json))

@@ -240,6 +240,8 @@ class Report:
     sources: list[SourceInfo] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     extra: dict[str, Any] = field(default_factory=dict)
+    #: the configuration file the run used (found upwards or given), ``None`` for none
+    config: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -250,4 +252,6 @@ class Report:
         if self.findings:
             out["findings"] = [f.to_json() for f in self.findings]
         out["inputs"] = [s.model_dump() for s in self.sources]
+        if self.config is not None:
+            out["config"] = self.config
         return out

@@ -58,7 +58,9 @@ def _text_head(report: Report) -> list[str]:
     for src in report.sources:
         enc = f", {src.encoding}" if src.encoding else ""
         lines.append(f"입력: {clean(src.file)} [{clean(src.table)}, {src.form}{clean(enc)}, {src.rows}행]")
-    if report.sources:
+    if report.config is not None:
+        lines.append(f"설정: {clean(report.config)}")
+    if report.sources or report.config is not None:
         lines.append("")
     return lines
 
@@ -154,6 +156,8 @@ def _sections(report: Report):
     if report.findings:
         yield "findings", (f.to_json() for f in report.findings)
     yield "inputs", (s.model_dump() for s in report.sources)
+    if report.config is not None:
+        yield "config", report.config
 
 
 def dumps_indented(obj) -> str:
