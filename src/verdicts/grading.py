@@ -66,16 +66,31 @@ class GradeResult:
 
 
 def sha256_of(path: str | Path) -> str:
-    """SHA-256 of a file, or of a folder's files (sorted by name, each name and content)."""
+    """SHA-256 of a file, or of a folder's regular files (sorted by name, each name and
+    content; read a block at a time, links and special files left out).  A file that
+    cannot be read is an :class:`~verdicts.errors.InputError` naming it."""
     path = Path(path)
     digest = hashlib.sha256()
-    if path.is_dir():
-        for child in sorted(p for p in path.rglob("*") if p.is_file()):
-            digest.update(child.relative_to(path).as_posix().encode())
-            digest.update(child.read_bytes())
-    else:
-        digest.update(path.read_bytes())
+    try:
+        if path.is_dir():
+            children = sorted(p for p in path.rglob("*") if p.is_file() and not p.is_symlink())
+            for child in children:
+                digest.update(child.relative_to(path).as_posix().encode())
+                _feed(digest, child)
+        else:
+            _feed(digest, path)
+    except OSError as exc:
+        from .errors import InputError
+
+        where = getattr(exc, "filename", None) or path
+        raise InputError(f"{where}: 출처를 남기려고 읽다가 멈췄습니다 ({exc.strerror or exc}).") from None
     return digest.hexdigest()
+
+
+def _feed(digest, file: Path) -> None:
+    with open(file, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            digest.update(block)
 
 
 def read_gold(path: str | Path, *, key_field: str, verdicts: Sequence[str], compared: Sequence[str] = ()) -> tuple[list[GoldRow], list[InputIssue]]:
