@@ -223,5 +223,27 @@ def grade(
     raise typer.Exit(0 if not result.disagreements and not result.issues else 1)
 
 
+#: the entry-point group of a domain's own commands (a typer app mounted as ``verdicts
+#: NAME …``, e.g. ``verdicts mail import``): ``[project.entry-points."verdicts.commands"]``
+COMMANDS_GROUP = "verdicts.commands"
+
+
+def _mount_domain_commands() -> None:
+    """Mount every registered domain command group; one that cannot be loaded is left
+    out with a message (a broken plug-in must not take the other commands down)."""
+    from importlib.metadata import entry_points
+
+    for point in entry_points(group=COMMANDS_GROUP):
+        try:
+            sub = point.load()
+        except Exception as exc:  # noqa: BLE001 - any failure of a plug-in
+            typer.echo(f"verdicts: '{point.name}' 명령 묶음을 불러오지 못해 뺐습니다 ({type(exc).__name__}: {exc}).", err=True)
+            continue
+        app.add_typer(sub, name=point.name)
+
+
+_mount_domain_commands()
+
+
 if __name__ == "__main__":  # pragma: no cover
     app()

@@ -165,6 +165,7 @@ def check_case(report: Report, expect: dict[str, Any], *, lines: dict[str, int] 
     for key, words in (expect.get("hedge_mentions") or {}).items():
         hedge = card(key).hedge or ""
         for word in words:
+            word = str(word)  # YAML reads 0.55 as a number
             if word not in hedge:
                 _fail(f"{key}: the hedge does not mention {word!r}", hedge)
     for key, values in (expect.get("evidence_values") or {}).items():

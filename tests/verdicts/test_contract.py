@@ -60,3 +60,26 @@ def test_docs_page_is_generated_from_the_docstrings(name, cli):
     assert page.read_text(encoding="utf-8") == render_domain_docs(domain), \
         f"{domain.docs_page} is stale: run `verdicts docs {name} > {domain.docs_page}`"
     assert cli("verdicts", "docs", name, check_code=0).stdout == render_domain_docs(domain)
+
+
+def test_a_domain_mounts_its_own_commands(monkeypatch):
+    """A package registers ``[project.entry-points."verdicts.commands"] NAME = "mod:app"``
+    and ``verdicts NAME …`` runs its typer app; one that cannot be loaded is left out
+    with a message."""
+    import importlib.metadata as md
+
+    from typer.testing import CliRunner
+
+    from verdicts import cli
+
+    points = [md.EntryPoint("demo", "tests.verdicts.plugin_commands:app", cli.COMMANDS_GROUP),
+              md.EntryPoint("broken", "tests.verdicts.no_such_module:app", cli.COMMANDS_GROUP)]
+    monkeypatch.setattr(md, "entry_points", lambda group=None: [p for p in points if p.group == group])
+    before = list(cli.app.registered_groups)
+    try:
+        cli._mount_domain_commands()
+        result = CliRunner().invoke(cli.app, ["demo", "hello", "등대"])
+        assert result.exit_code == 0 and "등대 확인했습니다." in result.output
+        assert [g.name for g in cli.app.registered_groups if g not in before] == ["demo"]
+    finally:
+        cli.app.registered_groups[:] = before
