@@ -26,6 +26,7 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    context_settings={"help_option_names": ["-h", "--help"]},
 )
 
 
@@ -39,8 +40,17 @@ def _fail(message: str, code: int = 2) -> "typer.Exit":
     return typer.Exit(code)
 
 
+def _show_version(value: bool) -> None:
+    if value:
+        from verdicts.version import tool_version
+
+        typer.echo(f"storygraph {tool_version()}")
+        raise typer.Exit(0)
+
+
 @app.callback()
-def main() -> None:
+def main(version: bool = typer.Option(False, "--version", "-V", callback=_show_version, is_eager=True,
+                                      help="Print the version and exit.")) -> None:
     """storygraph — scenario linter."""
 
 

@@ -93,3 +93,12 @@ def test_a_missing_id_column_is_an_issue_not_a_crash(cli, tmp_path):
     report = json.loads(cli("storygraph", "lint", folder, "--format", "json", check_code=1).stdout)
     assert [c["target_no"] for c in report["cards"]] == ["A"]
     assert any(i["column"] == "flag" and i["table"] == "flag_spec" for i in report["issues"])
+
+
+def test_version_and_short_help(cli):
+    for command in ("storygraph", "verdicts"):
+        version = cli(command, "--version", check_code=0).stdout.strip()
+        assert version.startswith(f"{command} ") and version.split()[1][0].isdigit()
+        assert cli(command, "-V", check_code=0).stdout.strip() == version
+        assert "Usage:" in cli(command, "-h", check_code=0).stdout
+    assert "--format" in cli("storygraph", "lint", "-h", check_code=0).stdout
