@@ -9,7 +9,7 @@ import unicodedata
 from .model import DIGIT_TYPES, Cell, Page
 
 __all__ = ["source_value_of", "comparable", "same_value", "first_difference", "phrase_page", "value_page",
-           "pattern_matches", "line_with"]
+           "pattern_matches", "line_with", "labelled_line"]
 
 _SEPARATOR = " : "
 
@@ -95,4 +95,25 @@ def line_with(page: Page, key: str, limit: int = 60) -> str | None:
         if key in line:
             line = " ".join(line.split())
             return line if len(line) <= limit else line[: limit - 1] + "…"
+    return None
+
+
+def labelled_line(cell: Cell, label: str, limit: int = 60) -> tuple[Page, str] | None:
+    r"""The first line of the run's pages whose key (before `` : ``) and the field's label
+    begin alike (``대표자`` for ``대표자명``), for a hedge that tells the operator where an
+    empty field's value may stand.
+
+    >>> from .model import FieldRule
+    >>> page = Page("R", 1, "사업자등록증", "사업자등록증\n대표자 : 이서준", 3)
+    >>> rule = FieldRule("ceo_name", "대표자명", "text", True, None, None, 2)
+    >>> labelled_line(Cell("R", rule, None, {1: page}), "대표자명")[1]
+    '대표자 : 이서준'
+    """
+    for number in sorted(cell.pages):
+        page = cell.pages[number]
+        for line in (page.text or "").splitlines():
+            key = line.split(_SEPARATOR, 1)[0].strip() if _SEPARATOR in line else ""
+            if len(key) >= 2 and (label.startswith(key) or key.startswith(label)):
+                line = " ".join(line.split())
+                return page, (line if len(line) <= limit else line[: limit - 1] + "…")
     return None

@@ -20,7 +20,8 @@ from verdicts.engine import Decision, Draft, Missing, Rule, RuleBook
 
 from . import templates as T
 from .analysis import (
-    comparable, first_difference, line_with, pattern_matches, phrase_page, same_value, source_value_of, value_page,
+    comparable, first_difference, labelled_line, line_with, pattern_matches, phrase_page, same_value, source_value_of,
+    value_page,
 )
 from .model import (
     CARD_FIELDS, DIFFERS, DIGIT_TYPES, EMPTY, FORMAT, MATCHES, NOT_IN_SOURCE, Batch, Cell, Page,
@@ -151,11 +152,14 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
     Example:
         ``company_name`` is required; run ``R-20940`` sent it as ``""``.
     Instead:
-        Read the field from the source document and correct the cell.
+        Read the field from the source document and correct the cell; the hedge names
+        the first line of the run's pages whose key begins like the field's label
+        (``대표자 : …`` for ``대표자명``), when there is one.
     """
 
     verdict, code = EMPTY, "required-empty"
-    templates = (T.empty_no_row, T.empty_value, T.required_unknown, T.event_unreadable, T.outputs_unknown, T.hedge_no_row)
+    templates = (T.empty_no_row, T.empty_value, T.required_unknown, T.event_unreadable, T.outputs_unknown, T.hedge_no_row,
+                 T.hedge_labelled_line)
 
     def test(self, batch, f):
         row, required = f.row, f.rule.required
@@ -186,11 +190,18 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
             draft.summary = T.required_unknown(label=f.label)
         elif row is None:
             draft.summary = T.empty_no_row(label=f.label)
-            draft.hedge(T.hedge_no_row(pages=len(f.cell.pages)))
+            found = labelled_line(f.cell, f.label)
+            if found is not None:
+                draft.hedge(T.hedge_labelled_line(page=found[0].page, doc=found[0].name, line=found[1]))
+            else:
+                draft.hedge(T.hedge_no_row(pages=len(f.cell.pages)))
         else:
             page = f.page
             draft.summary = T.empty_value(label=f.label, source=f.source_value, page=page.page if page else None,
                                           doc=page.name if page else None)
+            found = labelled_line(f.cell, f.label) if f.source_value is None else None
+            if found is not None:
+                draft.hedge(T.hedge_labelled_line(page=found[0].page, doc=found[0].name, line=found[1]))
 
 
 class FormatBroken(Rule[Batch, CellFacts]):

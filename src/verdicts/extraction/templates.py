@@ -83,6 +83,10 @@ def hedge_no_row(*, pages: int) -> Clause:
     return _clause(f"인용할 문구도 없으니 운영자가 {whole} 직접 보고 값을 채워야 ", "하고", "합니다.")
 
 
+def hedge_labelled_line(*, page: int, doc: str, line: str) -> Clause:
+    return _clause(f"{where(page, doc)}의 {q(line)} 줄에 값이 있을 수 있으니 운영자가 그 줄을 보고 값을 채워야 ", "하고", "합니다.")
+
+
 # ------------------------------------------------------------------ 형식이 규칙과 다름
 
 
