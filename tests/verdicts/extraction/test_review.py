@@ -179,3 +179,32 @@ def test_review_stats_and_export_from_the_command_line(store, tmp_path):
     csv_text = subprocess.run([*run, "export", "R-20931", "--db", str(store.path)], capture_output=True, text=True,
                               check=True).stdout
     assert csv_text.splitlines()[2].endswith("approve,김검토," + store.history("R-20931:ceo_name")[0].decided_at)
+
+
+def test_a_page_that_cannot_be_loaded_puts_its_cells_in_the_reload_state(tmp_path):
+    import csv
+
+    from .conftest import read_example
+
+    tables = read_example()
+    for row in tables["source_pages"]:
+        if row["run_id"] == "R-20931" and row["page"] == "2":
+            row["text"] = "사업자등록증\x00"
+    for name, rows in tables.items():
+        with open(tmp_path / f"{name}.csv", "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, list(rows[0]), delimiter="\t" if name == "source_pages" else ",", lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+    store = ReviewStore(tmp_path / "review.sqlite3")
+    store.load(tmp_path)
+    assert store.cell("R-20931:biz_reg_no").broken == "source_pages.text"
+    assert [r["broken"] for r in store.runs()] == [1, 0, 0]
+    assert store.cell("R-20931:ceo_name").broken is None
+
+
+def test_the_kits_report_screen_is_served_beside_the_queue(tmp_path):
+    with reviewing(tmp_path / "review.sqlite3") as base:
+        status, page = _get(base + "/sample")
+        assert status == 200 and "R-20931:biz_reg_no" in page and "원문 값과 다름" in page
+        status, page = _get(base + "/")
+        assert status == 200 and "/review" in page
