@@ -101,10 +101,10 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
                 bad.append(name)
         ids_bad = [n for n in bad if n in ("run_id", "field_name")]
         if ids_bad:
-            issue(number, f"{ids_bad[0]} 값이 글자나 숫자가 아니어서 어느 칸의 이벤트인지 알 수 없어 건너뛰었습니다.", ids_bad[0])
+            issue(number, f"`{ids_bad[0]}` 값이 글자나 숫자가 아니어서 어느 칸의 이벤트인지 알 수 없어 건너뛰었습니다.", ids_bad[0])
             continue
         if bad:
-            names = ", ".join(bad)
+            names = ", ".join(f"`{n}`" for n in bad)
             reason = f"{names} 값이 글자나 숫자가 아니어서 이 칸의 이벤트를 읽지 못했습니다."
             issue(number, reason, bad[0])
             broken[number] = reason
@@ -156,23 +156,23 @@ def _field_rules(t: TypedTable, r: _Reader) -> dict[str, FieldRule]:
         raw = row.raw
         name = raw.get("field_name")
         if name is None:
-            r.issue(t, row, "field_name", "field_name이 비어 있어 이 규칙 줄은 쓰지 않았습니다.")
+            r.issue(t, row, "field_name", "`field_name` 칸이 비어 있어 이 규칙 줄은 쓰지 않았습니다.")
             aside.append(row)
             continue
         if name in rules:
-            r.issue(t, row, "field_name", f"{josa(_shown(name), '이/가')} {rules[name].line}번째 줄에 이미 있어 이 줄은 쓰지 않고 앞의 규칙으로 판정했습니다.")
+            r.issue(t, row, "field_name", f"필드 {_shown(name)}의 규칙이 {rules[name].line}번째 줄에 이미 있어 이 줄은 쓰지 않고 앞의 규칙으로 판정했습니다.")
             aside.append(row)
             continue
         value_type = raw.get("value_type")
         if value_type not in VALUE_TYPES:
-            said = (f"값 종류 {josa(_shown(value_type), '이/가')} {', '.join(VALUE_TYPES)} 가운데 하나가 아니어서"
+            said = (f"값 종류 {josa(_shown(value_type), '이/가')} {', '.join(f'`{v}`' for v in VALUE_TYPES)} 가운데 하나가 아니어서"
                     if value_type else "값 종류가 비어 있어")
             r.issue(t, row, "value_type", f"{said} {name} 칸은 원문 값과 견주지 않았습니다.")
             row.invalid.add("value_type")
             value_type = None
         required = parse_bool(raw["required"]) if raw.get("required") is not None else None
         if required is None:
-            shown = f"required {josa(_shown(raw['required']), '을/를')} 참이나 거짓으로 읽지 못해" if raw.get("required") else "required가 비어 있어"
+            shown = f"`required` 값 {josa(_shown(raw['required']), '을/를')} 참이나 거짓으로 읽지 못해" if raw.get("required") else "`required` 칸이 비어 있어"
             r.issue(t, row, "required", f"{shown} {name} 칸이 비었을 때 필수인지 가리지 못합니다.")
             row.invalid.add("required")
         pattern_text = raw.get("pattern")
@@ -197,7 +197,7 @@ def _pages(t: TypedTable, r: _Reader) -> dict[str, dict[int, Page]]:
         raw = row.raw
         run = raw.get("run_id")
         if run is None:
-            r.issue(t, row, "run_id", "run_id가 비어 있어 어느 실행의 쪽인지 알 수 없어 쓰지 않았습니다.")
+            r.issue(t, row, "run_id", "`run_id` 칸이 비어 있어 어느 실행의 쪽인지 알 수 없으므로 이 줄은 쓰지 않았습니다.")
             aside.append(row)
             continue
         number = _positive_int(raw.get("page"))
@@ -237,11 +237,11 @@ def _outputs(t: TypedTable, r: _Reader, rules: dict[str, FieldRule] | None, brok
         run, name = raw.get("run_id"), raw.get("field_name")
         if run is None or name is None:
             column = "run_id" if run is None else "field_name"
-            r.issue(t, row, column, f"{josa(column, '이/가')} 비어 있어 어느 칸의 값인지 알 수 없어 쓰지 않았습니다.")
+            r.issue(t, row, column, f"`{column}` 칸이 비어 있어 어느 실행의 어느 필드 값인지 알 수 없으므로 이 줄은 쓰지 않았습니다.")
             aside.append(row)
             continue
         if rules is not None and name not in rules:
-            r.issue(t, row, "field_name", f"field_rules에 없는 칸 {josa(_shown(name), '이라/라')} 판정하지 않았습니다.")
+            r.issue(t, row, "field_name", f"`field_rules`에 없는 필드 {josa(_shown(name), '이라/라')} 판정하지 않았습니다.")
             aside.append(row)
             continue
         own = outputs.setdefault(run, {})
@@ -293,7 +293,7 @@ def load_batch(path: str | Path) -> Batch:
             own = pages.get(run)
             if not own:
                 issues.append(InputIssue(file=t.file, table="worker_outputs", line=first.line, column="run_id",
-                                         reason=f"source_pages에 {run}의 쪽이 하나도 없어 이 실행의 근거 문구는 대조하지 못합니다."))
+                                         reason=f"`source_pages`에 {run}의 쪽이 하나도 없어 이 실행의 근거 문구는 대조하지 못합니다."))
                 continue
             last = max(own)
             for w in rows.values():

@@ -62,7 +62,7 @@ def empty_value(*, label: str, source: str | None, page: int | None, doc: str | 
 
 
 def required_unknown(*, label: str) -> str:
-    return f"{label} 칸이 필수인지 field_rules에서 읽지 못해 빈 값을 가려내지 못하고 필수 칸 확인 " + _STOP
+    return f"{label} 칸이 필수인지 `field_rules`에서 읽지 못해 빈 값을 가려내지 못하고 필수 칸 확인 " + _STOP
 
 
 def event_unreadable(*, label: str) -> str:
