@@ -66,6 +66,11 @@ class Analysis:
     opaque: dict[str, str | None] = field(default_factory=dict)
     #: whether the input carries the ``kind`` column (menu-aware input)
     menus: bool = False
+    #: ``(table, scene or branch id)`` -> ``(source_file, source_line)``: where an
+    #: imported story writes the row (only rows that say so)
+    positions: dict[tuple[str, str], tuple[str, int | None]] = field(default_factory=dict)
+    #: whether the tables were imported from a story linted directly
+    story: bool = False
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -187,6 +192,8 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
             analysis.alongside = alongside(analysis)
         _decide_all(analysis)
     _check_available_flags(analysis)
+    if scenario.has("scene_states", "source_file") or scenario.has("story_branches", "source_file"):
+        _read_positions(analysis)
     if both:
         dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
         analysis.live = live_reachability(
@@ -231,6 +238,37 @@ def _find_stuck(a: Analysis) -> None:
         if stuck is not None:
             stuck.scene_id = scene_id
             a.stuck[scene_id] = stuck
+
+
+def _read_positions(a: Analysis) -> None:
+    """The optional ``source_file``/``source_line`` columns: where each row is written
+    in the story it was imported from.  Issues on such a row are moved there."""
+    sc = a.scenario
+    by_line: dict[tuple[str, int], tuple[str, int | None]] = {}
+    for table, rows in (("scene_states", sc.scenes.values()), ("story_branches", sc.branches)):
+        for row in rows:
+            file = (row.raw.get("source_file") or "").strip()
+            if not file:
+                continue
+            text = (row.raw.get("source_line") or "").strip()
+            where = (file, int(text) if text.isdigit() else None)
+            a.positions[(table, row.scene_id if table == "scene_states" else row.branch_id)] = where  # type: ignore[union-attr]
+            by_line[(table, row.line)] = where
+    # a story linted directly (storygraph.stories): its tables' lines are those of a
+    # generated file, which nobody sees; a row with no place in the story has no line
+    a.story = bool(sc.sources) and all(src.form not in _TABLE_FORMS for src in sc.sources)
+    if by_line or a.story:
+        a.issues[:] = [_moved(i, by_line, a.story) for i in a.issues]
+
+
+_TABLE_FORMS = frozenset({"csv", "xlsx", "json", "yaml"})
+
+
+def _moved(issue: InputIssue, by_line: dict, story: bool) -> InputIssue:
+    where = by_line.get((issue.table, issue.line)) if issue.line is not None else None
+    if where is None:
+        return issue.model_copy(update={"line": None, "position": None}) if story and issue.line is not None else issue
+    return issue.model_copy(update={"file": where[0], "line": where[1], "position": None})
 
 
 _KINDS = {"auto": "auto", "choice": "choice", "": "auto"}

@@ -73,6 +73,16 @@ class StorygraphDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
 
+    def card_location(self, card: dict[str, Any]) -> tuple[str | None, int | None]:
+        """The row's line, or — for a row of an imported story, whose card cites
+        ``source_line`` — the line in the story itself (the tables' file is the story)."""
+        table, line = super().card_location(card)
+        for item in card.get("evidence") or ():
+            if item.get("field") == "source_line" and item.get("source") == table:
+                value = str(item.get("value") or "").strip()
+                return table, int(value) if value.isdigit() else None
+        return table, line
+
     @property
     def config_type(self) -> type:
         from .config import Config

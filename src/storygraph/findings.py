@@ -379,10 +379,15 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
     clauses they add to cards."""
     findings: list[Finding] = []
     hedges: dict[str, list[T.Clause]] = {}
+    positions = a.positions
     for k in KINDS if kinds is None else kinds:
         for hit in k.func(a):
+            file, line = a.scenario.files.get(hit.table), hit.line
+            if positions:
+                # an imported story: the row's own place in the story
+                file, line = positions.get((hit.table, hit.target), (file, None if a.story else line))
             findings.append(Finding(code=k.code, target=hit.target, message=hit.message,
-                                    file=a.scenario.files.get(hit.table), line=hit.line, data=hit.data))
+                                    file=file, line=line, data=hit.data))
             if hit.hedge is not None:
                 hedges.setdefault(hit.hedge_on or hit.target, []).append(hit.hedge)
     return findings, hedges

@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 from verdicts.korean import josa
@@ -18,6 +19,7 @@ from verdicts.model import InputIssue
 from verdicts.tables import RawRow, RawTable, TypedTable, load_typed_tables, shared_index
 
 from .model import TABLE_SPECS, Branch, Flag, Scenario, Scene
+from .stories import point_at_story, story_format, write_story_csv
 
 __all__ = ["load_scenario", "split_union"]
 
@@ -71,8 +73,16 @@ def split_union(union: RawTable) -> dict[str, RawTable]:
 def load_scenario(path: str | Path) -> Scenario:
     """Read and type a scenario.  Bad rows and missing columns become issues on the
     returned :class:`Scenario`; :class:`~verdicts.errors.InputError` is raised only when
-    nothing can be read."""
+    nothing can be read.  A story in its own format (``.ink``, ``.ink.json``,
+    ``.twee``/``.tw``, a ChoiceScript folder or ``startup.txt``, ``.yarn``) is imported
+    first (:mod:`storygraph.stories`)."""
     path = Path(path)
+    story = story_format(path)
+    if story is not None:
+        # a story in its own format (ink, Twee, ChoiceScript, Yarn): imported, then read as tables
+        with tempfile.TemporaryDirectory(prefix="storygraph-") as folder:
+            csv, imported = write_story_csv(path, story, Path(folder))
+            return point_at_story(load_scenario(csv), imported, path, csv)
     issues: list[InputIssue] = []
     raw, typed = load_typed_tables(path, TABLE_SPECS, issues, required=("scene_states", "story_branches"),
                                    single_csv_table=UNION, split=split_union)

@@ -361,6 +361,8 @@ def _scene_lead(ctx: "CardBuilder", scene: Scene, draft: Draft) -> None:
     draft.evidence.append(_scene_cell(scene, "scene_id"))
     if scene.title is not None:
         draft.evidence.append(_scene_cell(scene, "title"))
+    if ("scene_states", scene.scene_id) in ctx.a.positions:
+        draft.evidence += [_scene_cell(scene, "source_file", raw=True), _scene_cell(scene, "source_line", raw=True)]
 
 
 def _scene_hedges(ctx: "CardBuilder", scene: Scene, draft: Draft) -> None:
@@ -381,6 +383,10 @@ def _branch_lead(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
     ]
     if ctx.has_condition:
         draft.evidence.append({"source": "story_branches", "field": "condition_expr", "value": branch.condition_expr, "line": line})
+    if ("story_branches", branch.branch_id) in ctx.a.positions:
+        # where the story writes the branch (SARIF and annotations point there)
+        draft.evidence += [{"source": "story_branches", "field": f, "value": branch.raw.get(f), "line": line}
+                           for f in ("source_file", "source_line")]
 
 
 def _branch_hedges(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:

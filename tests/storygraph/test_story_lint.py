@@ -1,0 +1,109 @@
+"""Issue 17: ``storygraph lint`` on a story in its own format (import → lint in one
+step), menu-aware verdicts, and every card, finding and issue pointing at the story's
+own file and line (text, JSON, SARIF, GitHub annotations)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from storygraph import lint
+from storygraph.model import SHADOWING
+from tests.conftest import EXAMPLES
+
+INK = EXAMPLES / "ink" / "lighthouse.ink"
+STORIES = [EXAMPLES / "ink" / "lighthouse.ink", EXAMPLES / "twine" / "market.twee", EXAMPLES / "yarn" / "ferry.yarn",
+           EXAMPLES / "choicescript"]
+
+
+def _by_key(report):
+    return {c.key: c.to_json() for c in report.cards}
+
+
+def test_the_gather_divert_bug_is_a_finding_at_its_line():
+    report = lint(INK)
+    cards = _by_key(report)
+    # the one-dash gather at line 40 diverts away: the choices at lines 41 and 44 never appear
+    assert cards["keeper.gather-40#1"]["verdict"] == SHADOWING
+    assert cards["keeper.gather-40#1"]["overlapping_branch_id"] == "keeper.gather-40#2"
+    assert cards["keeper.gather-40#2"]["overlapping_branch_id"] == "keeper.gather-40#3"
+    assert "선택지 keeper.gather-40#2는 어떤 독자에게도 제시되지 않습니다" in cards["keeper.gather-40#1"]["summary"]
+    cited = {e["field"]: e["value"] for e in cards["keeper.gather-40#1"]["evidence"]}
+    assert cited["source_line"] == "40" and cited["source_file"].endswith("lighthouse.ink")
+    assert all(c.passed for c in report.checks), [c.id for c in report.checks if not c.passed]
+
+
+def test_findings_and_issues_point_at_story_lines():
+    report = lint(INK)
+    # the island without a way on (line 92): the importer's issue, at its line
+    assert report.issues and report.issues[0].line == 92 and report.issues[0].file.endswith("lighthouse.ink")
+    report = lint(EXAMPLES / "twine" / "market.twee")
+    found = {(f.code, f.target): (Path(f.file).name, f.line) for f in report.findings}
+    # README: line 19 guards the tea house with a condition that cannot hold
+    assert found[("unsatisfiable-condition", "시장 입구#3")] == ("market.twee", 19)
+    assert found[("comparison-out-of-range", "시장 입구#3")] == ("market.twee", 19)
+    # a flag has no line of its own in the story: no line rather than the generated file's
+    assert all(line is None for (code, _), (_, line) in found.items() if code == "unused-flag")
+    # README: line 38 compares with a value never assigned — an input issue at that line
+    assert any(i.line == 38 and i.column == "condition_expr" and i.file.endswith("market.twee") for i in report.issues)
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif", "json", "text"])
+def test_every_format_points_at_the_story(cli, fmt):
+    proc = cli("storygraph", "lint", INK, "--format", fmt)
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout
+    if fmt == "github":
+        assert "file=" in out and "lighthouse.ink,line=40,title=storygraph shadowed" in out
+        assert ".csv" not in out
+    elif fmt == "sarif":
+        results = json.loads(out)["runs"][0]["results"]
+        shadowed = [r for r in results if r["ruleId"] == "shadowed"]
+        lines = sorted(r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in shadowed)
+        assert lines == [40, 41]
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results if r.get("locations")}
+        assert all(u.endswith("lighthouse.ink") for u in uris), uris
+    elif fmt == "json":
+        data = json.loads(out)
+        assert all(i["file"].endswith("lighthouse.ink") for i in data["issues"])
+        assert {i["line"] for i in data["issues"]} == {92}
+    else:
+        assert "lighthouse.ink" in out and ".csv" not in out
+
+
+def test_choicescript_issues_point_at_each_scene_file():
+    report = lint(EXAMPLES / "choicescript")
+    where = {(Path(i.file).name, i.line) for i in report.issues}
+    assert ("forest.txt", 14) in where and ("forest.txt", 17) in where
+    cards = _by_key(report)
+    cited = {e["field"]: e["value"] for e in cards["forest.option-16"]["evidence"]}
+    assert cited["source_file"].endswith("forest.txt") and cited["source_line"] == "16"
+
+
+@pytest.mark.parametrize("story", STORIES, ids=lambda p: p.name)
+def test_no_false_shadowing_on_plain_menus(story):
+    report = lint(story)
+    cards = _by_key(report)
+    analysis = report.analysis
+    for card in cards.values():
+        if card["verdict"] != SHADOWING:
+            continue
+        later = card["overlapping_branch_id"]
+        info = analysis.shadowed[later]
+        # only an automatic branch before the menu, or a condition that cannot hold, hides a choice
+        if analysis.kinds.get(later) == "choice":
+            assert info.unsatisfiable or all(analysis.kinds.get(c) != "choice" for c in info.covered_by), card
+    assert all(c.passed for c in report.checks), (story, [c.id for c in report.checks if not c.passed])
+
+
+def test_a_story_without_the_planted_bug_has_no_shadowing(tmp_path):
+    story = tmp_path / "menu.ink"
+    story.write_text("-> start\n=== start ===\n* [하나] -> end_a\n* [둘] -> end_a\n+ [셋] -> end_a\n"
+                     "=== end_a ===\n끝.\n-> END\n", encoding="utf-8")
+    report = lint(story)
+    assert not any(c.verdict == SHADOWING for c in report.cards)
+    lines = {c.key: next((e["value"] for e in c.to_json()["evidence"] if e["field"] == "source_line"), None)
+             for c in report.cards if c.key.startswith("start#")}
+    assert lines == {"start#1": "3", "start#2": "4", "start#3": "5"}
