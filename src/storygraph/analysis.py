@@ -177,6 +177,7 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     reached = reachable_from(graph, entries) if has_entry_col else None
     reaches = reaching(graph, endings) if has_ending_col else None
 
+    _empty_enum_values(scenario)
     conditions = _parse_conditions(scenario, issues)
     analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
     if scenario.has("story_branches", "kind") or scenario.has("story_branches", "condition_opaque"):
@@ -238,6 +239,22 @@ def _find_stuck(a: Analysis) -> None:
         if stuck is not None:
             stuck.scene_id = scene_id
             a.stuck[scene_id] = stuck
+
+
+def _empty_enum_values(scenario: Scenario) -> None:
+    """An enum flag whose ``values`` holds an empty item (``|happy``) can be the empty
+    string: the table reader drops empty list items, so the value is put back here, in
+    its place (``values`` = ``|happy`` gives ``("", "happy")``), before any condition
+    is checked against it."""
+    for spec in scenario.flags.values():
+        if spec.type != "enum":
+            continue
+        text = spec.raw.get("values")
+        if not isinstance(text, str) or "" in spec.values:
+            continue
+        items = [part.strip() for part in text.replace("|", ",").split(",")]
+        if len(items) > 1 and "" in items:
+            spec.values = tuple(dict.fromkeys(items))
 
 
 def _read_positions(a: Analysis) -> None:

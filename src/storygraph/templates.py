@@ -43,7 +43,7 @@ def describe_condition(expr: Expr | None, flags: Mapping[str, Flag]) -> str:
             truth = bool(expr.value) == (expr.op == "==")
             return f"{label} {'있음' if truth else '없음'}"
         if isinstance(expr.value, str):
-            return f"{label} {expr.value}" + (" 아님" if expr.op == "!=" else "")
+            return f"{label} {expr.value or '빈 값'}" + (" 아님" if expr.op == "!=" else "")
         return f"{label} " + _INT_OPS[expr.op].format(v=expr.value)
     if isinstance(expr, Not):
         if isinstance(expr.arg, FlagTrue):
