@@ -126,6 +126,22 @@ def lint(
 
 
 @app.command()
+def watch(
+    paths: list[Path] = typer.Argument(..., help="Scenarios to follow (files or folders, as for lint)."),
+    config: Optional[Path] = typer.Option(None, "--config", help="A storygraph.toml to use instead of the one found upwards."),
+    debounce: int = typer.Option(400, "--debounce", min=10, max=10_000, help="Milliseconds of quiet after the last event of a save before linting (one save = one lint)."),
+) -> None:
+    """Lint again on every save of a scenario (or its configuration): the problems first,
+    then what is new and what is fixed since the last save.  Stop with Ctrl+C."""
+    from verdicts.pipeline import Options
+
+    from .watch import watch as follow
+
+    targets = DOMAIN.expand_paths(paths)
+    raise typer.Exit(follow(DOMAIN, targets, Options(config=config, quiet=True), debounce_ms=debounce))
+
+
+@app.command()
 def explain(name: str = typer.Argument(..., help="A verdict (Korean label or code such as shadowed) or a lint finding code.")) -> None:
     """What a verdict or a lint finding flags, why it matters, an example, what to do instead."""
     from .docs import explain_text, explainable_names
