@@ -9,6 +9,7 @@ import pytest
 
 from storygraph.domain import lint
 from storygraph.fuzz import KINDS, Mark, compare, generate
+from storygraph.fuzz.scenario import MENU_KINDS
 
 
 def test_same_seed_same_scenario_other_seed_other_scenario(cli, tmp_path):
@@ -159,6 +160,29 @@ def test_two_thousand_scenes_every_plant_caught_nothing_unexplained(cli):
     """The issue's done-when: ``storygraph fuzz --seed 1 --scenes 2000``."""
     proc = cli("storygraph", "fuzz", "--seed", "1", "--scenes", "2000", "--format", "json", check_code=0)
     result = json.loads(proc.stdout)
-    assert result["planted"] == {k: 10 for k in KINDS}
+    assert result["planted"] == {k: 0 if k in MENU_KINDS else 10 for k in KINDS}
     assert result["caught"] == result["planted"]
     assert result["unexplained"] == [] and result["checks_failed"] == []
+
+
+def test_menus_and_mixed_scenes_planted_and_caught(cli):
+    """Issue 17: a choice hidden by the automatic branch before its menu is caught as
+    ``조건이 겹침`` on that branch; plain menus of overlapping choices give nothing."""
+    proc = cli("storygraph", "fuzz", "--seed", "4", "--scenes", "400", "--plant", "hidden-choice=4", "--plant", "plain-menu=4",
+               "--format", "json", check_code=0)
+    result = json.loads(proc.stdout)
+    assert result["planted"]["hidden_choice"] == result["caught"]["hidden_choice"] == 4
+    assert result["planted"]["plain_menu"] == result["caught"]["plain_menu"] == 4
+    assert result["unexplained"] == [] and result["checks_failed"] == []
+
+
+def test_menu_plants_write_the_kind_column_only_when_asked(tmp_path):
+    plain = generate(seed=9, scenes=200)
+    assert "kind" not in plain.to_csv().splitlines()[0].split(",")
+    menus = generate(seed=9, scenes=200, plant={"hidden_choice": 2, "plain_menu": 2})
+    assert menus.to_csv().splitlines()[0].endswith(",kind")
+    for seed in range(6):
+        gen = generate(seed=seed, scenes=250, plant={"hidden_choice": 2, "plain_menu": 2, "shadowed_one": 1, "stuck_combination": 1})
+        path, _ = gen.write(tmp_path / str(seed))
+        outcome = compare(gen, lint(path))
+        assert outcome.ok, (seed, outcome.missed, outcome.unexplained)

@@ -13,7 +13,7 @@ from verdicts.errors import ConfigError
 
 from .planting import plant_in_host
 from .scenario import (
-    DEAD_BRANCH_KINDS, FLAG_KINDS, HOSTED_KINDS, KINDS, UNREACHED, BranchDef, Builder, FlagDef, Generated, Mark, Plant,
+    DEAD_BRANCH_KINDS, FLAG_KINDS, HOSTED_KINDS, KINDS, MENU_KINDS, UNREACHED, BranchDef, Builder, FlagDef, Generated, Mark, Plant,
     PlantSpec,
 )
 
@@ -32,9 +32,9 @@ _BOOL_STYLES = (("Y", "N"), ("true", "false"), ("1", "0"), ("참", "거짓"), ("
 
 
 def default_plants(scenes: int) -> dict[str, int]:
-    """One of each kind per 200 scenes (at least one)."""
+    """One of each kind per 200 scenes (at least one); menu kinds only when asked for."""
     n = max(1, scenes // 200)
-    return {k: n for k in KINDS}
+    return {k: 0 if k in MENU_KINDS else n for k in KINDS}
 
 
 def _make_flags(rng: random.Random, count: int) -> list[FlagDef]:

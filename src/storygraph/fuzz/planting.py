@@ -57,6 +57,8 @@ def plant_in_host(b: Builder, kind: str, host: SceneDef, targets: list[str], siz
                      [Mark.card(s.scene_id, NO_END) for s in extra_scenes],
                      [Mark.card(x.branch_id, NO_END) for x in [entering] + extra_branches])
     # condition plants: the host needs flags
+    if kind in ("hidden_choice", "plain_menu"):
+        return _retry(kind, host, lambda: _menu_plant(b, kind, host, targets))
     if kind == "stuck_combination":
         return _retry(kind, host, lambda: _stuck_plant(b, host, targets))
     if kind == "always_true_condition":
@@ -176,6 +178,58 @@ def _condition_plant(b: Builder, kind: str, host: SceneDef, targets: list[str], 
     consequences.append(Mark("finding", bad.branch_id, code="comparison-out-of-range"))
     return Plant(kind, [], [bad.branch_id], [Mark("finding", bad.branch_id, code="unsatisfiable-condition")], consequences,
                  bad.branch_id, None, note="order_no 1" if pos == 0 else "")
+
+
+def _menu_plant(b: Builder, kind: str, host: SceneDef, targets: list[str]) -> Plant | None:
+    """A menu in ``host``: every target gets a choice whose condition holds somewhere the
+    automatic branch before the menu does not, and the last choice has no condition, so
+    nobody is stuck and no choice is hidden — except, for ``hidden_choice``, one more
+    choice right after that automatic branch whose condition implies it (the ink
+    "choices after a gather divert" bug).  ``plain_menu`` adds overlapping choices (the
+    same condition twice): it must give no finding and no ``조건이 겹침``."""
+    rng = b.rng
+    flags = b.pick_flags(rng.randint(1, 3), len(targets) + 4)
+    space = Space(flags)
+    ca = random_cond(rng, flags)
+    ma = space.mask(ca)
+    if not ma or ma == space.full:
+        return None
+    conds: list[Cond] = [ca]
+    dests: list[str] = [targets[0] if targets else host.scene_id]
+    kinds = ["auto"]
+    plant_marks: list[Mark] = []
+    if kind == "hidden_choice":
+        cb = Cond("and", (ca, atom(rng, rng.choice(flags))), style=rng.randrange(2)) if rng.random() < 0.7 else ca
+        if not space.mask(cb):
+            return None
+        conds.append(cb)
+        dests.append(dests[0])  # the same destination: reachability does not change
+        kinds.append("choice")
+    menu: list[Cond] = []
+    for _ in targets:
+        for _ in range(12):
+            c = random_cond(rng, flags)
+            m = space.mask(c)
+            if m & ~ma and m != space.full:
+                break
+        else:
+            return None
+        menu.append(c)
+    if kind == "plain_menu" and menu:
+        menu.append(menu[0])  # two choices with the same condition: a menu, not a defect
+    if not menu:
+        return None
+    menu[-1] = TRUE  # nobody is left without a choice
+    conds += menu
+    dests += list(targets) + ([targets[0]] if kind == "plain_menu" and targets else [])
+    kinds += ["choice"] * len(menu)
+    dests = dests[:len(conds)]
+    host.available_flags = used_flags(conds, flags)
+    made = b.add_branches(host, dests, conds, kinds)
+    if kind == "hidden_choice":
+        plant_marks = [Mark.card(made[0].branch_id, SHADOW, made[1].branch_id)]
+        return Plant(kind, [], [made[0].branch_id, made[1].branch_id], plant_marks, [], made[1].branch_id, "one")
+    return Plant(kind, [], [x.branch_id for x in made], [], [], note="a plain menu: nothing to find")
 
 
 def _reached_only_plant(b: Builder, host: SceneDef, targets: list[str], size: int, healthy_target) -> Plant:

@@ -57,6 +57,7 @@ _KIND_WORDS = {
     "ending_only_through_dead_branch": "죽은 분기로만 엔딩에 가는 장면", "unused_flag": "쓰이지 않는 플래그",
     "available_flag_unused": "장면에서 쓰이지 않는 플래그", "comparison_out_of_range": "범위 밖 비교",
     "always_true_condition": "늘 참인 조건",
+    "hidden_choice": "메뉴 앞 자동 분기에 가려진 선택지", "plain_menu": "겹치는 선택지뿐인 메뉴(찾을 것 없음)",
 }
 
 

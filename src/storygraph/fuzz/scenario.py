@@ -20,7 +20,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 from verdicts.errors import ConfigError
 
 __all__ = [
-    "KINDS", "HOSTED_KINDS", "FLAG_KINDS", "DEAD_BRANCH_KINDS", "UNION_COLUMNS", "OK", "UNREACHED", "MISSING", "SHADOW",
+    "KINDS", "HOSTED_KINDS", "FLAG_KINDS", "DEAD_BRANCH_KINDS", "MENU_KINDS", "UNION_COLUMNS", "OK", "UNREACHED", "MISSING", "SHADOW",
     "NO_END", "PlantSpec", "FlagDef", "Cond", "TRUE", "Space", "bits", "atom", "two_atoms", "random_cond", "exact_cond",
     "SceneDef", "BranchDef", "Mark", "Plant", "Generated", "used_flags", "product_size", "Builder",
 ]
@@ -31,20 +31,27 @@ KINDS: tuple[str, ...] = (
     "unreached_scene", "island", "missing_target", "shadowed_one", "shadowed_union", "unsatisfiable", "dead_end",
     "loop_no_exit", "stuck_combination", "reached_only_through_dead_branch", "ending_only_through_dead_branch",
     "unused_flag", "available_flag_unused", "comparison_out_of_range", "always_true_condition",
+    "hidden_choice", "plain_menu",
 )
 #: kinds planted in (and around) a reached backbone scene, its host
 HOSTED_KINDS: tuple[str, ...] = (
     "missing_target", "shadowed_one", "shadowed_union", "unsatisfiable", "dead_end", "loop_no_exit", "stuck_combination",
     "reached_only_through_dead_branch", "ending_only_through_dead_branch", "available_flag_unused",
-    "comparison_out_of_range", "always_true_condition",
+    "comparison_out_of_range", "always_true_condition", "hidden_choice", "plain_menu",
 )
 #: kinds whose plant is a condition, so flag_spec must have a flag
 FLAG_KINDS: tuple[str, ...] = (
     "shadowed_one", "shadowed_union", "unsatisfiable", "stuck_combination", "reached_only_through_dead_branch",
     "ending_only_through_dead_branch", "available_flag_unused", "comparison_out_of_range", "always_true_condition",
+    "hidden_choice", "plain_menu",
 )
 #: the plants that leave a branch that never fires
 DEAD_BRANCH_KINDS: tuple[str, ...] = ("shadowed_one", "shadowed_union", "unsatisfiable")
+#: menu plants (player choices, the ``kind`` column): planted only when asked for, so the
+#: default scenarios (and their CSV, which then has no ``kind`` column) stay as they were
+#: — ``hidden_choice``: an automatic branch before a menu always catches a choice;
+#: ``plain_menu``: overlapping choices and a fallback, which must give no finding at all
+MENU_KINDS: tuple[str, ...] = ("hidden_choice", "plain_menu")
 UNION_COLUMNS = ("scene_id", "title", "is_entry", "is_ending", "available_flags", "branch_id", "from_scene", "to_scene",
                  "condition_expr", "order_no", "flag", "label", "type", "min_value", "max_value", "values")
 # verdicts, verbatim (kept local so the generator does not import the rules it tests)
@@ -247,6 +254,8 @@ class BranchDef:
     to_scene: str
     condition: Cond = TRUE
     order_no: int = 1
+    #: ``auto`` (first match) or ``choice`` (a menu entry; the ``kind`` column)
+    kind: str = "auto"
 
     @property
     def condition_expr(self) -> str:
@@ -336,9 +345,13 @@ class Generated:
         for s in self.scenes:
             rows.append({"scene_id": s.scene_id, "title": s.title, "is_entry": yes if s.is_entry else no,
                          "is_ending": yes if s.is_ending else no, "available_flags": ",".join(s.available_flags)})
+        menus = any(b.kind != "auto" for b in self.branches)
         for b in self.branches:
-            rows.append({"branch_id": b.branch_id, "from_scene": b.from_scene, "to_scene": b.to_scene,
-                         "condition_expr": b.condition_expr, "order_no": str(b.order_no)})
+            row = {"branch_id": b.branch_id, "from_scene": b.from_scene, "to_scene": b.to_scene,
+                   "condition_expr": b.condition_expr, "order_no": str(b.order_no)}
+            if menus:
+                row["kind"] = b.kind
+            rows.append(row)
         for f in self.flags:
             rows.append({"flag": f.flag, "label": f.label, "type": f.type,
                          "min_value": "" if f.min_value is None else str(f.min_value),
@@ -347,10 +360,12 @@ class Generated:
 
     def to_csv(self, rows: Iterable[Mapping[str, str]] | None = None) -> str:
         buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=list(UNION_COLUMNS), lineterminator="\n")
+        # the kind column only when some branch is a choice: other scenarios stay as they were
+        columns = list(UNION_COLUMNS) + (["kind"] if any(b.kind != "auto" for b in self.branches) else [])
+        w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
         w.writeheader()
         for r in self.rows() if rows is None else rows:
-            w.writerow({c: r.get(c, "") for c in UNION_COLUMNS})
+            w.writerow({c: r.get(c, "") for c in columns})
         return buf.getvalue()
 
     def manifest(self) -> dict[str, Any]:
@@ -393,7 +408,8 @@ class Generated:
                         m(mark.overlapping_branch_id) if mark.overlapping_branch_id else None, mark.code, data)
 
         scenes = [SceneDef(m(s.scene_id), s.title, s.is_entry, s.is_ending, s.available_flags) for s in self.scenes]
-        branches = [BranchDef(m(b.branch_id), m(b.from_scene), m(b.to_scene), b.condition, b.order_no) for b in self.branches]
+        branches = [BranchDef(m(b.branch_id), m(b.from_scene), m(b.to_scene), b.condition, b.order_no, b.kind)
+                    for b in self.branches]
         plants = [Plant(p.kind, [m(x) for x in p.scenes], [m(x) for x in p.branches], [mk(x) for x in p.expect],
                         [mk(x) for x in p.consequences], m(p.shadowed) if p.shadowed else None, p.cover, p.note, p.flag)
                   for p in self.plants]
@@ -516,12 +532,13 @@ class Builder:
             left &= ~chosen[1]
         return conds, left
 
-    def add_branches(self, scene: SceneDef, targets: Sequence[str], conds: Sequence[Cond]) -> list[BranchDef]:
+    def add_branches(self, scene: SceneDef, targets: Sequence[str], conds: Sequence[Cond],
+                     kinds: Sequence[str] | None = None) -> list[BranchDef]:
         start = self.rng.choice((1, 1, 1, 10)) if len(targets) > 1 else 1
         step = 10 if start == 10 else 1
         out = []
         for i, (to, c) in enumerate(zip(targets, conds)):
-            b = BranchDef(self.new_branch_id(), scene.scene_id, to, c, start + i * step)
+            b = BranchDef(self.new_branch_id(), scene.scene_id, to, c, start + i * step, kinds[i] if kinds else "auto")
             self.branches.append(b)
             out.append(b)
         return out
