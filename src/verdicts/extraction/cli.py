@@ -1,6 +1,8 @@
-"""``python -m verdicts.extraction.cli`` — the review queue's command (``review`` serves the
-queue on 127.0.0.1, ``stats`` prints the time to decide, ``export`` a run's corrected
-values).  A thin layer over :mod:`.review` and :mod:`.review_web`."""
+"""``verdicts review`` — the review queue's commands, mounted by the kit's
+``verdicts.commands`` entry point (also ``python -m verdicts.extraction.cli``):
+``verdicts review [--load PATH]…`` (or ``serve PATH…``) serves the queue on 127.0.0.1,
+``stats`` prints the time to decide, ``export`` a run's corrected values.  A thin layer
+over :mod:`.review` and :mod:`.review_web`."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from verdicts.errors import VerdictsError
 
 from .review import ENV_VAR, ReviewStore
 
-app = typer.Typer(name="review", help="추출 값 검토 대기열 (the extraction review queue).", no_args_is_help=True,
+app = typer.Typer(name="review", help="추출 값 검토 대기열 (the extraction review queue).", no_args_is_help=False,
                   add_completion=False, pretty_exceptions_enable=False)
 
 DB = typer.Option(None, "--db", envvar=ENV_VAR, help=f"Review database (SQLite); default ${ENV_VAR} or ~/.local/share/verdicts/review.sqlite3.")
@@ -26,18 +28,33 @@ def _fail(message: str) -> typer.Exit:
     return typer.Exit(2)
 
 
+HOST = typer.Option("127.0.0.1", "--host")
+PORT = typer.Option(8766, "--port", help="0 picks a free port.")
+
+
+@app.callback(invoke_without_command=True)
+def main(ctx: typer.Context, load: list[Path] = typer.Option(None, "--load", help="An input whose runs join the queue (repeatable)."),
+         db: Optional[Path] = DB, host: str = HOST, port: int = PORT) -> None:
+    """Without a command: serve the queue (after loading each --load input)."""
+    if ctx.invoked_subcommand is None:
+        _serve(load or [], db, host, port)
+
+
 @app.command()
 def serve(paths: list[Path] = typer.Argument(None, help="Inputs whose runs join the queue (any form the domain reads)."),
-          db: Optional[Path] = DB, host: str = typer.Option("127.0.0.1", "--host"),
-          port: int = typer.Option(8766, "--port", help="0 picks a free port.")) -> None:
+          db: Optional[Path] = DB, host: str = HOST, port: int = PORT) -> None:
     """Load PATHS into the queue and serve it; the URL is printed on stdout."""
+    _serve(paths or [], db, host, port)
+
+
+def _serve(paths: list[Path], db: Optional[Path], host: str, port: int) -> None:
     from verdicts.serve import bind, create_app, run_server, url_of
 
     from .review_web import review_pages, review_routes
 
     store = ReviewStore(db)
     try:
-        for path in paths or []:
+        for path in paths:
             store.load(path)
     except VerdictsError as exc:
         raise _fail(str(exc))

@@ -1,4 +1,4 @@
-"""Starting the review queue for real, in a subprocess on a free port."""
+"""Starting the review queue for real (``verdicts review``), in a subprocess on a free port."""
 
 from __future__ import annotations
 
@@ -12,12 +12,13 @@ from pathlib import Path
 
 @contextmanager
 def reviewing(db: Path, *paths: Path | str):
-    """Run ``python -m verdicts.extraction.cli serve PATHS --db DB --port 0``; yield the
-    base URL (``http://127.0.0.1:PORT``); stop it with SIGTERM on leaving."""
+    """Run ``verdicts review --load PATH… --db DB --port 0``; yield the base URL
+    (``http://127.0.0.1:PORT``); stop it with SIGTERM on leaving."""
     log_path = db.parent / f"{db.stem}-server.log"
     log = open(log_path, "a")
-    proc = subprocess.Popen([sys.executable, "-m", "verdicts.extraction.cli", "serve", *map(str, paths), "--db", str(db),
-                             "--port", "0"], stdout=subprocess.PIPE, stderr=log, text=True)
+    loads = [arg for path in paths for arg in ("--load", str(path))]
+    proc = subprocess.Popen([str(Path(sys.executable).parent / "verdicts"), "review", *loads, "--db", str(db), "--port", "0"],
+                            stdout=subprocess.PIPE, stderr=log, text=True)
     try:
         line = ""
         deadline = time.monotonic() + 30

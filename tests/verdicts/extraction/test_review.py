@@ -165,12 +165,14 @@ def test_an_empty_queue_offers_the_sample_run(tmp_path):
         assert status == 200 and "R-20940" in page
 
 
-def test_review_stats_and_export_from_the_command_line(store, tmp_path):
+def test_verdicts_review_stats_and_export(store, tmp_path):
     import subprocess
     import sys
 
     store.decide("R-20931:ceo_name", "approve", reviewer="김검토", opened_at=10.0, now=12.0)
-    run = [sys.executable, "-m", "verdicts.extraction.cli"]
+    from pathlib import Path
+
+    run = [str(Path(sys.executable).parent / "verdicts"), "review"]
     out = subprocess.run([*run, "stats", "--db", str(store.path)], capture_output=True, text=True, check=True).stdout
     assert "ceo_name\t결정 1건\t중앙값 2.0초\t90백분위 2.0초" in out and "■ 판정별" in out
     data = json.loads(subprocess.run([*run, "stats", "--db", str(store.path), "-f", "json"], capture_output=True,
