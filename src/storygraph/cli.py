@@ -297,8 +297,10 @@ def serve(
     max_lints: int = typer.Option(2, "--max-lints", min=1, help="Lints running at once; more wait their turn."),
     read_timeout: float = typer.Option(10.0, "--read-timeout", min=0.1, help="Seconds a client may pause while sending a request (and to send its headers)."),
     body_timeout: float = typer.Option(60.0, "--body-timeout", min=0.1, help="Seconds a client may take to send a whole upload."),
+    watch: Optional[Path] = typer.Option(None, "--watch", help="A scenario to follow: / shows its report and updates it in place after every save."),
 ) -> None:
-    """Serve the report screen: upload a scenario, or press 샘플 데이터로 보기."""
+    """Serve the report screen: upload a scenario, or press 샘플 데이터로 보기; with
+    --watch PATH, the report of PATH, updated in the open page after every save."""
     from verdicts.korean import josa
     from verdicts.serve import ServerLimits, bind, create_app, is_loopback, run_server, url_of
 
@@ -310,8 +312,10 @@ def serve(
     max_bytes = int(max_upload_mb * 1024 * 1024)
     limits = ServerLimits(max_bytes=max_bytes, lint_timeout=lint_timeout, max_lints=max_lints, header_timeout=read_timeout,
                           read_timeout=read_timeout, body_timeout=body_timeout)
+    if watch is not None and not watch.exists():
+        raise _fail(f"{watch}: 따라갈 시나리오가 없습니다.")
     app = create_app(server_pages(max_bytes=max_bytes), limits, loopback_only=is_loopback(host),
-                     log=lambda line: typer.echo(f"storygraph: {line}", err=True))
+                     log=lambda line: typer.echo(f"storygraph: {line}", err=True), watch=watch)
     try:
         sock = bind(host, port)
     except OSError as exc:

@@ -40,6 +40,14 @@ def _sample_page(*, limit: int, timeout: float) -> str:
     return _judged_page(path, {str(path): "샘플: examples/lighthouse/scenario.csv"}, limit=limit, timeout=timeout)
 
 
+def _watched_page(path: Path, *, timeout: float) -> str:
+    """The live screen of a followed scenario (``serve --watch``; run in a worker)."""
+    from .domain import find_config, load_config
+
+    report = lint(path, load_config(find_config(path)))
+    return report_html(report, DOMAIN, live="/events", timeout=timeout)
+
+
 def _empty_page(banner: str | None, *, limit: int) -> str:
     return empty_html(DOMAIN, upload_limit_bytes=limit, banner=banner)
 
@@ -55,4 +63,5 @@ def server_pages(*, max_bytes: int | None = None, timeout: float = DOT_TIMEOUT):
     return ServerPages(judge=partial(_judged_page, limit=limit, timeout=timeout),
                        sample=partial(_sample_page, limit=limit, timeout=timeout),
                        empty=partial(_empty_page, limit=limit), max_bytes=limit, temp_prefix="storygraph-upload-",
+                       watched=partial(_watched_page, timeout=timeout),
                        preload=("storygraph.pages", "storygraph.screen", "storygraph.domain", "storygraph.cli"))

@@ -109,6 +109,9 @@ class ScreenExtras:
     tool: str | None = None
     #: card key -> id of its element in the diagram SVG (a "그림에서 보기" button on the row)
     diagram_targets: dict[str, str] = field(default_factory=dict)
+    #: a served page that follows its file: the server-sent-events path it listens on
+    #: (the page then fetches itself again and updates in place, keeping what was open)
+    live: str | None = None
 
 
 # ---------------------------------------------------------------------------- helpers
@@ -482,7 +485,7 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
     script = _asset("screen.js")
     script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
     csp = (f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; img-src data:; "
-           "form-action 'self'; base-uri 'none'")
+           "form-action 'self'; base-uri 'none'" + ("; connect-src 'self'" if extras.live else ""))
     heading = extras.heading or domain.title
     banner = f'<div class="banner fail" role="alert">{escape(extras.banner)}</div>' if extras.banner else ""
     if report is None:
@@ -504,7 +507,8 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f'<meta http-equiv="Content-Security-Policy" content="{escape(csp)}">'
         f"<title>{escape(title)}</title><style>{css}</style></head>"
-        f'<body data-domain="{escape(domain.name)}" data-mode="{"grading" if extras.grading else "prediction"}">'
+        f'<body data-domain="{escape(domain.name)}" data-mode="{"grading" if extras.grading else "prediction"}"'
+        + (f' data-live="{escape(extras.live)}"' if extras.live else "") + ">"
         f'<header><h1>{escape(heading)}</h1><p class="mode">{mode} · <span class="muted">{escape(domain.name)}</span></p>{chips}'
         '<div class="tools"><button type="button" data-action="expand">모두 펼치기</button>'
         '<button type="button" data-action="collapse">모두 접기</button>'

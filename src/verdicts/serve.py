@@ -140,6 +140,9 @@ class ServerPages:
     max_bytes: int = MAX_UPLOAD_BYTES
     temp_prefix: str = "verdicts-upload-"
     preload: tuple[str, ...] = ()
+    #: ``watched(path)``: the live screen of a followed file (``serve --watch``), which
+    #: listens on ``/events`` and updates itself in place; runs in a worker too
+    watched: Callable[[Path], str] | None = None
 
 
 def safe_name(name: str) -> str:
@@ -615,12 +618,70 @@ class _State:
             self.remove(folder)
 
 
+class _Live:
+    """``serve --watch``: the screen of one followed file, made again in a worker after
+    every save (watchfiles, debounced: one save, one page), and the readers waiting on
+    ``/events`` told that a new page is ready."""
+
+    def __init__(self, state: "_State", pages: ServerPages, path: Path, debounce_ms: int = 300):
+        self.state, self.pages, self.path, self.debounce_ms = state, pages, Path(os.path.abspath(path)), debounce_ms
+        self.version = 0
+        self.status, self.html = HTTPStatus.OK, ""
+        self.ready = asyncio.Event()
+        self.changed: asyncio.Condition | None = None
+
+    async def render(self) -> None:
+        folder = self.state.new_folder()
+        try:
+            status, html = await self.state.page(self.pages.watched, (self.path,), folder, {})
+        finally:
+            self.state.remove(folder)
+        assert self.changed is not None
+        async with self.changed:
+            self.status, self.html = status, html
+            self.version += 1
+            self.changed.notify_all()
+        self.ready.set()
+
+    def _counts(self, change: Any, path: str) -> bool:
+        p = Path(path)
+        if self.path.is_dir():
+            return p.parent == self.path and p.suffix.lower() in (".csv", ".xlsx", ".json", ".yaml", ".yml", ".toml")
+        return p == self.path or (p.parent == self.path.parent and p.suffix.lower() == ".toml")
+
+    async def follow(self, stop: asyncio.Event) -> None:
+        import watchfiles
+
+        self.changed = asyncio.Condition()
+        folder = self.path if self.path.is_dir() else self.path.parent
+        watching = watchfiles.awatch(str(folder), watch_filter=self._counts, debounce=self.debounce_ms, step=50,
+                                     recursive=False, stop_event=stop)
+        first = asyncio.ensure_future(self.render())
+        async for changes in watching:
+            if changes:
+                await first
+                await self.render()
+        await first
+
+    async def events(self) -> AsyncIterator[tuple[str, str]]:
+        await self.ready.wait()
+        assert self.changed is not None
+        seen = self.version
+        while True:
+            async with self.changed:
+                await self.changed.wait_for(lambda: self.version > seen)
+                seen = self.version
+            yield ("reload", str(seen))
+
+
 def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes: Sequence[Any] = (),
-               loopback_only: bool = True, log: Callable[[str], None] | None = None):
+               loopback_only: bool = True, log: Callable[[str], None] | None = None, watch: Path | None = None):
     """The report screen as a Starlette app: ``GET /``, ``GET /sample``, ``POST /upload``
     and the extra ``routes`` (Starlette routes, mounted beside them), inside the guard
     described in the module docstring.  ``loopback_only``: answer only requests
-    addressed to a loopback name.  ``log``: where one line per request goes.
+    addressed to a loopback name.  ``log``: where one line per request goes.  ``watch``: a
+    file (or folder scenario) to follow: ``GET /`` is then its live screen, made again on
+    every save, and ``GET /events`` tells the page when (server-sent events).
 
     Run it with :func:`run_server`; it also runs under any ASGI server, though only
     :func:`run_server` adds the connection-level limits (head timeout, connection count).
@@ -637,8 +698,17 @@ def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes
     def page(status: int, html: str, close: bool = False) -> HTMLResponse:
         return HTMLResponse(html, status_code=int(status), headers={"connection": "close"} if close else None)
 
+    live = _Live(state, pages, watch) if watch is not None and pages.watched is not None else None
+
     async def landing(request) -> HTMLResponse:
+        if live is not None:
+            await live.ready.wait()
+            return page(live.status, live.html)
         return page(HTTPStatus.OK, pages.empty(None))
+
+    async def events(request):
+        assert live is not None
+        return event_stream(live.events())
 
     async def sample(request) -> HTMLResponse:
         if state.sample is None or (state.sample.done() and (state.sample.cancelled() or state.sample.exception() is not None
@@ -671,16 +741,22 @@ def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes
     async def lifespan(app):
         await asyncio.to_thread(state.workers.start)
         state.sample = asyncio.ensure_future(state.make_sample())  # ready before anyone asks
+        stop_following = asyncio.Event()
+        following = asyncio.ensure_future(live.follow(stop_following)) if live is not None else None
         try:
             yield
         finally:
+            stop_following.set()
+            if following is not None and not following.done():
+                following.cancel()
             if state.sample is not None and not state.sample.done():
                 state.sample.cancel()
             state.clean_up()
 
     app = Starlette(
         routes=[Route("/", landing, methods=["GET"]), Route("/sample", sample, methods=["GET"]),
-                Route("/upload", upload, methods=["POST"]), *routes],
+                Route("/upload", upload, methods=["POST"]),
+                *([Route("/events", events, methods=["GET"])] if live is not None else []), *routes],
         middleware=[Middleware(_Guard, limits=limits, max_bytes=max_bytes, error_page=pages.empty,
                                loopback_only=loopback_only, log=log)],
         exception_handlers={UploadError: refused, 404: not_found, 405: not_found, Exception: crashed},

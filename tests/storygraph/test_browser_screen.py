@@ -260,3 +260,33 @@ def test_mermaid_output_renders_in_mermaid(page, tmp_path, scenario):
         assert first_line in text or first_line.replace("\\", "") in text.replace("\\", ""), scene.title
     assert page.locator("#out script, #out img").count() == 0 and page.dialogs == []
     page.screenshot(path=str(ARTIFACTS / f"mermaid-{scenario.stem}.png"), full_page=True)
+
+
+def test_serve_watch_updates_the_open_page_after_a_save(page, tmp_path):
+    """``storygraph serve --watch PATH`` in the real browser: save a changed file and the
+    open page shows the new verdicts without a reload click, keeping the card the reader
+    had opened and where they had scrolled to."""
+    scenario = tmp_path / "story" / "scenario.csv"
+    scenario.parent.mkdir()
+    shutil.copy(EXAMPLES / "lighthouse" / "scenario.csv", scenario)
+    tmpdir = tmp_path / "tmp"
+    tmpdir.mkdir()
+    with served(tmpdir, "--watch", str(scenario)) as url:
+        page.goto(url + "/")
+        missing = page.locator('details.card[data-key="BR-42"]')
+        expect(missing).to_have_attribute("data-verdict", "없는 장면을 가리킴")
+        kept = page.locator('details.card[data-key="SC-19"]')
+        kept.locator("summary").click()
+        expect(kept).to_have_attribute("open", "")
+        page.evaluate("window.scrollTo(0, 400)")
+        scrolled = page.evaluate("window.scrollY")
+        text = scenario.read_text(encoding="utf-8")
+        temp = scenario.with_name("~scenario.tmp")
+        temp.write_text(text.replace("SC-88", "SC-01", 1), encoding="utf-8")
+        temp.replace(scenario)  # as a spreadsheet program saves
+        expect(page.locator("body")).to_have_attribute("data-version", "1", timeout=30_000)
+        expect(page.locator('details.card[data-key="BR-42"]')).not_to_have_attribute("data-verdict", "없는 장면을 가리킴")
+        expect(page.locator('details.card[data-key="SC-19"]')).to_have_attribute("open", "")
+        assert abs(page.evaluate("window.scrollY") - scrolled) < 5
+        page.screenshot(path=str(ARTIFACTS / "serve-watch-after-save.png"))
+        assert page.external_requests == []

@@ -1,5 +1,7 @@
 // The report screen's only script: expand/collapse, filter, open a card from the
-// diagram or a #card-N link, and check upload sizes before sending.  No network.
+// diagram or a #card-N link, and check upload sizes before sending.  No network, except
+// on a page served by `serve --watch` (body[data-live]): it listens for the server's
+// "reload" events and replaces its own content in place, keeping open cards and scroll.
 (function () {
   "use strict";
   var cards = function () { return Array.prototype.slice.call(document.querySelectorAll("details.card")); };
@@ -35,6 +37,27 @@
       cards().forEach(function (d) {
         var hit = !q || d.querySelector("summary").textContent.toLowerCase().indexOf(q) >= 0;
         d.parentElement.classList.toggle("hidden-by-filter", !hit);
+      });
+    });
+  }
+  var live = document.body.getAttribute("data-live");
+  if (live && window.EventSource) {
+    var source = new EventSource(live);
+    source.addEventListener("reload", function () {
+      var open = {};
+      document.querySelectorAll("details[data-key]").forEach(function (d) { if (d.open) open[d.getAttribute("data-key")] = true; });
+      var x = window.scrollX, y = window.scrollY;
+      var q = filter ? filter.value : "";
+      fetch(location.pathname, { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html");
+        ["header .chips", ".layout", "footer"].forEach(function (sel) {
+          var now = document.querySelector(sel), next = fresh.querySelector(sel);
+          if (now && next) now.replaceWith(document.importNode(next, true));
+        });
+        document.querySelectorAll("details[data-key]").forEach(function (d) { if (open[d.getAttribute("data-key")]) d.open = true; });
+        if (filter && q) { filter.value = q; filter.dispatchEvent(new Event("input")); }
+        document.body.setAttribute("data-version", (parseInt(document.body.getAttribute("data-version") || "0", 10) + 1).toString());
+        window.scrollTo(x, y);
       });
     });
   }
