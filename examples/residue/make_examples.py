@@ -1,0 +1,214 @@
+"""Write the labelled example set of the residue domain (one YAML file per component)
+and its gold answers (gold.csv).
+
+Each example is built from one situation of card E3 (the spec's steps, its answers, and
+the traps its v8 changelog lists), and its gold answer is decided by reasoning from the
+spec when it is written, not by running the judge.  Run from the repository:
+
+    .venv/bin/python examples/residue/make_examples.py
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).parent
+LABELS = {"template_left": "템플릿 글 남음", "body_blank": "본문 자리 비어 있음", "outside_left": "경계 밖 잔존",
+          "satellite_only": "위성 자리만 비어 있음", "complete": "완성"}
+PLACEHOLDERS = ["제목을 입력해주세요.", "제목 입력", "제목", "부제목 입력", "설명을 입력해주세요.", "설명", "내용", "텍스트를 입력하세요",
+                "사진을 넣어 주세요"]
+
+EXAMPLES: list[tuple[str, str, str, dict]] = []  # (id, gold answer, how it was made, component)
+
+
+def box(row: int, col: int = 0) -> list[int]:
+    """The place of a cell in a 4-column grid of 400x120 cells below a 120-high header."""
+    return [40 + col * 440, 140 + row * 140, 400, 120]
+
+
+def inner(b: list[int]) -> list[int]:
+    return [b[0] + 10, b[1] + 10, min(300, b[2] - 20), 40]
+
+
+def cards(items: list[dict], *, shown: dict[int, dict[str, str | None]] | None = None, title: str | None = "제목",
+          title_shows: str | None = None, title_kind: str = "satellite", bound: bool = True, extra_rows: int = 0,
+          extra_shows: str | None = None) -> dict:
+    """A card grid: one column per item, a label cell (row 0) and a desc cell (row 1),
+    an optional component title on top.  ``shown`` overrides what a cell shows
+    (``None`` = empty)."""
+    frame, binding, visible = [], [], []
+    if title is not None:
+        frame.append({"node_id": "title", "text": title, "box": [40, 20, 1200, 100], "slot_kind": title_kind})
+        if title_shows:
+            visible.append({"text": title_shows, "box": [50, 30, 400, 50]})
+    for i in range(len(items) + extra_rows):
+        for r, field in enumerate(("label", "desc")):
+            node = f"c{i}{field[0]}"
+            b = box(r, i)
+            frame.append({"node_id": node, "text": "텍스트", "box": b, "slot_kind": "unit_field"})
+            if i >= len(items):
+                if extra_shows and r == 0:
+                    visible.append({"text": extra_shows, "box": inner(b)})
+                continue
+            value = items[i].get(field)
+            if bound and value:
+                binding.append({"node_id": node, "sheet_id": f"s{i}", "text": value, "slot_kind": "unit_field"})
+            show = (shown or {}).get(i, {}).get(field, value) if (shown and field in shown.get(i, {})) else value
+            if show:
+                visible.append({"text": show, "box": inner(b)})
+    return {"page_yaml": items, "binding": binding, "frame_tree": frame, "outside_nodes": [], "visible_texts": visible}
+
+
+def add(cid: str, answer: str, how: str, component: dict) -> None:
+    EXAMPLES.append((cid, answer, how, {"component_id": cid, "placeholder_table": PLACEHOLDERS, **component}))
+
+
+STEPS = [{"label": "기획", "desc": "시장 조사와 목표 설정"}, {"label": "실행", "desc": "파일럿 운영"}, {"label": "점검", "desc": "성과 지표 확인"}]
+TWO = STEPS[:2]
+
+# ------------------------------------------------------------------------------ complete
+add("DO-0001", "complete", "three steps, every label and description visible", cards(STEPS, title=None))
+c = cards(TWO, title=None)
+c["visible_texts"] += [{"text": "01", "box": [1000, 900, 60, 40]}, {"text": "02", "box": [1100, 900, 60, 40]}]
+add("DO-0002", "complete", "ordinal markers 01 and 02 beside two items", c)
+c = cards(STEPS, title=None)
+c["visible_texts"] += [{"text": t, "box": [1300 + 100 * k, 900, 40, 40]} for k, t in enumerate("ABC")]
+add("DO-0003", "complete", "short labels A, B, C that fit three items", c)
+c = cards([{"label": "Market Research", "desc": "市場調査"}, {"label": "Launch", "desc": "ローンチ"}], title=None)
+add("DO-0004", "complete", "English and Japanese user text", c)
+c = cards(TWO, title=None)
+c["visible_texts"][1]["text"] = "시장 조사와\n목표 설정"
+c["visible_texts"][3]["text"] = "파일럿 운…"
+add("DO-0005", "complete", "user text broken over lines and truncated", c)
+c = cards(TWO, title=None)
+c["visible_texts"][0]["text"] = "label: 기획"
+add("DO-0006", "complete", "a 'label:' prefix before user text", c)
+c = {"page_yaml": [{"분기": "1분기", "매출": "120억"}, {"분기": "2분기", "매출": "135억"}],
+     "binding": [{"node_id": "tbl", "sheet_id": "s1", "text": None, "slot_kind": "unit_field"}],
+     "frame_tree": [{"node_id": "tbl", "text": None, "box": [40, 140, 880, 560], "slot_kind": "unit_field"}]
+     + [{"node_id": f"h{k}", "parent": "tbl", "text": t, "box": box(0, k), "slot_kind": "unit_field"} for k, t in enumerate(["A열", "B열"])]
+     + [{"node_id": f"r{r}{k}", "parent": "tbl", "text": "텍스트", "box": box(r, k), "slot_kind": "unit_field"} for r in (1, 2) for k in (0, 1)],
+     "outside_nodes": [],
+     "visible_texts": [{"text": t, "box": inner(box(r, k))} for (r, k), t in
+                       {(1, 0): "1분기", (1, 1): "120억", (2, 0): "2분기", (2, 1): "135억"}.items()]}
+add("DO-0007", "complete", "children of a bound table keep their template text only in the data (A열, 텍스트)", c)
+c = cards([{"label": "기획", "desc": "시장 조사와 목표 설정"}, {"label": "실행"}], title=None)
+add("DO-0008", "complete", "a label-only item's description place is empty", c)
+c = cards(TWO, title=None, extra_rows=2)
+add("DO-0009", "complete", "surplus columns left empty when every item is visible", c)
+c = cards(TWO, title=None)
+c["outside_nodes"] = [{"node_id": "o1", "template_text": "20XX년", "now": None, "element": "chart", "cells_replaced": True,
+                       "satellite": False, "slot_kind": "unbound_core", "box": [1340, 140, 540, 700]}]
+c["page_yaml"] = TWO + [{"label": "2025년"}]
+c["visible_texts"] += [{"text": "2025년", "box": [1400, 780, 120, 40]}]
+add("DO-0010", "complete", "a chart legend outside, cells replaced, shows the page's year", c)
+c = cards(TWO, title=None)
+c["outside_nodes"] = [{"node_id": "o1", "template_text": "기본 타이틀", "now": "2026 사업 계획", "element": "text",
+                       "satellite": False, "slot_kind": "unbound_core", "box": [1340, 20, 540, 100]}]
+c["visible_texts"] += [{"text": "2026 사업 계획", "box": [1350, 30, 300, 50]}]
+add("DO-0011", "complete", "an outside node replaced (now not null) shows its new text", c)
+c = cards([{"question": "환불이 되나요", "answer": "7일 안에 됩니다"}], title=None)
+c["page_yaml"] = [{"question": "환불이 되나요", "answer": "7일 안에 됩니다"}]
+c["frame_tree"], c["binding"] = [], []
+c["visible_texts"] = [{"text": "Q"}, {"text": "환불이 되나요"}, {"text": "A"}, {"text": "7일 안에 됩니다"}]
+add("DO-0012", "complete", "Q and A on a one-question FAQ (texts given without boxes)", c)
+
+# ------------------------------------------------------------------------------ satellite_only
+add("DO-0101", "satellite_only", "the component title (satellite) still shows its placeholder",
+    cards(STEPS, title_shows="제목을 입력해주세요."))
+add("DO-0102", "satellite_only", "an unbound_satellite group title shows 부제목 입력",
+    cards(TWO, title_kind="unbound_satellite", title_shows="부제목 입력"))
+c = cards(TWO, title=None)
+c["outside_nodes"] = [{"node_id": "o1", "template_text": "제목 입력", "now": None, "element": "text", "satellite": True,
+                       "slot_kind": "satellite", "box": [1340, 20, 540, 100]}]
+c["visible_texts"] += [{"text": "제목 입력", "box": [1350, 30, 200, 50]}]
+add("DO-0103", "satellite_only", "a satellite placeholder outside the bound area", c)
+add("DO-0104", "satellite_only", "a surplus column shows a placeholder when every item is visible",
+    cards(TWO, title=None, extra_rows=1, extra_shows="내용"))
+c = cards(TWO, title=None)
+c["frame_tree"].append({"node_id": "photo", "text": "사진을 넣어 주세요", "box": [1340, 140, 540, 600], "slot_kind": "unbound_core", "role": "photo"})
+c["visible_texts"].append({"text": "사진을 넣어 주세요", "box": [1400, 400, 300, 50]})
+add("DO-0105", "satellite_only", "a photo-insert hint on the picture place", c)
+c = cards([{"title": "상반기 성과", "label": "매출", "desc": "20% 증가"}], title_shows="제목 입력")
+add("DO-0106", "satellite_only", "the satellite title place shows a placeholder although page_yaml has a title (never blank)", c)
+
+# ------------------------------------------------------------------------------ body_blank
+add("DO-0201", "body_blank", "a description place shows its placeholder while the description is nowhere",
+    cards(STEPS, title=None, shown={1: {"desc": "설명을 입력해주세요."}}))
+add("DO-0202", "body_blank", "a description place shows empty while the description is nowhere",
+    cards(STEPS, title=None, shown={2: {"desc": None}}))
+add("DO-0203", "body_blank", "a label place shows 내용 while the label is nowhere",
+    cards(TWO, title=None, shown={0: {"label": "내용"}}))
+c = cards(STEPS, title=None, shown={0: {"desc": "설명"}})
+c["frame_tree"][0]["slot_kind"] = "unbound_core"
+add("DO-0204", "body_blank", "an unbound_core place that looks like a heading shows a placeholder", c)
+c = cards(TWO, title=None, shown={1: {"desc": None}})
+c["outside_nodes"] = [{"node_id": "o1", "template_text": "20XX년", "now": None, "element": "chart", "cells_replaced": False,
+                       "satellite": False, "slot_kind": "unbound_core", "box": [1340, 140, 540, 700]}]
+c["visible_texts"] += [{"text": "20XX년", "box": [1400, 780, 120, 40]}]
+add("DO-0205", "body_blank", "a blank body place and template data outside: the blank comes first", c)
+add("DO-0206", "body_blank", "a blank body place beside a satellite placeholder",
+    cards(TWO, title_shows="제목 입력", shown={0: {"desc": "텍스트를 입력하세요"}}))
+
+# ------------------------------------------------------------------------------ outside_left
+def outside(element: str, template: str, shows: str, *, replaced: bool = False, satellite: bool = False,
+            kind: str = "unbound_core") -> dict:
+    c = cards(TWO, title=None)
+    c["outside_nodes"] = [{"node_id": "o1", "template_text": template, "now": None, "element": element, "cells_replaced": replaced,
+                           "satellite": satellite, "slot_kind": kind, "box": [1340, 140, 540, 700]}]
+    c["visible_texts"] += [{"text": shows, "box": [1400, 780, 160, 40]}]
+    return c
+
+
+add("DO-0301", "outside_left", "a chart legend outside, cells not replaced", outside("chart", "20XX년", "20XX년"))
+add("DO-0302", "outside_left", "an axis value of a chart outside, cells not replaced", outside("chart", "100", "100"))
+add("DO-0303", "outside_left", "a template table cell outside, cells not replaced", outside("table", "A항목", "A항목"))
+add("DO-0304", "outside_left", "an outside text node never replaced (now null) shows its original", outside("text", "Sample Text", "Sample Text"))
+add("DO-0305", "outside_left", "a placeholder outside on a place that is no satellite", outside("text", "내용", "내용"))
+add("DO-0306", "outside_left", "a diagram label outside, cells not replaced", outside("diagram", "단계명", "단계명"))
+c = outside("chart", "20XX년", "20XX년")
+c["frame_tree"][0:0] = [{"node_id": "title", "text": "제목", "box": [40, 20, 1200, 100], "slot_kind": "satellite"}]
+c["visible_texts"].append({"text": "제목 입력", "box": [50, 30, 300, 50]})
+add("DO-0307", "outside_left", "template data outside beside a satellite placeholder: outside comes first", c)
+
+# ------------------------------------------------------------------------------ template_left
+c = cards(STEPS, title=None)
+c["visible_texts"].append({"text": "이곳에 내용을 입력해 보세요", "box": [1340, 500, 500, 40]})
+add("DO-0401", "template_left", "a template guide inside", c)
+c = cards(TWO, title=None)
+c["visible_texts"] += [{"text": t, "box": [1300 + 100 * k, 900, 40, 40]} for k, t in enumerate("ABC")]
+add("DO-0402", "template_left", "A, B, C on two items do not fit", c)
+c = cards(STEPS, title=None)
+c["visible_texts"] += [{"text": t, "box": [1300 + 100 * k, 900, 40, 40]} for k, t in enumerate("FAQ")]
+add("DO-0403", "template_left", "F, A, Q on content that is no FAQ", c)
+c = cards(TWO, title=None)
+c["visible_texts"] += [{"text": "フェーズ1", "box": [1300, 900, 140, 40]}]
+add("DO-0404", "template_left", "a marker in another language than the page", c)
+c = cards(TWO, title=None, shown={1: {"label": "기본 타이틀"}})
+add("DO-0405", "template_left", "a template title left in a label place (and the label is nowhere)", c)
+c = cards(STEPS, title=None)
+c["visible_texts"].append({"text": "Lorem ipsum dolor", "box": [1340, 700, 400, 40]})
+add("DO-0406", "template_left", "an English template text inside", c)
+c = cards(TWO, title=None, shown={0: {"desc": None}})
+c["visible_texts"].append({"text": "샘플 이미지입니다", "box": [1340, 700, 300, 40]})
+add("DO-0407", "template_left", "template text inside beside a blank place: template text comes first", c)
+
+
+def main() -> None:
+    for old in HERE.glob("DO-*.yaml"):
+        old.unlink()
+    for cid, answer, how, component in EXAMPLES:
+        (HERE / f"{cid}.yaml").write_text(f"# {how} (gold: {answer})\n" + yaml.safe_dump(component, allow_unicode=True, sort_keys=False),
+                                          encoding="utf-8")
+    with open(HERE / "gold.csv", "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(["component_id", "verdict", "answer", "how"])
+        for cid, answer, how, _ in EXAMPLES:
+            w.writerow([cid, LABELS[answer], answer, how])
+
+
+if __name__ == "__main__":
+    main()

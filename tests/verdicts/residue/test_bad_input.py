@@ -1,0 +1,95 @@
+"""A bad component file is an issue naming the file, the key and the reason; the other
+components are still judged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from verdicts.errors import InputError
+from verdicts.residue import judge_components
+
+GOOD = {"component_id": "OK", "page_yaml": [{"label": "기획"}], "binding": [], "frame_tree": [], "outside_nodes": [],
+        "placeholder_table": ["제목"], "visible_texts": [{"text": "기획"}]}
+
+
+def write(folder: Path, name: str, data) -> Path:
+    path = folder / name
+    path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def judge_with(tmp_path: Path, bad: dict | str, name: str = "bad.yaml"):
+    write(tmp_path, "ok.yaml", GOOD)
+    bad_file = write(tmp_path, name, bad)
+    report = judge_components(tmp_path)
+    assert [c.component_id for c in report.cards] == ["OK"]
+    assert all(i.file == str(bad_file) for i in report.issues)
+    return report.issues
+
+
+def test_a_missing_key_is_named(tmp_path):
+    bad = {k: v for k, v in GOOD.items() if k != "binding"} | {"component_id": "BAD"}
+    issues = judge_with(tmp_path, bad)
+    assert [(i.column, i.reason) for i in issues] == [("binding", "필요한 키가 없습니다.")]
+
+
+def test_a_box_outside_the_picture_is_named(tmp_path):
+    bad = GOOD | {"component_id": "BAD", "frame_tree": [{"node_id": "n", "box": [1800, 0, 200, 100], "slot_kind": "unit_field"}]}
+    issues = judge_with(tmp_path, bad)
+    assert [i.column for i in issues] == ["frame_tree[0].box"] and "1920x1080" in issues[0].reason
+
+
+def test_a_parent_cycle_is_named(tmp_path):
+    bad = GOOD | {"component_id": "BAD", "frame_tree": [
+        {"node_id": "a", "parent": "b", "slot_kind": "unit_field"}, {"node_id": "b", "parent": "a", "slot_kind": "unit_field"}]}
+    issues = judge_with(tmp_path, bad)
+    assert [i.column for i in issues] == ["frame_tree.parent"] and "a → b → a" in issues[0].reason
+
+
+def test_a_wrong_slot_kind_names_its_key(tmp_path):
+    bad = GOOD | {"component_id": "BAD", "binding": [{"node_id": "n", "slot_kind": "title"}]}
+    issues = judge_with(tmp_path, bad)
+    assert [i.column for i in issues] == ["binding[0].slot_kind"]
+
+
+def test_unreadable_yaml_and_json(tmp_path):
+    issues = judge_with(tmp_path, "component_id: [unclosed", "broken.yaml")
+    assert issues[0].column is None and "YAML" in issues[0].reason
+
+
+def test_a_repeated_component_id(tmp_path):
+    issues = judge_with(tmp_path, GOOD, "zz.yaml")
+    assert [i.column for i in issues] == ["component_id"] and "이미 읽은" in issues[0].reason
+
+
+def test_json_components_are_read(tmp_path):
+    import json
+
+    (tmp_path / "a.json").write_text(json.dumps(GOOD, ensure_ascii=False), encoding="utf-8")
+    assert [c.answer for c in judge_components(tmp_path).cards] == ["complete"]
+
+
+def test_no_component_at_all_is_an_input_error(tmp_path):
+    with pytest.raises(InputError):
+        judge_components(tmp_path)
+    with pytest.raises(InputError):
+        judge_components(tmp_path / "nope")
+
+
+def test_no_visible_texts_and_no_reader_is_an_issue(tmp_path):
+    data = {k: v for k, v in GOOD.items() if k != "visible_texts"}
+    write(tmp_path, "c.yaml", data)
+    report = judge_components(tmp_path)
+    assert report.cards == [] and [i.column for i in report.issues] == ["visible_texts"]
+
+
+def test_a_reader_is_pluggable(tmp_path):
+    from verdicts.residue.model import VisibleText
+
+    data = {k: v for k, v in GOOD.items() if k != "visible_texts"}
+    write(tmp_path, "c.yaml", data)
+    report = judge_components(tmp_path, reader=lambda component, folder: [VisibleText(text="기본 타이틀")])
+    assert [c.answer for c in report.cards] == ["template_left"]
