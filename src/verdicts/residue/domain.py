@@ -53,7 +53,8 @@ class ResidueDomain(Domain):
         return list(CHECKS)
 
     def card_table(self, card: dict[str, Any]) -> str:
-        return TABLE
+        """A component's file is recorded under its ``component_id``."""
+        return str(card.get("component_id"))
 
     def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
         return judge_components(path, config)

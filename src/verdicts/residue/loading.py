@@ -159,5 +159,6 @@ def load_components(path: str | Path) -> ComponentSet:
         out.components.append(component)
         out.files[component.component_id] = name
         out.base[component.component_id] = file.parent
-        out.sources.append(SourceInfo(file=name, table=TABLE, form=file.suffix.lower().lstrip("."), encoding="utf-8", rows=1))
+        # each component is its own table: SARIF and GitHub annotations find a card's file by it
+        out.sources.append(SourceInfo(file=name, table=component.component_id, form=file.suffix.lower().lstrip("."), encoding="utf-8", rows=1))
     return out
