@@ -113,10 +113,13 @@ def stuck_combination(a: Analysis) -> Iterator[Hit]:
         desc = describe_stuck(stuck, flags)
         example = describe_assignment(stuck.example, flags)
         data = {"count": stuck.count, "total": stuck.total, "example": stuck.example, "uncovered": desc}
+        state = a.shadowing.get(scene_id)
+        menu = bool(a.kinds) and state is not None and any(a.kinds.get(b.branch_id) == "choice" for b in state.ordered)
         yield Hit(
-            scene_id, T.finding_stuck(name=scene.name, description=desc, count=stuck.count, total=stuck.total, example=example),
+            scene_id, T.finding_stuck(name=scene.name, description=desc, count=stuck.count, total=stuck.total, example=example,
+                                      menu=menu),
             scene.line, table="scene_states", data=data,
-            hedge=T.hedge_stuck(description=desc, count=stuck.count, total=stuck.total),
+            hedge=T.hedge_stuck(description=desc, count=stuck.count, total=stuck.total, menu=menu),
         )
 
 

@@ -231,13 +231,18 @@ def finding_unsatisfiable(*, branch_id: str, condition: str) -> str:
     return f"{branch_id}의 조건({condition})은 플래그 범위 안에서 참이 될 수 없어 이 분기는 한 번도 나오지 않습니다."
 
 
-def finding_stuck(*, name: str, description: str, count: int | None, total: int | None, example: str) -> str:
-    return (f"{name}에서 {description}인 독자에게는 나가는 분기가 하나도 걸리지 않아({_count_text(count, total)}) "
+def _nothing_taken(menu: bool) -> str:
+    return "자동 분기가 하나도 걸리지 않고 선택지도 하나 제시되지 않아" if menu else "나가는 분기가 하나도 걸리지 않아"
+
+
+def finding_stuck(*, name: str, description: str, count: int | None, total: int | None, example: str,
+                  menu: bool = False) -> str:
+    return (f"{name}에서 {description}인 독자에게는 {_nothing_taken(menu)}({_count_text(count, total)}) "
             f"예를 들어 {josa(example, '이라/라')}면 이야기가 멈춥니다.")
 
 
-def hedge_stuck(*, description: str, count: int | None, total: int | None) -> Clause:
-    base = f"{description}인 독자에게는 나가는 분기가 하나도 걸리지 않아({_count_text(count, total)}) 이 장면에서 멈추"
+def hedge_stuck(*, description: str, count: int | None, total: int | None, menu: bool = False) -> Clause:
+    base = f"{description}인 독자에게는 {_nothing_taken(menu)}({_count_text(count, total)}) 이 장면에서 멈추"
     return base + "고", base[:-1] + "춥니다."
 
 
