@@ -155,8 +155,8 @@ add("DO-0206", "body_blank", "a blank body place beside a satellite placeholder"
 
 # ------------------------------------------------------------------------------ outside_left
 def outside(element: str, template: str, shows: str, *, replaced: bool = False, satellite: bool = False,
-            kind: str = "unbound_core") -> dict:
-    c = cards(TWO, title=None)
+            kind: str = "unbound_core", items: list[dict] = TWO) -> dict:
+    c = cards(items, title=None)
     c["outside_nodes"] = [{"node_id": "o1", "template_text": template, "now": None, "element": element, "cells_replaced": replaced,
                            "satellite": satellite, "slot_kind": kind, "box": [1340, 140, 540, 700]}]
     c["visible_texts"] += [{"text": shows, "box": [1400, 780, 160, 40]}]
@@ -195,6 +195,42 @@ add("DO-0406", "template_left", "an English template text inside", c)
 c = cards(TWO, title=None, shown={0: {"desc": None}})
 c["visible_texts"].append({"text": "샘플 이미지입니다", "box": [1340, 700, 300, 40]})
 add("DO-0407", "template_left", "template text inside beside a blank place: template text comes first", c)
+
+
+# ------------------------------------------------------------------------------ second theme
+# The same situations on other content (an HR plan, four items with numbers and English),
+# so that no answer depends on the first theme's words.
+HR = [{"label": "채용", "desc": "개발자 5명 충원"}, {"label": "온보딩", "desc": "2주 멘토링"},
+      {"label": "평가", "desc": "OKR 분기 점검"}, {"label": "보상", "desc": "성과급 10%"}]
+HR3 = HR[:3]
+add("DO-0501", "complete", "four HR items with numbers and English, all visible", cards(HR, title=None))
+c = cards(HR3, title=None)
+c["visible_texts"] += [{"text": t, "box": [1340 + 100 * k, 900, 60, 40]} for k, t in enumerate(["STEP 1", "STEP 2", "STEP 3"])]
+add("DO-0502", "complete", "STEP markers beside three items", c)
+c = cards(HR, title=None)
+c["visible_texts"] += [{"text": t, "box": [1340 + 100 * k, 900, 40, 40]} for k, t in enumerate("ABCD")]
+add("DO-0503", "complete", "A to D on four items fit", c)
+c = cards(HR3, title=None)
+c["visible_texts"][5]["text"] = "OKR 분기…"
+add("DO-0504", "complete", "a description truncated with an ellipsis", c)
+add("DO-0505", "complete", "a surplus fourth column left empty", cards(HR3, title=None, extra_rows=1))
+add("DO-0506", "satellite_only", "the component title (satellite) shows 제목 입력", cards(HR, title_shows="제목 입력"))
+add("DO-0507", "satellite_only", "a surplus column shows 텍스트를 입력하세요", cards(HR3, title=None, extra_rows=1, extra_shows="텍스트를 입력하세요"))
+add("DO-0508", "body_blank", "the third item's description place shows 설명", cards(HR3, title=None, shown={2: {"desc": "설명"}}))
+add("DO-0509", "body_blank", "the second label place is empty", cards(HR, title=None, shown={1: {"label": None}}))
+c = outside("chart", "20XX년", "20XX년", items=HR3)
+add("DO-0510", "outside_left", "a chart legend outside beside HR items, cells not replaced", c)
+c = outside("table", "기본 항목", "기본 항목", items=HR3)
+add("DO-0511", "outside_left", "a template table cell outside beside HR items", c)
+c = cards(HR3, title=None)
+c["visible_texts"] += [{"text": t, "box": [1340 + 100 * k, 900, 40, 40]} for k, t in enumerate("AB")]
+add("DO-0512", "template_left", "A and B on three items do not fit", c)
+c = cards(HR, title=None)
+c["visible_texts"].append({"text": "Click to add text", "box": [1340, 700, 400, 40]})
+add("DO-0513", "template_left", "an English guide text inside", c)
+c = cards(HR3, title=None)
+c["visible_texts"].append({"text": "VS", "box": [900, 500, 60, 40]})
+add("DO-0514", "template_left", "VS between three items does not fit", c)
 
 
 def main() -> None:
