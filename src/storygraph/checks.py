@@ -145,14 +145,25 @@ def order_positive(ctx: CheckContext):
             continue
         bad = below_one.get(text)
         if bad is None:
-            try:
-                bad = int(float(text)) < 1
-            except ValueError:
-                bad = True
-            below_one[text] = bad
+            bad = below_one[text] = _below_one(text)
         if bad:
             failed.append(b.branch_id)
     return failed
+
+
+def _below_one(text: str) -> bool:
+    """Whether an ``order_no`` cell is a number below 1 (any size of integer, compared
+    exactly).  A cell that is no number at all is an input issue already, raised where
+    the row was read; this check judges the numbers."""
+    plain = text.strip().replace(",", "")
+    try:
+        return int(plain) < 1
+    except ValueError:
+        pass
+    try:
+        return float(plain) < 1
+    except (ValueError, OverflowError):
+        return False
 
 
 @CHECKS.register("C04", "어디서도 안 닿음을 시작 장면에서 다시 따라가 어느 길로도 닿지 않는지 다시 계산합니다.")
