@@ -247,6 +247,19 @@ def _label_misfits(component: Component, labels: list[tuple[int, str]]) -> set[i
     return misfit
 
 
+def _is_placeholder(text: str, placeholders: set[str]) -> bool:
+    """A phrase of the placeholder table, also truncated or partly visible (three
+    characters or more of its beginning: 「제목을 입력해…」).
+
+    >>> _is_placeholder("제목을 입력해…", {norm("제목을 입력해주세요.")}), _is_placeholder("제목을", {norm("제목")})
+    (True, False)
+    """
+    for candidate in dict.fromkeys((norm(text), norm(strip_label(text)))):
+        if candidate in placeholders or (len(candidate) >= 3 and any(p.startswith(candidate) for p in placeholders)):
+            return True
+    return False
+
+
 # ---------------------------------------------------------------------------- node matching
 def _area(box) -> float:
     return box[2] * box[3]
@@ -300,7 +313,7 @@ def analyse(component: Component, visible: Iterable[VisibleText]) -> Reading:
         data_outside = isinstance(node, OutsideNode) and node.element in _DATA_ELEMENTS
         if users.has(v.text):
             first.append(USER)
-        elif norm(v.text) in placeholders or norm(strip_label(v.text)) in placeholders:
+        elif _is_placeholder(v.text, placeholders):
             first.append(PLACEHOLDER)
         elif is_ordinal_marker(v.text) and not data_outside:
             first.append(STRUCTURAL)

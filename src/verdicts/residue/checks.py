@@ -32,7 +32,7 @@ class CheckContext:
 CHECKS: CheckRegistry[CheckContext] = CheckRegistry()
 
 
-@CHECKS.register("R1", "답 key와 라벨, 결함 여부가 카드 E3의 정의와 맞는지 확인합니다.")
+@CHECKS.register("R1", "답의 키와 라벨, 결함 여부가 카드 E3의 정의와 맞는지 확인합니다.")
 def answer_matches_card(ctx: CheckContext) -> list[str]:
     """Every card's ``answer`` is a key of card E3 (read from its file), ``label`` and
     ``verdict`` are that key's label, and ``defect`` is whether E3 counts it as a

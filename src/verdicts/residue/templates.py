@@ -91,8 +91,8 @@ def hedge_replaced_data(text: str) -> Clause:
 
 
 def hedge_unboxed(count: int) -> Clause:
-    return (f"위치 없이 주어진 글 {count}개는 글자만으로 노드에 맞췄고",
-            f"위치 없이 주어진 글 {count}개는 글자만으로 노드에 맞췄습니다.")
+    return (f"위치 없이 주어진 글 {count}개는 글자만 보고 자리를 정했고",
+            f"위치 없이 주어진 글 {count}개는 글자만 보고 자리를 정했습니다.")
 
 
 #: the summary template of each answer key
