@@ -84,6 +84,8 @@ class _Builder:
     def cond(self, branch: Branch) -> str:
         """The branch's condition in words (remembered per parsed condition: identical
         texts share one tree)."""
+        if self.a.opaque and branch.branch_id in self.a.opaque:
+            return T.OPAQUE_CONDITION  # may or may not hold: not "no condition"
         expr = self.a.conditions.get(branch.branch_id)
         text = self._cond_text.get(id(expr))
         if text is None:

@@ -72,10 +72,16 @@ def id_list(ids: Sequence[str]) -> str:
     return ", ".join(ids[:-2] + [josa(ids[-2], "과/와") + " " + ids[-1]])
 
 
+#: how an opaque condition (``condition_opaque``) is named in sentences
+OPAQUE_CONDITION = "알 수 없는 조건"
+
+
 def when(cond_text: str) -> str:
     """``신뢰도 5 이상일 때`` or ``조건 없이``."""
     if cond_text == "조건 없음":
         return "조건 없이"
+    if cond_text == OPAQUE_CONDITION:
+        return "알 수 없는 조건에 따라"
     if cond_text == "읽지 못한 조건":
         return "읽지 못한 조건식으로"
     return f"{cond_text}일 때"

@@ -107,3 +107,16 @@ def test_a_story_without_the_planted_bug_has_no_shadowing(tmp_path):
     lines = {c.key: next((e["value"] for e in c.to_json()["evidence"] if e["field"] == "source_line"), None)
              for c in report.cards if c.key.startswith("start#")}
     assert lines == {"start#1": "3", "start#2": "4", "start#3": "5"}
+
+
+def test_an_opaque_condition_is_may_or_may_not(tmp_path):
+    story = tmp_path / "dice.ink"
+    story.write_text("-> start\n=== start ===\n* {RANDOM(1, 6) > 3} [주사위를 던진다] -> win\n* [그냥 간다] -> win\n"
+                     "=== win ===\n끝.\n-> END\n", encoding="utf-8")
+    report = lint(story)
+    card = _by_key(report)["start#1"]
+    assert "알 수 없는 조건에 따라" in card["summary"] and "조건 없이" not in card["summary"]
+    assert "원래 'RANDOM(1, 6) > 3'라고 적혀 있는데 조건식 언어로 옮기지 못해" in card["hedge"]
+    # the importer's issue points at the line of the choice
+    assert [(Path(i.file).name, i.line) for i in report.issues] == [("dice.ink", 3)]
+    assert not report.findings and all(c.passed for c in report.checks)
