@@ -27,7 +27,7 @@ import stat
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Iterable, Literal
+from typing import Any, Collection, Iterable, Literal, Mapping
 
 from .errors import InputError
 from .korean import josa
@@ -157,13 +157,16 @@ class RawTable:
 
 @dataclass(frozen=True)
 class Column:
-    """A column of a table contract: its name, value type, whether a row needs it, and
-    whether the header may lack it without an issue (``optional``)."""
+    """A column of a table contract: its name, value type, whether a row needs it,
+    whether the header may lack it without an issue (``optional``), and whether its
+    cells are free text that may span lines holding separators (``free_text``: a page
+    of a document, a mail body; see :func:`read_csv`)."""
 
     name: str
     type: ColumnType = "str"
     required: bool = False
     optional: bool = False
+    free_text: bool = False
 
 
 @dataclass(frozen=True)
@@ -183,6 +186,11 @@ class TableSpec:
     @property
     def column_names(self) -> list[str]:
         return [c.name for c in self.columns]
+
+
+def free_text_of(specs: Iterable[TableSpec]) -> dict[str, set[str]]:
+    """Table → its free-text columns, as :func:`read_tables` takes them."""
+    return {spec.name: {c.name for c in spec.columns if c.free_text} for spec in specs}
 
 
 @dataclass(slots=True)
@@ -373,7 +381,7 @@ def _shown(text: str, limit: int = 40) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
-def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
+def read_csv(path: Path, table: str, issues: list[InputIssue], *, free_text: Collection[str] = ()) -> RawTable:
     """Read one CSV file into a :class:`RawTable` named ``table``.
 
     Rows keep their physical starting line (a quoted cell may span lines).  A row with
@@ -448,7 +456,8 @@ def read_csv(path: Path, table: str, issues: list[InputIssue]) -> RawTable:
         records = None
     if records is None or reader.line_num != header_end + len(records):
         lines = io.StringIO(text, newline="").readlines()
-        rows = _read_records_carefully(lines, header_end, ncols, seen, delimiter, file, table, issues)
+        rows = _read_records_carefully(lines, header_end, ncols, seen, delimiter, file, table, issues,
+                                       free={seen[n] for n in free_text if n in seen})
     elif _all_full(records, ncols):
         # the usual file: every record as long as the header and none blank
         rows = list(map(RawRow, range(header_end + 1, header_end + 1 + len(records)), repeat(None), records, repeat(seen)))
@@ -554,19 +563,23 @@ def _record_problem(lines: list[str], start: int, delimiter: str) -> tuple[int, 
     return None
 
 
-def _swallowed_lines(cells: list[str], delimiter: str, ncols: int) -> int | None:
+def _swallowed_lines(cells: list[str], delimiter: str, ncols: int, free: Collection[int] = ()) -> int | None:
     """The cell of a record spanning several lines that looks like a lone ``"`` closed
     by another one lines later: a record with more cells than the header, or a
     multi-line cell holding a whole row's separators (the header's less one), or a line
     of it with half of them (at least two each time).  ``None`` when the record looks
-    like a real multi-line cell."""
-    spanning = [i for i, cell in enumerate(cells) if "\n" in cell or "\r" in cell]
+    like a real multi-line cell.  Cells of free-text columns (``free``: a page of a
+    document, a mail body) may hold any number of separators on many lines: only the
+    record's cell count can tell there."""
+    spanning = [i for i, cell in enumerate(cells) if ("\n" in cell or "\r" in cell)]
     if not spanning:
         return None
     if len(cells) > ncols:
         return spanning[0]
     per_line, per_cell = max(2, (ncols - 1) // 2), max(2, ncols - 1)
     for i in spanning:
+        if i in free:
+            continue
         cell = cells[i]
         if cell.count(delimiter) >= per_cell or any(part.count(delimiter) >= per_line for part in cell.splitlines()):
             return i
@@ -581,7 +594,7 @@ def _cell_name(seen: dict[str, int], cell: int) -> str | None:
 
 
 def _read_records_carefully(lines: list[str], first: int, ncols: int, seen: dict[str, int], delimiter: str,
-                            file: str, table: str, issues: list[InputIssue]) -> list[RawRow]:
+                            file: str, table: str, issues: list[InputIssue], free: Collection[int] = ()) -> list[RawRow]:
     """The records from ``lines[first]`` on, each with the physical line it starts on.
 
     A record that does not parse strictly, or whose quoted cell swallows what looks like
@@ -602,7 +615,7 @@ def _read_records_carefully(lines: list[str], first: int, ncols: int, seen: dict
                 span = reader.line_num - consumed
                 consumed = reader.line_num
                 if span > 1:
-                    cell = _swallowed_lines(cells, delimiter, ncols)
+                    cell = _swallowed_lines(cells, delimiter, ncols, free)
                     if cell is not None:
                         column = _quote_column(lines[start], delimiter, cell)
                         issues.append(InputIssue(
@@ -1428,8 +1441,11 @@ def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> d
     return tables
 
 
-def read_tables(path: Path, names: list[str], issues: list[InputIssue], *, single_csv_table: str | None = None) -> dict[str, RawTable]:
-    """Read the named tables from ``path`` in whichever form it has.
+def read_tables(path: Path, names: list[str], issues: list[InputIssue], *, single_csv_table: str | None = None,
+                free_text: Mapping[str, Collection[str]] | None = None) -> dict[str, RawTable]:
+    """Read the named tables from ``path`` in whichever form it has.  ``free_text``:
+    table → its columns of free text, whose CSV cells may span lines holding separators
+    (see :func:`read_csv`).
 
     A single CSV file becomes one table named ``single_csv_table`` (a domain that accepts
     a union CSV splits it itself).  Tables absent from a folder, workbook or document are
@@ -1445,7 +1461,7 @@ def read_tables(path: Path, names: list[str], issues: list[InputIssue], *, singl
             for candidate in (path / f"{name}.csv", path / f"{name}.CSV"):
                 # anything there that is not a regular file (a folder, a FIFO) is refused by read_csv with its reason
                 if path_kind(candidate) != "missing":
-                    tables[name] = read_csv(candidate, name, issues)
+                    tables[name] = read_csv(candidate, name, issues, free_text=(free_text or {}).get(name, ()))
                     break
         if not tables:
             raise InputError(f"{path}: 폴더에 {', '.join(n + '.csv' for n in names)} 가운데 어느 것도 없습니다.")
@@ -1454,7 +1470,8 @@ def read_tables(path: Path, names: list[str], issues: list[InputIssue], *, singl
     if suffix in (".csv", ".tsv", ".txt"):
         if single_csv_table is None:
             raise InputError(f"{path}: 이 도메인의 표는 CSV 파일 하나로는 읽을 수 없어 표마다 CSV가 든 폴더가 필요합니다.")
-        return {single_csv_table: read_csv(path, single_csv_table, issues)}
+        return {single_csv_table: read_csv(path, single_csv_table, issues,
+                                           free_text=(free_text or {}).get(single_csv_table, ()))}
     if suffix in (".xlsx", ".xlsm"):
         return _read_xlsx(path, names, issues)
     if suffix in (".json", ".yaml", ".yml"):
@@ -1668,7 +1685,7 @@ def load_typed_tables(path: Path, specs: Iterable[TableSpec], issues: list[Input
     """
     path = Path(path)
     specs = list(specs)
-    raw = read_tables(path, [s.name for s in specs], issues, single_csv_table=single_csv_table)
+    raw = read_tables(path, [s.name for s in specs], issues, single_csv_table=single_csv_table, free_text=free_text_of(specs))
     if single_csv_table is not None and single_csv_table in raw and split is not None:
         raw = split(raw[single_csv_table])
     for name in required:

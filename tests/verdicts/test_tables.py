@@ -239,3 +239,24 @@ def test_lone_quotes_never_swallow_rows_silently(tmp_path_factory, rows, data, n
             assert read[line] == dict(zip(["id", "flag", "n"], [c.strip() for c in lines[i].split(",")]))
         else:
             assert read[line] == dict(zip(["id", "flag", "n"], [c.strip() for c in cells])), (lines, issues)
+
+
+def test_a_free_text_column_may_span_lines_with_separators(tmp_path):
+    """A page of a document in a CSV cell (many lines, amounts written 12,034,500,000원)
+    is read whole when its column is free text; the same cell in a plain column is taken
+    for a lone quote that swallowed rows, as before."""
+    from verdicts.tables import read_csv
+
+    page = "건설업 등록증\n시공능력 평가액 : 12,034,500,000원\n대표자 : 김, 이, 박 공동\n주소 : 서울, 종로, 1"
+    text = 'run_id,page,doc_name,text\nR-1,1,등록증,"' + page.replace('"', '""') + '"\nR-1,2,등록증,둘째 쪽\n'
+    path = tmp_path / "source_pages.csv"
+    path.write_text(text, encoding="utf-8")
+    issues: list = []
+    table = read_csv(path, "source_pages", issues, free_text={"text"})
+    assert issues == [] and [r.values["text"] for r in table.rows] == [page, "둘째 쪽"]
+    assert [r.line for r in table.rows] == [2, 6]
+    issues = []
+    plain = read_csv(path, "source_pages", issues)
+    # in a plain column the same cell reads as a lone quote: an issue at its line, and the
+    # lines after it read as rows of their own
+    assert issues and issues[0].line == 2 and issues[0].column == "text" and plain.rows[0].line == 3

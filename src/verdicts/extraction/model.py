@@ -44,7 +44,7 @@ WORKER_OUTPUTS = TableSpec(
     "worker_outputs",
     (Column("run_id"), Column("field_name"), Column("value"), Column("evidence_page"), Column("evidence_text")),
 )
-SOURCE_PAGES = TableSpec("source_pages", (Column("run_id"), Column("page"), Column("doc_name"), Column("text")))
+SOURCE_PAGES = TableSpec("source_pages", (Column("run_id"), Column("page"), Column("doc_name"), Column("text", free_text=True)))
 FIELD_RULES = TableSpec(
     "field_rules",
     (Column("field_name"), Column("label"), Column("value_type"), Column("required"), Column("pattern")),
