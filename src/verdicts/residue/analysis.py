@@ -415,15 +415,15 @@ def _place(component: Component, visible: list[VisibleText], matched: list[Any],
     for item, key, value in missing:
         target = norm(value)
         chosen = None
-        for node in places:
-            if node.node_id in used:
-                continue
-            if bound_text.get(node.node_id) and (target in bound_text[node.node_id] or bound_text[node.node_id] in target):
-                blank, shown = shows(node)
-                if blank:
-                    chosen = (node, shown)
-                break
-        if chosen is None:
+        # the value's own bound place decides when there is one; other places only
+        # when the value was bound nowhere
+        own = next((n for n in places if n.node_id not in used and bound_text.get(n.node_id)
+                    and (target in bound_text[n.node_id] or bound_text[n.node_id] in target)), None)
+        if own is not None:
+            blank, shown = shows(own)
+            if blank:
+                chosen = (own, shown)
+        else:
             for node in places:
                 if node.node_id in used or node.node_id in bound_text:
                     continue
