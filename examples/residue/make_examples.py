@@ -233,6 +233,53 @@ c["visible_texts"].append({"text": "VS", "box": [900, 500, 60, 40]})
 add("DO-0514", "template_left", "VS between three items does not fit", c)
 
 
+# ------------------------------------------------------------------------------ third theme
+# A comparison of two offers and an FAQ: VS, Q/A and O/X tokens, and charts outside.
+OFFERS = [{"label": "자체 개발", "desc": "초기 비용 2억"}, {"label": "외주", "desc": "월 1,200만원"}]
+c = cards(OFFERS, title=None)
+c["visible_texts"].append({"text": "VS", "box": [460, 400, 60, 40]})
+add("DO-0601", "complete", "VS between two offers fits", c)
+c = cards(OFFERS, title=None)
+c["visible_texts"] += [{"text": "O", "box": [300, 100, 40, 40]}, {"text": "X", "box": [740, 100, 40, 40]}]
+add("DO-0602", "complete", "O and X, one per offer", c)
+c = cards(OFFERS, title=None)
+c["visible_texts"] += [{"text": "O", "box": [300, 100, 40, 40]}]
+add("DO-0603", "template_left", "a lone O on two offers does not fit", c)
+FAQ = [{"question": "환불이 되나요", "answer": "7일 안에 됩니다"}, {"question": "배송은 얼마나 걸리나요", "answer": "사흘 걸립니다"}]
+c = {"page_yaml": FAQ, "binding": [], "outside_nodes": [],
+     "frame_tree": [{"node_id": f"f{i}{k}", "text": "텍스트", "box": box(r, i), "slot_kind": "unit_field"}
+                    for i in range(2) for r, k in enumerate(("q", "a"))],
+     "visible_texts": [v for i, item in enumerate(FAQ) for v in (
+         {"text": "Q", "box": [box(0, i)[0] + 10, box(0, i)[1] + 70, 30, 30]}, {"text": item["question"], "box": inner(box(0, i))},
+         {"text": "A", "box": [box(1, i)[0] + 10, box(1, i)[1] + 70, 30, 30]}, {"text": item["answer"], "box": inner(box(1, i))})]}
+add("DO-0604", "complete", "Q and A on a two-question FAQ", c)
+c = {**c, "visible_texts": [v for v in c["visible_texts"] if v["text"] != "사흘 걸립니다"]}
+add("DO-0605", "body_blank", "the FAQ's second answer place is empty", c)
+c = outside("chart", "20XX년", "2분기", replaced=True, items=OFFERS)
+c["page_yaml"] = OFFERS + [{"label": "2분기", "desc": "비용 비교"}]
+c["visible_texts"] += [{"text": "비용 비교", "box": [1400, 200, 200, 40]}]
+add("DO-0606", "complete", "a chart outside, cells replaced, its legend and title from this page", c)
+c = outside("chart", "20XX년", "20XX년", replaced=True, items=OFFERS)
+add("DO-0607", "complete", "a chart outside, cells replaced, still shows 20XX년 in a legend (not counted, hedged)", c)
+c = outside("chart", "계열 1", "계열 1", items=OFFERS)
+add("DO-0608", "outside_left", "a chart outside whose cells were not replaced shows 계열 1", c)
+c = outside("text", "부제목 입력", "부제목 입력", satellite=True, kind="satellite", items=OFFERS)
+add("DO-0609", "satellite_only", "a satellite subtitle outside shows its placeholder", c)
+c = outside("text", "설명을 입력해주세요.", "설명을 입력해주세요.", items=OFFERS)
+add("DO-0610", "outside_left", "a description outside (no satellite) shows its placeholder", c)
+c = cards(OFFERS, title_shows="제목을 입력해…")
+add("DO-0611", "satellite_only", "a truncated title placeholder on the satellite place", c)
+c = cards(OFFERS, title=None, shown={0: {"desc": "초기 비용…"}})
+add("DO-0612", "complete", "a description shown cut short is visible, not blank", c)
+c = cards(OFFERS, title=None)
+c["visible_texts"].append({"text": "1 steps", "box": [1340, 900, 120, 40]})
+add("DO-0613", "template_left", "an English marker word on a Korean page", c)
+c = cards(OFFERS, title=None, shown={1: {"desc": None}})
+c["outside_nodes"] = [{"node_id": "o1", "template_text": None, "now": None, "element": "diagram", "cells_replaced": False,
+                       "satellite": False, "slot_kind": "unbound_core", "box": [1340, 140, 540, 700]}]
+add("DO-0614", "body_blank", "the second offer's price is nowhere and its place is empty; the outside diagram shows nothing", c)
+
+
 def main() -> None:
     for old in HERE.glob("DO-*.yaml"):
         old.unlink()

@@ -403,8 +403,11 @@ def _place(component: Component, visible: list[VisibleText], matched: list[Any],
         here = on_node.get(node.node_id, [])
         if not here:
             return node.box is not None, None
-        if all(a.source == PLACEHOLDER for a in here):
-            return True, here[0].text
+        # a marker or short label on a place is not its content: only such tokens and
+        # placeholders there leave the place empty
+        if all(a.source in (PLACEHOLDER, STRUCTURAL) for a in here):
+            shown = next((a.text for a in here if a.source == PLACEHOLDER), None)
+            return True, shown
         return False, None
 
     places = [n for n in component.frame_tree
