@@ -200,7 +200,8 @@ class Complete(Rule[None, Judged]):
     templates = ("complete",)
 
     def write(self, ctx: None, item: Judged, draft: Draft) -> None:
-        draft.summary = T.complete(len(item.visible))
+        attrs = item.reading.attributions
+        draft.summary = T.complete(len(attrs), sum(a.source not in ("가", "다") for a in attrs))
 
 
 def _hedges(ctx: None, item: Judged, draft: Draft) -> None:

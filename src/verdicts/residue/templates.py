@@ -70,12 +70,20 @@ def satellite_only(text: str, count: int) -> str:
     return f"임시 문구 {what} 위성 자리나 남는 자리에만 있어 결함으로 세지 않습니다."
 
 
-def complete(count: int) -> str:
-    """>>> complete(3), complete(0)
+def complete(count: int, not_counted: int = 0) -> str:
+    """``not_counted``: texts read that are neither user text nor structural tokens and
+    still leave nothing (template text of a chart whose cells were replaced).
+
+    >>> complete(3), complete(0)
     ('그림에서 읽은 글 3개가 모두 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.', '그림에서 읽은 글이 없고 비어 보이는 본문 자리도 없습니다.')
+    >>> complete(5, 1)
+    '그림에서 읽은 글 5개 가운데 1개는 남은 것으로 세지 않는 글이고 나머지는 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.'
     """
     if count == 0:
         return "그림에서 읽은 글이 없고 비어 보이는 본문 자리도 없습니다."
+    if not_counted:
+        return (f"그림에서 읽은 글 {count}개 가운데 {not_counted}개는 남은 것으로 세지 않는 글이고 "
+                "나머지는 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.")
     return f"그림에서 읽은 글 {count}개가 모두 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다."
 
 
