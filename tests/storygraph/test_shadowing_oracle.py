@@ -276,3 +276,19 @@ def test_choices_never_shadow_each_other() -> None:
 
         out = decide_shadowing(exprs, scene_domains(exprs, flags), blockers=menu_blockers(["choice"] * len(conds)))
         assert all(s.unsatisfiable for s in out.values()), seed
+
+
+
+@pytest.mark.parametrize("block", range(2))
+def test_smt_menu_rule_agrees_with_the_classes(block: int) -> None:
+    """``storygraph.smt.z3_menu_never_taken`` (the rule's steps over the parsed
+    conditions, as check C06's z3 path reads them) agrees with the class decision."""
+    from storygraph.shadowing import menu_blockers
+    from storygraph.smt import z3_menu_never_taken
+
+    for seed in range(60_000 + block * 50, 60_000 + block * 50 + 50):
+        flags, conds, kinds, opaque = _menu_case(seed)
+        exprs = [parse_condition(c.text()) for c in conds]
+        production = decide_shadowing(exprs, scene_domains(exprs, flags), blockers=menu_blockers(kinds, opaque))
+        got = {j: s.unsatisfiable for j, s in production.items()}
+        assert got == z3_menu_never_taken(flags, exprs, kinds, opaque), f"seed {seed}"
