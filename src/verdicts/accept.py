@@ -126,7 +126,7 @@ def checks_failed_message(ids) -> str:
     """The one Korean line said (on stderr) when a self-check failed."""
     from .korean import josa
 
-    return (f"자동 검증 {josa(', '.join(ids), '이/가')} 실패했으므로 이번 판정은 틀렸을 수 있습니다; "
+    return (f"자동 검증 {josa(', '.join(ids), '이/가')} 실패했으므로 이번 판정은 틀렸을 수 있으니 "
             f"결과를 믿기 전에 실패한 검증이 가리키는 카드를 확인해 주세요.")
 
 

@@ -40,7 +40,7 @@ def test_a_failing_self_check_exits_three_with_a_korean_warning(tmp_path, cli):
     path = _scenario(tmp_path, "끝났습니다. 정말")
     for fmt in ("text", "json", "sarif", "github"):
         proc = cli("storygraph", "lint", path, "--format", fmt, check_code=CHECKS_FAILED)
-        assert "자동 검증 C10이 실패했으므로 이번 판정은 틀렸을 수 있습니다" in proc.stderr
+        assert "자동 검증 C10이 실패했으므로 이번 판정은 틀렸을 수 있으니" in proc.stderr
     # several inputs: the worst code, and the warning names the input
     ok = tmp_path / "ok"
     ok.mkdir()
