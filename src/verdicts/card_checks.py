@@ -31,6 +31,7 @@ The check context a domain passes in gives, besides ``cards`` and a per-context 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import itemgetter
 from decimal import Decimal, InvalidOperation
 from typing import Any, Callable, Collection, Mapping
 
@@ -105,7 +106,19 @@ class CardChecks:
         done = ctx._own.get(self._sweep_key)
         if done is not None:
             return done
-        key_field, enums, required, empty = self.key_field, list(self.enums.items()), self.required, self.empty
+        key_field, empty = self.key_field, self.empty
+        enums = []
+        for name, allowed in self.enums.items():
+            try:
+                enums.append((name, frozenset(allowed)))
+            except TypeError:  # an enum of unhashable values: looked through as it is
+                enums.append((name, tuple(allowed)))
+        # the required fields that may not be empty are read in one call; the nullable
+        # ones need only be present
+        fields = tuple(n for n in self.required if n not in self.nullable)
+        nullable = tuple(n for n in self.required if n in self.nullable)
+        get_required = itemgetter(*fields) if len(fields) > 1 else (lambda c: (c[fields[0]],)) if fields else (lambda c: ())
+        empty_list = [] in empty
         columns = {t: set(ctx.columns(t)) for t in self.tables}
         every = set().union(*columns.values()) if columns else set()
         aggs = self.aggs
@@ -136,17 +149,14 @@ class CardChecks:
                 if not ok:
                     out["enum"].append(key)
                     break
-            for name in required:
-                if name in self.nullable:
-                    if name not in card:
-                        out["required"].append(key)
-                        break
-                    continue
-                value = get(name)
-                if value is None or (not isinstance(value, (dict, list)) and value in empty) or (
-                        isinstance(value, list) and [] in empty and not value):
+            try:
+                values = get_required(card)
+            except KeyError:  # a required field absent (nullable ones too)
+                out["required"].append(key)
+            else:
+                if None in values or "" in values or (empty_list and [] in values) or (
+                        nullable and not all(n in card for n in nullable)):
                     out["required"].append(key)
-                    break
             texts.append(get("summary"))
             owners.append(position)
             if get("hedge") is not None:
@@ -161,21 +171,30 @@ class CardChecks:
                 continue
             bad_field = bad_value = False
             for item in evidence:
-                if not isinstance(item, dict):
-                    bad_field = bad_value = True
-                    continue
-                source, name = item.get("source"), item.get("field")
+                if type(item) is not dict:
+                    if not isinstance(item, dict):
+                        bad_field = bad_value = True
+                        continue
+                get_item = item.get
+                try:
+                    source, name = item["source"], item["field"]
+                except KeyError:
+                    source, name = get_item("source"), get_item("field")
                 allowed_columns = columns.get(source) if source is not None else every
                 if allowed_columns is None or name not in allowed_columns:
                     bad_field = True
-                agg, value = item.get("agg"), item.get("value")
+                if bad_value and bad_field:
+                    continue  # nothing more to learn from this card's other items
+                agg, value = get_item("agg"), get_item("value")
                 if agg:
                     numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
                     if ((aggs is not None and agg not in aggs) or not numeric
                             or (agg in _COUNTED and (value < 0 or not isinstance(value, int)))):
                         bad_value = True
                     continue
-                line = item.get("line")
+                if bad_value:
+                    continue
+                line = get_item("line")
                 try:
                     candidates = row_index.get((source, line)) if line is not None else rows_for(card, source)
                 except TypeError:  # an unhashable line or source
@@ -183,7 +202,10 @@ class CardChecks:
                 if not candidates:
                     bad_value = True
                 elif type(value) is str and line is not None:  # the common case: a text cell at its line
-                    if not any(r.get(name) == value for r in candidates):
+                    if len(candidates) == 1:
+                        if candidates[0].get(name) != value:
+                            bad_value = True
+                    elif not any(r.get(name) == value for r in candidates):
                         bad_value = True
                 elif not any(self._matches(value, r.get(name), line is not None or name in r, matched) for r in candidates):
                     bad_value = True
