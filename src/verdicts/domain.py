@@ -64,13 +64,40 @@ class Domain(ABC):
     #: what one input is called in a progress line over several (storygraph: 시나리오)
     input_noun: str = "입력"
 
-    @abstractmethod
+    #: the class of the report (a :class:`Report` subclass may name what it keeps)
+    report_type: type[Report] = Report
+    #: the name under which the report keeps the typed inputs (robot: ``round``)
+    inputs_attr: str = "inputs"
+
+    def load(self, path: Path) -> Any:
+        """The typed inputs at ``path`` (with ``issues``, ``sources`` and ``tables``);
+        raises :class:`~verdicts.errors.InputError` only when nothing can be read."""
+        raise NotImplementedError(f"{type(self).__name__} reads no inputs")
+
+    def build(self, inputs: Any) -> list[dict[str, Any]]:
+        """Every card of ``inputs`` as the schema-shaped dict, through the rule books."""
+        raise NotImplementedError(f"{type(self).__name__} builds no cards")
+
+    def check_context(self, inputs: Any, cards: list[dict[str, Any]]) -> Any:
+        """What the domain's checks read: the inputs and the cards as JSON."""
+        raise NotImplementedError(f"{type(self).__name__} declares no check context")
+
     def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
         """Read ``path``, judge every target, run the checks, and :meth:`finish` the
-        report under ``config`` (acceptances, the schema check).
+        report under ``config`` (acceptances, the schema check): :meth:`load`,
+        :meth:`build`, :meth:`check_context` are what a table domain declares; a domain
+        with its own pipeline (storygraph) overrides this.
 
         Raises :class:`~verdicts.errors.InputError` only when nothing at all can be read.
         """
+        inputs = self.load(path)
+        data = self.build(inputs)
+        context = self.check_context(inputs, data)
+        checks = [check.run(context) for check in self.checks()]
+        report = self.report_type(self.name, [self.card_type(d) for d in data], sorted(inputs.issues, key=issue_order),
+                                  checks, inputs.sources)
+        setattr(report, self.inputs_attr, inputs)
+        return self.finish(report, config)
 
     @abstractmethod
     def checks(self) -> list[Check[Any]]:
@@ -195,6 +222,11 @@ class Domain(ABC):
         from .accept import exit_code
 
         return exit_code(self, report, config)
+
+
+def issue_order(issue: InputIssue) -> tuple:
+    """How reports list input issues: by file, line and column."""
+    return (issue.file or "", issue.line or 0, issue.column or "")
 
 
 #: the entry-point group a domain registers under (``pyproject.toml``:

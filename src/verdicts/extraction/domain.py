@@ -61,26 +61,25 @@ class ExtractionDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "worker_outputs"
 
-    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
-        return judge_batch(path, config)
+    report_type = ExtractionReport
+    inputs_attr = "batch"
+
+    def load(self, path: Path) -> Batch:
+        return load_batch(path)
+
+    def build(self, inputs: Batch) -> list[dict[str, Any]]:
+        return build_cards(inputs)
+
+    def check_context(self, inputs: Batch, cards: list[dict[str, Any]]) -> CheckContext:
+        return CheckContext(inputs.tables, cards)
 
 
 DOMAIN = ExtractionDomain()
 
 
-def _issue_order(issue) -> tuple:
-    return (issue.file or "", issue.line or 0, issue.column or "")
-
-
 def judge_batch(path: str | Path, config: Any = None) -> ExtractionReport:
-    """Judge every cell of the runs at ``path`` and run the checks.
+    """Judge every cell of the runs at ``path`` and run the checks (``DOMAIN.judge``).
 
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
-    batch = load_batch(path)
-    data = build_cards(batch)
-    checks = CHECKS.run(CheckContext(batch.tables, data))
-    report = ExtractionReport("extraction", [ExtractionCard(d) for d in data], sorted(batch.issues, key=_issue_order),
-                              checks, batch.sources)
-    report.batch = batch
-    return DOMAIN.finish(report, config)  # type: ignore[return-value]
+    return DOMAIN.judge(Path(path), config)  # type: ignore[return-value]

@@ -66,25 +66,25 @@ class MailDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "agent_action"
 
-    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
-        return judge_mailbox(path, config)
+    report_type = MailReport
+    inputs_attr = "mailbox"
+
+    def load(self, path: Path) -> Mailbox:
+        return load_mailbox(path)
+
+    def build(self, inputs: Mailbox) -> list[dict[str, Any]]:
+        return build_cards(inputs)
+
+    def check_context(self, inputs: Mailbox, cards: list[dict[str, Any]]) -> CheckContext:
+        return CheckContext(inputs.tables, cards)
 
 
 DOMAIN = MailDomain()
 
 
-def _issue_order(issue) -> tuple:
-    return (issue.file or "", issue.line or 0, issue.column or "")
-
-
 def judge_mailbox(path: str | Path, config: Any = None) -> MailReport:
-    """Judge every action of the mailbox round at ``path`` and run the checks.
+    """Judge every action of the mailbox round at ``path`` and run the checks (``DOMAIN.judge``).
 
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
-    mailbox = load_mailbox(path)
-    data = build_cards(mailbox)
-    checks = CHECKS.run(CheckContext(mailbox.tables, data))
-    report = MailReport("mail", [MailCard(d) for d in data], sorted(mailbox.issues, key=_issue_order), checks, mailbox.sources)
-    report.mailbox = mailbox
-    return DOMAIN.finish(report, config)  # type: ignore[return-value]
+    return DOMAIN.judge(Path(path), config)  # type: ignore[return-value]

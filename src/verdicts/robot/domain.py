@@ -62,25 +62,25 @@ class RobotDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "task_spec"
 
-    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
-        return judge_round(path, config)
+    report_type = RobotReport
+    inputs_attr = "round"
+
+    def load(self, path: Path) -> Round:
+        return load_round(path)
+
+    def build(self, inputs: Round) -> list[dict[str, Any]]:
+        return build_cards(inputs)
+
+    def check_context(self, inputs: Round, cards: list[dict[str, Any]]) -> CheckContext:
+        return CheckContext(inputs.tables, cards)
 
 
 DOMAIN = RobotDomain()
 
 
-def _issue_order(issue) -> tuple:
-    return (issue.file or "", issue.line or 0, issue.column or "")
-
-
 def judge_round(path: str | Path, config: Any = None) -> RobotReport:
-    """Judge every task of the round at ``path`` and run the checks.
+    """Judge every task of the round at ``path`` and run the checks (``DOMAIN.judge``).
 
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
-    rnd = load_round(path)
-    data = build_cards(rnd)
-    checks = CHECKS.run(CheckContext(rnd.tables, data))
-    report = RobotReport("robot", [RobotCard(d) for d in data], sorted(rnd.issues, key=_issue_order), checks, rnd.sources)
-    report.round = rnd
-    return DOMAIN.finish(report, config)  # type: ignore[return-value]
+    return DOMAIN.judge(Path(path), config)  # type: ignore[return-value]
