@@ -45,6 +45,18 @@ def _unreadable(t: TypedTable, row: Row, column: str, kind: str, consequence: st
     issues.append(_issue(t, row, column, f"{column} 칸의 {josa(_quoted(text), '은/는')} {kind} 아니어서 {consequence}"))
 
 
+def _optional(t: TypedTable, row, column: str, read, kind: str, consequence: str, unreadable: set[str],
+              issues: list[InputIssue]):
+    """An optional cell read by ``read``: ``None`` when empty; when written but unreadable,
+    also ``None``, the column noted in ``unreadable`` and an issue saying what follows."""
+    text = row.raw.get(column)
+    value = read(text)
+    if text is not None and value is None:
+        unreadable.add(column)
+        _unreadable(t, row, column, kind, consequence, issues)
+    return value
+
+
 def _messages(t: TypedTable, issues: list[InputIssue]) -> dict[str, list[Message]]:
     threads: dict[str, list[Message]] = {}
     for row in t.rows:
@@ -54,18 +66,12 @@ def _messages(t: TypedTable, issues: list[InputIssue]) -> dict[str, list[Message
             _unreadable(t, row, "received_at", "날짜와 시각이", "이 메일은 어느 처리의 원문으로도 쓰지 않았습니다.", issues)
             continue
         unreadable: set[str] = set()
-        deadline = read_moment(v.get("reply_deadline"))
-        if v.get("reply_deadline") is not None and deadline is None:
-            unreadable.add("reply_deadline")
-            _unreadable(t, row, "reply_deadline", "날짜와 시각이", "이 메일에 답한 처리의 기한 판정은 멈춥니다.", issues)
-        amount = read_amount(v.get("body_amount"))
-        if v.get("body_amount") is not None and amount is None:
-            unreadable.add("body_amount")
-            _unreadable(t, row, "body_amount", "금액이", "이 메일에 답한 처리의 금액은 견주지 못합니다.", issues)
-        due = read_day(v.get("body_due_date"))
-        if v.get("body_due_date") is not None and due is None:
-            unreadable.add("body_due_date")
-            _unreadable(t, row, "body_due_date", "날짜가", "이 메일에 답한 처리의 날짜는 견주지 못합니다.", issues)
+        deadline = _optional(t, row, "reply_deadline", read_moment, "날짜와 시각이", "이 메일에 답한 처리의 기한 판정은 멈춥니다.",
+                             unreadable, issues)
+        amount = _optional(t, row, "body_amount", read_amount, "금액이", "이 메일에 답한 처리의 금액은 견주지 못합니다.",
+                           unreadable, issues)
+        due = _optional(t, row, "body_due_date", read_day, "날짜가", "이 메일에 답한 처리의 날짜는 견주지 못합니다.",
+                        unreadable, issues)
         threads.setdefault(v["thread_id"], []).append(Message(
             thread_id=v["thread_id"], counterpart=v.get("counterpart"), subject=v.get("subject"), received_at=received,
             deadline_stated=v.get("reply_deadline") is not None, deadline=deadline, amount=amount, due_date=due,
@@ -128,14 +134,10 @@ def load_mailbox(path: str | Path) -> Mailbox:
                 _unreadable(t, row, "confidence", "0 이상 1 이하의 숫자가", "이 처리는 판정하지 않았습니다.", issues)
                 continue
             unreadable: set[str] = set()
-            amount = read_amount(v.get("extracted_amount"))
-            if v.get("extracted_amount") is not None and amount is None:
-                unreadable.add("extracted_amount")
-                _unreadable(t, row, "extracted_amount", "금액이", "이 처리의 금액은 원문과 견주지 못합니다.", issues)
-            due = read_day(v.get("extracted_due_date"))
-            if v.get("extracted_due_date") is not None and due is None:
-                unreadable.add("extracted_due_date")
-                _unreadable(t, row, "extracted_due_date", "날짜가", "이 처리의 날짜는 원문과 견주지 못합니다.", issues)
+            amount = _optional(t, row, "extracted_amount", read_amount, "금액이", "이 처리의 금액은 원문과 견주지 못합니다.",
+                               unreadable, issues)
+            due = _optional(t, row, "extracted_due_date", read_day, "날짜가", "이 처리의 날짜는 원문과 견주지 못합니다.",
+                            unreadable, issues)
             action = Action(
                 action_no=v["action_no"], thread_id=v["thread_id"], action_kind=v["action_kind"], sent_at=sent_at,
                 confidence=confidence, amount=amount, due_date=due, confirmed_by=v.get("confirmed_by"),
