@@ -59,6 +59,17 @@ class Missing:
 
     values: tuple[str, ...]
 
+    @staticmethod
+    def among(needed: dict[str, Any]) -> "Missing | None":
+        """The names of ``needed`` (``table.column`` → value) whose value is ``None``, as a
+        :class:`Missing`, or ``None`` when every value is there.
+
+        >>> Missing.among({"t.a": 1, "t.b": None}), Missing.among({"t.a": 1})
+        (Missing(values=('t.b',)), None)
+        """
+        gaps = tuple(name for name, value in needed.items() if value is None)
+        return Missing(gaps) if gaps else None
+
 
 class Rule(Generic[C, T]):
     """One verdict rule.  Subclasses set :attr:`verdict` and :attr:`code`, and override

@@ -215,14 +215,9 @@ class BelowTarget(Rule[Round, TaskContext]):
     templates = (T.below_target, T.success_unknown, T.target_unknown)
 
     def test(self, rnd, t):
-        missing = []
-        if t.stats.success_rate is None:
-            missing.append("evaluation_run.success")
-        if t.task.target_success_rate is None:
-            missing.append("task_spec.target_success_rate")
-        if missing:
-            return Missing(tuple(missing))
-        return t.stats.success_rate < t.task.target_success_rate
+        gap = Missing.among({"evaluation_run.success": t.stats.success_rate,
+                             "task_spec.target_success_rate": t.task.target_success_rate})
+        return gap or t.stats.success_rate < t.task.target_success_rate
 
     def write(self, rnd, t, draft):
         ev, stats = _Cite(t, draft), t.stats
@@ -265,14 +260,9 @@ class FailuresConcentrated(Rule[Round, TaskContext]):
             return Missing(("evaluation_run.success",))
         if total < MIN_FAILURES_FOR_CONCENTRATION:
             return False
-        missing = []
-        if t.stats.top_failure_share is None:
-            missing.append("evaluation_run.failure_reason")
-        if t.task.top_reason_share_limit is None:
-            missing.append("task_spec.top_reason_share_limit")
-        if missing:
-            return Missing(tuple(missing))
-        return t.stats.top_failure_share > t.task.top_reason_share_limit
+        gap = Missing.among({"evaluation_run.failure_reason": t.stats.top_failure_share,
+                             "task_spec.top_reason_share_limit": t.task.top_reason_share_limit})
+        return gap or t.stats.top_failure_share > t.task.top_reason_share_limit
 
     def write(self, rnd, t, draft):
         ev, stats, task = _Cite(t, draft), t.stats, t.task
@@ -322,14 +312,8 @@ class CycleOver(Rule[Round, TaskContext]):
     templates = (T.cycle_over, T.cycle_unknown, T.max_cycle_unknown)
 
     def test(self, rnd, t):
-        missing = []
-        if t.stats.cycle_sec_median is None:
-            missing.append("evaluation_run.cycle_sec")
-        if t.task.max_cycle_sec is None:
-            missing.append("task_spec.max_cycle_sec")
-        if missing:
-            return Missing(tuple(missing))
-        return t.stats.cycle_sec_median > t.task.max_cycle_sec
+        gap = Missing.among({"evaluation_run.cycle_sec": t.stats.cycle_sec_median, "task_spec.max_cycle_sec": t.task.max_cycle_sec})
+        return gap or t.stats.cycle_sec_median > t.task.max_cycle_sec
 
     def write(self, rnd, t, draft):
         ev, stats, task = _Cite(t, draft), t.stats, t.task
