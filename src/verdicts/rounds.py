@@ -35,7 +35,8 @@ from .errors import VerdictsError
 from .model import CheckResult, Finding, InputIssue, Report, SourceInfo
 from .report import render_json
 
-__all__ = ["ENV_VAR", "MIGRATIONS", "RoundStore", "StoredRound", "RoundsError", "default_db_path", "report_from_json"]
+__all__ = ["ENV_VAR", "MIGRATIONS", "RoundStore", "StoredRound", "RoundsError", "default_db_path", "report_from_json",
+           "schema_version_of", "apply_migrations"]
 
 ENV_VAR = "VERDICTS_DB"
 #: seconds a writer waits for another writer before giving up
@@ -209,33 +210,12 @@ class RoundStore:
                               f"스키마 {latest}까지 아는 이 판으로는 열지 않습니다. verdicts를 새 판으로 올려 주세요.")
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
-        current = RoundStore._version(conn)
-        self._check_version(current)
-        if current >= MIGRATIONS[-1][0]:
-            return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)")
-            current = RoundStore._version(conn)  # another process may have migrated meanwhile
-            for version, description, sql in MIGRATIONS:
-                if version <= current:
-                    continue
-                for statement in (s.strip() for s in sql.split(";")):
-                    if statement:
-                        conn.execute(statement)
-                conn.execute("INSERT INTO schema_version VALUES (?, ?, ?)", (version, description, _now()))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        self._check_version(schema_version_of(conn))
+        apply_migrations(conn, MIGRATIONS, _now)
 
     @staticmethod
     def _version(conn: sqlite3.Connection) -> int:
-        exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
-        if not exists:
-            return 0
-        row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
-        return row[0] or 0
+        return schema_version_of(conn)
 
     def schema_version(self) -> int:
         with self.connect() as conn:
@@ -303,6 +283,38 @@ class RoundStore:
             if domain is None:
                 return conn.execute("SELECT COUNT(*) FROM rounds").fetchone()[0]
             return conn.execute("SELECT COUNT(*) FROM rounds WHERE domain = ?", (domain,)).fetchone()[0]
+
+
+def schema_version_of(conn: sqlite3.Connection) -> int:
+    """The highest migration applied to the database of ``conn`` (0 for none)."""
+    exists = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone()
+    if not exists:
+        return 0
+    row = conn.execute("SELECT MAX(version) FROM schema_version").fetchone()
+    return row[0] or 0
+
+
+def apply_migrations(conn: sqlite3.Connection, migrations: tuple[tuple[int, str, str], ...], now) -> None:
+    """Apply the numbered ``migrations`` (version, what it changes, SQL) that the database
+    lacks, in one ``BEGIN IMMEDIATE`` transaction (another process may have migrated
+    meanwhile: the version is read again inside it), recording each with ``now()``."""
+    if schema_version_of(conn) >= migrations[-1][0]:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)")
+        current = schema_version_of(conn)
+        for version, description, sql in migrations:
+            if version <= current:
+                continue
+            for statement in (s.strip() for s in sql.split(";")):
+                if statement:
+                    conn.execute(statement)
+            conn.execute("INSERT INTO schema_version VALUES (?, ?, ?)", (version, description, now()))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
 
 
 def _now() -> str:

@@ -39,6 +39,7 @@ from typing import Any, Iterator
 
 from verdicts.errors import VerdictsError
 from verdicts.korean import josa
+from verdicts.rounds import apply_migrations, schema_version_of
 
 from .domain import judge_batch
 from .rules import BOOK, CellFacts
@@ -188,28 +189,10 @@ class ReviewStore:
 
     @staticmethod
     def _version(conn: sqlite3.Connection) -> int:
-        if not conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_version'").fetchone():
-            return 0
-        return conn.execute("SELECT MAX(version) FROM schema_version").fetchone()[0] or 0
+        return schema_version_of(conn)
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
-        if self._version(conn) >= MIGRATIONS[-1][0]:
-            return
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            conn.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, description TEXT NOT NULL, "
-                         "applied_at TEXT NOT NULL)")
-            current = self._version(conn)
-            for version, description, sql in MIGRATIONS:
-                if version > current:
-                    for statement in (s.strip() for s in sql.split(";")):
-                        if statement:
-                            conn.execute(statement)
-                    conn.execute("INSERT INTO schema_version VALUES (?, ?, ?)", (version, description, _now()))
-            conn.execute("COMMIT")
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
+        apply_migrations(conn, MIGRATIONS, _now)
 
     def schema_version(self) -> int:
         with self.connect() as conn:
