@@ -20,7 +20,8 @@ from typing import Any
 
 from verdicts.errors import InputError
 
-from .common import (MAX_NESTING, Cond, Dialect, Opaque, StoryBuilder, literal, quote_code, read_text, translate)
+from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, last_line, literal, none_of, quote_code,
+                     read_text, translate)
 
 __all__ = ["import_choicescript"]
 
@@ -184,7 +185,7 @@ class _ChoiceScript:
         self.b.scene(name, name, self.file, 1, entry=(name == "startup"))
         scene, falls = self._block(self.trees[name], name, Cond(), top=True)
         if falls:
-            last = _last_line(self.trees[name]) or 1
+            last = last_line(self.trees[name]) or 1
             self._finish(scene, Cond(), last)
 
     def _next_scene(self) -> str:
@@ -290,10 +291,10 @@ class _ChoiceScript:
         has_else = chain[-1][1] is None and chain[-1][2] == "else"
         for k, (node, cond_node, source) in enumerate(chain):
             if source == "else":
-                here = _none_of(previous)
+                here = none_of(previous)
                 src = "else"
             else:
-                before = _none_of(previous)
+                before = none_of(previous)
                 here = cond_node if before is None else (before if isinstance(before, Opaque) else cond_node if isinstance(cond_node, Opaque) else ("and", before, cond_node))
                 src = source
                 previous.append(cond_node)
@@ -304,8 +305,8 @@ class _ChoiceScript:
                 dead = f"{self.name}.fall-{node.line}"
                 self.b.scene(dead, f"{self.name} {node.line}번째 줄 (*else로 떨어지는 곳)", self.file, node.line)
                 self.b.branch(end_scene, dead, sub_ctx if end_scene == scene else None, "auto", self.file,
-                              _last_line(node.children) or node.line)
-                self.b.issue(self.file, _last_line(node.children) or node.line,
+                              last_line(node.children) or node.line)
+                self.b.issue(self.file, last_line(node.children) or node.line,
                              "이 *if 블록이 *goto나 *finish 없이 끝나 바로 다음 *elseif나 *else로 떨어지는데 ChoiceScript는 여기서 오류로 멈추므로, 이 길은 막힌 곳으로 적었습니다.")
                 continue
             if end_scene != scene and falls:
@@ -380,9 +381,9 @@ class _ChoiceScript:
             end_scene, falls = self._block(body, sub, Cond())
             if falls:
                 if fake:
-                    self.b.branch(end_scene, cont, None, "auto", self.file, _last_line(body) or opt.line)
+                    self.b.branch(end_scene, cont, None, "auto", self.file, last_line(body) or opt.line)
                 else:
-                    self.b.issue(self.file, _last_line(body) or opt.line,
+                    self.b.issue(self.file, last_line(body) or opt.line,
                                  "이 선택지가 *goto나 *finish 없이 끝나 *choice 밖으로 떨어지는데 ChoiceScript는 여기서 오류로 멈추므로, 이 선택지는 막힌 곳으로 적었습니다.")
         if fake:
             self.b.scene(cont, f"{self.name} {node.line}번째 줄 *fake_choice 뒤", self.file, node.line)
@@ -430,7 +431,7 @@ class _ChoiceScript:
                     if cmd == "if":
                         previous = []
                     node_cond = self._cond(args) if cmd != "else" else None
-                    before = _none_of(previous)
+                    before = none_of(previous)
                     if cmd == "else":
                         here = before
                     else:
@@ -518,15 +519,6 @@ def _only_jump(body: list[_Node]):
     return None
 
 
-def _last_line(nodes: list[_Node]) -> int | None:
-    while nodes:
-        last = nodes[-1]
-        if not last.children:
-            return last.line
-        nodes = last.children
-    return None
-
-
 def _close(text: str) -> int:
     depth = 0
     for i, c in enumerate(text):
@@ -539,10 +531,3 @@ def _close(text: str) -> int:
     return len(text) - 1
 
 
-def _none_of(previous: list) -> Any:
-    node = None
-    for p in previous:
-        if isinstance(p, Opaque):
-            return p
-        node = ("not", p) if node is None else ("and", node, ("not", p))
-    return node

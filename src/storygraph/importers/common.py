@@ -24,7 +24,8 @@ from verdicts.model import InputIssue
 __all__ = [
     "SceneRow", "BranchRow", "FlagRow", "ImportedStory", "StoryBuilder", "Cond", "Opaque",
     "parse_expr", "Dialect", "UNION_COLUMNS", "write_csv", "quote_code", "read_text", "MAX_STORY_BYTES",
-    "MAX_NESTING", "visit_flag_name", "translate", "resolve_names", "negate", "literal", "increment", "csv_text",
+    "MAX_NESTING", "visit_flag_name", "translate", "resolve_names", "negate", "none_of", "last_line", "literal", "increment",
+    "csv_text",
 ]
 
 #: Stories larger than this are refused with a clear message (a real story is far smaller).
@@ -458,6 +459,28 @@ def negate(node: Any) -> Any:
     if isinstance(node, Opaque):
         return node
     return ("not", node)
+
+
+def none_of(previous: list) -> Any:
+    """``not a and not b …`` of earlier cases (an :class:`Opaque` if one is opaque;
+    ``None`` when there is no earlier case)."""
+    node = None
+    for p in previous:
+        if isinstance(p, Opaque):
+            return p
+        node = ("not", p) if node is None else ("and", node, ("not", p))
+    return node
+
+
+def last_line(nodes: list) -> int | None:
+    """The line of the last line of an indented block (``nodes`` with ``line`` and
+    ``children``), going down into the last node's children."""
+    while nodes:
+        last = nodes[-1]
+        if not last.children:
+            return last.line
+        nodes = last.children
+    return None
 
 
 # ----------------------------------------------------------------------------- flags

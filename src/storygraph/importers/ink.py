@@ -18,8 +18,8 @@ from typing import Any
 
 from verdicts.errors import InputError
 
-from .common import (MAX_NESTING, Cond, Dialect, Opaque, StoryBuilder, literal, negate, quote_code, read_text,
-                     translate)
+from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, literal, negate, none_of, quote_code,
+                     read_text, translate)
 
 __all__ = ["import_ink", "import_ink_text"]
 
@@ -408,7 +408,7 @@ class _Ink:
             return False, ""
         case, rest = m.group(1).strip(), m.group(2)
         if case == "else":
-            block["cur"] = _none_of(block["cases"]) or ("bool", True)
+            block["cur"] = none_of(block["cases"]) or ("bool", True)
             block["source"] = "else"
             return True, rest
         if block["type"] == "if" and not block.get("switch"):
@@ -421,7 +421,7 @@ class _Ink:
         else:
             node = translate(case, self.dialect)
             source = case
-        before = _none_of(block["cases"])
+        before = none_of(block["cases"])
         if isinstance(node, Opaque) or isinstance(before, Opaque):
             cur = node if isinstance(node, Opaque) else before
         else:
@@ -720,16 +720,6 @@ class _Ink:
                 out.extend(self._chains(alt, ctx.and_(opaque, "{" + inner + "}"), depth + 1))
             return out
         return self._chains(inner, ctx, depth + 1)
-
-
-def _none_of(previous: list) -> Any:
-    """``not a and not b …`` of earlier cases (an :class:`Opaque` if one is opaque)."""
-    node = None
-    for p in previous:
-        if isinstance(p, Opaque):
-            return p
-        node = ("not", p) if node is None else ("and", node, ("not", p))
-    return node
 
 
 def _brace_depth(text: str) -> int:

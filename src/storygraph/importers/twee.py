@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .common import (MAX_NESTING, Cond, Dialect, Opaque, StoryBuilder, literal, negate, quote_code, read_text,
-                     translate)
+from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, literal, negate, none_of, quote_code,
+                     read_text, translate)
 
 __all__ = ["import_twee", "import_twee_text"]
 
@@ -308,7 +308,7 @@ class _Twee:
                         frame_cond, source = node, (args if name == "if" else f"not ({args})")
                     else:
                         chain = last_chain.get(depth, [])
-                        before = _none_of(chain)
+                        before = none_of(chain)
                         if name == "else":
                             frame_cond, source = before, "else"
                         else:
@@ -373,7 +373,7 @@ class _Twee:
                     pass  # the block it continues was too deep to keep
                 elif name in ("elseif", "else") and stack and stack[-1].kind == "if":
                     f = stack[-1]
-                    before = _none_of(f.chain)
+                    before = none_of(f.chain)
                     if name == "else":
                         f.cond, f.source = before, "else"
                     else:
@@ -385,7 +385,7 @@ class _Twee:
                     push(_Frame("switch", None, "", link=args, closer="switch"))
                 elif name in ("case", "default") and stack and stack[-1].kind == "switch":
                     f = stack[-1]
-                    before = _none_of(f.chain)
+                    before = none_of(f.chain)
                     if name == "default":
                         f.cond, f.source = before, "default"
                     else:
@@ -493,15 +493,6 @@ class _Twee:
             if v not in self.string_values[key]:
                 self.string_values[key].append(v)
         self.b.assign(key, v, self.file, line)
-
-
-def _none_of(previous: list) -> Any:
-    node = None
-    for p in previous:
-        if isinstance(p, Opaque):
-            return p
-        node = ("not", p) if node is None else ("and", node, ("not", p))
-    return node
 
 
 def _link_target(body: str) -> str:

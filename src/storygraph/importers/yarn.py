@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .common import (MAX_NESTING, Cond, Dialect, Opaque, StoryBuilder, literal, quote_code, read_text, translate)
+from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, last_line, literal, none_of, quote_code,
+                     read_text, translate)
 
 __all__ = ["import_yarn", "import_yarn_text"]
 
@@ -98,7 +99,7 @@ class _Yarn:
             self.node = title
             scene, falls = self._walk(tree, title, Cond())
             if falls:
-                self.b.branch(scene, END, None, "auto", self.file, _last_line(tree) or line)
+                self.b.branch(scene, END, None, "auto", self.file, last_line(tree) or line)
         for scene, node, line in self.returns:
             conts = [c for t, c in self.detours if t == node]
             if not conts:
@@ -232,7 +233,7 @@ class _Yarn:
                 results = []
                 has_else = chain[-1][1] is None and len(chain) > 1
                 for (cnode, ctext), block in zip(chain, blocks):
-                    before = _none_of(previous)
+                    before = none_of(previous)
                     if ctext is None:
                         here, src = before, "else"
                     else:
@@ -253,7 +254,7 @@ class _Yarn:
                         if f:
                             self.b.branch(end, join, sub if end == scene else None, "auto", self.file, cline)
                     if not has_else:
-                        rest = _none_of(previous)
+                        rest = none_of(previous)
                         self.b.branch(scene, join, ctx.and_(rest, "else") if rest is not None else ctx, "auto", self.file, node.line)
                     scene, falls = join, True
                 i = j
@@ -326,7 +327,7 @@ class _Yarn:
             self.b.branch(scene, sub, cond, kind, self.file, opt.line)
             end_scene, falls = self._walk(body, sub, Cond(), depth + 1)
             if falls:
-                self.b.branch(end_scene, cont, None, "auto", self.file, _last_line(body) or opt.line)
+                self.b.branch(end_scene, cont, None, "auto", self.file, last_line(body) or opt.line)
                 need_cont = True
         if need_cont:
             self.b.scene(cont, f"{self.node} {group[0].line}번째 줄 선택지 뒤", self.file, group[0].line)
@@ -369,19 +370,3 @@ def _flows_deep(node: _Node) -> bool:
     return False
 
 
-def _last_line(nodes: list[_Node]) -> int | None:
-    while nodes:
-        last = nodes[-1]
-        if not last.children:
-            return last.line
-        nodes = last.children
-    return None
-
-
-def _none_of(previous: list) -> Any:
-    node = None
-    for p in previous:
-        if isinstance(p, Opaque):
-            return p
-        node = ("not", p) if node is None else ("and", node, ("not", p))
-    return node
