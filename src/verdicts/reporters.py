@@ -13,10 +13,9 @@ from __future__ import annotations
 from typing import Any, ClassVar, Iterator
 
 from .model import Report
-from .report import iter_json, iter_json_bytes, render_json, render_text
+from .report import iter_json_bytes, render_json, render_text
 
-__all__ = ["Reporter", "TextReporter", "JsonReporter", "SarifReporter", "GithubReporter", "HtmlReporter", "REPORTERS",
-           "OUTPUT_FORMATS", "write_report"]
+__all__ = ["Reporter", "TextReporter", "JsonReporter", "SarifReporter", "GithubReporter", "HtmlReporter", "REPORTERS"]
 
 
 class Reporter:
@@ -96,22 +95,3 @@ class HtmlReporter(Reporter):
 
 #: every report format, by name
 REPORTERS: dict[str, Reporter] = {r.name: r for r in (TextReporter(), JsonReporter(), SarifReporter(), GithubReporter(), HtmlReporter())}
-#: the formats a run prints on standard output (HTML is written to a file)
-OUTPUT_FORMATS = ("text", "json", "sarif", "github")
-
-
-def write_report(format: str, report: Report, domain: Domain, stream) -> None:
-    """Write ``report`` in ``format`` to ``stream``; JSON is streamed piece by piece (as
-    bytes straight to the stream's buffer when it has one)."""
-    if format == "json" and hasattr(stream, "buffer"):
-        stream.flush()
-        write = stream.buffer.write
-        for piece in iter_json_bytes(report, domain):
-            write(piece)
-        stream.buffer.flush()
-    elif format == "json":
-        write = stream.write
-        for piece in iter_json(report, domain):
-            write(piece)
-    else:
-        stream.write(REPORTERS[format].render(report, domain))
