@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict
 
-__all__ = ["Evidence", "Card", "card_field_names", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report"]
+__all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report"]
 
 
 class Evidence(BaseModel):
@@ -169,6 +169,17 @@ class InputIssue(BaseModel):
                 col += f"@{self.position}"
             parts.append(col)
         return " ".join(parts)
+
+
+def file_of(name: str) -> str:
+    """The file of an input named ``name``: an ``.xlsx`` sheet is named
+    ``book.xlsx#sheet``, any other ``#`` belongs to the file's own name.
+
+    >>> file_of("book.xlsx#scene_states"), file_of("장면 #1.csv")
+    ('book.xlsx', '장면 #1.csv')
+    """
+    head, sep, _ = name.rpartition("#")
+    return head if sep and head.lower().endswith((".xlsx", ".xlsm")) else name
 
 
 class SourceInfo(BaseModel):

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import VerdictsError
-from .model import CheckResult, Finding, InputIssue, Report, SourceInfo
+from .model import CheckResult, Finding, InputIssue, Report, SourceInfo, file_of
 from .report import render_json
 
 __all__ = ["ENV_VAR", "MIGRATIONS", "RoundStore", "StoredRound", "RoundsError", "default_db_path", "report_from_json",
@@ -107,11 +107,6 @@ class StoredRound:
         if not isinstance(data, dict) or not all(isinstance(data.get(k, []), list) for k in ("cards", "issues", "checks", "findings", "inputs")):
             raise RoundsError(f"저장된 {self.id}번 회차의 보고서를 읽을 수 없습니다. 데이터베이스가 손상되었을 수 있습니다.")
         return data
-
-
-def _file_of(source: SourceInfo) -> Path:
-    # an xlsx sheet is named "book.xlsx#sheet"
-    return Path(source.file.split("#", 1)[0])
 
 
 def _sha256(path: Path) -> str:
@@ -225,7 +220,7 @@ class RoundStore:
         """Store ``report`` as one round in one transaction; returns its id."""
         inputs = []
         for source in report.sources:
-            file = _file_of(source)
+            file = Path(file_of(source.file))  # an .xlsx sheet's file, not the sheet
             try:
                 inputs.append((source.table, str(file), _sha256(file)))
             except OSError as exc:

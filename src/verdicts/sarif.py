@@ -16,6 +16,7 @@ from urllib.parse import quote, unquote
 from typing import Any, Iterable
 
 from .docs import split_doc
+from .model import file_of
 from .safe_text import clean
 from .version import tool_version
 
@@ -41,9 +42,7 @@ def _uri(file: str | None) -> str | None:
     """
     if not file:
         return None
-    head, sep, _ = file.rpartition("#")
-    if sep and head.lower().endswith(".xlsx"):
-        file = head
+    file = file_of(file)
     try:
         rel = os.path.relpath(file)
         path = Path(rel if not rel.startswith("..") else file)

@@ -217,3 +217,17 @@ def test_commands_saving_at_once(tmp_path):
     store = RoundStore(db)
     assert store.count("robot") == 6
     assert json.loads(store.last("robot").report_json) == json.loads(outs[0][0])
+
+
+def test_a_round_in_a_folder_whose_name_holds_a_hash_is_saved(cli, tmp_path):
+    """A ``#`` in a folder or file name is part of the name (only an .xlsx sheet suffix is
+    not): the inputs are hashed where they are and the round is stored."""
+    import shutil
+
+    folder = tmp_path / "회차 #2"
+    shutil.copytree(ROBOT, folder)
+    db = tmp_path / "rounds.sqlite3"
+    proc = cli("verdicts", "run", "robot", folder, "--save", "--db", db, check_code=1)
+    assert "1번 회차로 저장했습니다" in proc.stderr
+    stored = RoundStore(db).last("robot")
+    assert stored is not None and all(i["file"].startswith(str(folder)) for i in stored.inputs)
