@@ -119,7 +119,7 @@ SILENT: Progress = _Silent()
 
 class StageTimes(_Silent):
     """Instead of a bar, one line per finished stage: wall seconds, CPU seconds of this
-    process and its peak resident memory (what guided the work of docs/performance.md).
+    process and its peak resident memory (what guided the work logged in benchmarks/LOG.md).
     Chosen by ``VERDICTS_TIMINGS=1``.
 
     >>> import io
