@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Install what storygraph needs, idempotently: Debian packages (graphviz's `dot`, a Korean
-# font, and with --test headless Chromium for the browser tests) and a virtual
+# font, and with --test headless Chromium for the browser tests and dovecot for the IMAP tests) and a virtual
 # environment in .venv with the project installed in editable mode.
 # Usage: scripts/setup.sh [--test]
 set -euo pipefail
@@ -14,6 +14,8 @@ command -v dot >/dev/null 2>&1 || need+=(graphviz)
 fc-list 2>/dev/null | grep -i -e nanum -e "noto sans cjk" >/dev/null || need+=(fonts-nanum fontconfig)  # not grep -q: with pipefail, SIGPIPE on fc-list would count as "missing"
 if [[ $want_test == 1 ]]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
+  # the mail importer's IMAP tests start their own dovecot on loopback (never the system service)
+  [[ -x /usr/sbin/dovecot && -e /usr/lib/dovecot/imap ]] || need+=(dovecot-imapd)
 fi
 if ((${#need[@]})); then
   if [[ $(id -u) == 0 ]]; then SUDO=""; else SUDO="sudo"; fi

@@ -41,7 +41,7 @@ from .palette import UNJUDGED, verdict_colours
 from .safe_text import clean
 from .report import group_by_verdict
 
-__all__ = ["ContextTable", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
+__all__ = ["ContextTable", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
 
 #: the Korean font stack (fonts-nanum is installed by scripts/setup.sh)
 FONT_STACK = '"NanumGothic", "Nanum Gothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", ' \
@@ -71,6 +71,20 @@ class ContextTable:
     rows: list[list[Any]]
     highlight: dict[int, str] = field(default_factory=dict)
     empty: str = "보여 줄 줄이 없습니다."
+
+
+@dataclass
+class CardListPanel:
+    """A panel of its own that lists some of the cards again (mail: the actions sent on a
+    low confidence), one row per card with a link that opens the card's row and the
+    card fields named in ``columns``; ``empty`` is shown when ``keys`` is empty."""
+
+    id: str
+    title: str
+    keys: list[str]
+    columns: list[str]
+    intro: str = ""
+    empty: str = "해당하는 카드가 없습니다."
 
 
 @dataclass
@@ -109,6 +123,8 @@ class ScreenExtras:
     tool: str | None = None
     #: card key -> id of its element in the diagram SVG (a "그림에서 보기" button on the row)
     diagram_targets: dict[str, str] = field(default_factory=dict)
+    #: panels of their own listing some cards again, shown under the verdict groups
+    panels: list[CardListPanel] = field(default_factory=list)
     #: a served page that follows its file: the server-sent-events path it listens on
     #: (the page then fetches itself again and updates in place, keeping what was open)
     live: str | None = None
@@ -310,6 +326,27 @@ def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]],
     return "".join(out)
 
 
+def _card_list_panels(report: Report, extras: ScreenExtras) -> str:
+    anchors = anchors_for(report.cards)
+    by_key = {c.key: c for c in report.cards}
+    out = []
+    for panel in extras.panels:
+        keys = [k for k in panel.keys if k in by_key]
+        intro = f'<p class="muted">{escape(panel.intro)}</p>' if panel.intro else ""
+        if not keys:
+            body = f'<p class="muted empty">{escape(panel.empty)}</p>'
+        else:
+            head = "".join(f"<th>{escape(c)}</th>" for c in ["key", *panel.columns])
+            rows = "".join(
+                f'<tr data-key="{escape(k)}"><td><a class="mono" href="{anchors[k]}">{escape(k)}</a></td>'
+                + "".join(f"<td>{_e(getattr(by_key[k], c, None))}</td>" for c in panel.columns) + "</tr>"
+                for k in keys)
+            body = f'<div class="scroll"><table class="card-list"><thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>'
+        out.append(f'<section class="panel" id="{escape(panel.id)}"><h2>{escape(panel.title)} '
+                   f'<span class="count" data-count="{len(keys)}">{len(keys)}건</span></h2>{intro}{body}</section>')
+    return "".join(out)
+
+
 def _summary_chips(report: Report, domain: Domain, colours: dict[str, tuple[str, str]]) -> str:
     chips = []
     for gi, (verdict, cards) in enumerate(group_by_verdict(report.cards, domain.verdicts).items()):
@@ -495,7 +532,7 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
         chips = ""
         title = heading
     else:
-        main = _issues(report) + f'<div id="groups">{_groups(report, domain, colours, extras)}</div>' + _findings(report) + _diagram(extras)
+        main = _issues(report) + f'<div id="groups">{_groups(report, domain, colours, extras)}</div>' + _card_list_panels(report, extras) + _findings(report) + _diagram(extras)
         side = _checks(report) + _notes(notes) + _grading(extras.grading, domain) + _sources(report)
         chips = _summary_chips(report, domain, colours)
         title = f"{heading} — " + ", ".join(sorted({s.file for s in report.sources})) if report.sources else heading

@@ -78,6 +78,18 @@ class MailDomain(Domain):
     def check_context(self, inputs: Mailbox, cards: list[dict[str, Any]]) -> CheckContext:
         return CheckContext(inputs.tables, cards)
 
+    def screen_extras(self, report: Report, grading: Any = None) -> Any:
+        """The generic screen plus the low-confidence list as its own panel: every card
+        whose ``low_confidence`` is true, whatever its verdict, in card order."""
+        from verdicts.screen import CardListPanel, ScreenExtras
+
+        low = [c.key for c in report.cards if getattr(c, "low_confidence", None) is True]
+        panel = CardListPanel(
+            id="low-confidence", title="확신도가 낮았던 처리", keys=low, columns=["verdict", "thread_id", "counterpart"],
+            intro="confidence가 처리 종류의 min_confidence보다 낮았던 처리입니다. 판정과 상관없이 모두 모았으니 한 번씩 열어 보세요.",
+            empty="확신도가 기준보다 낮았던 처리가 없습니다.")
+        return ScreenExtras(grading=grading, panels=[panel])
+
 
 DOMAIN = MailDomain()
 
