@@ -1,6 +1,7 @@
 """From a typed :class:`Scenario` to the facts the verdicts rest on.
 
-* a networkx graph (scenes are nodes; a branch whose both ends exist is an edge);
+* the scenario's graph (:class:`~storygraph.graph.SceneGraph`: scenes are nodes, a branch
+  whose both ends exist is an edge);
 * which scenes are reached from an entry and which reach an ending;
 * the conditions, parsed and checked against ``flag_spec`` (problems become issues);
 * per scene, the shadowing decision, or why it was not decided.
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Hashable, Iterable, Mapping
-import networkx as nx
 
 from verdicts.errors import ConditionSyntaxError
 from verdicts.korean import josa
@@ -20,6 +20,7 @@ from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
 from .facts import SceneShadowing, ShadowedBranch, Undecided
+from .graph import SceneGraph
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
 from .model import Branch, Scenario
 from .partition import decide_in_parts
@@ -34,7 +35,7 @@ class Analysis:
     :func:`analyse`; read only afterwards)."""
 
     scenario: Scenario
-    graph: nx.DiGraph
+    graph: SceneGraph
     entries: list[str]
     endings: list[str]
     #: ``None`` when it cannot be known (the ``is_entry`` / ``is_ending`` column is missing)
@@ -76,12 +77,12 @@ class Analysis:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
 
 
-def reachable_from(graph: nx.DiGraph, sources: Iterable[Hashable]) -> set:
+def reachable_from(graph, sources: Iterable[Hashable]) -> set:
     """Nodes on a path from any of ``sources``, the sources included.
 
     Parameters
     ----------
-    graph : nx.DiGraph
+    graph : SceneGraph or networkx.DiGraph
         Read only: nothing is added to it or changed in it.
     sources : iterable of nodes
         A source that is not a node of ``graph`` is in the answer, alone.
@@ -93,7 +94,7 @@ def reachable_from(graph: nx.DiGraph, sources: Iterable[Hashable]) -> set:
 
     Examples
     --------
-    >>> g = nx.DiGraph([("entry", "hall"), ("hall", "end"), ("island", "hall")])
+    >>> g = SceneGraph(["entry", "hall", "end", "island"], [("entry", "hall"), ("hall", "end"), ("island", "hall")])
     >>> sorted(reachable_from(g, ["entry"]))
     ['end', 'entry', 'hall']
     >>> sorted(reachable_from(g, ["gone"])), "gone" in g
@@ -102,12 +103,12 @@ def reachable_from(graph: nx.DiGraph, sources: Iterable[Hashable]) -> set:
     return _closure(sources, getattr(graph, "_succ", None) or graph.succ)
 
 
-def reaching(graph: nx.DiGraph, targets: Iterable[Hashable]) -> set:
+def reaching(graph, targets: Iterable[Hashable]) -> set:
     """Nodes from which some of ``targets`` can be reached, the targets included.
 
     Parameters
     ----------
-    graph : nx.DiGraph
+    graph : SceneGraph or networkx.DiGraph
         Read only: nothing is added to it or changed in it.
     targets : iterable of nodes
         A target that is not a node of ``graph`` is in the answer, alone.
@@ -119,7 +120,7 @@ def reaching(graph: nx.DiGraph, targets: Iterable[Hashable]) -> set:
 
     Examples
     --------
-    >>> g = nx.DiGraph([("entry", "hall"), ("hall", "end"), ("hall", "cellar")])
+    >>> g = SceneGraph(["entry", "hall", "end", "cellar"], [("entry", "hall"), ("hall", "end"), ("hall", "cellar")])
     >>> sorted(reaching(g, ["end"]))
     ['end', 'entry', 'hall']
     """
@@ -159,10 +160,9 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     caller's that needs none of the analysis, runs in this process while the others
     decide their first scenes."""
     issues: list[InputIssue] = []
-    graph = nx.DiGraph()
-    graph.add_nodes_from(scenario.scenes)
     scenes = scenario.scenes
-    graph.add_edges_from((b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes)
+    graph = SceneGraph(scenes, ((b.from_scene, b.to_scene) for b in scenario.branches
+                                if b.from_scene in scenes and b.to_scene in scenes))
     entries = [s.scene_id for s in scenario.scenes.values() if s.is_entry]
     endings = [s.scene_id for s in scenario.scenes.values() if s.is_ending]
     scene_file = scenario.files.get("scene_states")
@@ -284,8 +284,8 @@ _TABLE_FORMS = frozenset({"csv", "xlsx", "json", "yaml"})
 def _moved(issue: InputIssue, by_line: dict, story: bool) -> InputIssue:
     where = by_line.get((issue.table, issue.line)) if issue.line is not None else None
     if where is None:
-        return issue.model_copy(update={"line": None, "position": None}) if story and issue.line is not None else issue
-    return issue.model_copy(update={"file": where[0], "line": where[1], "position": None})
+        return issue.replace(line=None, position=None) if story and issue.line is not None else issue
+    return issue.replace(file=where[0], line=where[1], position=None)
 
 
 _KINDS = {"auto": "auto", "choice": "choice", "": "auto"}

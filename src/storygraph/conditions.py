@@ -19,14 +19,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Union
-
-from lark import Lark, Token, Transformer, Tree, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from verdicts.errors import ConditionSyntaxError
 
 from .model import Flag
+
+if TYPE_CHECKING:  # lark is imported when a text needs the grammar (see parse_condition)
+    from lark import Lark, Token, Tree
+    from lark.exceptions import UnexpectedInput
 
 __all__ = [
     "Const", "FlagTrue", "Compare", "Not", "And", "Or", "Expr",
@@ -104,6 +105,8 @@ def grammar_text() -> str:
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
+    from lark import Lark
+
     return Lark(grammar_text(), parser="lalr", propagate_positions=False, maybe_placeholders=False)
 
 
@@ -119,8 +122,10 @@ class _SemanticError(Exception):
         self.pos, self.message = pos, message
 
 
-@v_args(inline=True)
-class _ToAst(Transformer):
+class _ToAstRules:
+    """The grammar's tree to our AST, one method per rule (lark's ``Transformer`` is
+    mixed in by :func:`_to_ast`)."""
+
     def any_of(self, *args):
         return args[0] if len(args) == 1 else Or(tuple(args))
 
@@ -162,6 +167,15 @@ class _ToAst(Transformer):
             else:
                 raise _SemanticError(left.pos, f"'{left.text} {op_tok} {right.text}'에는 플래그가 없습니다; 비교의 한쪽은 플래그 이름이어야 합니다.")
         return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+
+@lru_cache(maxsize=1)
+def _to_ast():
+    from lark import Transformer, v_args
+
+    # the rules are copied into the class itself: v_args rewrites only a class's own methods
+    rules = {k: v for k, v in vars(_ToAstRules).items() if not k.startswith("__")}
+    return v_args(inline=True)(type("_ToAst", (Transformer,), rules))()
 
 
 _TOKEN_WORDS = {
@@ -214,6 +228,8 @@ def _friendly(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
 
 
 def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.column if exc.column and exc.column > 0 else exc.pos_in_stream + 1
         ch = text[pos - 1] if 0 < pos <= len(text) else ""
@@ -281,13 +297,15 @@ def parse_condition(text: str | None) -> Expr:
 
 def _lark_parse(text: str) -> Expr:
     """The grammar's own parse (``grammar/condition.lark``), with friendly errors."""
+    from lark.exceptions import UnexpectedInput, VisitError
+
     try:
         tree = _parser().parse(text)
     except UnexpectedInput as exc:
         raise _friendly(text, exc) from None
     _check_nesting(text, tree)
     try:
-        return _ToAst().transform(tree)
+        return _to_ast().transform(tree)
     except VisitError as exc:
         inner = exc.orig_exc
         if isinstance(inner, _SemanticError):
@@ -305,6 +323,8 @@ def _check_nesting(text: str, tree: Tree) -> None:
     The walk keeps its own stack: the tree may be far deeper than Python's recursion
     limit.
     """
+    from lark import Tree
+
     stack: list[tuple[Tree, int]] = [(tree, 0)]
     while stack:
         node, level = stack.pop()
@@ -319,6 +339,8 @@ def _too_deep(text: str, node: Tree) -> ConditionSyntaxError:
     """The error for ``node``, the first level past the limit: its openers (``(``,
     ``not``, ``!``) stand right before its leftmost token, one for each level met on the
     way down to it."""
+    from lark import Tree
+
     openers = 0
     while isinstance(node, Tree):
         if node.data in ("negation", "any_of"):

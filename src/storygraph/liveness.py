@@ -247,9 +247,10 @@ def live_reachability(scenes: set[str], branches, dead: set[str], entries, endin
                       reached: set[str], reaches_ending: set[str], graph=None) -> LiveReach:
     """``branches``: (branch_id, from_scene, to_scene) of every branch.
 
-    ``graph``, when given, is the scenario's graph (a ``networkx.DiGraph`` whose edges are
-    exactly the branches between known scenes): its adjacency is then used as is, and
-    only the edges that every branch along them is dead are left out of the live walks.
+    ``graph``, when given, is the scenario's graph (a :class:`~storygraph.graph.SceneGraph`
+    or a ``networkx.DiGraph`` whose edges are exactly the branches between known scenes):
+    its adjacency is then used as is, and only the edges that every branch along them is
+    dead are left out of the live walks.
     """
     if graph is None:
         return _live_from_branches(scenes, branches, dead, entries, endings, reached, reaches_ending)

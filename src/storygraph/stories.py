@@ -58,9 +58,9 @@ def point_at_story(scenario: Scenario, story: ImportedStory, path: Path, csv: Pa
     for issue in scenario.issues:
         if issue.file == generated:
             file, line = where.get(issue.line or -1, (name, None))
-            issue = issue.model_copy(update={"file": file, "line": line})
+            issue = issue.replace(file=file, line=line)
         issues.append(issue)
-    own = [i if i.file else i.model_copy(update={"file": name}) for i in story.issues]
+    own = [i if i.file else i.replace(file=name) for i in story.issues]
     scenario.issues = own + issues
     scenario.files = {table: (name if file == generated else file) for table, file in scenario.files.items()}
     scenario.sources = [SourceInfo(file=name, table=s.table, form=story.format, encoding=s.encoding, rows=s.rows)

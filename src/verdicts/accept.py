@@ -72,7 +72,7 @@ def apply_acceptances(domain, report, config: Config):
         accepted_cards.setdefault(key, reason)
     out = copy.copy(report)
     out.cards = [type(c)(c.data, accepted_cards[c.key]) if c.key in accepted_cards else c for c in report.cards]
-    out.findings = [f.model_copy(update={"accepted": accepted_findings[i]}) if i in accepted_findings else f
+    out.findings = [f.replace(accepted=accepted_findings[i]) if i in accepted_findings else f
                     for i, f in enumerate(report.findings)]
     out.issues = list(report.issues) + issues
     return out

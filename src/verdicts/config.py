@@ -24,28 +24,40 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from typing import Any, Literal
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from annotated_types import MinLen
 
 from .errors import ConfigError
 
 __all__ = ["Config", "Acceptance", "find_config", "load_config", "known_fail_on", "default_fail_on"]
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+#: a configuration is a frozen dataclass: the defaults cost nothing to make (a run
+#: without a configuration file never imports pydantic), and a file is validated by
+#: pydantic against the same class (:func:`load_config`); unknown keys are errors.
+config_record = dataclass(frozen=True, kw_only=True)
+STRICT = {"extra": "forbid"}
 
 
-class Acceptance(_Strict):
-    target: str = Field(min_length=1)
-    reason: str = Field(min_length=1)
+@config_record
+class Acceptance:
+    __pydantic_config__ = STRICT
+
+    target: Annotated[str, MinLen(1)]
+    reason: Annotated[str, MinLen(1)]
     code: str | None = None
 
 
-class Config(_Strict):
+@config_record
+class Config:
     """What every domain's configuration holds; a domain may extend it
-    (:attr:`verdicts.domain.Domain.config_type`)."""
+    (:attr:`verdicts.domain.Domain.config_type`, a subclass made with
+    :data:`config_record`)."""
+
+    __pydantic_config__ = STRICT
 
     format: Literal["text", "json", "sarif", "github"] = "text"
     #: ``None``: every verdict that does not pass, every finding and every issue
@@ -131,6 +143,14 @@ def find_config(domain, start: Path) -> Path | None:
     return None
 
 
+@lru_cache(maxsize=None)
+def _validator(cls: type):
+    """pydantic's validator of a configuration class (made once per class)."""
+    from pydantic import TypeAdapter
+
+    return TypeAdapter(cls)
+
+
 def load_config(domain, path: Path | None) -> Config:
     """Read and validate ``domain``'s configuration from ``path`` (``None`` gives the
     defaults)."""
@@ -146,13 +166,15 @@ def load_config(domain, path: Path | None) -> Config:
     section = _section(domain, data, path) or {}
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — {domain.name}의 설정은 TOML 표여야 합니다.")
+    from pydantic import ValidationError
+
     try:
-        config = cls(**section, source=str(path))
+        config = _validator(cls).validate_python({**section, "source": str(path)})
     except ValidationError as exc:
         problems = []
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"])
-            if err["type"] == "extra_forbidden":
+            if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
                 problems.append(f"알 수 없는 키 '{key}'")
             else:
                 problems.append(f"'{key}': {err['msg']}")

@@ -8,15 +8,22 @@ Problems in the input become :class:`InputIssue` records instead of exceptions.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
-
-from pydantic import BaseModel, ConfigDict
 
 __all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report"]
 
 
-class Evidence(BaseModel):
+#: the records below are frozen dataclasses, not pydantic models: every run makes
+#: thousands of them and none is read from a user's file (the tables and configuration
+#: are validated where they are read), and importing pydantic alone cost a lint of a
+#: small scenario more than all its work (docs/decisions.md, "Instant start").
+_record = dataclass(frozen=True, slots=True, kw_only=True)
+
+
+@_record
+class Evidence:
     """One fact a verdict rests on.
 
     ``field`` is a real column of the inputs.  Without ``agg``, ``value`` is exactly the
@@ -24,8 +31,6 @@ class Evidence(BaseModel):
     ``agg`` (``count``, ``sum``, ``median`` …) it was obtained over several rows.
     ``quote`` holds verbatim original text where a domain quotes one.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     field: str
     value: Any = None
@@ -134,15 +139,14 @@ def card_field_names(card: Card) -> tuple[str, ...]:
     return type(card).field_names
 
 
-class InputIssue(BaseModel):
+@_record
+class InputIssue:
     """A problem with the input that was reported instead of crashing.
 
     ``line`` is the 1-based physical line in ``file`` (the header is line 1);
     ``column`` the column name concerned; ``position`` the 1-based character within the
     cell when the problem is inside a text (a condition syntax error).
     """
-
-    model_config = ConfigDict(frozen=True)
 
     file: str | None = None
     table: str | None = None
@@ -152,7 +156,12 @@ class InputIssue(BaseModel):
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump()
+        return {"file": self.file, "table": self.table, "line": self.line, "column": self.column,
+                "position": self.position, "reason": self.reason}
+
+    def replace(self, **changes: Any) -> "InputIssue":
+        """A copy with ``changes``."""
+        return dataclasses.replace(self, **changes)
 
     def where(self) -> str:
         """``file:line`` with the table and column, for terminal output."""
@@ -182,10 +191,9 @@ def file_of(name: str) -> str:
     return head if sep and head.lower().endswith((".xlsx", ".xlsm")) else name
 
 
-class SourceInfo(BaseModel):
+@_record
+class SourceInfo:
     """Which file an input table came from and how its bytes were decoded."""
-
-    model_config = ConfigDict(frozen=True)
 
     file: str
     table: str
@@ -193,11 +201,17 @@ class SourceInfo(BaseModel):
     encoding: str | None = None
     rows: int = 0
 
+    def to_json(self) -> dict[str, Any]:
+        return {"file": self.file, "table": self.table, "form": self.form, "encoding": self.encoding, "rows": self.rows}
 
-class CheckResult(BaseModel):
+    def replace(self, **changes: Any) -> "SourceInfo":
+        """A copy with ``changes``."""
+        return dataclasses.replace(self, **changes)
+
+
+@_record
+class CheckResult:
     """The outcome of one automatic check over a report."""
-
-    model_config = ConfigDict(frozen=True)
 
     id: str
     description: str
@@ -205,15 +219,22 @@ class CheckResult(BaseModel):
     failed_targets: list[str]
     note: str | None = None
 
+    def __post_init__(self) -> None:
+        if type(self.failed_targets) is not list:
+            object.__setattr__(self, "failed_targets", list(self.failed_targets))
+
     def to_json(self) -> dict[str, Any]:
-        return self.model_dump(exclude_none=True)
+        out: dict[str, Any] = {"id": self.id, "description": self.description, "passed": self.passed,
+                               "failed_targets": self.failed_targets}
+        if self.note is not None:
+            out["note"] = self.note
+        return out
 
 
-class Finding(BaseModel):
+@_record
+class Finding:
     """A lint finding beside the cards: a stable ``code``, the targets it concerns and a
     one-sentence Korean message."""
-
-    model_config = ConfigDict(frozen=True)
 
     code: str
     target: str
@@ -225,8 +246,7 @@ class Finding(BaseModel):
     accepted: str | None = None
 
     def to_json(self) -> dict[str, Any]:
-        """The fields that are set, in declaration order (what ``model_dump(exclude_none=
-        True)`` gives, written out: a large run reports a hundred thousand findings)."""
+        """The fields that are set, in declaration order."""
         out: dict[str, Any] = {"code": self.code, "target": self.target, "message": self.message}
         if self.file is not None:
             out["file"] = self.file
@@ -237,6 +257,10 @@ class Finding(BaseModel):
         if self.accepted is not None:
             out["accepted"] = self.accepted
         return out
+
+    def replace(self, **changes: Any) -> "Finding":
+        """A copy with ``changes``."""
+        return dataclasses.replace(self, **changes)
 
 
 @dataclass
@@ -262,7 +286,7 @@ class Report:
         }
         if self.findings:
             out["findings"] = [f.to_json() for f in self.findings]
-        out["inputs"] = [s.model_dump() for s in self.sources]
+        out["inputs"] = [s.to_json() for s in self.sources]
         if self.config is not None:
             out["config"] = self.config
         return out

@@ -155,7 +155,7 @@ def _sections(report: Report):
     yield "checks", (c.to_json() for c in report.checks)
     if report.findings:
         yield "findings", (f.to_json() for f in report.findings)
-    yield "inputs", (s.model_dump() for s in report.sources)
+    yield "inputs", (s.to_json() for s in report.sources)
     if report.config is not None:
         yield "config", report.config
 

@@ -16,8 +16,6 @@ from functools import lru_cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, Iterable
 
-import jsonschema_rs
-
 from .model import Card, CheckResult
 
 if TYPE_CHECKING:
@@ -46,6 +44,8 @@ def _validator(domain: str) -> "jsonschema.protocols.Validator":
 @lru_cache(maxsize=None)
 def _fast_validator(domain: str):
     """The domain's schema compiled by jsonschema_rs (pass/fail only)."""
+    import jsonschema_rs
+
     return jsonschema_rs.validator_for(load_schema(domain))
 
 

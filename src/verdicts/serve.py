@@ -165,9 +165,9 @@ def relabel_files(report: Report, mapping: dict[str, str]) -> Report:
     def fix(text: str | None) -> str | None:
         return None if text is None else _relabel(text, mapping)
 
-    report.issues = [i.model_copy(update={"file": fix(i.file), "reason": fix(i.reason)}) for i in report.issues]
-    report.sources = [s.model_copy(update={"file": fix(s.file)}) for s in report.sources]
-    report.findings = [f.model_copy(update={"file": fix(f.file), "message": fix(f.message)}) for f in report.findings]
+    report.issues = [i.replace(file=fix(i.file), reason=fix(i.reason)) for i in report.issues]
+    report.sources = [s.replace(file=fix(s.file)) for s in report.sources]
+    report.findings = [f.replace(file=fix(f.file), message=fix(f.message)) for f in report.findings]
     return report
 
 

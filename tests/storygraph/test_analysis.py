@@ -9,6 +9,7 @@ from hypothesis import given, strategies as st
 
 from storygraph.analysis import analyse, reachable_from, reaching
 from storygraph.conditions import MAX_NESTING
+from storygraph.graph import SceneGraph
 from storygraph.loading import load_scenario
 
 
@@ -34,6 +35,27 @@ def test_graph_functions_leave_the_callers_graph_unchanged(fn, edges, starts):
         if s in g:
             want |= nx.descendants(g, s) if fn is reachable_from else nx.ancestors(g, s)
     assert got == want
+
+
+@given(edges=edges, starts=st.lists(st.integers(0, 20), max_size=4))
+def test_the_scene_graph_walks_as_networkx_does(edges, starts):
+    nodes = sorted({n for e in edges for n in e} | set(range(0, 13, 3)))
+    g = SceneGraph(nodes, edges)
+    ref = nx.DiGraph()
+    ref.add_nodes_from(nodes)
+    ref.add_edges_from(edges)
+    assert g.nodes == list(ref.nodes) and list(g.edges()) == list(ref.edges)
+    assert g.to_networkx().adj == ref.adj
+    for n in nodes:
+        assert list(g.successors(n)) == list(ref.successors(n))
+        assert list(g.predecessors(n)) == list(ref.predecessors(n))
+    assert reachable_from(g, starts) == reachable_from(ref, starts)
+    assert reaching(g, starts) == reaching(ref, starts)
+
+
+def test_an_edge_to_an_unknown_node_is_refused():
+    with pytest.raises(ValueError):
+        SceneGraph(["a"], [("a", "b")])
 
 
 def test_a_start_outside_the_graph_is_reached_alone():

@@ -23,7 +23,7 @@ def _facts(a: Analysis) -> dict:
                       for sid, s in a.shadowing.items()],
         "shadowed": list(a.shadowed.items()),
         "overlap": list(a.overlap.items()),
-        "issues": [i.model_dump() for i in a.issues],
+        "issues": [i.to_json() for i in a.issues],
         "class_facts": list(a.class_facts.items()),
         "stuck": [(sid, s.count, s.total, s.cubes, s.example) for sid, s in a.stuck.items()],
         "live": None if a.live is None else (a.live.reached, a.live.reaches_ending,

@@ -127,7 +127,7 @@ def test_comparison_checks_the_values_the_new_findings_carry(tmp_path):
     stuck = next(p for p in gen.plants if p.kind == "stuck_combination")
     i = next(j for j, f in enumerate(report.findings) if f.code == "stuck-combination" and f.target == stuck.scenes[0])
     finding = report.findings[i]
-    report.findings[i] = finding.model_copy(update={"data": {**finding.data, "count": finding.data["count"] + 1}})
+    report.findings[i] = finding.replace(data={**finding.data, "count": finding.data["count"] + 1})
     missed = compare(gen, report).missed
     assert [m["kind"] for m in missed] == ["stuck_combination"] and "count" in missed[0]["why"]
     # the right count, but an example under which a branch of the scene fires
@@ -137,7 +137,7 @@ def test_comparison_checks_the_values_the_new_findings_carry(tmp_path):
     fires = next(a for a in (dict(zip(scene.available_flags, values))
                              for values in itertools.product(*(domains[f] for f in scene.available_flags)))
                  if any(c.holds(a) for c in conds))
-    report.findings[i] = finding.model_copy(update={"data": {**finding.data, "example": fires}})
+    report.findings[i] = finding.replace(data={**finding.data, "example": fires})
     missed = compare(gen, report).missed
     assert [m["kind"] for m in missed] == ["stuck_combination"] and "걸림" in missed[0]["why"]
     report.findings[i] = finding
@@ -145,7 +145,7 @@ def test_comparison_checks_the_values_the_new_findings_carry(tmp_path):
     gated = next(p for p in gen.plants if p.kind == "reached_only_through_dead_branch")
     j = next(j for j, f in enumerate(report.findings) if f.code == "reached-only-through-dead-branch" and f.target == gated.scenes[0])
     original = report.findings[j]
-    report.findings[j] = original.model_copy(update={"data": {"dead_branches": [gen.branches[0].branch_id + "x"]}})
+    report.findings[j] = original.replace(data={"dead_branches": [gen.branches[0].branch_id + "x"]})
     assert [m["kind"] for m in compare(gen, report).missed] == ["reached_only_through_dead_branch"]
     report.findings[j] = original
     assert compare(gen, report).ok

@@ -120,7 +120,7 @@ def test_only_the_hedging_kinds_add_to_hedges(examples):
 def _facts(a):
     return (
         [(sid, [b.branch_id for b in st.ordered], st.undecided, st.shadowed) for sid, st in a.shadowing.items()],
-        [i.model_dump() for i in a.issues], list(a.overlap.items()), list(a.shadowed.items()),
+        [i.to_json() for i in a.issues], list(a.overlap.items()), list(a.shadowed.items()),
         [(sid, s.count, s.total, s.scene_id) for sid, s in a.stuck.items()],
         None if a.live is None else (sorted(a.live.dead), sorted(a.live.reached), sorted(a.live.reaches_ending),
                                      a.live.reached_only_through, a.live.ending_only_through),

@@ -1,17 +1,38 @@
-"""The shared model: hand-written JSON forms agree with pydantic's, and a card answers
-by attribute and keeps its schema-shaped dict."""
+"""The shared model: the JSON forms hold every field that is set, in declaration order,
+records are frozen, and a card answers by attribute and keeps its schema-shaped dict."""
 
 from __future__ import annotations
 
-from verdicts.model import Evidence, Finding
+import dataclasses
+
+import pytest
+
+from verdicts.model import CheckResult, Evidence, Finding, InputIssue
 from storygraph.model import StoryCard
 
 
-def test_finding_json_is_the_model_dump():
+def _set_fields(record) -> dict:
+    return {f.name: getattr(record, f.name) for f in dataclasses.fields(record) if getattr(record, f.name) is not None}
+
+
+def test_finding_json_holds_the_set_fields_in_order():
     for f in (Finding(code="c", target="t", message="m."),
               Finding(code="c", target="t", message="m.", file="a.csv", line=3, data={"n": None, "x": [1, (2, 3)]}, accepted="왜냐하면")):
-        assert f.to_json() == f.model_dump(exclude_none=True)
-        assert list(f.to_json()) == list(f.model_dump(exclude_none=True))
+        assert list(f.to_json().items()) == list(_set_fields(f).items())
+    c = CheckResult(id="x", description="d", passed=False, failed_targets=("a", "b"))
+    assert c.failed_targets == ["a", "b"] and list(c.to_json().items()) == list(_set_fields(c).items())
+    i = InputIssue(file="a.csv", line=2, reason="이유입니다.")
+    assert i.to_json() == {f.name: getattr(i, f.name) for f in dataclasses.fields(i)}
+
+
+def test_records_are_frozen_and_copied_with_changes():
+    i = InputIssue(file="a.csv", line=2, reason="이유입니다.")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        i.line = 3  # type: ignore[misc]
+    j = i.replace(line=3)
+    assert (i.line, j.line, j.file) == (2, 3, "a.csv")
+    with pytest.raises(TypeError):
+        InputIssue("a.csv", reason="x")  # keyword only, as before
 
 
 def test_card_reads_by_attribute():

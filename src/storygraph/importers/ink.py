@@ -196,7 +196,7 @@ class _Ink:
             via2 = where(file, via)[1] if via is not None else None
             branches.append((from_scene, to_scene, cond, kind, f2, l2, once, via2))
         self.b.branches = branches
-        self.b.issues = [i.model_copy(update=dict(zip(("file", "line"), where(i.file, i.line)))) for i in self.b.issues]
+        self.b.issues = [i.replace(**dict(zip(("file", "line"), where(i.file, i.line)))) for i in self.b.issues]
         for facts in self.b.flags.values():
             if facts.first is not None:
                 facts.first = where(*facts.first)
