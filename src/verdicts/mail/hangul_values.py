@@ -1,6 +1,7 @@
 """Reading amounts and dates as Korean mail writes them, for the mailbox importer.
 
-``120만원``, ``1,200,000원``, ``1.2억``, ``3천만 원``, ``₩1,200,000``, ``1억 2,000만원``;
+``120만원``, ``1,200,000원``, ``1.2억``, ``3천만 원``, ``₩1,200,000`` (or the full-width
+``￦`` that EUC-KR and CP949 carry), ``1억 2,000만원``;
 ``3월 4일``, ``2026-03-04``, ``2026.3.4``, ``3/4``, ``내일``, ``모레``, ``다음 주 금요일``
 (relative to the day the mail was received).  A body may hold several candidates: the
 one next to a word that names a deadline or an amount wins, and the choice is noted.
@@ -20,7 +21,7 @@ __all__ = ["Found", "amounts_in", "dates_in", "pick_amount", "pick_date", "repr_
 _UNITS = {"억": 10**8, "천만": 10**7, "백만": 10**6, "십만": 10**5, "만": 10**4, "천": 10**3}
 _NUM = r"\d[\d,]*(?:\.\d+)?"
 _AMOUNT = re.compile(
-    rf"(?P<won_sign>₩\s*)?(?P<body>{_NUM}\s*(?:억|천만|백만|십만|만|천)?(?:\s*{_NUM}\s*(?:천만|백만|십만|만|천))*)"
+    rf"(?P<won_sign>[₩￦]\s*)?(?P<body>{_NUM}\s*(?:억|천만|백만|십만|만|천)?(?:\s*{_NUM}\s*(?:천만|백만|십만|만|천))*)"
     r"(?P<suffix>\s*원)?"
 )
 _PART = re.compile(rf"({_NUM})\s*(억|천만|백만|십만|만|천)?")

@@ -35,17 +35,19 @@ from pathlib import Path
 from typing import Iterable
 
 from verdicts.errors import InputError
+from verdicts.korean import josa
 
 from .hangul_values import dates_in, pick_amount, pick_date
 from .model import AGENT_ACTION, MAILBOX_THREAD
 
-__all__ = ["Mail", "read_mails", "new_text", "normalized_subject", "threads_of", "import_mailbox", "write_tables"]
+__all__ = ["Mail", "mail_of", "read_mails", "read_log", "new_text", "normalized_subject", "threads_of", "import_mailbox", "write_tables"]
 
 _CHARSET_ALIASES = {"ks_c_5601-1987": "cp949", "ks_c_5601": "cp949", "ksc5601": "cp949", "x-windows-949": "cp949"}
 _PREFIX = re.compile(r"^\s*((re|fw|fwd|답장|회신|전달)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
 _QUOTE_HEADS = re.compile(
     r"^(-{2,}\s*(original message|forwarded message|원본 메일|원본 메시지|전달된 메시지|전달 메일)\s*-{2,}"
     r"|.*(wrote|작성):\s*$|>)", re.IGNORECASE)
+_ADDRESS_INSIDE = re.compile(r"<[^<>\s]+@[^<>\s]+>")
 _DEADLINE_WORDS = ("마감", "기한", "까지", "회신", "답장")
 
 
@@ -164,14 +166,20 @@ def _mail(message: EmailMessage, source: str) -> Mail:
         problems.append("Message-ID가 없어 본문으로 만든 값을 씁니다.")
     when = None
     raw_date = _header(message, "Date")
-    if raw_date:
+    if not raw_date:
+        problems.append("Date 머리글이 없어 보내거나 받은 시각을 알 수 없습니다.")
+    else:
         try:
             when = parsedate_to_datetime(raw_date)
         except (TypeError, ValueError):
             problems.append(f"Date 머리글 '{raw_date}'를 읽지 못했습니다.")
     if when is not None and when.tzinfo is not None:
         when = when.astimezone(timezone.utc).replace(tzinfo=None)
-    addresses = getaddresses([_header(message, "From")])
+    sender = _header(message, "From").strip()
+    if sender.startswith('"') and sender.endswith('"') and _ADDRESS_INSIDE.search(sender):
+        # a client that encoded the whole From (name and address) as one encoded-word
+        sender = sender[1:-1]
+    addresses = getaddresses([sender])
     name, address = addresses[0] if addresses else ("", "")
     references = _ids(_header(message, "References"))
     reply_to = (_ids(_header(message, "In-Reply-To")) or [None])[0]
@@ -179,35 +187,61 @@ def _mail(message: EmailMessage, source: str) -> Mail:
                 new_text(body_text(message)), source, problems)
 
 
-def read_mails(source: str | Path) -> list[Mail]:
-    """Every message of a Maildir folder, an mbox file, an ``.eml`` file or a folder of
-    ``.eml`` files, in date order.
+def mail_of(message: EmailMessage, source: str, problems: list[str] | None = None) -> Mail | None:
+    """One parsed message as a :class:`Mail` named ``source``; what it lacks (an id, a
+    date) goes into ``problems`` as ``"source: reason"`` lines.  A message that cannot be
+    read at all gives ``None`` and a line saying why, never a silent gap."""
+    try:
+        mail = _mail(message, source)
+    except Exception as exc:  # noqa: BLE001 - any defect of one message must not stop the others
+        if problems is not None:
+            problems.append(f"{source}: 메일을 읽지 못해 뺐습니다 ({type(exc).__name__}: {exc}).")
+        return None
+    if problems is not None:
+        problems.extend(f"{source}: {p}" for p in mail.problems)
+    return mail
 
-    Raises :class:`~verdicts.errors.InputError` when ``source`` is none of these.
+
+def _parsed(raw: bytes, source: str, problems: list[str] | None) -> Mail | None:
+    return mail_of(email.message_from_bytes(raw, policy=policy.default), source, problems)
+
+
+def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Mail]:
+    """Every message of a Maildir folder, an mbox file, an ``.eml`` file or a folder of
+    ``.eml`` files, in date order; each message's defects are added to ``problems``.
+
+    Raises :class:`~verdicts.errors.InputError` when ``source`` is none of these or
+    cannot be read.
     """
     path = Path(source)
-    found: list[Mail] = []
-    if path.is_dir() and (path / "cur").is_dir():
-        box = mailbox.Maildir(path, factory=None, create=False)
-        for key in sorted(box.keys()):
-            raw = box.get_bytes(key)
-            found.append(_mail(email.message_from_bytes(raw, policy=policy.default), f"{path}/{key}"))
-    elif path.is_dir():
-        files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".eml")
-        if not files:
-            raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
-        for file in files:
-            found.append(_mail(email.message_from_bytes(file.read_bytes(), policy=policy.default), str(file)))
-    elif path.is_file() and path.suffix.lower() == ".eml":
-        found.append(_mail(email.message_from_bytes(path.read_bytes(), policy=policy.default), str(path)))
-    elif path.is_file():
-        box = mailbox.mbox(path, create=False)
-        for index, key in enumerate(box.keys()):
-            raw = box.get_bytes(key)
-            found.append(_mail(email.message_from_bytes(raw, policy=policy.default), f"{path}#{index + 1}"))
-    else:
-        raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
-    return sorted(found, key=lambda m: (m.date or datetime.min, m.message_id))
+    found: list[Mail | None] = []
+    try:
+        if path.is_dir() and (path / "cur").is_dir():
+            box = mailbox.Maildir(path, factory=None, create=False)
+            for key in sorted(box.keys()):
+                found.append(_parsed(box.get_bytes(key), f"{path}/{key}", problems))
+        elif path.is_dir():
+            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".eml")
+            if not files:
+                raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
+            for file in files:
+                found.append(_parsed(file.read_bytes(), str(file), problems))
+        elif path.is_file() and path.suffix.lower() == ".eml":
+            found.append(_parsed(path.read_bytes(), str(path), problems))
+        elif path.is_file():
+            with open(path, "rb") as f:
+                head = f.read(5)
+            if head and head != b"From ":
+                raise InputError(f"{path}: mbox 파일은 'From '으로 시작해야 하는데 이 파일은 그렇지 않습니다 "
+                                 "(한 통짜리 메일이면 이름을 .eml로 바꿔 주세요).")
+            box = mailbox.mbox(path, create=False)
+            for index, key in enumerate(box.keys()):
+                found.append(_parsed(box.get_bytes(key), f"{path}#{index + 1}", problems))
+        else:
+            raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
+    except OSError as exc:
+        raise InputError(f"{path}: 메일을 읽지 못했습니다 ({exc.strerror or exc}).") from None
+    return sorted((m for m in found if m is not None), key=lambda m: (m.date or datetime.min, m.message_id))
 
 
 def threads_of(mails: Iterable[Mail]) -> dict[str, str]:
@@ -254,10 +288,12 @@ def _moment(when: datetime | None) -> str:
     return when.strftime("%Y-%m-%dT%H:%M") if when is not None else ""
 
 
-def _received_row(m: Mail, thread: str) -> dict[str, str]:
+def _received_row(m: Mail, thread: str, notes: list[str] | None = None) -> dict[str, str]:
     received = m.date.date() if m.date else None
-    amount, _ = pick_amount(m.text)
-    due, _ = pick_date(m.text, received) if received else (None, None)
+    amount, amount_note = pick_amount(m.text)
+    due, due_note = pick_date(m.text, received) if received else (None, None)
+    if notes is not None:
+        notes.extend(f"{m.source}: {note}" for note in (amount_note, due_note) if note)
     deadline = ""
     if received is not None:
         near = [f for f in dates_in(m.text, received) if any(w in m.text[f.end: f.end + 8] or w in m.text[max(0, f.start - 8): f.start]
@@ -269,23 +305,36 @@ def _received_row(m: Mail, thread: str) -> dict[str, str]:
             "body_due_date": "" if due is None else due.value.isoformat()}
 
 
-def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Iterable[dict] = ()) -> dict[str, list[dict[str, str]]]:
+def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Iterable[dict] = (),
+                   notes: list[str] | None = None) -> dict[str, list[dict[str, str]]]:
     """The ``mailbox_thread`` rows of ``received`` and the ``agent_action`` rows of the
     ``sent`` mails found in the agent's ``log`` (records with ``message_id``,
-    ``action_kind``, ``confidence`` and optionally ``action_no`` and ``confirmed_by``);
-    a sent mail without a log record gets no row (the agent did not send it).
-    ``action_policy`` is the user's to write and is not produced."""
+    ``action_kind``, ``confidence`` and optionally ``action_no`` and ``confirmed_by``).
+    ``action_policy`` is the user's to write and is not produced.
+
+    What a reader should know goes into ``notes``: a sent mail without a log record (no
+    row: not the agent's), a log record whose mail is not among the sent mail (no row:
+    the audit reads what was really sent), a body with several amounts or days (which
+    one was taken and why)."""
     received, sent = list(received), list(sent)
     threads = threads_of(received + sent)
-    rows_thread = [_received_row(m, threads[m.message_id]) for m in received]
-    by_id = {str(r.get("message_id", "")).strip(): r for r in log}
+    rows_thread = [_received_row(m, threads[m.message_id], notes) for m in received]
+    by_id: dict[str, dict] = {}
+    for r in log:
+        by_id.setdefault(str(r.get("message_id", "")).strip(), r)
     rows_action = []
+    sent_ids = set()
     for m in sent:
+        sent_ids.add(m.message_id)
         record = by_id.get(m.message_id)
         if record is None:
+            if notes is not None:
+                notes.append(f"{m.source}: 보낸 메일 {josa(m.message_id, '은/는')} 에이전트 기록에 없어 사람이 보낸 메일로 보고 처리 표에 넣지 않았습니다.")
             continue
-        amount, _ = pick_amount(m.text)
-        due, _ = pick_date(m.text, m.date.date()) if m.date else (None, None)
+        amount, amount_note = pick_amount(m.text)
+        due, due_note = pick_date(m.text, m.date.date()) if m.date else (None, None)
+        if notes is not None:
+            notes.extend(f"{m.source}: {note}" for note in (amount_note, due_note) if note)
         rows_action.append({
             "action_no": str(record.get("action_no") or m.message_id.strip("<>")), "thread_id": threads[m.message_id],
             "action_kind": str(record.get("action_kind", "")), "sent_at": _moment(m.date),
@@ -294,22 +343,50 @@ def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Ite
             "extracted_due_date": "" if due is None else due.value.isoformat(),
             "confirmed_by": str(record.get("confirmed_by") or ""),
         })
+    if notes is not None:
+        for message_id, record in by_id.items():
+            if message_id not in sent_ids:
+                line = record.get("_line")
+                where = f"{record['_file']} {line}번째 줄" if line else "에이전트 기록"
+                notes.append(f"{where}: 에이전트가 보냈다고 적은 메일 {josa(message_id, '을/를')} 보낸 편지함에서 찾지 못해 "
+                             "처리 표에 넣지 않았습니다.")
     return {"mailbox_thread": rows_thread, "agent_action": rows_action}
 
 
-def read_log(path: str | Path) -> list[dict]:
-    """The agent's log: one JSON object a line (blank and unreadable lines skipped)."""
+def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
+    """The agent's log: one JSON object a line.  Blank lines are skipped; a line that is
+    not a JSON object is added to ``problems`` with its line number and reason.  Each
+    record keeps where it was read (``_file``, ``_line``).
+
+    Raises :class:`~verdicts.errors.InputError` when the file cannot be read.
+    """
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except OSError as exc:
+        raise InputError(f"{path}: 에이전트 기록을 읽지 못했습니다 ({exc.strerror or exc}).") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: 에이전트 기록이 UTF-8이 아닙니다 ({exc.start + 1}번째 바이트).") from None
     records = []
-    for line in Path(path).read_text(encoding="utf-8").splitlines():
+    for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line:
             continue
         try:
             value = json.loads(line)
-        except json.JSONDecodeError:
+        except json.JSONDecodeError as exc:
+            if problems is not None:
+                problems.append(f"{path} {number}번째 줄 {exc.colno}번째 글자: JSON으로 읽지 못해 이 기록은 빠졌습니다 ({exc.msg}).")
             continue
-        if isinstance(value, dict):
-            records.append(value)
+        if not isinstance(value, dict):
+            if problems is not None:
+                problems.append(f"{path} {number}번째 줄: JSON 객체가 아니어서 이 기록은 빠졌습니다.")
+            continue
+        if not str(value.get("message_id") or "").strip():
+            if problems is not None:
+                problems.append(f"{path} {number}번째 줄: message_id가 없어 어느 메일의 기록인지 알 수 없습니다.")
+            continue
+        records.append({**value, "_file": str(path), "_line": number})
     return records
 
 
