@@ -26,7 +26,7 @@ from .model import Branch, Scenario
 from .partition import decide_in_parts
 from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain, menu_blockers
 
-__all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "analyse", "reachable_from", "reaching"]
+__all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "AnalysisMemo", "analyse", "reachable_from", "reaching"]
 
 
 @dataclass
@@ -75,6 +75,50 @@ class Analysis:
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
+
+
+_ABSENT = object()
+
+
+@dataclass
+class AnalysisMemo:
+    """What :func:`analyse` keeps from one analysis of a scenario for the next analysis
+    of the same scenario after an edit (:mod:`storygraph.incremental`).
+
+    A scene's shadowing decision is kept under a key made of exactly what the decision
+    reads: the scene's branches in input order (id, line, condition text, ``order_no``,
+    ``kind``, opacity), whether the scene exists and its ``available_flags``, and the
+    ``flag_spec`` rows of the flags its conditions use; the stuck search of a scene
+    under that key and the ``flag_spec`` rows of its ``available_flags``.  What concerns
+    the whole scenario (which columns exist, the files) is ``env``: when it changes,
+    nothing is kept.  The graph is kept while the scenes and the edges between them
+    stay the same, and the live reachability while the branches, the dead branches,
+    the entries and the endings do.  Only what the last analysis used is kept."""
+
+    env: Any = None
+    #: scene key -> ``(order, undecided, shadowed, class facts, issues)``
+    scenes: dict = field(default_factory=dict)
+    #: ``(scene key, flag_spec rows of available_flags)`` -> stuck combinations or ``None``
+    stuck: dict = field(default_factory=dict)
+    #: ``(key, graph)``
+    graph: Any = None
+    #: ``(key, live reachability)``
+    live: Any = None
+    #: this analysis: scene id -> its key (the cards read it)
+    keys: dict = field(default_factory=dict)
+    #: this analysis: how many scenes were decided again and how many were kept
+    decided: int = 0
+    kept: int = 0
+
+    def flag_row(self, flags: Mapping[str, Any], name: str, rows: dict) -> Any:
+        """What a decision may read of flag ``name``'s ``flag_spec`` row (``None``: not
+        declared), remembered in ``rows`` for one analysis."""
+        row = rows.get(name, _ABSENT)
+        if row is _ABSENT:
+            spec = flags.get(name)
+            row = rows[name] = None if spec is None else (spec.flag, spec.label, spec.type, spec.min_value, spec.max_value,
+                                                         spec.values, spec.line, tuple(spec.raw.items()))
+        return row
 
 
 def reachable_from(graph, sources: Iterable[Hashable]) -> set:
@@ -149,7 +193,8 @@ def _closure(starts: Iterable[Hashable], adjacency: Mapping[Hashable, Iterable[H
     return seen
 
 
-def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, meanwhile=None) -> Analysis:
+def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, meanwhile=None,
+            memo: AnalysisMemo | None = None) -> Analysis:
     """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
     (shadowing, stuck combinations) is split over that many processes
     (:mod:`storygraph.partition`); the result is the same.
@@ -158,11 +203,23 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     structural reachability, is run in one of the processes beside its share of the
     scenes; its result is kept in ``analysis.alongside``.  ``meanwhile()``, work of the
     caller's that needs none of the analysis, runs in this process while the others
-    decide their first scenes."""
+    decide their first scenes.
+
+    ``memo`` (one process only): what the previous analysis of the same scenario kept
+    (:class:`AnalysisMemo`); the scenes whose inputs are unchanged keep their decisions
+    instead of being decided again, and the result is the same as without it."""
+    if memo is not None:
+        jobs = 1
     issues: list[InputIssue] = []
     scenes = scenario.scenes
-    graph = SceneGraph(scenes, ((b.from_scene, b.to_scene) for b in scenario.branches
-                                if b.from_scene in scenes and b.to_scene in scenes))
+    edges = [(b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes]
+    graph_key = (tuple(scenes), tuple(edges)) if memo is not None else None
+    if memo is not None and memo.graph is not None and memo.graph[0] == graph_key:
+        graph = memo.graph[1]
+    else:
+        graph = SceneGraph(scenes, edges)
+        if memo is not None:
+            memo.graph = (graph_key, graph)
     entries = [s.scene_id for s in scenario.scenes.values() if s.is_entry]
     endings = [s.scene_id for s in scenario.scenes.values() if s.is_ending]
     scene_file = scenario.files.get("scene_states")
@@ -191,18 +248,22 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
             meanwhile()
         if alongside is not None:
             analysis.alongside = alongside(analysis)
-        _decide_all(analysis)
+        _decide_all(analysis, memo=memo)
     _check_available_flags(analysis)
     if scenario.has("scene_states", "source_file") or scenario.has("story_branches", "source_file"):
         _read_positions(analysis)
     if both:
         dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
-        analysis.live = live_reachability(
-            set(scenario.scenes), [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches], dead,
-            entries, endings, reached, reaches, graph,
-        )
+        triples = [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches]
+        live_key = (graph_key, tuple(triples), frozenset(dead), tuple(entries), tuple(endings)) if memo is not None else None
+        if memo is not None and memo.live is not None and memo.live[0] == live_key:
+            analysis.live = memo.live[1]
+        else:
+            analysis.live = live_reachability(set(scenario.scenes), triples, dead, entries, endings, reached, reaches, graph)
+            if memo is not None:
+                memo.live = (live_key, analysis.live)
         if jobs <= 1:
-            _find_stuck(analysis)
+            _find_stuck(analysis, memo)
     return analysis
 
 
@@ -218,11 +279,13 @@ def _check_available_flags(a: Analysis) -> None:
                                            column="available_flags", reason=f"available_flags의 '{f}'이(가) flag_spec에 없습니다."))
 
 
-def _find_stuck(a: Analysis) -> None:
+def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None) -> None:
     sc = a.scenario
     flags = sc.flags
     reached = a.reached
     facts = a.class_facts
+    kept: dict = {}
+    rows: dict = {}
     for scene_id, state in a.shadowing.items():
         scene = sc.scenes.get(scene_id)
         if scene is None or state.undecided is not None or not scene.available_flags or scene.is_ending:
@@ -234,11 +297,24 @@ def _find_stuck(a: Analysis) -> None:
         known = facts.get(scene_id)
         if known is not None and known[0]:
             continue  # every assignment fires a branch: nobody is stuck
+        key = None
+        if memo is not None:
+            key = (memo.keys[scene_id], tuple(memo.flag_row(flags, f, rows) for f in scene.available_flags))
+            stuck = memo.stuck.get(key, _ABSENT)
+            if stuck is not _ABSENT:
+                kept[key] = stuck
+                if stuck is not None:
+                    a.stuck[scene_id] = stuck
+                continue
         exprs = [a.conditions[b.branch_id] for b in state.ordered]
         stuck = uncovered(exprs, flags, list(scene.available_flags))  # type: ignore[arg-type]
+        if key is not None:
+            kept[key] = stuck
         if stuck is not None:
             stuck.scene_id = scene_id
             a.stuck[scene_id] = stuck
+    if memo is not None:
+        memo.stuck = kept
 
 
 def _empty_enum_values(scenario: Scenario) -> None:
@@ -337,9 +413,11 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
     return out
 
 
-def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
+def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo | None = None) -> None:
     """Decide the shadowing of the scenes ``items`` (``(scene_id, branches)`` pairs; all
-    scenes by default); ``first``: also report what concerns the whole scenario."""
+    scenes by default); ``first``: also report what concerns the whole scenario.
+    ``memo``: keep the decisions of the scenes whose inputs are unchanged
+    (:class:`AnalysisMemo`)."""
     sc = a.scenario
     has_flag_table = sc.has_flag_table
     conditions = a.conditions
@@ -364,109 +442,170 @@ def _decide_all(a: Analysis, items=None, first: bool = True) -> None:
     bool_domains = {f: flag_domain(spec, ()) for f, spec in flags.items() if spec.type == "bool"}
     kinds, opaque = a.kinds, a.opaque
     menu_info = bool(kinds or opaque)
+    kept: dict = {}
+    if memo is not None:
+        env = (missing_column, has_flag_table, a.menus, menu_info, file)
+        if memo.env != env:
+            memo.env, memo.scenes = env, {}
+        memo.keys, memo.decided, memo.kept = {}, 0, 0
+        used_of: dict[int, tuple[str, ...]] = {}  # condition tree (by id, alive all along) -> its flags
+        rows: dict = {}
     for scene_id, branches in (sc.branches_from().items() if items is None else items):
-        dup: list[str] = []
-        if len(branches) > 1:
-            ordered = sorted(branches, key=_order_key)
-            if len({b.order_no for b in ordered}) != len(ordered):
-                # duplicated order_no within a scene: the order between them is unknown
-                seen: dict[int, Branch] = {}
-                for b in ordered:
-                    if b.order_no is None:
-                        continue
-                    if b.order_no in seen:
-                        dup.append(b.branch_id)
-                        a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
-                                                   reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
-                    else:
-                        seen[b.order_no] = b
+        if memo is not None:
+            # what this scene's decision reads, and the decision kept under it
+            scene = scenes.get(scene_id)
+            names: dict[str, None] = {}
+            for b in branches:
+                expr = conditions.get(b.branch_id)
+                if expr is not None:
+                    fl = used_of.get(id(expr))
+                    if fl is None:
+                        fl = used_of[id(expr)] = expr_facts(expr)[0]
+                    names.update(dict.fromkeys(fl))
+            key = (scene_id, scene is None, scene.available_flags if scene is not None else None,
+                   tuple((b.branch_id, b.line, b.condition_expr, b.order_no, b.order_valid, kinds.get(b.branch_id),
+                          b.branch_id in opaque, opaque.get(b.branch_id)) for b in branches),
+                   tuple((f, memo.flag_row(flags, f, rows)) for f in sorted(names)))
+            memo.keys[scene_id] = key
+            done = memo.scenes.get(key)
+            if done is not None:
+                _restore(a, scene_id, branches, done)
+                kept[key] = done
+                memo.kept += 1
+                continue
+            memo.decided += 1
+            mark = len(a.issues)
+        _decide_one(a, scene_id, branches, sc, conditions, file, missing_column, flags, infos, domain_memo, no_always, scenes,
+                    can_decide, bool_domains, kinds, opaque, menu_info, has_flag_table)
+        if memo is not None:
+            state = a.shadowing[scene_id]
+            where = {id(b): i for i, b in enumerate(branches)}
+            kept[key] = (tuple(where[id(b)] for b in state.ordered), state.undecided, tuple(state.shadowed.values()),
+                         a.class_facts.get(scene_id), tuple(a.issues[mark:]))
+    if memo is not None:
+        memo.scenes = kept
+
+
+def _restore(a: Analysis, scene_id: str, branches: list[Branch], done: tuple) -> None:
+    """A scene's decision kept by :class:`AnalysisMemo`, on this analysis's branches."""
+    order, undecided, shadowed, facts, issues = done
+    state = SceneShadowing(scene_id, [branches[i] for i in order], undecided)
+    a.shadowing[scene_id] = state
+    for info in shadowed:
+        state.shadowed[info.branch_id] = info
+        a.shadowed[info.branch_id] = info
+        if info.previous is not None:
+            a.overlap[info.previous] = info.branch_id
+    if facts is not None:
+        a.class_facts[scene_id] = facts
+    a.issues.extend(issues)
+
+
+def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditions, file, missing_column, flags, infos,
+                domain_memo, no_always, scenes, can_decide, bool_domains, kinds, opaque, menu_info, has_flag_table) -> None:
+    """One scene's decision (the body of :func:`_decide_all`)."""
+    dup: list[str] = []
+    if len(branches) > 1:
+        ordered = sorted(branches, key=_order_key)
+        if len({b.order_no for b in ordered}) != len(ordered):
+            # duplicated order_no within a scene: the order between them is unknown
+            seen: dict[int, Branch] = {}
+            for b in ordered:
+                if b.order_no is None:
+                    continue
+                if b.order_no in seen:
+                    dup.append(b.branch_id)
+                    a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
+                                               reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
+                else:
+                    seen[b.order_no] = b
+    else:
+        ordered = branches
+    state = SceneShadowing(scene_id, ordered)
+    a.shadowing[scene_id] = state
+    scene = scenes.get(scene_id)
+    available = scene.available_flags if scene is not None else None
+    ok = can_decide and not dup
+    blockers = None
+    bad_kind: list[str] = []
+    if menu_info:
+        scene_kinds = [kinds.get(b.branch_id, "auto") for b in ordered]
+        bad_kind = [b.branch_id for b, k in zip(ordered, scene_kinds) if k == "?"]
+        if bad_kind:
+            ok = False
         else:
-            ordered = branches
-        state = SceneShadowing(scene_id, ordered)
-        a.shadowing[scene_id] = state
-        scene = scenes.get(scene_id)
-        available = scene.available_flags if scene is not None else None
-        ok = can_decide and not dup
-        blockers = None
-        bad_kind: list[str] = []
-        if menu_info:
-            scene_kinds = [kinds.get(b.branch_id, "auto") for b in ordered]
-            bad_kind = [b.branch_id for b, k in zip(ordered, scene_kinds) if k == "?"]
-            if bad_kind:
-                ok = False
-            else:
-                blockers = menu_blockers(scene_kinds, [b.branch_id in opaque for b in ordered])
-        exprs = []
-        scene_infos = []
-        # the flags the conditions use, in order of first use, and the constants of each
-        used: dict[str, None] = {}
-        cuts: dict[str, Any] = {}
-        for b in ordered:
-            expr = conditions.get(b.branch_id)
-            exprs.append(expr)
-            if expr is None:
-                scene_infos.append(None)
-                ok = False
-                continue
-            info = infos.get(id(expr))
-            if info is None:
-                info = infos[id(expr)] = _expr_info(expr, flags, has_flag_table)
-            scene_infos.append(info)
-            if info[2] or b.order_no is None or not b.order_valid:
-                ok = False
-            for f in info[0]:
-                used[f] = None
-            for f, values in info[1].items():
-                have = cuts.get(f)
-                cuts[f] = values if have is None else have | values
-        if available is None:
-            if a.menus and not used and scene is not None:
-                # a menu-aware input whose scene tests no flag: one assignment, nothing to vary
-                available = ()
-            else:
-                ok = False
-        if ok:
-            for f in used:
-                if f not in available:  # type: ignore[operator]
-                    ok = False
-                    break
-        if not ok:
-            # something to report or a reason not to decide: the full account
-            state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, scene_infos, available, bad_kind)
-            if state.undecided is not None:
-                continue
-        # the classes of every flag the conditions use, cut at their constants
-        domains: dict[str, FlagDomain] = {}
+            blockers = menu_blockers(scene_kinds, [b.branch_id in opaque for b in ordered])
+    exprs = []
+    scene_infos = []
+    # the flags the conditions use, in order of first use, and the constants of each
+    used: dict[str, None] = {}
+    cuts: dict[str, Any] = {}
+    for b in ordered:
+        expr = conditions.get(b.branch_id)
+        exprs.append(expr)
+        if expr is None:
+            scene_infos.append(None)
+            ok = False
+            continue
+        info = infos.get(id(expr))
+        if info is None:
+            info = infos[id(expr)] = _expr_info(expr, flags, has_flag_table)
+        scene_infos.append(info)
+        if info[2] or b.order_no is None or not b.order_valid:
+            ok = False
+        for f in info[0]:
+            used[f] = None
+        for f, values in info[1].items():
+            have = cuts.get(f)
+            cuts[f] = values if have is None else have | values
+    if available is None:
+        if a.menus and not used and scene is not None:
+            # a menu-aware input whose scene tests no flag: one assignment, nothing to vary
+            available = ()
+        else:
+            ok = False
+    if ok:
         for f in used:
-            dom = bool_domains.get(f)
+            if f not in available:  # type: ignore[operator]
+                ok = False
+                break
+    if not ok:
+        # something to report or a reason not to decide: the full account
+        state.undecided = _why_undecided(a, scene_id, ordered, missing_column, dup, scene_infos, available, bad_kind)
+        if state.undecided is not None:
+            return
+    # the classes of every flag the conditions use, cut at their constants
+    domains: dict[str, FlagDomain] = {}
+    for f in used:
+        dom = bool_domains.get(f)
+        if dom is None:
+            key = (f, cuts.get(f, _NONE))
+            dom = domain_memo.get(key)
             if dom is None:
-                key = (f, cuts.get(f, _NONE))
-                dom = domain_memo.get(key)
-                if dom is None:
-                    # (an int or enum flag's constants all have its type here, so
-                    # flag_domain's own filtering and per-process memory are not needed)
-                    spec = flags[f]
-                    dom = domain_memo[key] = (make_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
-                                              else flag_domain(spec, key[1]))
-            domains[f] = dom
-        decided, covered, always = decide_scene(exprs, domains, used=list(used), blockers=blockers)  # type: ignore[arg-type]
-        if covered is not None:
-            last = len(ordered) - 1
-            kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]
-            a.class_facts[scene_id] = (covered, kept if kept else no_always)
-        for j, shadow in decided.items():
-            b = ordered[j]
-            info = ShadowedBranch(
-                branch_id=b.branch_id, scene_id=scene_id,
-                covered_by=tuple(ordered[i].branch_id for i in shadow.covered_by),
-                unsatisfiable=shadow.unsatisfiable,
-                previous=ordered[j - 1].branch_id if j > 0 else None,
-                role=_role(scene_kinds, j) if blockers is not None else "auto",
-            )
-            state.shadowed[b.branch_id] = info
-            a.shadowed[b.branch_id] = info
-            if info.previous is not None:
-                a.overlap[info.previous] = b.branch_id
+                # (an int or enum flag's constants all have its type here, so
+                # flag_domain's own filtering and per-process memory are not needed)
+                spec = flags[f]
+                dom = domain_memo[key] = (make_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
+                                          else flag_domain(spec, key[1]))
+        domains[f] = dom
+    decided, covered, always = decide_scene(exprs, domains, used=list(used), blockers=blockers)  # type: ignore[arg-type]
+    if covered is not None:
+        last = len(ordered) - 1
+        kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]
+        a.class_facts[scene_id] = (covered, kept if kept else no_always)
+    for j, shadow in decided.items():
+        b = ordered[j]
+        info = ShadowedBranch(
+            branch_id=b.branch_id, scene_id=scene_id,
+            covered_by=tuple(ordered[i].branch_id for i in shadow.covered_by),
+            unsatisfiable=shadow.unsatisfiable,
+            previous=ordered[j - 1].branch_id if j > 0 else None,
+            role=_role(scene_kinds, j) if blockers is not None else "auto",
+        )
+        state.shadowed[b.branch_id] = info
+        a.shadowed[b.branch_id] = info
+        if info.previous is not None:
+            a.overlap[info.previous] = b.branch_id
 
 
 _NONE: frozenset = frozenset()

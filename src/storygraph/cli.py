@@ -135,10 +135,13 @@ def watch(
     then what is new and what is fixed since the last save.  Stop with Ctrl+C."""
     from verdicts.pipeline import Options
 
+    from .incremental import incremental_judge
     from .watch import watch as follow
 
     targets = DOMAIN.expand_paths(paths)
-    raise typer.Exit(follow(DOMAIN, targets, Options(config=config, quiet=True), debounce_ms=debounce))
+    options = Options(config=config, quiet=True)
+    # each save re-lints incrementally: only what the edit can change is made again
+    raise typer.Exit(follow(DOMAIN, targets, options, debounce_ms=debounce, judge=incremental_judge(options)))
 
 
 @app.command()

@@ -1,0 +1,293 @@
+"""Incremental re-lint: after an edit, make again only what the edit can change.
+
+``storygraph watch`` and ``storygraph serve --watch`` lint the same file after every
+save.  :class:`IncrementalLint` keeps what one lint made and, on the next, reads the file
+again and recomputes only what depends on what changed; the report is the same, byte for
+byte, as a full lint of the edited file (:func:`storygraph.domain.lint`, the one path of
+``storygraph lint``), which the property test ``tests/storygraph/test_incremental.py``
+checks on random edits of generated scenarios.
+
+What is kept, and under which key (each key is exactly what the work reads):
+
+* a scene's shadowing decision and its stuck combinations
+  (:class:`~storygraph.analysis.AnalysisMemo`): the scene's branches in order, its
+  ``available_flags``, the ``flag_spec`` rows of the flags its conditions use;
+* the graph and its live reachability while the scenes, edges, dead branches, entries
+  and endings stay the same; the whole-graph counts the cards cite (reachable endings,
+  onward scenes) while the graph and the endings do;
+* a card, with its JSON and text lines and whether it passes the schema, under its
+  signature: its own row, the rows of the scenes at its ends, whether they are reached
+  and reach an ending, the counts it cites, the key of its scene's decision, the
+  hedges the findings add to it;
+* the automatic checks of a run of cards that are all kept.
+
+Reachability is recomputed for the whole graph (linear and cheap); the findings are
+collected again (they read the whole analysis).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from verdicts.checks import merge_outcomes, run_checks_part
+from verdicts.perf import without_gc
+from verdicts.progress import SILENT, Progress
+
+from .analysis import Analysis, AnalysisMemo, analyse
+from .cards import CardBuilder, graph_counts, withheld_issues
+from .checks import CHECKS, TABLE_CHECKS, CheckContext
+from .domain import DOMAIN, LintResult
+from .findings import collect_findings
+from .loading import load_scenario
+from .model import BRANCH, SCENE, Branch, Scene, StoryCard
+
+__all__ = ["IncrementalLint", "Made", "incremental_judge"]
+
+#: cards whose checks are run (and kept) together
+CHUNK = 512
+
+_NOTHING: tuple = ()
+
+
+@dataclass
+class Made:
+    """One card as made (``None``: withheld) and what the report writes of it, made once."""
+
+    card: StoryCard | None
+    json: bytes | None = None
+    text: bytes | None = None
+    valid: bool | None = None
+
+
+@dataclass
+class _Chunk:
+    made: list[Made]
+    outcomes: list = field(default_factory=list)
+
+
+class _Builder(CardBuilder):
+    """A card builder that takes a card from the last lint when its signature is
+    unchanged (cards are looked up by kind, id and line, then their signatures compared:
+    a signature is a tuple of tuples, hashed again at every dict lookup)."""
+
+    def __init__(self, a: Analysis, extra_hedges, before: dict, keys: dict):
+        super().__init__(a, extra_hedges)
+        self.before = before
+        self.now: dict = {}
+        self.keys = keys
+        self.made: list[Made] = []
+        self.new = 0
+        self.reached = a.reached if a.reached is not None else frozenset()
+        self.good = a.reaches_ending if a.reaches_ending is not None else frozenset()
+        self.rows = {sid: (s.line, tuple(s.raw.items())) for sid, s in self.sc.scenes.items()}
+
+    def _take(self, where: tuple, sig: tuple, make, target) -> StoryCard | None:
+        old = self.now.get(where) or self.before.get(where)
+        if old is not None and old[0] == sig:
+            entry = old[1]
+        else:
+            entry = Made(make(target))
+            self.new += 1
+        self.now[where] = (sig, entry)
+        self.made.append(entry)
+        return entry.card
+
+    def scene_card(self, scene: Scene) -> StoryCard | None:
+        sid = scene.scene_id
+        scenes = self.sc.scenes
+        incoming = tuple((b.from_scene, b.line, scenes[b.from_scene].title if b.from_scene in scenes else _NOTHING)
+                         for b in self.incoming.get(sid, _NOTHING))
+        sig = (self.rows[sid] if scenes.get(sid) is scene else (scene.line, tuple(scene.raw.items())),
+               sid in self.reached, sid in self.good, incoming,
+               tuple((b.to_scene, b.line) for b in self.outgoing.get(sid, _NOTHING)),
+               self.onward_count(sid), self.reachable_endings(sid), ("scene_states", sid) in self.a.positions,
+               tuple(self.extra_hedges.get(sid, _NOTHING)))
+        return self._take((SCENE, sid, scene.line), sig, super().scene_card, scene)
+
+    def branch_card(self, branch: Branch) -> StoryCard | None:
+        a = self.a
+        bid, to = branch.branch_id, branch.to_scene
+        rows = self.rows
+        known = to in rows
+        # the branches a shadowing card or hedge cites beside this one
+        cited: Any = None
+        own, later = a.shadowed.get(bid), a.overlap.get(bid)
+        if own is not None or later is not None:
+            ids = list(own.covered_by) if own is not None else []
+            if later is not None:
+                ids += [later, *a.shadowed[later].covered_by]
+            by_id = self.branch_by_id
+            cited = tuple((x, by_id[x].line, by_id[x].to_scene, tuple(by_id[x].raw.items())) if x in by_id else (x,) for x in ids)
+        sig = (tuple(branch.raw.items()), rows.get(branch.from_scene), rows.get(to),
+               branch.from_scene in self.reached, to in self.good, len(self.incoming.get(branch.from_scene, _NOTHING)),
+               self.reachable_endings(to) if known else self.same_spelling(to),
+               self.keys.get(branch.from_scene), cited, ("story_branches", bid) in a.positions,
+               tuple(self.extra_hedges.get(bid, _NOTHING)))
+        return self._take((BRANCH, bid, branch.line), sig, super().branch_card, branch)
+
+
+def _issue_order(issue) -> tuple:
+    # storygraph's order of input issues (as storygraph.domain lists them)
+    return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
+
+
+class IncrementalLint:
+    """Lint one scenario again and again, each time making again only what changed.
+
+    >>> from storygraph.incremental import IncrementalLint
+    >>> linter = IncrementalLint()
+    >>> report = linter.lint("examples/lighthouse/scenario.csv")   # doctest: +SKIP
+    >>> report = linter.lint("examples/lighthouse/scenario.csv")   # doctest: +SKIP
+    >>> linter.last["cards made"]                                  # doctest: +SKIP
+    0
+    """
+
+    def __init__(self) -> None:
+        self.memo = AnalysisMemo()
+        self._cards: dict = {}
+        self._global: Any = None
+        self._counts: Any = None
+        self._chunks: list[_Chunk] = []
+        self._made: list[Made] = []
+        #: what the last lint made again: scenes decided, cards made, check runs
+        self.last: dict[str, int] = {}
+
+    def lint(self, path: str | Path, config: Any = None, progress: Progress = SILENT) -> LintResult:
+        """The report of the scenario at ``path`` under ``config`` (the defaults when
+        ``None``): the same as :func:`storygraph.domain.lint`."""
+        from verdicts.accept import apply_acceptances
+        from verdicts.schema import schema_check, schema_result
+
+        from .config import Config
+
+        config = config if config is not None else Config()
+        with without_gc():
+            progress.start("읽기")
+            scenario = load_scenario(path)
+            progress.start("분석")
+            a = analyse(scenario, memo=self.memo)
+            findings, hedges = collect_findings(a)
+            sc = scenario
+            whole = (len(sc.scenes), len(a.endings), tuple(sorted((t, tuple(sorted(c))) for t, c in sc.columns.items())),
+                     tuple(sc.rejected_scene_lines), a.reached is None, a.reaches_ending is None, a.menus,
+                     bool(a.kinds or a.opaque), sc.has_flag_table, a.story, tuple(sorted(sc.files.items())),
+                     tuple(sorted(sc.scenes)) if a.positions else None)
+            if whole != self._global:
+                self._global, self._cards = whole, {}
+            progress.start("카드", {"장면": len(sc.scenes), "분기": len(sc.branches)})
+            builder = _Builder(a, hedges, self._cards, self.memo.keys)
+            counts_key = (a.graph, tuple(a.endings), a.reaches_ending is None)
+            if self._counts is not None and self._counts[0] == counts_key:
+                builder.prepare(self._counts[1])
+            else:
+                counts = graph_counts(a)
+                self._counts = (counts_key, counts)
+                builder.prepare(counts)
+            cards, withheld = builder.build(list(sc.scenes.values()), sc.branches, progress)
+            self._cards = builder.now
+            made = [m for m in builder.made if m.card is not None]
+            issues = sorted(sc.issues + a.issues + withheld_issues(a, withheld), key=_issue_order)
+            progress.start("자동 검증")
+            checks, runs = self._checks(sc, made)
+            report = LintResult("storygraph", list(cards), issues, checks, sc.sources, findings)
+            report.scenario = scenario
+            report.analysis = a
+            # Domain.finish, with the schema check of the cards kept from the last lint
+            report = apply_acceptances(DOMAIN, report, config)
+            report.config = config.source
+            if any(c.accepted for c in report.cards):
+                report.checks.append(schema_check(DOMAIN.name, report.cards))
+            else:
+                for m in made:
+                    if m.valid is None:
+                        from verdicts.schema import card_valid
+
+                        m.valid = card_valid(DOMAIN.name, m.card.to_json())
+                report.checks.append(schema_result([m.card.key for m in made if not m.valid]))
+            progress.close()
+        self._made = made
+        self.last = {"scenes decided": self.memo.decided, "scenes kept": self.memo.kept, "cards made": builder.new,
+                     "cards kept": len(builder.made) - builder.new, "check runs": runs}
+        return report
+
+    def _checks(self, scenario, made: list[Made]) -> tuple[list, int]:
+        """The automatic checks: those of the tables over the whole scenario, the others
+        over runs of :data:`CHUNK` cards, a run kept when its cards all are."""
+        shared: dict = {}
+        chunks: list[_Chunk] = []
+        runs = 0
+        card_checks = [c for c in CHECKS if c.id not in TABLE_CHECKS]
+        for n, start in enumerate(range(0, len(made), CHUNK)):
+            part = made[start:start + CHUNK]
+            old = self._chunks[n] if n < len(self._chunks) else None
+            if old is not None and len(old.made) == len(part) and all(x is y for x, y in zip(old.made, part)):
+                chunks.append(old)
+                continue
+            runs += 1
+            ctx = CheckContext(scenario, [m.card.to_json() for m in part], shared)
+            chunks.append(_Chunk(part, run_checks_part(card_checks, ctx)))
+        self._chunks = chunks
+        table = run_checks_part([c for c in CHECKS if c.id in TABLE_CHECKS], CheckContext(scenario, [], shared))
+        results = []
+        for check in CHECKS:
+            if check.id in TABLE_CHECKS:
+                parts = [table[[c.id for c in CHECKS if c.id in TABLE_CHECKS].index(check.id)]]
+            else:
+                j = card_checks.index(check)
+                parts = [c.outcomes[j] for c in chunks]
+            results.append(merge_outcomes(check, parts))
+        return results, runs
+
+    # ------------------------------------------------------------------ reports
+    def pieces(self, report: LintResult, format: str) -> Iterator[bytes]:
+        """The report of the last :meth:`lint` in ``format`` as UTF-8 pieces, the same
+        bytes as its reporter writes; the JSON and text lines of kept cards are not made
+        again (a report with an accepted card is written by the reporter)."""
+        from verdicts.report import ITEM_SEPARATOR, card_text, encode_items, iter_json_bytes, iter_text_bytes
+        from verdicts.reporters import REPORTERS
+
+        made = self._made
+        plain = format in ("json", "text") and len(made) == len(report.cards) and all(
+            m.card is c and c.accepted is None for m, c in zip(made, report.cards))
+        if not plain:
+            yield from REPORTERS[format].pieces(report, DOMAIN)
+            return
+        if format == "json":
+            for m in made:
+                if m.json is None:
+                    m.json = encode_items([m.card.to_json()])
+            yield from iter_json_bytes(report, DOMAIN, card_blobs=[ITEM_SEPARATOR.join(m.json for m in made)])
+            return
+        groups: dict[str, list[bytes]] = {}
+        for m in made:
+            if m.text is None:
+                c = m.card
+                m.text = card_text(c.verdict, c.key, c.summary, c.hedge).encode("utf-8")
+            groups.setdefault(m.card.verdict, []).append(m.text)
+        yield from iter_text_bytes(report, DOMAIN, {v: (len(texts), [b"".join(texts)]) for v, texts in groups.items()})
+
+    def render(self, report: LintResult, format: str) -> bytes:
+        return b"".join(self.pieces(report, format))
+
+
+def incremental_judge(options: Any) -> Any:
+    """A ``judge(target) -> (report, config)`` for :func:`storygraph.watch.watch` that
+    keeps one :class:`IncrementalLint` per followed scenario (the configuration is read
+    again every time: a saved ``storygraph.toml`` counts too)."""
+    import os
+
+    from verdicts.errors import VerdictsError
+    from verdicts.pipeline import config_for
+
+    linters: dict[str, IncrementalLint] = {}
+
+    def judge(target: Path) -> tuple[LintResult, Any]:
+        cfg = config_for(DOMAIN, Path(target), options.config)
+        if isinstance(cfg, str):
+            raise VerdictsError(cfg)
+        linter = linters.setdefault(os.path.abspath(target), IncrementalLint())
+        return linter.lint(target, cfg), cfg
+
+    return judge
