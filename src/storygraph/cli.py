@@ -108,7 +108,9 @@ def lint(
             from .screen import report_html
 
             panel = load_grading(grading, DOMAIN, inputs=[target]) if grading is not None else None
-            html.write_text(report_html(report, DOMAIN, grading=panel), encoding="utf-8")
+            from verdicts.outputs import write_output
+
+            write_output(html, report_html(report, DOMAIN, grading=panel))
             typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
         raise _fail(str(exc))

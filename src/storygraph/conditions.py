@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # lark is imported when a text needs the grammar (see parse_c
 
 __all__ = [
     "Const", "FlagTrue", "Compare", "Not", "And", "Or", "Expr",
-    "parse_condition", "MAX_NESTING", "grammar_text", "flags_of", "expr_facts", "expr_atoms", "OPS",
+    "parse_condition", "MAX_NESTING", "MAX_INT_DIGITS", "grammar_text", "flags_of", "expr_facts", "expr_atoms", "OPS",
     "TypeProblem", "check_types", "types_fit", "compile3", "Eval3", "evaluate", "to_sympy", "render",
 ]
 
@@ -145,6 +145,10 @@ class _ToAstRules:
         return _Operand("flag", str(tok), tok.start_pos + 1, str(tok))
 
     def int_operand(self, tok: Token):
+        digits = len(tok.lstrip("+-"))
+        if digits > MAX_INT_DIGITS:
+            pos = tok.start_pos + 1
+            raise _SemanticError(pos, f"{pos}번째 글자의 정수가 {digits:,}자리라 너무 깁니다; 정수는 {MAX_INT_DIGITS:,}자리까지만 쓸 수 있습니다.")
         return _Operand("int", int(tok), tok.start_pos + 1, str(tok))
 
     def string_operand(self, tok: Token):
@@ -265,6 +269,11 @@ def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
 #: every walk over a tree (lark's own transformer included) would otherwise run out of
 #: Python's recursion limit on it.
 MAX_NESTING = 100
+#: the most digits an integer of a condition may have (longer is a syntax error): far
+#: past any flag's range, and short enough that a class boundary (``c + 1``) and every
+#: count made from it can still be written out (Python refuses to write integers over
+#: 4,300 digits)
+MAX_INT_DIGITS = 1000
 
 
 @lru_cache(maxsize=1 << 18)
@@ -405,6 +414,8 @@ def _tokens(text: str) -> list[tuple[str, Any, int]] | None:
             else:
                 append(("name", word, start))
         elif number:
+            if len(number) > MAX_INT_DIGITS:
+                return None  # lark's parse says that it is too long
             end = start + len(number) - 1
             append(("int", int(number), start))
         else:

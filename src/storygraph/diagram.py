@@ -38,6 +38,7 @@ from typing import Literal
 import graphviz
 
 from verdicts.errors import VerdictsError
+from verdicts.outputs import write_output
 from verdicts.palette import UNJUDGED, verdict_colours
 from verdicts.safe_text import clean
 
@@ -496,11 +497,11 @@ def write_diagram(model: DiagramModel, path: str | Path, *, format: str | None =
     path = Path(path)
     fmt = format_for(path, format)
     if fmt == "dot":
-        path.write_text(to_dot(model), encoding="utf-8")
+        write_output(path, to_dot(model))
     elif fmt == "mermaid":
         check_size(model, max_nodes=max_nodes, max_edges=max_edges)
-        path.write_text(to_mermaid(model, fenced=path.suffix.lower() == ".md"), encoding="utf-8")
+        write_output(path, to_mermaid(model, fenced=path.suffix.lower() == ".md"))
     else:
         check_size(model, max_nodes=max_nodes, max_edges=max_edges)
-        path.write_bytes(layout(to_dot(model), fmt, timeout=timeout))
+        write_output(path, layout(to_dot(model), fmt, timeout=timeout))
     return fmt

@@ -25,6 +25,10 @@ __all__ = ["Cube", "StuckScene", "uncovered", "describe_stuck", "describe_assign
 
 #: at most this many uncovered cubes are kept for describing (the count stays exact)
 MAX_CUBES = 400
+#: counts of assignments longer than this many bits (about 900 digits: flags with
+#: ranges of hundreds of digits) are not kept: they are "countless" (``None``) as for an
+#: unbounded flag, and a report never has to write a number Python refuses to write
+MAX_COUNT_BITS = 3000
 
 
 @dataclass(frozen=True)
@@ -95,6 +99,10 @@ def uncovered(conditions: Sequence[Expr], flags: Mapping[str, Flag], available: 
         return None
     count = None if any(c is None for c in count_parts) else sum(count_parts)  # type: ignore[misc]
     total = _mul([totals[f] for f in order])
+    if count is not None and count.bit_length() > MAX_COUNT_BITS:
+        count = None
+    if total is not None and total.bit_length() > MAX_COUNT_BITS:
+        total = None
     merged = _merge(cubes, domains)
     example = _example(merged[0], domains, order)
     return StuckScene("", count, total, merged, domains, tuple(order), example)

@@ -117,7 +117,9 @@ def run(
             from .screen import load_grading
 
             panel = load_grading(grading, plugin, inputs=[path]) if grading is not None else None
-            html.write_text(REPORTERS["html"].render(report, plugin, grading=panel), encoding="utf-8")
+            from .outputs import write_output
+
+            write_output(html, REPORTERS["html"].render(report, plugin, grading=panel))
             typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
     except VerdictsError as exc:
         raise _fail(str(exc))

@@ -30,7 +30,7 @@ from typing import Annotated, Any, Literal
 
 from annotated_types import MinLen
 
-from .errors import ConfigError
+from .errors import ConfigError, InputError
 
 __all__ = ["Config", "Acceptance", "find_config", "load_config", "known_fail_on", "default_fail_on"]
 
@@ -136,9 +136,9 @@ def find_config(domain, start: Path) -> Path | None:
         pyproject = candidate / "pyproject.toml"
         if _is(pyproject.is_file):
             try:
-                if _section(domain, tomllib.loads(pyproject.read_text(encoding="utf-8")), pyproject) is not None:
+                if _section(domain, _parse_toml(pyproject), pyproject) is not None:
                     return _shown(pyproject)
-            except (tomllib.TOMLDecodeError, UnicodeDecodeError, OSError):
+            except ConfigError:
                 continue
     return None
 
@@ -151,18 +151,44 @@ def _validator(cls: type):
     return TypeAdapter(cls)
 
 
+#: a configuration file larger than this is refused (a real one is a few hundred bytes)
+MAX_CONFIG_BYTES = 1 << 20
+
+
+def _parse_toml(path: Path) -> dict[str, Any]:
+    """The TOML document at ``path``; every way it can fail is a :class:`ConfigError`
+    naming the file and the reason (a folder, a FIFO, a symbolic-link loop, no
+    permission, too large, not UTF-8, not TOML, nested too deeply for the parser)."""
+    from .tables import path_kind, read_regular_file
+
+    try:
+        kind = path_kind(path)
+        if kind == "missing":
+            raise ConfigError(f"{path}: 설정 파일이 없습니다.")
+        if kind == "dir":
+            raise ConfigError(f"{path}: 설정 파일이 아니라 폴더입니다.")
+        data = read_regular_file(path, MAX_CONFIG_BYTES, "설정")
+    except InputError as exc:
+        raise ConfigError(str(exc)) from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다; 설정 파일은 UTF-8로 저장해야 합니다.") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: TOML로 읽을 수 없습니다 ({exc}).") from None
+    except RecursionError:
+        raise ConfigError(f"{path}: 배열이나 표가 너무 깊게 겹쳐 있어 TOML로 읽을 수 없습니다.") from None
+
+
 def load_config(domain, path: Path | None) -> Config:
     """Read and validate ``domain``'s configuration from ``path`` (``None`` gives the
     defaults)."""
     cls = domain.config_type
     if path is None:
         return cls()
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: 설정 파일이 없습니다.") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: TOML로 읽을 수 없습니다 ({exc}).") from None
+    data = _parse_toml(Path(path))
     section = _section(domain, data, path) or {}
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — {domain.name}의 설정은 TOML 표여야 합니다.")

@@ -54,6 +54,7 @@ __all__ = [
     "MAX_XLSX_BYTES",
     "MAX_XLSX_UNCOMPRESSED",
     "path_kind",
+    "read_regular_file",
     "load_typed_tables",
     "shared_index",
 ]
@@ -323,6 +324,14 @@ def _read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, form: str = "입력") 
         raise _os_error(path, exc) from None
     finally:
         os.close(fd)
+
+
+def read_regular_file(path: Path | str, limit: int, form: str) -> bytes:
+    """The bytes of the regular file ``path`` (at most ``limit``; ``form`` names the kind
+    of file in the message past it), read as every input is: a FIFO, a device, a folder,
+    a symbolic-link loop or a missing permission is an :class:`InputError` naming the
+    path and the reason, never a wait or a traceback."""
+    return _read_bytes(Path(path), limit, form)
 
 
 def decode_bytes(data: bytes, file: str) -> tuple[str, str]:

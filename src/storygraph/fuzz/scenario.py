@@ -377,12 +377,13 @@ class Generated:
 
     def write(self, out: str | Path) -> tuple[Path, Path]:
         """Write ``scenario.csv`` and ``manifest.json`` into ``out`` (created)."""
-        out = Path(out)
-        out.mkdir(parents=True, exist_ok=True)
+        from verdicts.outputs import output_folder, write_output
+
+        out = output_folder(out)
         scenario = out / "scenario.csv"
         manifest = out / "manifest.json"
-        scenario.write_text(self.to_csv(), encoding="utf-8")
-        manifest.write_text(json.dumps(self.manifest(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+        write_output(scenario, self.to_csv())
+        write_output(manifest, json.dumps(self.manifest(), ensure_ascii=False, indent=2) + "\n")
         return scenario, manifest
 
     # -- variants used by the properties
