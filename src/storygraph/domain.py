@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from verdicts import streaming
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 from verdicts.perf import without_gc
@@ -199,35 +197,12 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
     return report
 
 
-@dataclass(frozen=True)
-class CardBatch:
-    """What a process hands back for one batch of cards in :func:`lint_to` (pickled)."""
-
-    #: cards withheld (a column they need is missing)
-    withheld: int
-    #: each check's outcome over the batch, in the order of CHECKS
-    outcomes: list
-    #: keys of the cards that failed the schema
-    schema_failed: list[str]
-    #: whether a card of the batch fails the run under ``fail_on``
-    fails: bool
-    #: JSON: ``(process, offset, length)`` of the cards' bytes in that process's file;
-    #: text: verdict → ``(count, (process, offset, length))``; SARIF/GitHub: the results
-    written: Any
-
-
-#: targets whose cards are made, checked and written together in :func:`lint_to`
-BATCH = 20_000
-#: the fewest targets of a batch when a smaller scenario is cut into more batches
-MIN_BATCH = 1_000
-
-
 def _accepts_anything(scenario: Scenario, config: "Config") -> bool:
     return bool(config.accept) or scenario.has("scene_states", "lint_ignore") or scenario.has("story_branches", "lint_ignore")
 
 
 #: the report formats :func:`lint_to` writes (every format of ``storygraph lint``)
-STREAMED_FORMATS = ("json", "text", "sarif", "github")
+STREAMED_FORMATS = streaming.STREAMED_FORMATS
 
 
 def lint_to(path: str | Path, out, format: str = "json", config: "Config | None" = None, progress: Progress = SILENT,
@@ -239,7 +214,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
     The output is the same, byte for byte, as :func:`lint` followed by that format's
     reporter.  On a large scenario the findings, the cards, their checks, the schema
     check and their JSON or text lines are made as tasks that the processes share, one
-    process per core (:func:`verdicts.parallel.fork_tasks`); each batch of cards is
+    process per core (the core's :func:`verdicts.streaming.stream_cards`); each batch of cards is
     written as bytes as soon as it is made instead of kept as card objects (the text
     lines by verdict, to be put in the report's groups; for SARIF and GitHub, only the
     results of the cards that are not ``끝까지 닿음`` come back).  A scenario whose findings may
@@ -249,14 +224,12 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
     """
     if format not in STREAMED_FORMATS:
         raise ValueError(f"format {format!r}: lint_to writes {', '.join(STREAMED_FORMATS)}")
-    from verdicts.checks import merge_outcomes, run_checks_part
-    from verdicts.parallel import MAX_TASKS, choose_jobs, fork_tasks
-    from verdicts.report import Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
+    from verdicts.parallel import choose_jobs
+    from verdicts.report import iter_json_bytes
     from verdicts.reporters import REPORTERS
-    from verdicts.schema import card_valid, schema_result
+    from verdicts.sarif import render_github, render_sarif
 
     from .config import Config
-    from verdicts.sarif import CardResults, github_lines, other_results, render_github, render_sarif, render_sarif_results
 
     config = config or Config()
     with without_gc():
@@ -285,95 +258,32 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             return failing(report, config)
         progress.start("발견")
         # the findings that add to cards' hedges now; the others while the cards are made
-        others = [k for k in KINDS if k.code not in HEDGING_KINDS]
         findings, extra_hedges = collect_findings(analysis, [k for k in KINDS if k.code in HEDGING_KINDS])
         progress.start("카드 준비")
         builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
-        fail_on = set(config.fail_on)
-        # the tasks the processes share: each remaining kind of finding, then the cards a
-        # batch of targets at a time (a batch's cards are checked, validated, written to
-        # its process's file and let go)
-        targets = {SCENE: list(scenario.scenes.values()), BRANCH: scenario.branches}
-        total = sum(map(len, targets.values()))
-        # at least four batches a process, so that they end together; at most BATCH
-        # targets in memory at once; never more tasks than fork_tasks hands out
-        batch = min(BATCH, max(MIN_BATCH, -(-total // (4 * n)))) if n > 1 else BATCH
-        batch = max(batch, -(-total // (MAX_TASKS - len(others))))
-        tasks: list[tuple] = [("findings", k) for k in others]
-        tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
-        sarif = CardResults(DOMAIN, scenario.sources) if format in ("sarif", "github") else None
-        # the cards' JSON or text lines, a file per process (SARIF results come back as data)
-        files = [tempfile.TemporaryFile(prefix="storygraph-cards-") for _ in range(n)] if sarif is None else []
-        root = os.getpid()
 
-        def do(t: int, w: int):
-            what, arg = tasks[t]
-            if what == "findings":
-                return collect_findings(analysis, [arg])[0]
-            chunk = targets[what][arg:arg + batch]
-            here = progress if os.getpid() == root else SILENT  # the bar counts this process's cards for all
-            cards, held = builder.build(chunk if what == SCENE else (), chunk if what == BRANCH else (), here, step=n)
-            data = [c.data for c in cards]
-            outcomes = list(run_checks_part(CHECKS, CheckContext(scenario, data, shared._cache)))
-            schema_failed = [str(c.get("target_no")) for c in data if not card_valid(DOMAIN.name, c)]
-            fails = any(c["verdict"] != REACHED_AND_ENDS and c["verdict"] in fail_on for c in data)
-            if sarif is not None:  # the cards' SARIF results come back as data
-                made = (sarif.result(c) for c in data)
-                return CardBatch(held[what], outcomes, schema_failed, fails, [r for r in made if r is not None])
-            f = files[w]
-            f.seek(0, 2)
-            if format == "json":
-                offset = f.tell()
-                write_items(data, f)
-                written: Any = (w, offset, f.tell() - offset)
-            else:  # the cards' lines by verdict, each verdict's as one piece of the file
-                lines: dict[str, list[str]] = {}
-                for c in data:
-                    lines.setdefault(c["verdict"], []).append(card_text(c["verdict"], str(c["target_no"]), c["summary"], c["hedge"]))
-                written = {}
-                for verdict, texts in lines.items():
-                    offset = f.tell()
-                    f.write("".join(texts).encode("utf-8"))
-                    written[verdict] = (len(texts), (w, offset, f.tell() - offset))
-            f.flush()
-            return CardBatch(held[what], outcomes, schema_failed, fails, written)
+        def build(kind: str, chunk, here: Progress, step: int):
+            cards, held = builder.build(chunk if kind == SCENE else (), chunk if kind == BRANCH else (), here, step=step)
+            return cards, held[kind]
 
-        progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
-        try:
-            results = fork_tasks(n, len(tasks), do, progress.part)
-            progress.complete()
-            progress.start("쓰기")
-            made = [r for (what, _), r in zip(tasks, results) if what != "findings"]
+        def assemble(found: list, withheld: dict[str, int], checks: list) -> LintResult:
             # every kind's findings in the order of KINDS (the sort is stable: each kind's own order stays)
             order = {k.code: i for i, k in enumerate(KINDS)}
-            findings += [f for (what, _), r in zip(tasks, results) if what == "findings" for f in r]
-            findings.sort(key=lambda f: order[f.code])
-            withheld = {kind: sum(r.withheld for (what, _), r in zip(tasks, results) if what == kind) for kind in targets}
+            every = sorted(findings + found, key=lambda f: order[f.code])
             issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
-            checks = [merge_outcomes(check, [r.outcomes[j] for r in made]) for j, check in enumerate(CHECKS)]
-            checks.append(schema_result([key for r in made for key in r.schema_failed]))
-            report = LintResult("storygraph", [], issues, checks, scenario.sources, findings, config=config.source)
-            if sarif is not None:
-                results = [result for r in made for result in r.written] + other_results(findings, issues)
-                text = render_sarif_results(results, DOMAIN) if format == "sarif" else github_lines(results, DOMAIN)
-                pieces = iter([text.encode("utf-8")])
-            elif format == "json":
-                segments = [Segment(files[r.written[0]], r.written[1], r.written[2]) for r in made]
-                pieces = iter_json_bytes(report, DOMAIN, card_blobs=segments)
-            else:
-                counts: dict[str, int] = {}
-                blobs: dict[str, list] = {}
-                for r in made:
-                    for verdict, (count, (w, offset, length)) in r.written.items():
-                        counts[verdict] = counts.get(verdict, 0) + count
-                        blobs.setdefault(verdict, []).append(Segment(files[w], offset, length))
-                pieces = iter_text_bytes(report, DOMAIN, {v: (counts[v], blobs[v]) for v in counts})
-            for piece in pieces:
-                out.write(piece)
-        finally:
-            for f in files:
-                f.close()
-        progress.close()
+            return LintResult("storygraph", [], issues, checks, scenario.sources, every, config=config.source)
+
+        plan = streaming.CardPlan(
+            targets={SCENE: list(scenario.scenes.values()), BRANCH: scenario.branches},
+            build=build, checks=CHECKS, check_context=lambda data: CheckContext(scenario, data, shared._cache),
+            assemble=assemble,
+            # the findings that did not add to cards' hedges are found while the cards are made
+            side_tasks=[k for k in KINDS if k.code not in HEDGING_KINDS],
+            run_side=lambda kind: collect_findings(analysis, [kind])[0],
+            fail_on=frozenset(config.fail_on), passing=frozenset({REACHED_AND_ENDS}), sources=scenario.sources,
+            counts={"장면": len(scenario.scenes), "분기": len(scenario.branches)},
+        )
+        report, fails = streaming.stream_cards(DOMAIN, plan, out, format, n, progress, failing=lambda r: failing(r, config))
         if check_results is not None:
             check_results.extend(report.checks)
-        return any(r.fails for r in made) or failing(report, config)
+        return fails

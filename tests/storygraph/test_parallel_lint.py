@@ -142,17 +142,17 @@ def test_analysis_in_parts_is_the_same(examples, generated, example):
 
 def test_small_batches_same_bytes(generated, monkeypatch):
     """Parts are made a batch at a time; the batch edges must not show in the output."""
-    import storygraph.domain as domain
+    import verdicts.streaming as streaming
 
     config = load_config(find_config(generated))
     expected = _serial(generated, config)
     expected_text = _serial(generated, config, "text")
     for batch in (1, 7, 50):
-        monkeypatch.setattr(domain, "BATCH", batch)
+        monkeypatch.setattr(streaming, "BATCH", batch)
         assert _parts(generated, config, 2) == expected, batch
         assert _parts(generated, config, 2, "text") == expected_text, batch
     expected_sarif = _serial(generated, config, "sarif")
-    monkeypatch.setattr(domain, "BATCH", 7)
+    monkeypatch.setattr(streaming, "BATCH", 7)
     assert _parts(generated, config, 2, "sarif") == expected_sarif
 
 

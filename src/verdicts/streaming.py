@@ -1,0 +1,180 @@
+"""Making, checking and writing one large input's cards in batches, on every core.
+
+A domain that judges hundreds of thousands of targets in one input does not keep them
+as card objects: it hands the core a :class:`CardPlan` — its targets by kind, how to
+build a batch of cards, its checks, and the side tasks (findings) that run beside the
+cards — and :func:`stream_cards` shares the batches and the side tasks among the
+processes (:func:`verdicts.parallel.fork_tasks`).  Each batch's cards are checked
+(every check's part outcome), validated against the schema and written at once: their
+JSON or text lines into a file of the process that made them, or, for SARIF and GitHub
+annotations, their results handed back as data.  The report is then assembled from the
+pieces and written to the stream, byte for byte what the whole-report reporters write
+for the same report (the golden tests hold both paths to that).
+
+The domain keeps what is its own — reading, analysing, deciding whether its input may
+be streamed at all (an acceptance reaching across batches may not) — and calls
+:func:`stream_cards` from its :meth:`~verdicts.domain.Domain.stream_to`.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from .model import Card, Finding
+from .progress import SILENT, Progress
+
+__all__ = ["CardPlan", "CardBatch", "stream_cards", "BATCH", "MIN_BATCH", "STREAMED_FORMATS"]
+
+#: targets whose cards are made, checked and written together
+BATCH = 20_000
+#: the fewest targets of a batch when a smaller input is cut into more batches
+MIN_BATCH = 1_000
+#: the formats :func:`stream_cards` writes
+STREAMED_FORMATS = ("json", "text", "sarif", "github")
+
+
+@dataclass
+class CardPlan:
+    """What a domain hands the core to stream one input's cards.
+
+    ``build(kind, chunk, progress, step)`` makes the cards of ``chunk`` (items of
+    ``targets[kind]``) and returns them with how many were withheld (a needed column is
+    missing).  ``check_context(card_dicts)`` is the domain's check context over a
+    batch.  ``side_tasks`` run beside the batches, each through ``run_side`` (a list of
+    findings).  ``assemble(findings, withheld, checks)`` makes the report without its
+    cards: the findings of the side tasks (in task order, added to what the domain found
+    before), the withheld counts by kind, and the merged check results.
+    """
+
+    targets: dict[str, Sequence[Any]]
+    build: Callable[[str, Sequence[Any], Progress, int], tuple[list[Card], int]]
+    checks: Sequence[Any]
+    check_context: Callable[[list[dict[str, Any]]], Any]
+    assemble: Callable[[list[Finding], dict[str, int], list], Any]
+    side_tasks: Sequence[Any] = ()
+    run_side: Callable[[Any], list[Finding]] | None = None
+    #: the verdicts (and codes) that fail the run (``fail_on``), and the passing one
+    fail_on: frozenset[str] = field(default_factory=frozenset)
+    passing: frozenset[str] = field(default_factory=frozenset)
+    #: the input's table sources, for SARIF locations
+    sources: Sequence[Any] = ()
+    #: progress labels by kind, for the stage line
+    counts: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CardBatch:
+    """What a process hands back for one batch of cards (pickled)."""
+
+    #: cards withheld (a column they need is missing)
+    withheld: int
+    #: each check's outcome over the batch, in the order of the plan's checks
+    outcomes: list
+    #: keys of the cards that failed the schema
+    schema_failed: list[str]
+    #: whether a card of the batch fails the run under ``fail_on``
+    fails: bool
+    #: JSON: ``(process, offset, length)`` of the cards' bytes in that process's file;
+    #: text: verdict → ``(count, (process, offset, length))``; SARIF/GitHub: the results
+    written: Any
+
+
+def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Progress = SILENT,
+                 failing: Callable[[Any], bool] | None = None) -> tuple[Any, bool]:
+    """Make, check and write ``plan``'s cards in batches over ``n`` processes, then the
+    whole report in ``format`` to the binary stream ``out``.  Returns the report (without
+    its cards) and whether the run fails (a card's verdict in ``plan.fail_on``, or
+    ``failing(report)``)."""
+    if format not in STREAMED_FORMATS:
+        raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
+    from .checks import merge_outcomes, run_checks_part
+    from .parallel import MAX_TASKS, fork_tasks
+    from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
+    from .sarif import CardResults, github_lines, other_results, render_sarif_results
+    from .schema import card_valid, schema_result
+
+    targets = plan.targets
+    side = list(plan.side_tasks)
+    total = sum(map(len, targets.values()))
+    # at least four batches a process, so that they end together; at most BATCH targets
+    # in memory at once; never more tasks than fork_tasks hands out
+    batch = min(BATCH, max(MIN_BATCH, -(-total // (4 * n)))) if n > 1 else BATCH
+    batch = max(batch, -(-total // (MAX_TASKS - len(side))))
+    tasks: list[tuple] = [("side", t) for t in side]
+    tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
+    sarif = CardResults(domain, plan.sources) if format in ("sarif", "github") else None
+    # the cards' JSON or text lines, a file per process (SARIF results come back as data)
+    files = [tempfile.TemporaryFile(prefix=f"{domain.name}-cards-") for _ in range(n)] if sarif is None else []
+    root = os.getpid()
+    key_field = domain.card_type.key_field
+    fail_on, passing = plan.fail_on, plan.passing
+
+    def do(t: int, w: int):
+        what, arg = tasks[t]
+        if what == "side":
+            return plan.run_side(arg)  # type: ignore[misc]
+        chunk = targets[what][arg:arg + batch]
+        here = progress if os.getpid() == root else SILENT  # the bar counts this process's cards for all
+        cards, held = plan.build(what, chunk, here, n)
+        data = [c.data for c in cards]
+        outcomes = list(run_checks_part(plan.checks, plan.check_context(data)))
+        schema_failed = [str(c.get(key_field)) for c in data if not card_valid(domain.name, c)]
+        fails = any(c["verdict"] not in passing and c["verdict"] in fail_on for c in data)
+        if sarif is not None:  # the cards' SARIF results come back as data
+            made = (sarif.result(c) for c in data)
+            return CardBatch(held, outcomes, schema_failed, fails, [r for r in made if r is not None])
+        f = files[w]
+        f.seek(0, 2)
+        if format == "json":
+            offset = f.tell()
+            write_items(data, f)
+            written: Any = (w, offset, f.tell() - offset)
+        else:  # the cards' lines by verdict, each verdict's as one piece of the file
+            lines: dict[str, list[str]] = {}
+            for c in data:
+                lines.setdefault(c["verdict"], []).append(card_text(c["verdict"], str(c[key_field]), c["summary"], c.get("hedge")))
+            written = {}
+            for verdict, texts in lines.items():
+                offset = f.tell()
+                f.write("".join(texts).encode("utf-8"))
+                written[verdict] = (len(texts), (w, offset, f.tell() - offset))
+        f.flush()
+        return CardBatch(held, outcomes, schema_failed, fails, written)
+
+    progress.start("카드", plan.counts or None)
+    try:
+        results = fork_tasks(n, len(tasks), do, progress.part)
+        progress.complete()
+        progress.start("쓰기")
+        made = [r for (what, _), r in zip(tasks, results) if what != "side"]
+        found = [f for (what, _), r in zip(tasks, results) if what == "side" for f in r]
+        withheld = {kind: sum(r.withheld for (what, _), r in zip(tasks, results) if what == kind) for kind in targets}
+        checks = [merge_outcomes(check, [r.outcomes[j] for r in made]) for j, check in enumerate(plan.checks)]
+        checks.append(schema_result([key for r in made for key in r.schema_failed]))
+        report = plan.assemble(found, withheld, checks)
+        if sarif is not None:
+            results = [result for r in made for result in r.written] + other_results(report.findings, report.issues)
+            text = render_sarif_results(results, domain) if format == "sarif" else github_lines(results, domain)
+            pieces = iter([text.encode("utf-8")])
+        elif format == "json":
+            segments = [Segment(files[r.written[0]], r.written[1], r.written[2]) for r in made]
+            pieces = iter_json_bytes(report, domain, card_blobs=segments)
+        else:
+            counts: dict[str, int] = {}
+            blobs: dict[str, list] = {}
+            for r in made:
+                for verdict, (count, (w, offset, length)) in r.written.items():
+                    counts[verdict] = counts.get(verdict, 0) + count
+                    blobs.setdefault(verdict, []).append(Segment(files[w], offset, length))
+            pieces = iter_text_bytes(report, domain, {v: (counts[v], blobs[v]) for v in counts})
+        for piece in pieces:
+            out.write(piece)
+    finally:
+        for f in files:
+            f.close()
+    progress.close()
+    fails = any(r.fails for r in made)
+    return report, fails or bool(failing is not None and failing(report))
