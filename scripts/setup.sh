@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what storygraph needs, idempotently: Debian packages (graphviz's `dot`, a Korean
-# font, and with --test headless Chromium for the browser tests and dovecot for the IMAP tests) and a virtual
+# font, Tesseract with Korean data, and with --test headless Chromium for the browser tests and dovecot
+# for the IMAP tests) and a virtual
 # environment in .venv with the project installed in editable mode.
 # Usage: scripts/setup.sh [--test]
 set -euo pipefail
@@ -12,6 +13,9 @@ want_test=0
 need=()
 command -v dot >/dev/null 2>&1 || need+=(graphviz)
 fc-list 2>/dev/null | grep -i -e nanum -e "noto sans cjk" >/dev/null || need+=(fonts-nanum fontconfig)  # not grep -q: with pipefail, SIGPIPE on fc-list would count as "missing"
+# residue's OCR reader: Tesseract with its Korean data (not grep -q, as above)
+command -v tesseract >/dev/null 2>&1 || need+=(tesseract-ocr)
+tesseract --list-langs 2>/dev/null | grep -x kor >/dev/null || need+=(tesseract-ocr-kor)
 if [[ $want_test == 1 ]]; then
   command -v chromium >/dev/null 2>&1 || need+=(chromium)
   # the mail importer's IMAP tests start their own dovecot on loopback (never the system service)

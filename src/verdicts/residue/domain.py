@@ -1,4 +1,10 @@
-"""The residue domain: judge card E3 over generated slide components."""
+"""The residue domain: judge card E3 over generated slide components.
+
+Written on the kit's table-domain steps (:meth:`verdicts.domain.Domain.judge`):
+:meth:`ResidueDomain.load` reads the component files, :meth:`ResidueDomain.build` reads
+each picture with the domain's reader (step 1) and judges it (steps 2 and 3), and
+:meth:`ResidueDomain.check_context` hands the checks what they recompute from.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +16,10 @@ from verdicts.domain import Domain, Report
 from verdicts.model import InputIssue
 
 from .checks import CHECKS, CheckContext
-from .loading import TABLE, load_components
+from .loading import TABLE, ComponentSet, load_components
 from .model import ANSWERS, COMPLETE, SATELLITE_ONLY, VERDICTS, ResidueCard
-from .readers import DEFAULT_READER, Reader
+from .pictures import UnreadablePicture
+from .readers import DEFAULT_READER, Reader, ReaderUnavailable
 from .rules import BOOK, build_card
 
 __all__ = ["ResidueDomain", "DOMAIN", "judge_components"]
@@ -28,10 +35,12 @@ class ResidueDomain(Domain):
     gold_fields = ("answer",)
     books = (BOOK,)
     input_noun = "컴포넌트"
+    inputs_attr = "components"
     docs_page = "docs/residue.md"
     docs_title = "Placeholder residue (card E3): answers and checks"
-    docs_note = ("The reading step is given (`visible_texts`) for now; the rules judge what was read, "
-                 "and a text only in the data does not exist (see `docs/decisions.md`).")
+    docs_note = ("Step 1 reads the visible texts: the component's `visible_texts` when given, else Tesseract (Korean and "
+                 "English) on `result_thumb`; the rules judge what was read, and a text only in the data does not exist "
+                 "(see `docs/decisions.md`).")
     notes = {
         "자동": [
             "다섯 가지 자동 검증이 답의 키와 라벨을 카드 E3 파일에서 다시 읽어 맞춰 보고, 근거가 그림에서 읽은 글만 인용하는지 대조합니다.",
@@ -39,15 +48,19 @@ class ResidueDomain(Domain):
             "모든 카드가 출력 스키마를 통과하는지, 요약과 단서가 존댓말 한 문장인지 봅니다.",
         ],
         "수동": [
-            "그림에서 읽은 글 목록이 실제 그림과 맞는지는 사람이 그림을 열어 확인합니다.",
+            "그림에서 읽은 글 목록이 실제 그림과 맞는지는 사람이 카드의 그림과 상자를 보고 확인합니다.",
             "항목 수에 맞춘 이름표 판단이 뜻까지 맞는지는 어긋남으로 나온 카드부터 사람이 봅니다.",
         ],
         "정직 경계선": [
-            "이 도구는 주어진 보이는 글 목록을 그대로 믿으므로, 글 읽기를 놓치면 그 글은 없는 글로 판정됩니다.",
-            "OCR 읽기는 아직 붙지 않았고, 읽기 함수는 바꿔 끼울 수 있게만 만들어 두었습니다.",
+            "글 읽기를 놓치면 그 글은 없는 글로 판정되므로, OCR이 잘못 읽은 글자는 템플릿 글로, 못 읽은 글은 빈 자리로 나올 수 있습니다.",
+            "OCR은 Tesseract의 한국어 데이터로 읽으며, 작거나 장식이 많은 글씨는 사람보다 덜 정확하게 읽습니다.",
             "자가채점 수치는 정답 파일로 러너를 돌린 결과가 있을 때만 출처와 함께 보여 주고, 예측 화면에서는 비워 둡니다.",
         ],
     }
+
+    def __init__(self, reader: Reader = DEFAULT_READER):
+        #: step 1: how each component's visible texts are read
+        self.reader = reader
 
     def checks(self) -> list[Check[Any]]:
         return list(CHECKS)
@@ -56,8 +69,33 @@ class ResidueDomain(Domain):
         """A component's file is recorded under its ``component_id``."""
         return str(card.get("component_id"))
 
-    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
-        return judge_components(path, config)
+    def load(self, path: Path) -> ComponentSet:
+        return load_components(path)
+
+    def build(self, inputs: ComponentSet) -> list[dict[str, Any]]:
+        """Read each component with :attr:`reader` and judge what was read; a component
+        whose picture cannot be read becomes an input issue and gets no card."""
+        cards = []
+        for component in inputs.components:
+            key = component.component_id
+            file = inputs.files[key]
+            try:
+                texts = self.reader(component, inputs.base[key])
+            except (UnreadablePicture, ReaderUnavailable) as exc:
+                inputs.issues.append(InputIssue(file=file, table=TABLE, column="result_thumb",
+                                                reason=f"{component.result_thumb}: {exc} 이 컴포넌트는 판정하지 않았습니다."))
+                continue
+            if texts is None:
+                inputs.issues.append(InputIssue(file=file, table=TABLE, column="visible_texts",
+                                                reason="보이는 글이 주어지지 않았고 읽을 그림(result_thumb)도 없어 판정하지 않았습니다."))
+                continue
+            inputs.visible[key] = texts
+            cards.append(build_card(component, texts))
+        return cards
+
+    def check_context(self, inputs: ComponentSet, cards: list[dict[str, Any]]) -> CheckContext:
+        judged = {k: c for k, c in inputs.by_id().items() if k in inputs.visible}
+        return CheckContext(judged, inputs.visible, cards)
 
 
 DOMAIN = ResidueDomain()
@@ -69,18 +107,5 @@ def judge_components(path: str | Path, config: Any = None, reader: Reader = DEFA
 
     Raises :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
-    loaded = load_components(path)
-    cards, issues = [], list(loaded.issues)
-    components, visible = {}, {}
-    for component in loaded.components:
-        key = component.component_id
-        texts = reader(component, loaded.base[key])
-        if texts is None:
-            issues.append(InputIssue(file=loaded.files[key], table=TABLE, column="visible_texts",
-                                     reason="보이는 글이 주어지지 않았고 그림을 읽을 읽기 함수도 없어 판정하지 않았습니다."))
-            continue
-        components[key], visible[key] = component, texts
-        cards.append(build_card(component, texts))
-    checks = CHECKS.run(CheckContext(components, visible, cards))
-    report = Report("residue", [ResidueCard(d) for d in cards], issues, checks, loaded.sources)
-    return DOMAIN.finish(report, config)
+    domain = DOMAIN if reader is DEFAULT_READER else ResidueDomain(reader)
+    return domain.judge(Path(path), config)

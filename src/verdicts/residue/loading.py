@@ -36,6 +36,11 @@ class ComponentSet:
     issues: list[InputIssue] = field(default_factory=list)
     sources: list[SourceInfo] = field(default_factory=list)
     base: dict[str, Path] = field(default_factory=dict)  # component_id -> its folder
+    #: filled by the domain's build step: component_id -> the texts step 1 read
+    visible: dict[str, list[Any]] = field(default_factory=dict)
+
+    def by_id(self) -> dict[str, Component]:
+        return {c.component_id: c for c in self.components}
 
 
 def component_files(path: Path) -> list[Path]:

@@ -93,3 +93,47 @@ def test_a_reader_is_pluggable(tmp_path):
     write(tmp_path, "c.yaml", data)
     report = judge_components(tmp_path, reader=lambda component, folder: [VisibleText(text="기본 타이틀")])
     assert [c.answer for c in report.cards] == ["template_left"]
+
+
+# ---------------------------------------------------------------------------- unreadable pictures
+def _png(width: int, height: int) -> bytes:
+    import io
+
+    from PIL import Image
+
+    buffer = io.BytesIO()
+    Image.new("RGB", (width, height), "white").save(buffer, format="PNG")
+    return buffer.getvalue()
+
+
+def _bomb() -> bytes:
+    """A PNG whose header claims 30000×30000 pixels (900 million) over a tiny body."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, body: bytes) -> bytes:
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+    header = struct.pack(">IIBBBBB", 30000, 30000, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(b"\x00" * 100)) + chunk(b"IEND", b"")
+
+
+PICTURES = {
+    "missing": (None, "없습니다"),
+    "not an image": (b"this is no picture\n", "알아볼 수 없는"),
+    "wrong size": (_png(800, 600), "1920x1080이어야 하는데 800x600입니다"),
+    "truncated": (_png(1920, 1080)[:200], "잘려"),
+    "decompression bomb": (_bomb(), "압축 폭탄"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(PICTURES))
+def test_an_unreadable_picture_is_an_issue_and_the_rest_is_judged(tmp_path, case):
+    content, reason = PICTURES[case]
+    if content is not None:
+        (tmp_path / "bad.png").write_bytes(content)
+    data = {k: v for k, v in GOOD.items() if k != "visible_texts"} | {"component_id": "BAD", "result_thumb": "bad.png"}
+    issues = judge_with(tmp_path, data)
+    assert [i.column for i in issues] == ["result_thumb"]
+    assert issues[0].reason.startswith("bad.png: ") and reason in issues[0].reason
+    assert issues[0].reason.endswith("이 컴포넌트는 판정하지 않았습니다.")
