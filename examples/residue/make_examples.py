@@ -62,8 +62,66 @@ def cards(items: list[dict], *, shown: dict[int, dict[str, str | None]] | None =
     return {"page_yaml": items, "binding": binding, "frame_tree": frame, "outside_nodes": [], "visible_texts": visible}
 
 
-def add(cid: str, answer: str, how: str, component: dict) -> None:
+def add(cid: str, answer: str, how: str, component: dict, plants: list[str] | None = None) -> None:
+    """One example: its gold answer, how it was made, the component, and what was
+    planted in it (``kind:text``; for the first themes, from ``PLANTS`` below)."""
     EXAMPLES.append((cid, answer, how, {"component_id": cid, "placeholder_table": PLACEHOLDERS, **component}))
+    if plants is not None:
+        PLANTS[cid] = plants
+
+
+#: what each example plants (``kind:text``), checked against its gold answer and its
+#: data by ``tests/verdicts/residue/test_example.py`` (without the judge).  Kinds that
+#: decide an answer: template, misfit (template_left); blank, placeholder_blank
+#: (body_blank); outside (outside_left); satellite (satellite_only).  Kinds that
+#: decide nothing: token (a fitting marker or label), variant (user text shown another
+#: way) with shown_as (the page value it shows), replaced (template text of an outside
+#: chart whose cells were replaced), not_blank (a page value not shown whose place shows
+#: something else or is a satellite place).  A binding text or a non-null ``now`` on the
+#: picture is user text and needs no plant.
+PLANTS: dict[str, list[str]] = {
+    "DO-0002": ["token:01", "token:02"], "DO-0003": ["token:A", "token:B", "token:C"],
+    "DO-0005": ["variant:파일럿 운…", "shown_as:파일럿 운영"], "DO-0006": ["variant:label: 기획", "shown_as:기획"],
+    "DO-0012": ["token:Q", "token:A"],
+    "DO-0101": ["satellite:제목을 입력해주세요."], "DO-0102": ["satellite:부제목 입력"], "DO-0103": ["satellite:제목 입력"],
+    "DO-0104": ["satellite:내용"], "DO-0105": ["satellite:사진을 넣어 주세요"], "DO-0106": ["satellite:제목 입력", "not_blank:상반기 성과"],
+    "DO-0201": ["placeholder_blank:설명을 입력해주세요.", "blank:파일럿 운영"], "DO-0202": ["blank:성과 지표 확인"],
+    "DO-0203": ["placeholder_blank:내용", "blank:기획"], "DO-0204": ["placeholder_blank:설명", "blank:시장 조사와 목표 설정"],
+    "DO-0205": ["outside:20XX년", "blank:파일럿 운영"],
+    "DO-0206": ["satellite:제목 입력", "placeholder_blank:텍스트를 입력하세요", "blank:시장 조사와 목표 설정"],
+    "DO-0301": ["outside:20XX년"], "DO-0302": ["outside:100"], "DO-0303": ["outside:A항목"], "DO-0304": ["outside:Sample Text"],
+    "DO-0305": ["outside:내용"], "DO-0306": ["outside:단계명"], "DO-0307": ["outside:20XX년", "satellite:제목 입력"],
+    "DO-0401": ["template:이곳에 내용을 입력해 보세요"], "DO-0402": ["misfit:A", "misfit:B", "misfit:C"],
+    "DO-0403": ["misfit:F", "misfit:A", "misfit:Q"], "DO-0404": ["template:フェーズ1"],
+    "DO-0405": ["template:기본 타이틀", "not_blank:실행"], "DO-0406": ["template:Lorem ipsum dolor"],
+    "DO-0407": ["template:샘플 이미지입니다", "blank:시장 조사와 목표 설정"],
+    "DO-0502": ["token:STEP 1", "token:STEP 2", "token:STEP 3"], "DO-0503": ["token:A", "token:B", "token:C", "token:D"],
+    "DO-0504": ["variant:OKR 분기…", "shown_as:OKR 분기 점검"], "DO-0506": ["satellite:제목 입력"],
+    "DO-0507": ["satellite:텍스트를 입력하세요"], "DO-0508": ["placeholder_blank:설명", "blank:OKR 분기 점검"],
+    "DO-0509": ["blank:온보딩"], "DO-0510": ["outside:20XX년"], "DO-0511": ["outside:기본 항목"],
+    "DO-0512": ["misfit:A", "misfit:B"], "DO-0513": ["template:Click to add text"], "DO-0514": ["misfit:VS"],
+    "DO-0601": ["token:VS"], "DO-0602": ["token:O", "token:X"], "DO-0603": ["misfit:O"],
+    "DO-0604": ["token:Q", "token:A", "token:Q", "token:A"], "DO-0605": ["token:Q", "token:A", "token:Q", "token:A", "blank:사흘 걸립니다"],
+    "DO-0607": ["replaced:20XX년"], "DO-0608": ["outside:계열 1"], "DO-0609": ["satellite:부제목 입력"],
+    "DO-0610": ["outside:설명을 입력해주세요."], "DO-0611": ["satellite:제목을 입력해…"],
+    "DO-0612": ["variant:초기 비용…", "shown_as:초기 비용 2억"], "DO-0613": ["template:1 steps"], "DO-0614": ["blank:월 1,200만원"],
+}
+#: the answer each deciding kind leads to, in the card's order of precedence
+DECIDES = {"template": "template_left", "misfit": "template_left", "blank": "body_blank", "placeholder_blank": "body_blank",
+           "outside": "outside_left", "satellite": "satellite_only"}
+ORDER = ("template_left", "body_blank", "outside_left", "satellite_only", "complete")
+
+
+def answer_of(plants: list[str]) -> str:
+    """The first answer, in the card's order, that a plant leads to (complete if none)."""
+    led = {DECIDES[p.split(":", 1)[0]] for p in plants if p.split(":", 1)[0] in DECIDES}
+    return next(a for a in ORDER if a in led or a == "complete")
+
+
+#: components drawn as pictures (result_thumb, beside their visible_texts): for the
+#: screen's boxes and for the OCR stability of `verdicts card measure`
+PICTURED = ("DO-0701", "DO-0703", "DO-0704", "DO-0706", "DO-0710", "DO-0711", "DO-0713", "DO-0714",
+            "DO-0801", "DO-0802", "DO-0806", "DO-0810")
 
 
 STEPS = [{"label": "기획", "desc": "시장 조사와 목표 설정"}, {"label": "실행", "desc": "파일럿 운영"}, {"label": "점검", "desc": "성과 지표 확인"}]
@@ -280,17 +338,195 @@ c["outside_nodes"] = [{"node_id": "o1", "template_text": None, "now": None, "ele
 add("DO-0614", "body_blank", "the second offer's price is nowhere and its place is empty; the outside diagram shows nothing", c)
 
 
+# ------------------------------------------------------------------------------ fourth theme
+# A sales table bound as a whole: the table node is bound (sheet_id) and its cells are its
+# children by `parent`, so their template texts (「A열」, 「텍스트」) are only in the data.
+# Headers are bound texts; rows beyond the page's items are surplus.
+REGIONS = [{"지역": "서울", "목표": "매출 20% 증가"}, {"지역": "부산", "목표": "신규 고객 확보"},
+           {"지역": "대구", "목표": "재구매율 개선"}, {"지역": "광주", "목표": "매장 두 곳 추가"}]
+COLUMNS = ("지역", "목표")
+
+
+def cell(row: int, col: int) -> list[int]:
+    return [40 + col * 620, 300 + row * 120, 600, 110]
+
+
+def table(items: list[dict] = REGIONS, *, shown: dict | None = None, surplus: int = 0, surplus_shows: str | None = None) -> dict:
+    """A bound table: a header row and one row per item (``shown[(row, column)]``
+    overrides what a cell shows, ``None`` = empty), plus ``surplus`` empty rows."""
+    frame = [{"node_id": "tbl", "text": None, "box": [20, 180, 1280, 880], "slot_kind": "unit_field"}]
+    binding = [{"node_id": "tbl", "sheet_id": "t1", "text": None, "slot_kind": "unit_field"}]
+    visible = []
+    for k, name in enumerate(COLUMNS):
+        b = [40 + k * 620, 190, 600, 100]
+        frame.append({"node_id": f"h{k}", "parent": "tbl", "text": f"{'AB'[k]}열", "box": b, "slot_kind": "unit_field"})
+        binding.append({"node_id": f"h{k}", "sheet_id": "t1", "text": name, "slot_kind": "unit_field"})
+        visible.append({"text": name, "box": [b[0] + 20, b[1] + 20, 400, 60]})
+    for r in range(len(items) + surplus):
+        for k, name in enumerate(COLUMNS):
+            b = cell(r, k)
+            frame.append({"node_id": f"r{r}{k}", "parent": "tbl", "text": "텍스트", "box": b, "slot_kind": "unit_field"})
+            if r >= len(items):
+                if surplus_shows and k == 1 and r == len(items):
+                    visible.append({"text": surplus_shows, "box": [b[0] + 20, b[1] + 25, 400, 60]})
+                continue
+            show = (shown or {}).get((r, name), items[r][name])
+            if show:
+                visible.append({"text": show, "box": [b[0] + 20, b[1] + 25, 500, 60]})
+    return {"page_yaml": items, "binding": binding, "frame_tree": frame, "outside_nodes": [], "visible_texts": visible}
+
+
+def beside(c: dict, texts: list[str]) -> dict:
+    """``texts`` (markers, labels) drawn one per row left of the table, inside the bound area."""
+    c["frame_tree"].append({"node_id": "side", "text": None, "box": [1320, 280, 120, 520], "slot_kind": "unbound_core"})
+    c["visible_texts"] += [{"text": t, "box": [1330, 320 + 120 * k, 100, 60]} for k, t in enumerate(texts)]
+    return c
+
+
+def chart(c: dict, template: str, shows: str | None, *, element: str = "chart", replaced: bool = False, now: str | None = None,
+          satellite: bool = False) -> dict:
+    """An outside node right of the table, showing ``shows``."""
+    c["outside_nodes"].append({"node_id": "o1", "template_text": template, "now": now, "element": element, "cells_replaced": replaced,
+                               "satellite": satellite, "slot_kind": "satellite" if satellite else "unbound_core",
+                               "box": [1460, 180, 440, 880]})
+    if shows:
+        c["visible_texts"].append({"text": shows, "box": [1480, 900, 400, 60]})
+    return c
+
+
+add("DO-0701", "complete", "a bound table: headers and every cell shown, the cells' template texts only in the data", table(), [])
+add("DO-0702", "complete", "two surplus rows of the table left empty", table(surplus=2), [])
+add("DO-0703", "satellite_only", "a surplus row of the table shows 내용", table(surplus=1, surplus_shows="내용"), ["satellite:내용"])
+add("DO-0704", "body_blank", "the second row's goal cell is empty and the goal is nowhere",
+    table(shown={(1, "목표"): None}), ["blank:신규 고객 확보"])
+add("DO-0705", "body_blank", "the third row's goal cell shows 설명", table(shown={(2, "목표"): "설명"}),
+    ["placeholder_blank:설명", "blank:재구매율 개선"])
+add("DO-0706", "template_left", "a cell of the bound table shows its template text A열 instead of 광주",
+    table(shown={(3, "지역"): "A열"}), ["template:A열", "not_blank:광주"])
+add("DO-0707", "complete", "ordinal markers 01 to 04 beside the four rows", beside(table(), ["01", "02", "03", "04"]),
+    ["token:01", "token:02", "token:03", "token:04"])
+add("DO-0708", "template_left", "labels A and B beside four rows do not fit", beside(table(), ["A", "B"]), ["misfit:A", "misfit:B"])
+add("DO-0709", "complete", "labels A to D beside four rows fit", beside(table(), ["A", "B", "C", "D"]),
+    ["token:A", "token:B", "token:C", "token:D"])
+add("DO-0710", "outside_left", "a chart outside, cells not replaced, shows its legend 계열 1", chart(table(), "계열 1", "계열 1"),
+    ["outside:계열 1"])
+add("DO-0711", "complete", "a chart outside, cells replaced, still shows its legend 계열 1 (not counted, hedged)",
+    chart(table(), "계열 1", "계열 1", replaced=True), ["replaced:계열 1"])
+add("DO-0712", "complete", "a chart outside, cells replaced, its legend shows the page's 서울",
+    chart(table(), "계열 1", "서울", replaced=True), [])
+add("DO-0713", "satellite_only", "a satellite subtitle outside shows 부제목 입력",
+    chart(table(), "부제목 입력", "부제목 입력", element="text", satellite=True), ["satellite:부제목 입력"])
+add("DO-0714", "outside_left", "an outside text node never replaced shows Sample Text",
+    chart(table(), "Sample Text", "Sample Text", element="text"), ["outside:Sample Text"])
+add("DO-0715", "complete", "an outside text node replaced (now) shows its new text",
+    chart(table(), "Sample Text", "2027 영업 계획", element="text", now="2027 영업 계획"), [])
+add("DO-0716", "outside_left", "an outside node that is no satellite shows 제목 입력",
+    chart(table(), "제목 입력", "제목 입력", element="text"), ["outside:제목 입력"])
+c = table(shown={(3, "목표"): None})
+c["frame_tree"].append({"node_id": "note", "text": None, "box": [1320, 900, 120, 120], "slot_kind": "unbound_core"})
+c["visible_texts"].append({"text": "Lorem ipsum", "box": [1320, 920, 120, 60]})
+add("DO-0717", "template_left", "template text inside and an empty goal cell: template text comes first", c,
+    ["template:Lorem ipsum", "blank:매장 두 곳 추가"])
+add("DO-0718", "body_blank", "an empty region cell and a chart outside with its legend: the blank comes first",
+    chart(table(shown={(1, "지역"): None}), "계열 1", "계열 1"), ["blank:부산", "outside:계열 1"])
+c = chart(table(), "계열 1", "계열 1")
+c["frame_tree"].insert(0, {"node_id": "title", "text": "제목", "box": [20, 20, 1280, 140], "slot_kind": "unbound_satellite"})
+c["visible_texts"].insert(0, {"text": "제목 입력", "box": [40, 50, 400, 60]})
+add("DO-0719", "outside_left", "a chart legend outside and a component title placeholder: outside comes first", c,
+    ["outside:계열 1", "satellite:제목 입력"])
+add("DO-0720", "complete", "English user text in a table cell",
+    table([*REGIONS[:3], {"지역": "Seoul HQ", "목표": "Global sales"}]), [])
+
+
+# ------------------------------------------------------------------------------ fifth theme
+# A timeline in rows: a label place and a description place per phase, a satellite
+# title on top and a photo place on the right; the template has five rows.
+PHASES = [{"label": "1분기", "desc": "시장 분석"}, {"label": "2분기", "desc": "시제품 제작"}, {"label": "3분기", "desc": "정식 출시"}]
+
+
+def timeline(items: list[dict] = PHASES, *, shown: dict | None = None, title_shows: str | None = None,
+             photo_shows: str | None = None, rows: int = 3) -> dict:
+    frame = [{"node_id": "title", "text": "제목", "box": [40, 20, 1200, 140], "slot_kind": "satellite"},
+             {"node_id": "photo", "text": None, "box": [1540, 200, 340, 560], "slot_kind": "unbound_core", "role": "photo"}]
+    binding, visible = [], []
+    if title_shows:
+        visible.append({"text": title_shows, "box": [60, 60, 600, 60]})
+    if photo_shows:
+        visible.append({"text": photo_shows, "box": [1550, 450, 320, 60]})
+    for i in range(max(rows, len(items))):
+        for k, field in enumerate(("label", "desc")):
+            node = f"p{i}{field[0]}"
+            b = [40, 200 + i * 170, 400, 150] if k == 0 else [480, 200 + i * 170, 1000, 150]
+            frame.append({"node_id": node, "text": "텍스트", "box": b, "slot_kind": "unit_field"})
+            if i >= len(items):
+                continue
+            value = items[i].get(field)
+            if value:
+                binding.append({"node_id": node, "sheet_id": f"s{i}", "text": value, "slot_kind": "unit_field"})
+            show = (shown or {}).get((i, field), value)
+            if show:
+                visible.append({"text": show, "box": [b[0] + 20, b[1] + 45, b[2] - 40, 60]})
+    return {"page_yaml": items, "binding": binding, "frame_tree": frame, "outside_nodes": [], "visible_texts": visible}
+
+
+def markers(c: dict, texts: list[str]) -> dict:
+    c["frame_tree"].append({"node_id": "marks", "text": None, "box": [1500, 800, 400, 260], "slot_kind": "unbound_core"})
+    c["visible_texts"] += [{"text": t, "box": [1520, 820 + 70 * k, 300, 60]} for k, t in enumerate(texts)]
+    return c
+
+
+LABEL_ONLY = [*PHASES[:2], {"label": "3분기"}]
+add("DO-0801", "complete", "three phases shown, the satellite title place and the photo place empty", timeline(), [])
+add("DO-0802", "satellite_only", "the satellite title shows 제목을 입력해주세요.", timeline(title_shows="제목을 입력해주세요."),
+    ["satellite:제목을 입력해주세요."])
+add("DO-0803", "satellite_only", "the photo place shows its insert hint", timeline(photo_shows="사진을 넣어 주세요"),
+    ["satellite:사진을 넣어 주세요"])
+add("DO-0804", "complete", "a label-only phase: its description place is empty", timeline(LABEL_ONLY), [])
+add("DO-0805", "satellite_only", "a label-only phase's description place shows 설명 (surplus, never blank)",
+    timeline(LABEL_ONLY, shown={(2, "desc"): "설명"}), ["satellite:설명"])
+add("DO-0806", "body_blank", "the second phase's description place shows 설명을 입력해주세요.",
+    timeline(shown={(1, "desc"): "설명을 입력해주세요."}), ["placeholder_blank:설명을 입력해주세요.", "blank:시제품 제작"])
+add("DO-0807", "body_blank", "the first phase's label place is empty", timeline(shown={(0, "label"): None}), ["blank:1분기"])
+add("DO-0808", "complete", "a description cut short with an ellipsis", timeline(shown={(2, "desc"): "정식 출…"}),
+    ["variant:정식 출…", "shown_as:정식 출시"])
+add("DO-0809", "complete", "STEP 1 to STEP 3 beside three phases", markers(timeline(), ["STEP 1", "STEP 2", "STEP 3"]),
+    ["token:STEP 1", "token:STEP 2", "token:STEP 3"])
+add("DO-0810", "template_left", "an English marker word on a Korean page", markers(timeline(), ["Phase 1"]), ["template:Phase 1"])
+add("DO-0811", "template_left", "a template guide beside the phases", markers(timeline(), ["여기에 내용을 입력하세요"]),
+    ["template:여기에 내용을 입력하세요"])
+add("DO-0812", "complete", "the template's fourth and fifth rows belong to another page and are empty", timeline(rows=5), [])
+add("DO-0813", "complete", "a 'desc:' prefix before a description", timeline(shown={(0, "desc"): "desc: 시장 분석"}),
+    ["variant:desc: 시장 분석", "shown_as:시장 분석"])
+add("DO-0814", "template_left", "VS beside three phases does not fit", markers(timeline(), ["VS"]), ["misfit:VS"])
+add("DO-0815", "complete", "a description broken over two lines", timeline(shown={(1, "desc"): "시제품\n제작"}), [])
+add("DO-0816", "body_blank", "the first phase's description is nowhere while a label-only phase's description place is empty too",
+    timeline(LABEL_ONLY, shown={(0, "desc"): None}), ["blank:시장 분석"])
+
+
 def main() -> None:
-    for old in HERE.glob("DO-*.yaml"):
+    import sys
+
+    sys.path.insert(0, str(HERE.parents[1] / "src"))
+    from verdicts.residue.model import VisibleText
+    from verdicts.residue.render import render_picture
+
+    for cid, answer, _, _ in EXAMPLES:
+        wanted = answer_of(PLANTS.get(cid, []))
+        if wanted != answer:
+            raise SystemExit(f"{cid}: gold {answer}, but its plants lead to {wanted}")
+    for old in [*HERE.glob("DO-*.yaml"), *(HERE / "pictures").glob("DO-*.png")]:
         old.unlink()
     for cid, answer, how, component in EXAMPLES:
+        if cid in PICTURED:
+            render_picture([VisibleText(**v) for v in component["visible_texts"]], HERE / "pictures" / f"{cid}.png")
+            component = {**component, "result_thumb": f"pictures/{cid}.png"}
         (HERE / f"{cid}.yaml").write_text(f"# {how} (gold: {answer})\n" + yaml.safe_dump(component, allow_unicode=True, sort_keys=False),
                                           encoding="utf-8")
     with open(HERE / "gold.csv", "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(["component_id", "verdict", "answer", "how"])
+        w.writerow(["component_id", "verdict", "answer", "how", "plants"])
         for cid, answer, how, _ in EXAMPLES:
-            w.writerow([cid, LABELS[answer], answer, how])
+            w.writerow([cid, LABELS[answer], answer, how, " | ".join(" ".join(p.split()) for p in PLANTS.get(cid, []))])
 
 
 if __name__ == "__main__":

@@ -41,7 +41,7 @@ from .palette import UNJUDGED, verdict_colours
 from .safe_text import clean
 from .report import group_by_verdict
 
-__all__ = ["ContextTable", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
+__all__ = ["ContextTable", "CardFigure", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
 
 #: the Korean font stack (fonts-nanum is installed by scripts/setup.sh)
 FONT_STACK = '"NanumGothic", "Nanum Gothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", ' \
@@ -88,6 +88,17 @@ class CardListPanel:
 
 
 @dataclass
+class CardFigure:
+    """A picture for one card: an ``<svg>`` made by the domain (kept to the ``<svg>``
+    element and stripped of scripts by :func:`clean_svg`), a caption, and a legend of
+    ``(colour, meaning)`` pairs shown under it."""
+
+    svg: str
+    caption: str
+    legend: list[tuple[str, str]] = field(default_factory=list)
+
+
+@dataclass
 class GradingPanel:
     """A grading run's JSON output, as read by :func:`load_grading`, with where it was
     read from and whether its inputs are the ones on screen (``None``: unknown)."""
@@ -125,6 +136,9 @@ class ScreenExtras:
     diagram_targets: dict[str, str] = field(default_factory=dict)
     #: panels of their own listing some cards again, shown under the verdict groups
     panels: list[CardListPanel] = field(default_factory=list)
+    #: card key -> a figure shown in the card's body above its evidence (residue: the
+    #: component's picture with the texts read off it boxed and coloured by source)
+    figures: dict[str, "CardFigure"] = field(default_factory=dict)
     #: a served page that follows its file: the server-sent-events path it listens on
     #: (the page then fetches itself again and updates in place, keeping what was open)
     live: str | None = None
@@ -272,6 +286,15 @@ def _context_table(ctx: ContextTable | None) -> str:
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
+def _figure(figure: CardFigure | None) -> str:
+    if figure is None:
+        return ""
+    legend = "".join(f'<li><span class="swatch" style="border-color:{escape(colour)}"></span>{escape(meaning)}</li>'
+                     for colour, meaning in figure.legend)
+    return (f'<figure class="card-figure">{clean_svg(figure.svg)}<figcaption>{escape(figure.caption)}'
+            + (f'<ul class="legend">{legend}</ul>' if legend else "") + "</figcaption></figure>")
+
+
 def _card_fields(card: Card) -> str:
     items = []
     for name in card_field_names(card):
@@ -293,8 +316,8 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
         f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(card.verdict)}">'
         f'<summary><span class="badge" style="background:{fill};color:{stroke};border-color:{stroke}">{escape(card.verdict)}</span>'
         f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}</summary>'
-        f'<div class="card-body">{hedge}{locate}{_card_fields(card)}{_evidence_table(card.evidence)}'
-        f'{_context_table(extras.context.get(card.key))}</div></details></li>'
+        f'<div class="card-body">{hedge}{locate}{_card_fields(card)}{_figure(extras.figures.get(card.key))}'
+        f'{_evidence_table(card.evidence)}{_context_table(extras.context.get(card.key))}</div></details></li>'
     )
 
 

@@ -69,6 +69,24 @@ class ResidueDomain(Domain):
         """A component's file is recorded under its ``component_id``."""
         return str(card.get("component_id"))
 
+    def screen_extras(self, report: Report, grading: Any = None) -> Any:
+        """The generic screen with a figure on every card: the component's picture (or
+        its node boxes) with the texts read off it boxed and coloured by source."""
+        from verdicts.screen import ScreenExtras
+
+        from .figures import component_figure
+
+        inputs: ComponentSet | None = getattr(report, self.inputs_attr, None)
+        figures = {}
+        if inputs is not None:
+            components = inputs.by_id()
+            for card in report.cards:
+                key = card.key
+                if key in components and key in inputs.visible:
+                    figures[key] = component_figure(components[key], inputs.visible[key], card.attributions or [],
+                                                    inputs.base[key])
+        return ScreenExtras(grading=grading, figures=figures)
+
     def load(self, path: Path) -> ComponentSet:
         return load_components(path)
 

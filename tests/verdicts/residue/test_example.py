@@ -41,3 +41,46 @@ def test_annotations_point_at_each_component_file(cli):
     for line in lines:
         key = line.split("· ", 1)[1].split(":", 1)[0]
         assert f"file={EXAMPLES / key}.yaml" in line or f"/{key}.yaml," in line
+
+
+# ---------------------------------------------------------------------------- labels checked without the judge
+#: the answer each deciding plant kind leads to; kinds that decide nothing map to None
+PLANT_KINDS = {"template": "template_left", "misfit": "template_left", "blank": "body_blank", "placeholder_blank": "body_blank",
+               "outside": "outside_left", "satellite": "satellite_only", "token": None, "variant": None,
+               "replaced": None, "shown_as": None, "not_blank": None}
+#: kinds whose text is on the picture but is no page value; kinds whose page value is not on it
+SHOWN_KINDS = {"template", "misfit", "placeholder_blank", "outside", "satellite", "token", "variant", "replaced"}
+UNSHOWN_KINDS = {"blank", "shown_as", "not_blank"}
+PRECEDENCE = ["template_left", "body_blank", "outside_left", "satellite_only"]
+
+
+def _plain(text) -> str:
+    return " ".join(str(text).split())
+
+
+def test_every_label_follows_from_what_was_planted():
+    """An independent check of gold.csv (no judge code): each component's plants lead,
+    by the card's order of precedence, to its gold answer, and the plants account for
+    every difference between the picture's texts and the user's texts — nothing
+    unplanned is on the picture, and no page value is missing unplanned."""
+    import yaml
+    from collections import Counter
+
+    rows = list(csv.DictReader(open(EXAMPLES / "gold.csv", encoding="utf-8")))
+    assert len(rows) >= 100
+    for row in rows:
+        plants = [p.split(":", 1) for p in row["plants"].split(" | ") if p]
+        assert all(kind in PLANT_KINDS and text for kind, text in plants), row
+        led = {PLANT_KINDS[kind] for kind, _ in plants} - {None}
+        wanted = next((a for a in PRECEDENCE if a in led), "complete")
+        assert wanted == row["answer"], f"{row['component_id']}: plants lead to {wanted}, gold says {row['answer']}"
+        data = yaml.safe_load((EXAMPLES / f"{row['component_id']}.yaml").read_text(encoding="utf-8"))
+        values = [_plain(v) for item in data["page_yaml"] for v in item.values() if v not in (None, "")]
+        shown = [_plain(v["text"]) for v in data["visible_texts"]]
+        # the seed's user texts: page values, binding texts, non-null `now`
+        users = values + [_plain(b["text"]) for b in data["binding"] if b.get("text")]
+        users += [_plain(o["now"]) for o in data["outside_nodes"] if o.get("now")]
+        extras = Counter(t for t in shown if t not in users)
+        missing = Counter(v for v in values if v not in shown)
+        assert extras == Counter(_plain(t) for k, t in plants if k in SHOWN_KINDS), row["component_id"]
+        assert missing == Counter(_plain(t) for k, t in plants if k in UNSHOWN_KINDS), row["component_id"]
