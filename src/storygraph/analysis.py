@@ -19,6 +19,7 @@ from verdicts.korean import josa
 from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
+from .budgets import DEFAULT_BUDGETS, BudgetExceeded, Budgets
 from .facts import SceneShadowing, ShadowedBranch, Undecided
 from .graph import SceneGraph
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
@@ -72,6 +73,8 @@ class Analysis:
     positions: dict[tuple[str, str], tuple[str, int | None]] = field(default_factory=dict)
     #: whether the tables were imported from a story linted directly
     story: bool = False
+    #: the per-scene budgets of the exact searches (:mod:`storygraph.budgets`)
+    budgets: Budgets = DEFAULT_BUDGETS
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -194,7 +197,7 @@ def _closure(starts: Iterable[Hashable], adjacency: Mapping[Hashable, Iterable[H
 
 
 def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, meanwhile=None,
-            memo: AnalysisMemo | None = None) -> Analysis:
+            memo: AnalysisMemo | None = None, budgets: Budgets = DEFAULT_BUDGETS) -> Analysis:
     """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
     (shadowing, stuck combinations) is split over that many processes
     (:mod:`storygraph.partition`); the result is the same.
@@ -207,7 +210,10 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
 
     ``memo`` (one process only): what the previous analysis of the same scenario kept
     (:class:`AnalysisMemo`); the scenes whose inputs are unchanged keep their decisions
-    instead of being decided again, and the result is the same as without it."""
+    instead of being decided again, and the result is the same as without it.
+
+    ``budgets`` bound the exact searches of each scene (:mod:`storygraph.budgets`): past
+    one, that scene's result is not decided and an issue says why."""
     if memo is not None:
         jobs = 1
     issues: list[InputIssue] = []
@@ -236,7 +242,7 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
 
     _empty_enum_values(scenario)
     conditions = _parse_conditions(scenario, issues)
-    analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues)
+    analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues, budgets=budgets)
     if scenario.has("story_branches", "kind") or scenario.has("story_branches", "condition_opaque"):
         _read_menu_columns(analysis)
     both = reached is not None and reaches is not None
@@ -307,7 +313,18 @@ def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None) -> None:
                     a.stuck[scene_id] = stuck
                 continue
         exprs = [a.conditions[b.branch_id] for b in state.ordered]
-        stuck = uncovered(exprs, flags, list(scene.available_flags))  # type: ignore[arg-type]
+        try:
+            stuck = uncovered(exprs, flags, list(scene.available_flags), a.budgets)  # type: ignore[arg-type]
+        except BudgetExceeded as exc:
+            # not kept by the memo: a larger budget in the configuration decides it next time
+            a.stuck[scene_id] = StuckScene(scene_id, None, None, [], {}, tuple(scene.available_flags), limit=exc.words())
+            a.issues.append(InputIssue(
+                file=sc.files.get("scene_states"), table="scene_states", line=scene.line, column="available_flags",
+                reason=(f"장면 {josa(scene_id, '은/는')} 플래그 조합이 너무 많아 어떤 조합에서 독자가 멈추는지를 계산 한도"
+                        f"({exc.words()}) 안에 다 따지지 못해 판정하지 않았습니다. 한도는 설정 파일의 [budget] {exc.name}로 "
+                        "늘릴 수 있습니다."),
+            ))
+            continue
         if key is not None:
             kept[key] = stuck
         if stuck is not None:
@@ -444,7 +461,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
     menu_info = bool(kinds or opaque)
     kept: dict = {}
     if memo is not None:
-        env = (missing_column, has_flag_table, a.menus, menu_info, file)
+        env = (missing_column, has_flag_table, a.menus, menu_info, file, a.budgets)
         if memo.env != env:
             memo.env, memo.scenes = env, {}
         memo.keys, memo.decided, memo.kept = {}, 0, 0
@@ -588,7 +605,18 @@ def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditio
                 dom = domain_memo[key] = (make_flag_domain(spec, key[1]) if spec.type in ("int", "enum")
                                           else flag_domain(spec, key[1]))
         domains[f] = dom
-    decided, covered, always = decide_scene(exprs, domains, used=list(used), blockers=blockers)  # type: ignore[arg-type]
+    try:
+        decided, covered, always = decide_scene(exprs, domains, used=list(used), blockers=blockers,  # type: ignore[arg-type]
+                                                budget=a.budgets)
+    except BudgetExceeded as exc:
+        state.undecided = Undecided("budget", column="condition_expr", budget=exc.words())
+        a.issues.append(InputIssue(
+            file=file, table="story_branches", line=ordered[0].line, column="condition_expr",
+            reason=(f"장면 {scene_id}에서 나가는 분기 {len(ordered):,}개의 조건이 겹치는지를 계산 한도({exc.words()}) 안에 "
+                    f"다 따지지 못해 이 장면의 조건 겹침은 판정하지 않았습니다. 한도는 설정 파일의 [budget] {exc.name}로 "
+                    "늘릴 수 있습니다."),
+        ))
+        return
     if covered is not None:
         last = len(ordered) - 1
         kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]

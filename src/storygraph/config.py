@@ -11,6 +11,10 @@ found from the scenario's folder upwards (or given with ``--config``).
     hops = 2
     max_nodes = 600
 
+    [budget]                             # per scene (docs/security.md, storygraph.budgets)
+    sat_steps = 100000000
+    stuck_evaluations = 1000000
+
     [[accept]]                           # a finding that is intended
     target = "BR-13"
     reason = "앞 순번이 먼저 걸리게 둔 자리입니다."
@@ -30,9 +34,10 @@ from annotated_types import Ge, Interval
 
 from verdicts.config import STRICT, Acceptance, Config as BaseConfig, config_record
 
+from .budgets import DEFAULT_BUDGETS, Budgets
 from .rules import VERDICT_CODES
 
-__all__ = ["Config", "DiagramOptions", "Acceptance", "VERDICT_CODES", "DEFAULT_FAIL_ON"]
+__all__ = ["Config", "DiagramOptions", "BudgetOptions", "Acceptance", "VERDICT_CODES", "DEFAULT_FAIL_ON"]
 
 DEFAULT_FAIL_ON = ("어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "findings", "issues")
 
@@ -47,12 +52,26 @@ class DiagramOptions:
 
 
 @config_record
+class BudgetOptions:
+    """``[budget]``: the per-scene budgets of the exact searches (:mod:`storygraph.budgets`)."""
+
+    __pydantic_config__ = STRICT
+
+    sat_steps: Annotated[int, Ge(1)] = DEFAULT_BUDGETS.sat_steps
+    stuck_evaluations: Annotated[int, Ge(1)] = DEFAULT_BUDGETS.stuck_evaluations
+
+    def budgets(self) -> Budgets:
+        return Budgets(self.sat_steps, self.stuck_evaluations)
+
+
+@config_record
 class Config(BaseConfig):
     """storygraph's configuration: the shared one (format, ``fail_on``, ``[[accept]]``)
     and the diagram's options."""
 
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     diagram: DiagramOptions = field(default_factory=DiagramOptions)
+    budget: BudgetOptions = field(default_factory=BudgetOptions)
 
     def __post_init__(self) -> None:
         # a verdict label and its code fail the same cards: keep one spelling (unknown

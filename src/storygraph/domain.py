@@ -173,12 +173,13 @@ def lint(path: str | Path, config: "Config | None" = None, progress: Progress = 
     """
     from .config import Config
 
+    config = config or Config()
     with without_gc():
         progress.start("읽기")
         scenario = load_scenario(path)
         progress.start("분석")
-        analysis = analyse(scenario)
-        return _finish(scenario, analysis, config or Config(), progress)
+        analysis = analyse(scenario, budgets=config.budget.budgets())
+        return _finish(scenario, analysis, config, progress)
 
 
 def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: Progress) -> LintResult:
@@ -244,7 +245,8 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             # inputs alone, while the other processes start deciding scenes
             shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
 
-        analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts)
+        analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts,
+                           budgets=config.budget.budgets())
         if _accepts_anything(scenario, config):
             report = _finish(scenario, analysis, config, progress)
             if format == "json":

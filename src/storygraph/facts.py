@@ -18,10 +18,12 @@ __all__ = ["Undecided", "ShadowedBranch", "SceneShadowing"]
 class Undecided:
     """Why a scene's shadowing was not decided: a ``code`` and its details."""
 
-    code: str  # column | no_flags | order | syntax | kind | undeclared | not_available | type | bad_flag
+    code: str  # column | no_flags | order | syntax | kind | undeclared | not_available | type | bad_flag | budget
     column: str | None = None
     branch_ids: tuple[str, ...] = ()
     flags: tuple[str, ...] = ()
+    #: ``budget``: the budget that was spent, in words (``SAT 질문 20,000번``)
+    budget: str | None = None
 
 
 @dataclass(frozen=True)

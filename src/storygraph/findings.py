@@ -28,7 +28,8 @@ __all__ = ["Hit", "FindingKind", "KINDS", "HEDGING_KINDS", "collect_findings"]
 @dataclass
 class Hit:
     target: str
-    message: str
+    #: ``None``: no finding, only the hedge (a search stopped at its budget)
+    message: str | None
     line: int | None = None
     table: str = "story_branches"
     data: dict[str, Any] | None = None
@@ -110,6 +111,9 @@ def stuck_combination(a: Analysis) -> Iterator[Hit]:
     flags = a.scenario.flags
     for scene_id, stuck in a.stuck.items():
         scene = a.scenario.scenes[scene_id]
+        if stuck.limit is not None:  # not decided: an input issue says why, the card's hedge says so
+            yield Hit(scene_id, None, scene.line, table="scene_states", hedge=T.hedge_stuck_undecided())
+            continue
         desc = describe_stuck(stuck, flags)
         example = describe_assignment(stuck.example, flags)
         data = {"count": stuck.count, "total": stuck.total, "example": stuck.example, "uncovered": desc}
@@ -389,8 +393,9 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
             if positions:
                 # an imported story: the row's own place in the story
                 file, line = positions.get((hit.table, hit.target), (file, None if a.story else line))
-            findings.append(Finding(code=k.code, target=hit.target, message=hit.message,
-                                    file=file, line=line, data=hit.data))
+            if hit.message is not None:
+                findings.append(Finding(code=k.code, target=hit.target, message=hit.message,
+                                        file=file, line=line, data=hit.data))
             if hit.hedge is not None:
                 hedges.setdefault(hit.hedge_on or hit.target, []).append(hit.hedge)
     return findings, hedges

@@ -167,7 +167,7 @@ class IncrementalLint:
             progress.start("읽기")
             scenario = load_scenario(path)
             progress.start("분석")
-            a = analyse(scenario, memo=self.memo)
+            a = analyse(scenario, memo=self.memo, budgets=config.budget.budgets())
             findings, hedges = collect_findings(a)
             sc = scenario
             whole = (len(sc.scenes), len(a.endings), tuple(sorted((t, tuple(sorted(c))) for t, c in sc.columns.items())),

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any, Mapping, Sequence
 
+from .budgets import Budgets, Meter
 from .conditions import Eval3, Expr, compile3
 from .model import Flag
 from .shadowing import FlagDomain, scene_domains
@@ -29,6 +30,8 @@ MAX_CUBES = 400
 #: ranges of hundreds of digits) are not kept: they are "countless" (``None``) as for an
 #: unbounded flag, and a report never has to write a number Python refuses to write
 MAX_COUNT_BITS = 3000
+#: pairs of cubes compared while merging them for the description, at most
+MERGE_COMPARISONS = 2_000_000
 
 
 @dataclass(frozen=True)
@@ -51,6 +54,9 @@ class StuckScene:
     domains: dict[str, FlagDomain]
     flags: tuple[str, ...]  # the scene's available flags, in order
     example: dict[str, Any] = field(default_factory=dict)
+    #: the budget that stopped the search, in words (``조건 평가 2,000,000번``): then
+    #: nothing else here is known (the scene was not decided)
+    limit: str | None = None
 
 
 def _weight(domains: Mapping[str, FlagDomain], flag: str, index: int) -> int | None:
@@ -61,40 +67,62 @@ def _mul(values: Sequence[int | None]) -> int | None:
     return None if any(v is None for v in values) else prod(values)  # type: ignore[arg-type]
 
 
-def uncovered(conditions: Sequence[Expr], flags: Mapping[str, Flag], available: Sequence[str]) -> StuckScene | None:
+def uncovered(conditions: Sequence[Expr], flags: Mapping[str, Flag], available: Sequence[str],
+              budget: Budgets | None = None) -> StuckScene | None:
     """Assignments of ``available`` flags under which no condition holds (``None`` when
     every assignment is covered).  Exact: a depth-first search over range classes that
     stops as soon as some condition holds (covered) or every condition is false (the
-    whole sub-cube is uncovered)."""
+    whole sub-cube is uncovered).
+
+    With a ``budget``, :class:`~storygraph.budgets.BudgetExceeded` once the search has
+    evaluated conditions more than ``budget.stuck_evaluations`` times (the number of
+    sub-cubes may grow as the product of the flags' classes)."""
     domains = scene_domains(conditions, flags, names=available)
     order = [f for f in available if f in domains]
     evals: list[Eval3] = [compile3(c) for c in conditions]
+    meter = Meter("stuck_evaluations", budget.stuck_evaluations) if budget is not None else None
+    per_visit = max(1, len(evals))
     totals = {f: domains[f].total for f in order}
     count_parts: list[int | None] = []
     cubes: list[Cube] = []
     assignment: dict[str, Any] = {}
     chosen: dict[str, int] = {}
 
-    def visit(depth: int) -> None:
+    def visit(depth: int) -> bool:
+        """Judge the sub-cube of the flags assigned so far; whether to go deeper."""
+        if meter is not None:
+            meter.spend(per_visit)
         values = [e(assignment) for e in evals]
         if any(v is True for v in values):
-            return
+            return False
         if all(v is False for v in values) or depth == len(order):
             free = [totals[f] for f in order[depth:]]
             fixed = [_weight(domains, f, i) for f, i in chosen.items()]
             count_parts.append(_mul(fixed + free))
             if len(cubes) < MAX_CUBES:
                 cubes.append(Cube(tuple((f, frozenset({i})) for f, i in chosen.items())))
-            return
-        flag = order[depth]
-        for index, (value, _) in enumerate(domains[flag].points):
-            assignment[flag] = value
-            chosen[flag] = index
-            visit(depth + 1)
-        del assignment[flag]
-        del chosen[flag]
+            return False
+        return True
 
-    visit(0)
+    # depth first, with a stack of the next class to try at each depth (a scene may list
+    # more flags than Python's recursion limit)
+    points = [domains[f].points for f in order]
+    if visit(0):
+        stack = [0]
+        while stack:
+            depth = len(stack) - 1
+            flag = order[depth]
+            index = stack[depth]
+            if index >= len(points[depth]):
+                stack.pop()
+                assignment.pop(flag, None)
+                chosen.pop(flag, None)
+                continue
+            stack[depth] = index + 1
+            assignment[flag] = points[depth][index][0]
+            chosen[flag] = index
+            if visit(depth + 1):
+                stack.append(0)
     if not count_parts:
         return None
     count = None if any(c is None for c in count_parts) else sum(count_parts)  # type: ignore[misc]
@@ -113,9 +141,14 @@ def _merge(cubes: list[Cube], domains: Mapping[str, FlagDomain]) -> list[Cube]:
     that allow every class."""
     work = [dict(c.classes) for c in cubes]
     changed = True
-    while changed and len(work) > 1:
+    # each pass compares pairs until one merges: at most MAX_CUBES passes of MAX_CUBES²/2
+    # pairs; past MERGE_COMPARISONS the cubes are described as merged so far (the count
+    # is exact whatever the description)
+    compared = 0
+    while changed and len(work) > 1 and compared < MERGE_COMPARISONS:
         changed = False
         for i in range(len(work)):
+            compared += len(work) - i - 1
             for j in range(i + 1, len(work)):
                 a, b = work[i], work[j]
                 if a.keys() != b.keys():

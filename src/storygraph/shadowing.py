@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from typing import Any, Iterable, Mapping, Sequence
 
+from .budgets import BudgetExceeded, Budgets, Meter
 from .conditions import OPS, And, Compare, Const, Eval3, Expr, FlagTrue, Not, compile3, expr_facts, flags_of
 from .model import Flag
 
@@ -289,7 +290,8 @@ def class_product(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr])
 
 
 def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                     method: str | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
+                     method: str | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None,
+                     budget: Budgets | None = None) -> dict[int, Shadow]:
     """Every shadowed branch among ``conditions`` (already in ``order_no`` order).
 
     ``domains`` must cover every flag the conditions use.  For each shadowed branch the
@@ -301,7 +303,8 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
     ``method`` forces ``"classes"`` or ``"sat"``; by default scenes whose class product
     is at most :data:`CLASS_PRODUCT_LIMIT` are enumerated and larger ones solved.
     ``blockers`` (see :func:`menu_blockers`) replaces "every earlier branch" for a scene
-    with player choices or opaque conditions.
+    with player choices or opaque conditions.  ``budget`` bounds the SAT method
+    (:class:`~storygraph.budgets.BudgetExceeded` past it); ``None``: no bound.
 
     >>> from storygraph.conditions import parse_condition
     >>> from storygraph.model import Flag
@@ -315,12 +318,13 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
         small = size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT
         method = "classes" if small else "sat"
     if method == "sat":
-        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers)
+        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers, budget=budget)
     return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers)
 
 
 def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                 used: Sequence[str] | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
+                 used: Sequence[str] | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None,
+                 budget: Budgets | None = None) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
     """:func:`decide_shadowing` with its default choice of method, plus two facts the
     class enumeration shows on the way: ``(shadows, covered, always)``.
 
@@ -328,7 +332,8 @@ def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], 
     is stuck); ``always``: positions of the conditions true for every assignment.  Both
     are ``None`` when the scene was solved by SAT or some flag has no class (an empty
     range): the callers then ask their own questions.  ``used``: the flags the
-    conditions use, in order of first use, when the caller knows them.
+    conditions use, in order of first use, when the caller knows them.  ``budget``: as
+    :func:`decide_shadowing`.
     """
     if used is None:
         seen: dict[str, None] = {}
@@ -341,7 +346,7 @@ def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], 
         if f in domains:
             size *= max(1, len(domains[f].points))
     if not (size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT):
-        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers), None, None
+        return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers, budget=budget), None, None
     names = [f for f in used if f in domains]
     grid = _ClassGrid(names, domains)
     mask = grid.mask
@@ -420,15 +425,18 @@ def _mask_cover(target: int, earlier: Sequence[int], exhaustive_pairs: int) -> t
         for a, b in combinations(range(n), 2):
             if target & ~(earlier[a] | earlier[b]) == 0:
                 return (a, b)
-    chosen = list(range(n))
+    # from the last to the first, drop each branch the others still cover with: the ones
+    # before it are all still there (a prefix union), the ones after it are those kept
+    prefix = [0] * (n + 1)
+    for k in range(n):
+        prefix[k + 1] = prefix[k] | earlier[k]
+    kept: list[int] = []
+    after = 0
     for i in range(n - 1, -1, -1):
-        trial = [k for k in chosen if k != i]
-        union = 0
-        for k in trial:
-            union |= earlier[k]
-        if target & ~union == 0:
-            chosen = trial
-    return tuple(chosen)
+        if target & ~(prefix[i] | after) != 0:
+            kept.append(i)
+            after |= earlier[i]
+    return tuple(reversed(kept))
 
 
 _ONE, _ZERO = b"\x01", b"\x00"
@@ -547,10 +555,14 @@ class SatScene:
     whether some assignment makes condition ``j`` true and the ``earlier`` ones false.
     """
 
-    def __init__(self, conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]):
+    def __init__(self, conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], budget: Budgets | None = None):
         from pysat.solvers import Solver
 
         self.domains = domains
+        #: with a budget, the questions together may cost the solver at most
+        #: ``sat_steps`` steps (:class:`~storygraph.budgets.BudgetExceeded`)
+        self._meter = Meter("sat_steps", budget.sat_steps) if budget is not None else None
+        self._asked = 0  # steps of the questions so far, but their propagations
         self._next = 0
         self._ge: dict[tuple[str, int], int] = {}
         self._laddered: set[str] = set()
@@ -697,15 +709,34 @@ class SatScene:
         return done[id(expr)]
 
     # -------------------------------------------------------------- questions
+    def _solve(self, assumptions: list[int]) -> bool:
+        meter = self._meter
+        if meter is None:
+            return bool(self.solver.solve(assumptions=assumptions))
+        # a question costs one step per variable of the encoding (whatever the answer,
+        # the solver resets them and copies the model) and one per propagation
+        self._asked += self._next
+        self._charge()
+        self.solver.prop_budget(meter.left + 1)  # (counted from the solver's total so far)
+        answer = self.solver.solve_limited(assumptions=assumptions)
+        self._charge()
+        if answer is None:  # stopped inside the question
+            raise BudgetExceeded(meter.name, meter.limit)
+        return answer
+
+    def _charge(self) -> None:
+        meter = self._meter
+        meter.spend(self._asked + self.solver.accum_stats()["propagations"] - meter.spent)  # type: ignore[union-attr]
+
     def can_fire_first(self, j: int) -> bool:
         """Whether condition ``j`` can hold while every earlier one is false."""
-        return bool(self.solver.solve(assumptions=[self.indicator[j], self.none_before[j]]))
+        return self._solve([self.indicator[j], self.none_before[j]])
 
     def can_fire(self, j: int, earlier: Iterable[int]) -> tuple[bool, list[int]]:
         """``(True, [])`` when condition ``j`` can hold with all ``earlier`` false; else
         ``(False, core)`` with the earlier positions the solver needed for its proof."""
         position = {-self.indicator[i]: i for i in earlier}
-        sat = self.solver.solve(assumptions=[self.indicator[j], *position])
+        sat = self._solve([self.indicator[j], *position])
         if sat:
             return True, []
         core = self.solver.get_core() or []
@@ -713,10 +744,12 @@ class SatScene:
 
 
 def decide_by_sat(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                  blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
-    """:func:`decide_shadowing` by an incremental SAT solver over an order encoding."""
+                  blockers: Sequence[tuple[int, ...] | None] | None = None, budget: Budgets | None = None) -> dict[int, Shadow]:
+    """:func:`decide_shadowing` by an incremental SAT solver over an order encoding.
+    With a ``budget``, :class:`~storygraph.budgets.BudgetExceeded` once the scene's
+    questions or one question's conflicts are spent."""
     out: dict[int, Shadow] = {}
-    with SatScene(conditions, domains) as scene:
+    with SatScene(conditions, domains, budget) as scene:
         if blockers is not None:
             for j, mine in enumerate(blockers):
                 if mine is None:

@@ -201,6 +201,7 @@ def hedge_undecided(*, code: str, scene_name: str, siblings: Sequence[str], colu
         "undeclared": f"flag_spec에 없는 플래그 {josa(id_list(flags), '을/를')} 써서",
         "type": f"{id_list(flags)} 비교가 flag_spec의 형식과 맞지 않아",
         "not_available": f"{josa(id_list(flags), '이/가')} {scene_name}의 available_flags에 없어",
+        "budget": f"{scene_name}에서 나가는 분기의 조건이 너무 많이 얽혀 계산 한도 안에 끝나지 않아",
     }[code]
     base = f"{reason} {others}조건이 겹치는지는 따지지 않았"
     return base + "고", base + "습니다."
@@ -245,6 +246,11 @@ def finding_stuck(*, name: str, description: str, count: int | None, total: int 
                   menu: bool = False) -> str:
     return (f"{name}에서 {description}인 독자에게는 {_nothing_taken(menu)}({_count_text(count, total)}) "
             f"예를 들어 {josa(example, '이라/라')}면 이야기가 멈춥니다.")
+
+
+def hedge_stuck_undecided() -> Clause:
+    base = "플래그 조합이 너무 많아 어떤 조합의 독자가 이 장면에서 멈추는지는 계산 한도 안에 다 따지지 못했"
+    return base + "고", base + "습니다."
 
 
 def hedge_stuck(*, description: str, count: int | None, total: int | None, menu: bool = False) -> Clause:

@@ -68,7 +68,7 @@ def test_examples_same_analysis_in_parts(examples, example):
 
 
 #: fields of the Analysis the per-scene work only reads (made before it, or after the merge)
-READ_ONLY = {"scenario", "graph", "entries", "endings", "reached", "reaches_ending", "conditions", "live", "alongside",
+READ_ONLY = {"scenario", "graph", "entries", "endings", "reached", "reaches_ending", "conditions", "live", "alongside", "budgets",
              # the optional columns of issue 17: read before the per-scene work, or after the merge
              "kinds", "opaque", "menus", "positions", "story"}
 
