@@ -27,7 +27,8 @@ from .model import Branch, Scenario
 from .partition import decide_in_parts
 from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain, menu_blockers
 
-__all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "AnalysisMemo", "analyse", "reachable_from", "reaching"]
+__all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "AnalysisMemo", "analyse", "reachable_from", "reaching",
+           "TABLE_FORMS"]
 
 
 @dataclass
@@ -366,12 +367,13 @@ def _read_positions(a: Analysis) -> None:
             by_line[(table, row.line)] = where
     # a story linted directly (storygraph.stories): its tables' lines are those of a
     # generated file, which nobody sees; a row with no place in the story has no line
-    a.story = bool(sc.sources) and all(src.form not in _TABLE_FORMS for src in sc.sources)
+    a.story = bool(sc.sources) and all(src.form not in TABLE_FORMS for src in sc.sources)
     if by_line or a.story:
         a.issues[:] = [_moved(i, by_line, a.story) for i in a.issues]
 
 
-_TABLE_FORMS = frozenset({"csv", "xlsx", "json", "yaml"})
+#: the forms of input tables (any other form is a story imported into tables)
+TABLE_FORMS = frozenset({"csv", "xlsx", "json", "yaml"})
 
 
 def _moved(issue: InputIssue, by_line: dict, story: bool) -> InputIssue:

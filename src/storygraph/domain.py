@@ -11,7 +11,7 @@ from verdicts.domain import Domain, Report
 from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
 
-from .analysis import Analysis, analyse
+from .analysis import TABLE_FORMS, Analysis, analyse
 from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
@@ -71,15 +71,28 @@ class StorygraphDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
 
-    def card_location(self, card: dict[str, Any]) -> tuple[str | None, int | None]:
-        """The row's line, or — for a row of an imported story, whose card cites
-        ``source_line`` — the line in the story itself (the tables' file is the story)."""
-        table, line = super().card_location(card)
+    def card_place(self, card: dict[str, Any]) -> tuple[str, int | None] | None:
+        """For a row of an imported story, whose card cites ``source_file`` and
+        ``source_line``: that file and line (a ChoiceScript scene file, an ink file
+        included by another …); else ``None``."""
+        table = self.card_table(card)
+        file, line = None, None
         for item in card.get("evidence") or ():
-            if item.get("field") == "source_line" and item.get("source") == table:
+            if item.get("source") != table or item.get("agg"):
+                continue
+            if item.get("field") == "source_file":
+                file = str(item.get("value") or "").strip() or None
+            elif item.get("field") == "source_line":
                 value = str(item.get("value") or "").strip()
-                return table, int(value) if value.isdigit() else None
-        return table, line
+                line = int(value) if value.isdigit() else None
+                break
+        return (file, line) if file else None
+
+    def finding_place(self, finding: Any, report: Any) -> tuple[str | None, int | None] | None:
+        """A finding on a row written in a story (linted in its own format, or tables
+        with ``source_file``) shows its file and line in the text report too."""
+        tables = {src.file for src in report.sources if src.form in TABLE_FORMS}
+        return (finding.file, finding.line) if finding.file and finding.file not in tables else None
 
     @property
     def config_type(self) -> type:

@@ -155,6 +155,19 @@ class Domain(ABC):
         """The input table whose row a card judges."""
         return None
 
+    def card_place(self, card: dict[str, Any]) -> tuple[str, int | None] | None:
+        """Where the row a card judges is written when that is not a row of an input
+        table — a story imported from its own format: the story's file and line — else
+        ``None``.  SARIF results, GitHub annotations and the text report point there
+        (instead of :meth:`card_location`)."""
+        return None
+
+    def finding_place(self, finding: Any, report: Any) -> tuple[str | None, int | None] | None:
+        """Where the text report says a finding of ``report`` is (shown after its
+        target), or ``None`` (the default: findings point at the input's rows only in
+        SARIF, JSON and annotations)."""
+        return None
+
     # ------------------------------------------------------------------ configuration and acceptance
     #: the configuration's class (:class:`verdicts.config.Config` or a subclass)
     @property

@@ -17,7 +17,7 @@ import orjson
 from .model import Card, Report
 from .safe_text import clean, continuation
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "iter_text_bytes", "dumps_indented"]
+__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -45,11 +45,20 @@ def _subgroups(domain: Domain, verdict: str, cards: list[Card]) -> list[tuple[st
     return list(out.items())
 
 
-def card_text(verdict: str, key: str, summary, hedge, accepted=None, indent: str = "  ") -> str:
-    """A card's lines in the text report (each ending in a newline): label · key and
+def place_text(place: "tuple[str | None, int | None] | None") -> str:
+    """`` (file:line)`` after a key in the text report, or nothing."""
+    if not place or not place[0]:
+        return ""
+    file, line = place
+    return f" ({clean(file)}:{line})" if line is not None else f" ({clean(file)})"
+
+
+def card_text(verdict: str, key: str, summary, hedge, accepted=None, indent: str = "  ", place=None) -> str:
+    """A card's lines in the text report (each ending in a newline): label · key (and
+    its place in an imported story, :meth:`~verdicts.domain.Domain.card_place`) and
     summary, the hedge below (text from the inputs made safe, :func:`verdicts.safe_text.clean`)."""
     mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
-    text = f"{indent}{clean(verdict)} · {clean(key)}  {clean(summary)}{mark}\n"
+    text = f"{indent}{clean(verdict)} · {clean(key)}{place_text(place)}  {clean(summary)}{mark}\n"
     return text + f"{indent}  ↳ {clean(hedge)}\n" if hedge else text
 
 
@@ -65,7 +74,7 @@ def _text_head(report: Report) -> list[str]:
     return lines
 
 
-def _text_tail(report: Report) -> list[str]:
+def _text_tail(report: Report, domain: Domain) -> list[str]:
     """What follows the cards: input issues, lint findings, the automatic checks."""
     lines = [f"■ 입력 문제 ({len(report.issues)})"]
     for issue in report.issues:
@@ -76,7 +85,8 @@ def _text_tail(report: Report) -> list[str]:
         for finding in report.findings:
             accepted = getattr(finding, "accepted", None)
             mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
-            lines.append(f"  {clean(finding.code)} · {clean(finding.target)}  {clean(finding.message)}{mark}")
+            place = domain.finding_place(finding, report)
+            lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(finding.message)}{mark}")
         lines.append("")
     passed = sum(1 for c in report.checks if c.passed)
     lines.append(f"■ 자동 검증 ({passed}/{len(report.checks)} 통과)")
@@ -101,9 +111,10 @@ def render_text(report: Report, domain: Domain) -> str:
                 parts.append(f"  ▸ {clean(sub)} ({len(sub_cards)})\n")
                 indent = "    "
             for card in sub_cards:
-                parts.append(card_text(card.verdict, card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent))
+                parts.append(card_text(card.verdict, card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
+                                       domain.card_place(card.to_json())))
         parts.append("\n")
-    parts.extend(line + "\n" for line in _text_tail(report))
+    parts.extend(line + "\n" for line in _text_tail(report, domain))
     return "".join(parts)
 
 
@@ -121,7 +132,7 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
         for blob in blobs:
             yield from _blob_pieces(blob)
         yield b"\n"
-    yield "".join(line + "\n" for line in _text_tail(report)).encode("utf-8")
+    yield "".join(line + "\n" for line in _text_tail(report, domain)).encode("utf-8")
 
 
 def render_json(report: Report, domain: Domain) -> str:

@@ -126,7 +126,12 @@ class CardResults:
             return None
         domain = self.domain
         key = card[self.key]
-        table, line = domain.card_location(card)
+        place = domain.card_place(card)
+        if place is None:
+            table, line = domain.card_location(card)
+            file = self.files.get(table)
+        else:
+            file, line = place
         summary, hedge = card.get("summary"), card.get("hedge")
         properties = {self.key: key}
         if domain.kind_field:
@@ -139,7 +144,7 @@ class CardResults:
             "ruleId": self.code(card),
             "level": "warning",
             "message": {"text": f"{verdict} · {key}: {summary}" + (f" ({hedge})" if hedge else "")},
-            "locations": _location(self.files.get(table), line),
+            "locations": _location(file, line),
             "properties": properties,
         }
         if accepted:
@@ -161,9 +166,10 @@ def other_results(findings, issues) -> list[dict[str, Any]]:
             result["suppressions"] = [{"kind": "external", "justification": finding.accepted}]
         results.append(result)
     for issue in issues:
+        where = " ".join(part for part in (issue.table, issue.column) if part)
         results.append({
             "ruleId": INPUT_ISSUE, "level": "error",
-            "message": {"text": f"{issue.table or ''} {issue.column or ''}: {issue.reason}".strip()},
+            "message": {"text": f"{where}: {issue.reason}" if where else issue.reason},
             "locations": _location(issue.file, issue.line),
         })
     return results

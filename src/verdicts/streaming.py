@@ -135,7 +135,8 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         else:  # the cards' lines by verdict, each verdict's as one piece of the file
             lines: dict[str, list[str]] = {}
             for c in data:
-                lines.setdefault(c["verdict"], []).append(card_text(c["verdict"], str(c[key_field]), c["summary"], c.get("hedge")))
+                lines.setdefault(c["verdict"], []).append(card_text(c["verdict"], str(c[key_field]), c["summary"], c.get("hedge"),
+                                                                    place=domain.card_place(c)))
             written = {}
             for verdict, texts in lines.items():
                 offset = f.tell()

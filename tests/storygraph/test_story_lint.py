@@ -5,6 +5,7 @@ own file and line (text, JSON, SARIF, GitHub annotations)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -80,6 +81,51 @@ def test_choicescript_issues_point_at_each_scene_file():
     cards = _by_key(report)
     cited = {e["field"]: e["value"] for e in cards["forest.option-16"]["evidence"]}
     assert cited["source_file"].endswith("forest.txt") and cited["source_line"] == "16"
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif", "json", "text"])
+def test_choicescript_cards_point_at_their_scene_file_in_every_format(cli, fmt):
+    """A story of several files: each card, finding and issue names its own scene file
+    (not the folder that was linted) and the line there."""
+    proc = cli("storygraph", "lint", EXAMPLES / "choicescript", "--format", fmt)
+    assert proc.returncode == 1, proc.stderr
+    out = proc.stdout
+    if fmt == "github":
+        lines = out.splitlines()
+        assert all(re.search(r"file=examples/choicescript/scenes/(forest|cabin|startup)\.txt,line=\d+,", line) for line in lines), out
+        assert any("scenes/cabin.txt,line=9,title=storygraph missing-scene::없는 장면을 가리킴 · cabin.door#3" in line for line in lines)
+        assert any("scenes/forest.txt,line=16,title=storygraph no-ending::끝에 못 감 · forest.option-16" in line for line in lines)
+        # an importer's issue has no table or column: its message starts with the reason
+        assert any("scenes/forest.txt,line=17,title=storygraph input-issue::이 선택지가" in line for line in lines)
+    elif fmt == "sarif":
+        results = json.loads(out)["runs"][0]["results"]
+        where = {(r["ruleId"], r["message"]["text"].split(":")[0]):
+                 (r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                  r["locations"][0]["physicalLocation"].get("region", {}).get("startLine")) for r in results}
+        assert where[("missing-scene", "없는 장면을 가리킴 · cabin.door#3")] == ("examples/choicescript/scenes/cabin.txt", 9)
+        assert where[("no-ending", "끝에 못 감 · forest.option-16")] == ("examples/choicescript/scenes/forest.txt", 16)
+        uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results}
+        assert uris == {"examples/choicescript/scenes/cabin.txt", "examples/choicescript/scenes/forest.txt"}
+    elif fmt == "json":
+        data = json.loads(out)
+        from storygraph.domain import DOMAIN
+        scenes = EXAMPLES / "choicescript" / "scenes"
+        places = {c["target_no"]: DOMAIN.card_place(c) for c in data["cards"]}
+        assert places["cabin.door#3"] == (str(scenes / "cabin.txt"), 9)
+        assert places["startup"][0] == str(scenes / "startup.txt")
+        assert {(i["file"], i["line"]) for i in data["issues"]} == {(str(scenes / "forest.txt"), 14), (str(scenes / "forest.txt"), 17)}
+    else:
+        assert "없는 장면을 가리킴 · cabin.door#3 (" + str(EXAMPLES / "choicescript/scenes/cabin.txt") + ":9)  " in out
+        assert "끝에 못 감 · forest.option-16 (" + str(EXAMPLES / "choicescript/scenes/forest.txt") + ":16)  " in out
+        assert "examples/choicescript/scenes/forest.txt:17 — " in out
+
+
+def test_findings_show_their_story_line_in_text(cli):
+    out = cli("storygraph", "lint", EXAMPLES / "twine" / "market.twee").stdout
+    assert "unsatisfiable-condition · 시장 입구#3 (" + str(EXAMPLES / "twine/market.twee") + ":19)  " in out
+    # a scenario of tables shows no place in the text report (unchanged)
+    out = cli("storygraph", "lint", EXAMPLES / "lighthouse" / "scenario.csv").stdout
+    assert ".csv:" not in out.split("■ 린트 발견")[-1]
 
 
 @pytest.mark.parametrize("story", STORIES, ids=lambda p: p.name)
