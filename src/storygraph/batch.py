@@ -1,9 +1,14 @@
 """Several scenarios in one run: which paths are scenarios, and how their reports combine.
 
-A file is a scenario.  A folder holding ``scene_states.csv`` is one scenario in the
-folder form; any other folder is searched (not recursively beyond one level of folders)
-for scenario files (``.csv``, ``.xlsx``, ``.json``, ``.yaml``, ``.yml``; gold files
-``*.gold.csv`` are skipped) and folder-form scenarios.
+A file is a scenario (or a story in its own format).  A folder holding
+``scene_states.csv`` is one scenario in the folder form, and a folder holding a
+ChoiceScript ``startup.txt`` (or ``scenes/startup.txt``) is one story; any other folder
+is searched (not recursively beyond one level of folders) for scenario files (``.csv``,
+``.xlsx``, ``.json``, ``.yaml``, ``.yml``; gold files ``*.gold.csv`` are skipped), story
+files (``.ink`` — not one that another ``.ink`` there includes —, ``.ink.json``,
+``.twee``/``.tw``, ``.yarn``: :func:`storygraph.stories.story_entries`), folder-form
+scenarios and ChoiceScript folders.  A folder whose own files are both scenario tables
+and stories, or neither, is kept as it is: its lint says so in Korean.
 """
 
 from __future__ import annotations
@@ -13,7 +18,9 @@ from pathlib import Path
 from verdicts.errors import InputError
 from verdicts.tables import path_kind
 
-__all__ = ["expand_paths", "is_folder_scenario", "SCENARIO_SUFFIXES"]
+from .stories import is_story_file, story_entries
+
+__all__ = ["expand_paths", "is_folder_scenario", "table_files", "SCENARIO_SUFFIXES"]
 
 SCENARIO_SUFFIXES = {".csv", ".xlsx", ".xlsm", ".json", ".yaml", ".yml"}
 
@@ -36,9 +43,22 @@ def _scenario_entry(path: Path) -> bool:
     regular file (a FIFO, a symbolic-link loop) is kept too, so that its lint says why
     it cannot be read instead of it being skipped without a word."""
     name = path.name.lower()
-    if path.suffix.lower() not in SCENARIO_SUFFIXES or name.endswith(".gold.csv") or name.startswith("."):
+    if path.suffix.lower() not in SCENARIO_SUFFIXES or name.endswith(".gold.csv") or name.startswith(".") or is_story_file(path):
         return False
     return _kind(path) != "dir"
+
+
+def _is_story_folder(path: Path) -> bool:
+    """A ChoiceScript story: one folder, one story."""
+    return _kind(path) == "dir" and story_entries(path) == [path]
+
+
+def table_files(folder: Path) -> list[Path]:
+    """The scenario files directly in ``folder`` (sorted; never raises)."""
+    try:
+        return sorted(p for p in folder.iterdir() if _scenario_entry(p))
+    except OSError:
+        return []
 
 
 def expand_paths(paths: list[Path]) -> list[Path]:
@@ -49,14 +69,18 @@ def expand_paths(paths: list[Path]) -> list[Path]:
     one bad path does not stop the others)."""
     out: list[Path] = []
     for path in paths:
-        if _kind(path) != "dir" or is_folder_scenario(path):
+        if _kind(path) != "dir" or is_folder_scenario(path) or _is_story_folder(path):
             out.append(path)
             continue
         try:
-            found = sorted(p for p in path.iterdir() if _scenario_entry(p) or is_folder_scenario(p))
+            folders = [p for p in path.iterdir() if _kind(p) == "dir" and (is_folder_scenario(p) or _is_story_folder(p))]
         except OSError:
-            found = []
-        out.extend(found or [path])
+            folders = []
+        tables, stories = table_files(path), story_entries(path)
+        if tables and stories:
+            out.append(path)  # tables and stories side by side: its lint says which is which
+            continue
+        out.extend(sorted(tables + stories + folders) or [path])
     seen: set[Path] = set()
     unique = []
     for p in out:

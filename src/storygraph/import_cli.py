@@ -14,7 +14,9 @@ from typing import TextIO
 
 from verdicts.errors import VerdictsError
 
+from .batch import table_files
 from .importers import FORMATS, import_story, write_csv
+from .stories import folder_story
 
 __all__ = ["import_command"]
 
@@ -31,6 +33,10 @@ def import_command(path: str | Path, out: str | Path | None, fmt: str | None = N
         stderr.write(f"storygraph: 알 수 없는 형식(`{fmt}`)이라 가져오지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).\n")
         return 2
     try:
+        path = Path(path)
+        if fmt is None and path.is_dir():
+            # a folder holding one story (a ChoiceScript folder is one story itself)
+            path = folder_story(path, table_files(path)) or path
         story = import_story(path, fmt, **options)
     except VerdictsError as exc:
         stderr.write(f"storygraph: {' '.join(str(exc).split())}\n")

@@ -16,10 +16,12 @@ from pathlib import Path
 
 from verdicts.korean import josa
 from verdicts.model import InputIssue
-from verdicts.tables import RawRow, RawTable, TypedTable, load_typed_tables, shared_index
+from verdicts.errors import InputError
+from verdicts.tables import RawRow, RawTable, TypedTable, load_typed_tables, path_kind, shared_index
 
 from .model import TABLE_SPECS, Branch, Flag, Scenario, Scene
-from .stories import point_at_story, story_format, write_story_csv
+from .batch import is_folder_scenario, table_files
+from .stories import folder_story, point_at_story, story_format, write_story_csv
 
 __all__ = ["load_scenario", "split_union"]
 
@@ -70,6 +72,13 @@ def split_union(union: RawTable) -> dict[str, RawTable]:
     return tables
 
 
+def _is_dir(path: Path) -> bool:
+    try:
+        return path_kind(path) == "dir"
+    except InputError:
+        return False  # reading it says why
+
+
 def load_scenario(path: str | Path) -> Scenario:
     """Read and type a scenario.  Bad rows and missing columns become issues on the
     returned :class:`Scenario`; :class:`~verdicts.errors.InputError` is raised only when
@@ -77,6 +86,12 @@ def load_scenario(path: str | Path) -> Scenario:
     ``.twee``/``.tw``, a ChoiceScript folder or ``startup.txt``, ``.yarn``) is imported
     first (:mod:`storygraph.stories`)."""
     path = Path(path)
+    if _is_dir(path):
+        # a folder of stories rather than tables (or both, or neither: a Korean message)
+        tables = table_files(path) if not is_folder_scenario(path) else [path / "scene_states.csv"]
+        found = folder_story(path, tables)
+        if found is not None and found != path:
+            return load_scenario(found)
     story = story_format(path)
     if story is not None:
         # a story in its own format (ink, Twee, ChoiceScript, Yarn): imported, then read as tables

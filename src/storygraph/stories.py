@@ -14,15 +14,25 @@ locations of such rows point at the story through the same columns: see
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
+from verdicts.errors import InputError
 from verdicts.model import SourceInfo
 
 from .importers import ImportedStory, detect, import_story, write_csv
 
 from .model import Scenario
 
-__all__ = ["story_format", "write_story_csv", "point_at_story"]
+__all__ = ["story_format", "write_story_csv", "point_at_story", "story_entries", "is_story_file", "folder_story",
+           "STORY_KINDS"]
+
+#: what a folder of stories may hold, as the messages name it
+STORY_KINDS = ".ink, .ink.json, .twee, .tw, .yarn, ChoiceScript의 startup.txt"
+_STORY_SUFFIXES = (".ink", ".ink.json", ".twee", ".tw", ".twee3", ".tw3", ".yarn")
+_INCLUDE = re.compile(rb"^[ \t]*INCLUDE[ \t]+(.+?)[ \t]*$", re.MULTILINE)
+#: how much of an .ink file is searched for INCLUDE lines when a folder is listed
+_INCLUDE_HEAD = 1 << 20
 
 
 def story_format(path: Path) -> str | None:
@@ -34,6 +44,71 @@ def story_format(path: Path) -> str | None:
         return detect(path)
     except OSError:
         return None
+
+
+def is_story_file(path: Path) -> bool:
+    """A story file by its name (``.ink``, ``.ink.json``, ``.twee``/``.tw``, ``.yarn``)."""
+    name = path.name.lower()
+    return not name.startswith(".") and name.endswith(_STORY_SUFFIXES)
+
+
+def story_entries(folder: Path) -> list[Path]:
+    """The stories a folder holds, each to be linted on its own: the folder itself when
+    it is a ChoiceScript story (``startup.txt`` or ``scenes/startup.txt``); else every
+    story file in it (sorted), except an ``.ink`` file that another ``.ink`` file of the
+    folder ``INCLUDE``s (it is read as part of that story).  Never raises."""
+    try:
+        if detect(folder) == "choicescript":
+            return [folder]
+        files = sorted(p for p in folder.iterdir() if is_story_file(p) and not p.is_dir())
+    except OSError:
+        return []
+    included: set[Path] = set()
+    for ink in (p for p in files if p.suffix.lower() == ".ink"):
+        try:
+            with open(ink, "rb") as fh:
+                head = fh.read(_INCLUDE_HEAD)
+        except OSError:
+            continue  # its lint says why
+        for m in _INCLUDE.finditer(head):
+            try:
+                included.add((ink.parent / m.group(1).decode("utf-8", "replace")).resolve())
+            except (OSError, RuntimeError, ValueError):
+                continue
+    return [p for p in files if p.suffix.lower() != ".ink" or _resolved(p) not in included]
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def folder_story(folder: Path, tables: list[Path]) -> Path | None:
+    """The one story to read for ``folder`` (which holds the scenario files ``tables``),
+    or ``None`` when it holds no story and is read as tables.  Raises
+    :class:`~verdicts.errors.InputError` with a Korean message naming what was found
+    when the folder holds both tables and stories, several stories, or nothing at all."""
+    stories = story_entries(folder)
+    if stories and tables:
+        raise InputError(f"{folder}: 폴더에 시나리오 표({_names(tables)})와 이야기({_names(stories, folder)})가 함께 있어 "
+                         "어느 쪽을 읽을지 정하지 않았습니다. 읽을 파일이나 폴더를 따로 주세요.")
+    if len(stories) > 1:
+        raise InputError(f"{folder}: 폴더에 이야기 파일이 {len(stories)}개({_names(stories)}) 있어 하나만 골라 읽지 않았습니다. "
+                         "파일을 하나씩 주거나 storygraph lint 명령에 폴더를 주세요.")
+    if stories:
+        return stories[0]
+    if not tables:
+        raise InputError(f"{folder}: 폴더에 시나리오 표(scene_states.csv, scenario.csv 같은 .csv, .xlsx, .json, .yaml 파일)도, "
+                         f"이야기 파일({STORY_KINDS})도 없습니다.")
+    return None
+
+
+def _names(paths: list[Path], folder: Path | None = None, limit: int = 3) -> str:
+    names = ["startup.txt" if p == folder else p.name for p in paths]
+    shown = ", ".join(names[:limit])
+    return shown + (f" 외 {len(names) - limit}개" if len(names) > limit else "")
 
 
 def write_story_csv(path: Path, fmt: str, folder: Path) -> tuple[Path, ImportedStory]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -166,3 +167,79 @@ def test_an_opaque_condition_is_may_or_may_not(tmp_path):
     # the importer's issue points at the line of the choice
     assert [(Path(i.file).name, i.line) for i in report.issues] == [("dice.ink", 3)]
     assert not report.findings and all(c.passed for c in report.checks)
+
+
+# ----------------------------------------------------------------------------- folders of stories
+
+def _inputs(out: str) -> list[str]:
+    return sorted({line.split(" [")[0].removeprefix("입력: ") for line in out.splitlines() if line.startswith("입력: ")})
+
+
+@pytest.mark.parametrize("folder, story", [("ink", "lighthouse.ink"), ("twine", "market.twee"), ("yarn", "ferry.yarn")])
+def test_a_folder_holding_a_story_is_linted_as_that_story(cli, folder, story):
+    proc = cli("storygraph", "lint", EXAMPLES / folder, "--format", "text")
+    assert proc.returncode == 1, proc.stderr
+    assert _inputs(proc.stdout) == [str(EXAMPLES / folder / story)]
+    # the API reads the folder as its one story too
+    assert lint(EXAMPLES / folder).sources[0].file == str(EXAMPLES / folder / story)
+
+
+def test_a_folder_of_stories_lints_each_and_an_included_ink_file_once(cli, tmp_path):
+    (tmp_path / "main.ink").write_text("INCLUDE parts/cellar.ink\nINCLUDE attic.ink\n-> cellar\n", encoding="utf-8")
+    (tmp_path / "attic.ink").write_text("=== attic ===\n다락.\n-> END\n", encoding="utf-8")
+    (tmp_path / "parts").mkdir()
+    (tmp_path / "parts" / "cellar.ink").write_text("=== cellar ===\n* [위로] -> attic\n", encoding="utf-8")
+    (tmp_path / "second.ink").write_text("-> END\n", encoding="utf-8")
+    shutil.copy(EXAMPLES / "yarn" / "ferry.yarn", tmp_path)
+    shutil.copytree(EXAMPLES / "choicescript", tmp_path / "cs")
+    proc = cli("storygraph", "lint", tmp_path)
+    assert "Traceback" not in proc.stderr
+    assert _inputs(proc.stdout) == sorted(str(tmp_path / n) for n in ("cs", "ferry.yarn", "main.ink", "second.ink"))
+    # attic.ink is read as part of main.ink, at its own file and line
+    report = lint(tmp_path / "main.ink")
+    cards = _by_key(report)
+    assert {e["field"]: e["value"] for e in cards["attic"]["evidence"]}["source_file"] == str(tmp_path / "attic.ink")
+
+
+def test_a_folder_with_tables_and_stories_says_so(cli, tmp_path):
+    shutil.copy(EXAMPLES / "ink" / "lighthouse.ink", tmp_path)
+    shutil.copy(EXAMPLES / "lighthouse" / "scenario.csv", tmp_path)
+    proc = cli("storygraph", "lint", tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert (f"{tmp_path}: 폴더에 시나리오 표(scenario.csv)와 이야기(lighthouse.ink)가 함께 있어 어느 쪽을 읽을지 "
+            "정하지 않았습니다. 읽을 파일이나 폴더를 따로 주세요.") in proc.stderr
+    # a folder-form scenario that is also a ChoiceScript story
+    both = tmp_path / "both"
+    shutil.copytree(EXAMPLES / "lighthouse-folder", both)
+    shutil.copy(EXAMPLES / "choicescript" / "scenes" / "startup.txt", both)
+    proc = cli("storygraph", "lint", both)
+    assert proc.returncode == 2 and "시나리오 표(scene_states.csv)와 이야기(startup.txt)가 함께 있어" in proc.stderr
+
+
+def test_a_folder_with_neither_says_what_it_looked_for(cli, tmp_path):
+    (tmp_path / "notes.md").write_text("메모\n", encoding="utf-8")
+    (tmp_path / "scene.txt").write_text("ChoiceScript가 아닌 글\n", encoding="utf-8")
+    proc = cli("storygraph", "lint", tmp_path)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert (f"{tmp_path}: 폴더에 시나리오 표(scene_states.csv, scenario.csv 같은 .csv, .xlsx, .json, .yaml 파일)도, "
+            "이야기 파일(.ink, .ink.json, .twee, .tw, .yarn, ChoiceScript의 startup.txt)도 없습니다.") in proc.stderr
+
+
+def test_the_api_refuses_a_folder_of_several_stories_by_name(tmp_path):
+    from verdicts.errors import InputError
+
+    shutil.copy(EXAMPLES / "ink" / "lighthouse.ink", tmp_path)
+    shutil.copy(EXAMPLES / "yarn" / "ferry.yarn", tmp_path)
+    with pytest.raises(InputError, match=r"폴더에 이야기 파일이 2개\(ferry\.yarn, lighthouse\.ink\) 있어 하나만 골라 읽지 않았습니다"):
+        lint(tmp_path)
+
+
+def test_import_reads_a_folder_holding_one_story(cli, tmp_path):
+    out = tmp_path / "scenario.csv"
+    proc = cli("storygraph", "import", EXAMPLES / "ink", "-o", out)
+    assert proc.returncode == 1 and "lighthouse.ink:92 — " in proc.stderr  # the story's own issue
+    assert out.read_text(encoding="utf-8").count("lighthouse.ink") > 20
+    shutil.copy(EXAMPLES / "lighthouse" / "scenario.csv", tmp_path / "other.csv")
+    shutil.copy(EXAMPLES / "ink" / "lighthouse.ink", tmp_path)
+    proc = cli("storygraph", "import", tmp_path, "-o", tmp_path / "again.csv")
+    assert proc.returncode == 2 and "이야기(lighthouse.ink)가 함께 있어" in proc.stderr and "Traceback" not in proc.stderr
