@@ -20,6 +20,7 @@ from . import templates as T
 from .analysis import Analysis
 from .conditions import OPS, Compare, Not, compile3, expr_atoms, expr_facts
 from .liveness import describe_assignment, describe_stuck
+from .reach import strongly_connected
 from .shadowing import find_witness, menu_blockers, scene_domains
 
 __all__ = ["Hit", "FindingKind", "KINDS", "HEDGING_KINDS", "collect_findings"]
@@ -177,6 +178,61 @@ def ending_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
         yield Hit(scene_id, T.finding_ending_only_dead(name=scene.name, branches=sorted(set(dead))), scene.line,
                   table="scene_states", data={"dead_branches": sorted(set(dead))},
                   hedge=T.hedge_ending_only_dead(branches=sorted(set(dead))))
+
+
+_TRUE = {"1", "true", "yes", "y", "참", "t"}
+
+
+@kind("used-up-menu", "다 고르면 비는 메뉴")
+def used_up_menu(a: Analysis) -> Iterator[Hit]:
+    """used-up-menu — a menu of once-only choices that every choice leads back to.
+
+    What it flags:
+        A reached scene that is not an ending, whose every branch is a ``choice`` marked
+        ``once_only`` (ink's ``*``, ChoiceScript's ``*hide_reuse``/``*disable_reuse``) —
+        no sticky choice, no automatic branch before or after the menu — and from the
+        destination of each choice that can be offered there is a way back to the scene.
+    Why it matters:
+        A once-only choice is gone once taken.  A reader who comes back after taking
+        every choice finds the menu empty: ink stops with "ran out of content",
+        ChoiceScript with an error.  (The verdicts judge flag combinations, not which
+        choices a reader has already taken; this finding is the one place where that
+        history counts.)
+    Example:
+        The hub 부두 offers ``* [선술집]`` and ``* [등대]``, and both places send the
+        reader back to 부두: on the third visit nothing is left to choose.
+    Instead:
+        Make one choice sticky (``+`` in ink), add a fallback (``* -> leave`` in ink, an
+        automatic branch after the choices), or give the menu a way out that does not
+        come back.
+    """
+    sc = a.scenario
+    if not a.kinds or not sc.has("story_branches", "once_only"):
+        return
+    by_scene: dict[str, list] = {}
+    for b in sc.branches:
+        by_scene.setdefault(b.from_scene, []).append(b)
+    candidates = []
+    for scene_id, branches in by_scene.items():
+        scene = sc.scenes.get(scene_id)
+        if scene is None or scene.is_ending or (a.reached is not None and scene_id not in a.reached):
+            continue
+        if not all(a.kinds.get(b.branch_id) == "choice" and (b.raw.get("once_only") or "").strip().lower() in _TRUE
+                   for b in branches):
+            continue
+        offered = [b for b in branches if not (b.branch_id in a.shadowed and a.shadowed[b.branch_id].unsatisfiable)]
+        if offered:
+            candidates.append((scene, offered))
+    if not candidates:
+        return
+    # a choice leads back to its scene when its destination is in the scene's strongly connected component
+    component, _ = strongly_connected(list(a.graph.nodes), a.graph.succ)
+    for scene, offered in candidates:
+        home = component.get(scene.scene_id)
+        if all(b.to_scene in sc.scenes and component.get(b.to_scene) == home for b in offered):
+            ids = [b.branch_id for b in offered]
+            yield Hit(scene.scene_id, T.finding_used_up_menu(name=scene.name, choices=ids), scene.line,
+                      table="scene_states", data={"choices": ids})
 
 
 @kind("unused-flag", "쓰이지 않는 플래그")

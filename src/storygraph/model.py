@@ -56,6 +56,7 @@ STORY_BRANCHES = TableSpec(
         Column("kind", optional=True),
         Column("condition_opaque", optional=True),
         Column("condition_source", optional=True),
+        Column("once_only", optional=True),
         Column("source_file", optional=True),
         Column("source_line", optional=True),
     ),

@@ -268,6 +268,11 @@ def hedge_reached_only_dead(*, branches: Sequence[str]) -> Clause:
     return base + "고", base[:-1] + "합니다."
 
 
+def finding_used_up_menu(*, name: str, choices: Sequence[str]) -> str:
+    return (f"{josa(name, '은/는')} 한 번만 고를 수 있는 선택지 {len(choices)}개({id_list(choices)})만 내놓는데 "
+            f"어느 것을 골라도 이 장면으로 돌아올 수 있어, 모두 고른 독자가 다시 오면 고를 것이 남지 않아 이야기가 멈춥니다.")
+
+
 def finding_ending_only_dead(*, name: str, branches: Sequence[str]) -> str:
     return (f"{name}에서 엔딩으로 가는 길은 실제로 한 번도 걸리지 않는 {id_list(branches)}뿐이라 "
             f"여기 온 독자는 이야기를 끝내지 못합니다.")

@@ -243,3 +243,56 @@ def test_import_reads_a_folder_holding_one_story(cli, tmp_path):
     shutil.copy(EXAMPLES / "ink" / "lighthouse.ink", tmp_path)
     proc = cli("storygraph", "import", tmp_path, "-o", tmp_path / "again.csv")
     assert proc.returncode == 2 and "이야기(lighthouse.ink)가 함께 있어" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ----------------------------------------------------------------------------- once-only choices
+
+HUB = "-> dock\n=== dock ===\n부두.\n{choices}=== tavern ===\n선술집.\n-> dock\n=== lighthouse ===\n등대.\n-> dock\n=== away ===\n끝.\n-> END\n"
+
+
+def _used_up(report):
+    return [(f.target, Path(f.file).name, f.line, f.data["choices"]) for f in report.findings if f.code == "used-up-menu"]
+
+
+def test_a_menu_of_once_only_choices_that_all_come_back_runs_out(tmp_path):
+    story = tmp_path / "hub.ink"
+    story.write_text(HUB.format(choices="* [선술집] -> tavern\n* [등대] -> lighthouse\n"), encoding="utf-8")
+    report = lint(story)
+    assert _used_up(report) == [("dock", "hub.ink", 2, ["dock#1", "dock#2"])]
+    message = next(f.message for f in report.findings if f.code == "used-up-menu")
+    assert message == ("dock는 한 번만 고를 수 있는 선택지 2개(dock#1과 dock#2)만 내놓는데 어느 것을 골라도 이 장면으로 "
+                       "돌아올 수 있어, 모두 고른 독자가 다시 오면 고를 것이 남지 않아 이야기가 멈춥니다.")
+    # the verdicts do not change: a once-only choice is a way on like a sticky one
+    sticky = tmp_path / "sticky.ink"
+    sticky.write_text(HUB.format(choices="+ [선술집] -> tavern\n+ [등대] -> lighthouse\n"), encoding="utf-8")
+    verdicts = {key: card["verdict"] for key, card in _by_key(report).items()}
+    assert verdicts == {key: card["verdict"] for key, card in _by_key(lint(sticky)).items()}
+    assert verdicts["dock#1"] == "끝에 못 감"  # no ending at all: the story loops
+
+
+@pytest.mark.parametrize("choices", [
+    "+ [선술집] -> tavern\n* [등대] -> lighthouse\n",            # a sticky choice stays
+    "* [선술집] -> tavern\n* [등대] -> lighthouse\n* -> away\n",  # ink's fallback choice
+    "* [선술집] -> tavern\n* [떠난다] -> away\n",                 # a way out that does not come back
+    "{RANDOM(1, 2) == 1: -> away}\n* [선술집] -> tavern\n* [등대] -> lighthouse\n",  # an automatic branch first
+], ids=["sticky", "fallback", "way-out", "auto-first"])
+def test_a_menu_that_cannot_run_out_is_not_flagged(tmp_path, choices):
+    story = tmp_path / "hub.ink"
+    story.write_text(HUB.format(choices=choices), encoding="utf-8")
+    assert _used_up(lint(story)) == []
+
+
+def test_choicescript_reuse_options_run_out_too(tmp_path):
+    (tmp_path / "startup.txt").write_text("*label hub\n부두.\n*choice\n  *hide_reuse #선술집\n    선술집.\n    *goto hub\n"
+                                          "  *disable_reuse #등대\n    등대.\n    *goto hub\n", encoding="utf-8")
+    assert _used_up(lint(tmp_path)) == [("startup.hub", "startup.txt", 1, ["startup.hub#1", "startup.hub#2"])]
+    (tmp_path / "startup.txt").write_text("*label hub\n부두.\n*choice\n  *hide_reuse #선술집\n    선술집.\n    *goto hub\n"
+                                          "  #등대\n    등대.\n    *goto hub\n", encoding="utf-8")
+    assert _used_up(lint(tmp_path)) == []
+
+
+def test_the_bundled_ink_example_has_its_used_up_menus_at_their_lines():
+    found = {(target, line) for target, _, line, _ in _used_up(lint(INK))}
+    # the tavern's two once-only choices and the gather after them lead back through the dock;
+    # the keeper's; the storeroom's one way back up the stairs, which leads down again
+    assert found == {("tavern", 16), ("tavern.gather-23", 23), ("keeper", 33), ("storeroom.after-54", 54)}
