@@ -126,6 +126,11 @@ class ScreenExtras:
     upload: bool = False
     upload_limit_bytes: int | None = None
     accept: str = ".csv,.xlsx,.json,.yaml,.yml"
+    #: the upload panel's heading, the line under the form (what it takes; the size
+    #: limit is added) and the text of the empty groups before anything was judged
+    upload_title: str = "시나리오 올리기"
+    upload_formats: str = "세 표를 합친 CSV 하나, CSV 여러 개(scene_states.csv · story_branches.csv · flag_spec.csv), .xlsx 통합 문서, JSON 또는 YAML"
+    empty_groups: str = "아직 검사한 시나리오가 없습니다. 파일을 올리거나 「샘플 데이터로 보기」를 누르세요."
     #: a message shown above everything (an upload error)
     banner: str | None = None
     #: page heading; defaults to the domain's title
@@ -518,13 +523,13 @@ def _upload(extras: ScreenExtras) -> str:
     limit = extras.upload_limit_bytes
     limit_text = f"{limit / 1024 / 1024:.1f}MB" if limit and limit >= 1024 * 1024 else f"{(limit or 0) / 1024:.0f}KB"
     return (
-        '<section class="panel upload" id="upload"><h2>시나리오 올리기</h2>'
+        f'<section class="panel upload" id="upload"><h2>{escape(extras.upload_title)}</h2>'
         f'<form method="post" action="/upload" enctype="multipart/form-data" data-limit="{int(limit or 0)}">'
         f'<input type="file" name="files" id="files" multiple accept="{escape(extras.accept)}">'
         '<button type="submit">검사하기</button></form>'
         '<form method="get" action="/sample" class="inline"><button type="submit" id="sample">샘플 데이터로 보기</button></form>'
-        f'<p class="muted">받는 형식: 세 표를 합친 CSV 하나, CSV 여러 개(scene_states.csv · story_branches.csv · flag_spec.csv), '
-        f'.xlsx 통합 문서, JSON 또는 YAML. 크기 한도 {escape(limit_text)}. 올린 파일은 임시 폴더에서 검사한 뒤 바로 지웁니다.</p>'
+        f'<p class="muted">받는 형식: {escape(extras.upload_formats)}. 크기 한도 {escape(limit_text)}. '
+        '올린 파일은 임시 폴더에서 검사한 뒤 바로 지웁니다.</p>'
         '<p class="upload-error fail" hidden></p></section>'
     )
 
@@ -549,8 +554,7 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
     heading = extras.heading or domain.title
     banner = f'<div class="banner fail" role="alert">{escape(extras.banner)}</div>' if extras.banner else ""
     if report is None:
-        main = ('<section class="panel" id="groups-empty"><h2>판정 묶음</h2><p class="muted">아직 검사한 시나리오가 없습니다. '
-                '파일을 올리거나 「샘플 데이터로 보기」를 누르세요.</p></section>')
+        main = f'<section class="panel" id="groups-empty"><h2>판정 묶음</h2><p class="muted">{escape(extras.empty_groups)}</p></section>'
         side = _checks(Report(domain.name, [], [], [])) + _notes(notes) + _grading(None, domain)
         chips = ""
         title = heading

@@ -107,3 +107,35 @@ def import_(
     typer.echo(f"받은 메일 {len(received)}통을 mailbox_thread.csv에, 보낸 메일 {len(sent_mails)}통 가운데 "
                f"{len(tables['agent_action'])}통을 agent_action.csv에 썼습니다 ({out}).", err=True)
     raise typer.Exit(1 if problems or broken else 0)
+
+
+@app.command("serve")
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="열 주소(기본은 이 컴퓨터 안에서만)"),
+    port: int = typer.Option(8766, "--port", min=0, max=65535, help="포트(0이면 빈 포트를 고릅니다)"),
+    max_upload_mb: float = typer.Option(20.0, "--max-upload-mb", min=0.001, help="받을 수 있는 가장 큰 업로드(MB)"),
+    allow_remote: bool = typer.Option(False, "--allow-remote", help="이 컴퓨터 밖에서도 닿는 --host를 허락합니다(서버에 로그인이 없습니다)"),
+) -> None:
+    """Serve the mail report screen: upload the three tables, or press 샘플 데이터로 보기."""
+    from verdicts.korean import josa
+    from verdicts.serve import ServerLimits, bind, create_app, is_loopback, run_server, url_of
+
+    from .pages import server_pages
+
+    if not is_loopback(host) and not allow_remote:
+        typer.echo(f"verdicts mail serve: {josa(host, '은/는')} 이 컴퓨터 밖에서도 닿는 주소입니다. 이 서버에는 로그인이 없으니 "
+                   "127.0.0.1로 여세요. 꼭 밖에 열어야 하면 --allow-remote를 붙이세요.", err=True)
+        raise typer.Exit(2)
+    max_bytes = int(max_upload_mb * 1024 * 1024)
+    app_ = create_app(server_pages(max_bytes=max_bytes), ServerLimits(max_bytes=max_bytes), loopback_only=is_loopback(host),
+                      log=lambda line: typer.echo(f"verdicts mail serve: {line}", err=True))
+    try:
+        sock = bind(host, port)
+    except OSError as exc:
+        typer.echo(f"verdicts mail serve: {host}:{port}에서 서버를 열지 못했습니다 ({exc}).", err=True)
+        raise typer.Exit(2)
+    url = url_of(sock)
+    typer.echo(f"verdicts mail serve: {url} 에서 보고서 화면을 엽니다 (멈추려면 Ctrl+C).", err=True)
+    print(url, flush=True)
+    run_server(app_, sock)
+    typer.echo("verdicts mail serve: 서버를 멈췄습니다.", err=True)

@@ -6,6 +6,8 @@ the rest of the screen stays up."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
 import subprocess
 import sys
@@ -108,3 +110,56 @@ def test_an_empty_confidence_names_its_line_and_the_screen_stays_up(page, tmp_pa
     expect(page.locator("details.card")).to_have_count(14)
     expect(page.locator("#low-confidence h2 .count")).to_have_text("3건")
     expect(page.locator("#checks")).to_be_visible()
+
+
+@contextlib.contextmanager
+def _serving(tmp_path: Path):
+    """`verdicts mail serve --port 0` for real, in a subprocess; yields its base URL."""
+    tmpdir, run_dir = tmp_path / "tmp", tmp_path / "run"
+    tmpdir.mkdir()
+    run_dir.mkdir(mode=0o700)
+    env = dict(os.environ, TMPDIR=str(tmpdir), XDG_RUNTIME_DIR=str(run_dir))
+    log = open(tmp_path / "server.log", "w")
+    proc = subprocess.Popen([sys.executable, "-m", "verdicts.cli", "mail", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=log, text=True, env=env, cwd=ROOT)
+    try:
+        line = proc.stdout.readline().strip()
+        assert line.startswith("http://127.0.0.1:"), (tmp_path / "server.log").read_text()
+        yield line.rstrip("/")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:  # pragma: no cover
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+def test_before_a_mailbox_is_connected_the_screen_offers_the_sample(browser, tmp_path):
+    context = browser.new_context(viewport={"width": 1300, "height": 900}, locale="ko-KR")
+    page = context.new_page()
+    with _serving(tmp_path) as base:
+        page.goto(base + "/")
+        expect(page.locator("#upload h2")).to_have_text("메일함 표 올리기")
+        expect(page.locator("#groups-empty")).to_contain_text("아직 연결한 메일함이 없습니다")
+        page.click("#sample")
+        expect(page.locator("#low-confidence h2 .count")).to_have_text("4건", timeout=60_000)
+        expect(page.locator("details.card")).to_have_count(15)
+        expect(page.locator("#checks h2 .count")).to_have_text("10/10 통과")
+        # an upload whose agent_action lacks its confidence column: the line and reason, the screen stays up
+        upload = tmp_path / "upload"
+        shutil.copytree(EXAMPLE, upload)
+        rows = (upload / "agent_action.csv").read_text(encoding="utf-8").splitlines()
+        (upload / "agent_action.csv").write_text(
+            "\n".join(",".join(c for i, c in enumerate(r.split(",")) if i != 4) for r in rows) + "\n", encoding="utf-8")
+        page.goto(base + "/")
+        page.set_input_files("#files", [str(upload / n) for n in ("agent_action.csv", "mailbox_thread.csv", "action_policy.csv")])
+        page.click("#upload button[type=submit]")
+        issue = page.locator("#issues tbody tr").filter(has_text="agent_action")
+        expect(issue.first).to_contain_text("confidence", timeout=60_000)
+        cells = issue.first.locator("td").all_inner_texts()
+        assert cells[0].endswith("agent_action.csv") and cells[2:4] == ["1", "confidence"] and "열이 없어" in cells[4]
+        expect(page.locator("#upload")).to_be_visible()
+        expect(page.locator("#checks")).to_be_visible()
+    context.close()

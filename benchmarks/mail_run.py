@@ -1,0 +1,93 @@
+"""The mail domain at scale: N actions over N received messages (``mail_generate.py``),
+judged by ``verdicts run mail FOLDER --format json > /dev/null`` beside a floor that
+only reads the three CSVs with the csv module and finds each action's answered message
+(a dict of threads, one bisection per action).  Each is a subprocess run twice, once
+timed by wall clock and once for its peak memory (the summed PSS of the process and its
+workers, :func:`run.timed`); the last column is the time against the previous size, so
+a doubling that stays near 2 is linear.
+
+Usage::
+
+    .venv/bin/python benchmarks/mail_run.py                        # 25k, 50k, 100k actions
+    .venv/bin/python benchmarks/mail_run.py --sizes 1000 2000      # quick
+    .venv/bin/python benchmarks/mail_run.py --floor FOLDER         # the floor alone (used by the runs)
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import csv
+import os
+import platform
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+
+def floor(folder: Path) -> int:
+    """Read the three tables and find each action's answered message; the count of
+    actions that have one."""
+    threads: dict[str, list[str]] = {}
+    with open(folder / "mailbox_thread.csv", newline="", encoding="utf-8-sig") as f:
+        for row in csv.DictReader(f):
+            threads.setdefault(row["thread_id"], []).append(row["received_at"])
+    for moments in threads.values():
+        moments.sort()
+    with open(folder / "action_policy.csv", newline="", encoding="utf-8-sig") as f:
+        policy = {row["action_kind"]: row for row in csv.DictReader(f)}
+    found = 0
+    with open(folder / "agent_action.csv", newline="", encoding="utf-8-sig") as f:
+        for row in csv.DictReader(f):
+            moments = threads.get(row["thread_id"], [])
+            if bisect.bisect_right(moments, row["sent_at"]) and row["action_kind"] in policy:
+                found += 1
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[25_000, 50_000, 100_000])
+    parser.add_argument("--floor", type=Path, help="run the floor over FOLDER and print its count")
+    parser.add_argument("--keep", type=Path, help="keep the generated folders here")
+    args = parser.parse_args()
+    if args.floor:
+        print(floor(args.floor))
+        return
+
+    import mail_generate
+    from run import timed
+
+    python = sys.executable
+    verdicts = shutil.which("verdicts", path=str(Path(python).parent)) or "verdicts"
+    work = args.keep or Path(tempfile.mkdtemp(prefix="mail-bench-"))
+    lines = ["| actions | messages | floor s | floor MB | verdicts s | verdicts MB | × floor | × previous size |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    previous = None
+    try:
+        for n in args.sizes:
+            folder = work / f"mail-{n}"
+            if not (folder / "agent_action.csv").exists():
+                mail_generate.write(n, folder)
+            f_s, f_mb, f_code, f_err = timed([python, str(Path(__file__).resolve()), "--floor", str(folder)])
+            v_s, v_mb, v_code, v_err = timed([verdicts, "run", "mail", str(folder), "--format", "json", "--quiet"])
+            if f_code != 0 or v_code not in (0, 1):
+                raise SystemExit(f"run failed (floor {f_code}, verdicts {v_code}):\n{f_err}\n{v_err}")
+            growth = f"{v_s / previous:.2f}" if previous else "—"
+            lines.append(f"| {n:,} | {n:,} | {f_s:.2f} | {f_mb:.0f} | {v_s:.2f} | {v_mb:.0f} | {v_s / f_s:.1f} | {growth} |")
+            print(lines[-1], file=sys.stderr, flush=True)
+            previous = v_s
+    finally:
+        if args.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"mail: {platform.python_implementation()} {platform.python_version()}, {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f} at the end")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
