@@ -2,9 +2,10 @@
 judged by ``verdicts run mail FOLDER --format json > /dev/null`` beside a floor that
 only reads the three CSVs with the csv module and finds each action's answered message
 (a dict of threads, one bisection per action).  Each is a subprocess run twice, once
-timed by wall clock and once for its peak memory (the summed PSS of the process and its
-workers, :func:`run.timed`); the last column is the time against the previous size, so
-a doubling that stays near 2 is linear.
+timed (wall clock, and CPU seconds of the process and its workers, which a busy shared
+machine disturbs less) and once for its peak memory (the summed PSS of the process and
+its workers, as :func:`run.timed` measures it); the last column is the CPU time against
+the previous size, so a doubling that stays near 2 is linear.
 
 Usage::
 
@@ -21,6 +22,7 @@ import csv
 import os
 import platform
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -62,10 +64,17 @@ def main() -> None:
     import mail_generate
     from run import timed
 
+    def cpu(cmd: list[str]) -> float:
+        """CPU seconds (user + system) of ``cmd`` and the workers it waited for."""
+        with open(os.devnull, "wb") as null:
+            proc = subprocess.Popen(cmd, stdout=null, stderr=subprocess.DEVNULL)
+            _, _, usage = os.wait4(proc.pid, 0)
+        return usage.ru_utime + usage.ru_stime
+
     python = sys.executable
     verdicts = shutil.which("verdicts", path=str(Path(python).parent)) or "verdicts"
     work = args.keep or Path(tempfile.mkdtemp(prefix="mail-bench-"))
-    lines = ["| actions | messages | floor s | floor MB | verdicts s | verdicts MB | × floor | × previous size |",
+    lines = ["| actions | messages | floor s (CPU) | floor MB | verdicts s (CPU) | verdicts MB | × floor (CPU) | CPU × previous size |",
              "|---:|---:|---:|---:|---:|---:|---:|---:|"]
     previous = None
     try:
@@ -73,14 +82,18 @@ def main() -> None:
             folder = work / f"mail-{n}"
             if not (folder / "agent_action.csv").exists():
                 mail_generate.write(n, folder)
-            f_s, f_mb, f_code, f_err = timed([python, str(Path(__file__).resolve()), "--floor", str(folder)])
-            v_s, v_mb, v_code, v_err = timed([verdicts, "run", "mail", str(folder), "--format", "json", "--quiet"])
+            floor_cmd = [python, str(Path(__file__).resolve()), "--floor", str(folder)]
+            run_cmd = [verdicts, "run", "mail", str(folder), "--format", "json", "--quiet"]
+            f_s, f_mb, f_code, f_err = timed(floor_cmd)
+            v_s, v_mb, v_code, v_err = timed(run_cmd)
             if f_code != 0 or v_code not in (0, 1):
                 raise SystemExit(f"run failed (floor {f_code}, verdicts {v_code}):\n{f_err}\n{v_err}")
-            growth = f"{v_s / previous:.2f}" if previous else "—"
-            lines.append(f"| {n:,} | {n:,} | {f_s:.2f} | {f_mb:.0f} | {v_s:.2f} | {v_mb:.0f} | {v_s / f_s:.1f} | {growth} |")
+            f_cpu, v_cpu = cpu(floor_cmd), cpu(run_cmd)
+            growth = f"{v_cpu / previous:.2f}" if previous else "—"
+            lines.append(f"| {n:,} | {n:,} | {f_s:.2f} ({f_cpu:.2f}) | {f_mb:.0f} | {v_s:.2f} ({v_cpu:.2f}) | {v_mb:.0f} | "
+                         f"{v_cpu / f_cpu:.1f} | {growth} |")
             print(lines[-1], file=sys.stderr, flush=True)
-            previous = v_s
+            previous = v_cpu
     finally:
         if args.keep is None:
             shutil.rmtree(work, ignore_errors=True)
