@@ -7,6 +7,7 @@ makers run in the server's worker processes, so they are picklable
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from verdicts.errors import VerdictsError
 
@@ -14,7 +15,10 @@ from .diagram import DOT_TIMEOUT
 from .domain import DOMAIN, lint
 from .screen import empty_html, report_html
 
-__all__ = ["server_pages", "sample_path"]
+if TYPE_CHECKING:
+    from .incremental import IncrementalLint
+
+__all__ = ["server_pages", "sample_path", "watched_linter"]
 
 
 def sample_path() -> Path:
@@ -40,11 +44,26 @@ def _sample_page(*, limit: int, timeout: float) -> str:
     return _judged_page(path, {str(path): "샘플: examples/lighthouse/scenario.csv"}, limit=limit, timeout=timeout)
 
 
+#: ``serve --watch``: per followed scenario, what its last lint made (the page maker
+#: runs in a worker that stays between saves, so each save re-lints incrementally)
+_FOLLOWED: dict[str, "IncrementalLint"] = {}
+
+
+def watched_linter(path: Path) -> "IncrementalLint":
+    """The :class:`~storygraph.incremental.IncrementalLint` of a followed scenario."""
+    import os
+
+    from .incremental import IncrementalLint
+
+    return _FOLLOWED.setdefault(os.path.abspath(path), IncrementalLint())
+
+
 def _watched_page(path: Path, *, timeout: float) -> str:
-    """The live screen of a followed scenario (``serve --watch``; run in a worker)."""
+    """The live screen of a followed scenario (``serve --watch``; run in the kept worker):
+    only what the save changed is linted again."""
     from .domain import find_config, load_config
 
-    report = lint(path, load_config(find_config(path)))
+    report = watched_linter(path).lint(path, load_config(find_config(path)))
     return report_html(report, DOMAIN, live="/events", timeout=timeout)
 
 

@@ -242,17 +242,99 @@ def _work(fn: Callable[..., str], args: tuple, out: str, memory_mb: int | None) 
         size = memory_mb * 1024 * 1024
         with contextlib.suppress(ValueError, OSError):
             resource.setrlimit(resource.RLIMIT_AS, (size, size))
-    try:
-        result = ("ok", fn(*args))
-    except MemoryError:
-        result = ("memory", "")
-    except VerdictsError as exc:
-        result = ("input", str(exc))
-    except BaseException as exc:  # a bug in the page maker: reported, never a hang
-        traceback.print_exc()
-        result = ("bug", type(exc).__name__)
+    result = _outcome(fn, args)
     with open(out, "wb") as fh:
         pickle.dump(result, fh, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _outcome(fn: Callable[..., str], args: tuple) -> tuple[str, str]:
+    """``(kind, text)`` of ``fn(*args)``, as :class:`_Workers` reports it."""
+    try:
+        return "ok", fn(*args)
+    except MemoryError:
+        return "memory", ""
+    except VerdictsError as exc:
+        return "input", str(exc)
+    except BaseException as exc:  # a bug in the page maker: reported, never a hang
+        traceback.print_exc()
+        return "bug", type(exc).__name__
+
+
+def _keep(conn, memory_mb: int | None) -> None:
+    """In the kept worker process (:class:`_Kept`): make a page for every request on
+    ``conn`` until it closes, keeping whatever the page makers keep between requests."""
+    os.setpgrp()
+    if memory_mb:
+        import resource
+
+        size = memory_mb * 1024 * 1024
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    while True:
+        try:
+            fn, args = conn.recv()
+        except (EOFError, OSError):
+            return
+        conn.send(_outcome(fn, args))
+
+
+class _Kept:
+    """One worker process that stays between requests (``serve --watch``: the followed
+    file's page maker keeps what one lint made for the next, an incremental re-lint),
+    stopped after ``lint_timeout`` like any worker and started again on the next request."""
+
+    def __init__(self, workers: "_Workers"):
+        self.workers = workers
+        self.proc: multiprocessing.process.BaseProcess | None = None
+        self.conn: Any = None
+
+    def _start(self) -> None:
+        ctx = self.workers.ctx
+        self.conn, child = ctx.Pipe()
+        self.proc = ctx.Process(target=_keep, args=(child, self.workers.limits.worker_memory_mb), daemon=True)
+        self.proc.start()
+        child.close()
+        self.workers.running.add(self.proc)
+
+    def stop(self) -> None:
+        if self.proc is not None:
+            _kill(self.proc)
+            self.workers.running.discard(self.proc)
+            _reap(self.proc)
+        if self.conn is not None:
+            self.conn.close()
+        self.proc = self.conn = None
+
+    async def run(self, fn: Callable[..., str], args: tuple, folder: Path) -> tuple[str, str]:  # noqa: ARG002 - as _Workers.run
+        loop = asyncio.get_running_loop()
+        if self.proc is None or self.proc.exitcode is not None:
+            self.stop()
+            await loop.run_in_executor(None, self._start)
+        assert self.proc is not None and self.conn is not None
+        proc, conn = self.proc, self.conn
+        conn.send((fn, args))
+        ready = loop.create_future()
+        fd = conn.fileno()
+        loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+        late = False
+        try:
+            async with asyncio.timeout(self.workers.limits.lint_timeout):
+                await ready
+        except TimeoutError:
+            late = True
+        finally:
+            loop.remove_reader(fd)  # before the pipe is closed: its number may be reused
+        if late:
+            self.stop()
+            raise UploadError(f"검사가 제한 시간 {self.workers.limits.lint_timeout:g}초를 넘어 멈췄습니다. 시나리오를 나누어 "
+                              "검사하거나 컴퓨터에서 직접 lint 명령으로 검사해 주세요.", HTTPStatus.GATEWAY_TIMEOUT)
+        try:
+            return conn.recv()
+        except (EOFError, OSError):
+            proc.join(5)
+            code = proc.exitcode
+            self.stop()
+            return "died", str(code)
 
 
 def _kill(proc: multiprocessing.process.BaseProcess) -> None:
@@ -594,9 +676,11 @@ class _State:
         for folder in list(self.folders):
             self.remove(folder)
 
-    async def page(self, fn: Callable[..., str], args: tuple, folder: Path, mapping: dict[str, str]) -> tuple[int, str]:
-        """Status and page of ``fn(*args)`` in a worker."""
-        kind, text = await self.workers.run(fn, args, folder)
+    async def page(self, fn: Callable[..., str], args: tuple, folder: Path, mapping: dict[str, str],
+                   workers: Any = None) -> tuple[int, str]:
+        """Status and page of ``fn(*args)`` in a worker (of ``workers``: a
+        :class:`_Kept` worker, or by default a fresh one)."""
+        kind, text = await (workers or self.workers).run(fn, args, folder)
         if kind == "ok":
             return HTTPStatus.OK, text
         if kind == "input":
@@ -629,11 +713,13 @@ class _Live:
         self.status, self.html = HTTPStatus.OK, ""
         self.ready = asyncio.Event()
         self.changed: asyncio.Condition | None = None
+        #: the worker that makes every page of the followed file, kept between saves
+        self.kept = _Kept(state.workers)
 
     async def render(self) -> None:
         folder = self.state.new_folder()
         try:
-            status, html = await self.state.page(self.pages.watched, (self.path,), folder, {})
+            status, html = await self.state.page(self.pages.watched, (self.path,), folder, {}, self.kept)
         finally:
             self.state.remove(folder)
         assert self.changed is not None
