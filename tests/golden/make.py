@@ -31,6 +31,11 @@ SCENARIOS = [
     "examples/gold/palace.csv",
     "examples/gold/school.csv",
     "examples/gold/station.csv",
+    # stories in their own formats, linted directly (issue 17)
+    "examples/ink/lighthouse.ink",
+    "examples/twine/market.twee",
+    "examples/choicescript",
+    "examples/yarn/ferry.yarn",
 ]
 #: generated scenarios (seed, scenes): made once by ``make.py --corpus`` and kept
 FUZZ = [(1, 120), (2, 200), (3, 300), (4, 150), (5, 250)]
