@@ -292,8 +292,9 @@ def _received_row(m: Mail, thread: str, notes: list[str] | None = None) -> dict[
     received = m.date.date() if m.date else None
     amount, amount_note = pick_amount(m.text)
     due, due_note = pick_date(m.text, received) if received else (None, None)
+    found_notes = [note for note in (amount_note, due_note) if note]
     if notes is not None:
-        notes.extend(f"{m.source}: {note}" for note in (amount_note, due_note) if note)
+        notes.extend(f"{m.source}: {note}" for note in found_notes)
     deadline = ""
     if received is not None:
         near = [f for f in dates_in(m.text, received) if any(w in m.text[f.end: f.end + 8] or w in m.text[max(0, f.start - 8): f.start]
@@ -302,7 +303,7 @@ def _received_row(m: Mail, thread: str, notes: list[str] | None = None) -> dict[
             deadline = f"{near[0].value.isoformat()}T23:59"
     return {"thread_id": thread, "counterpart": m.sender, "subject": m.subject, "received_at": _moment(m.date),
             "reply_deadline": deadline, "body_amount": "" if amount is None else format(amount.value.normalize(), "f"),
-            "body_due_date": "" if due is None else due.value.isoformat()}
+            "body_due_date": "" if due is None else due.value.isoformat(), "body_note": " ".join(found_notes)}
 
 
 def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Iterable[dict] = (),
@@ -333,8 +334,9 @@ def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Ite
             continue
         amount, amount_note = pick_amount(m.text)
         due, due_note = pick_date(m.text, m.date.date()) if m.date else (None, None)
+        found_notes = [note for note in (amount_note, due_note) if note]
         if notes is not None:
-            notes.extend(f"{m.source}: {note}" for note in (amount_note, due_note) if note)
+            notes.extend(f"{m.source}: {note}" for note in found_notes)
         rows_action.append({
             "action_no": str(record.get("action_no") or m.message_id.strip("<>")), "thread_id": threads[m.message_id],
             "action_kind": str(record.get("action_kind", "")), "sent_at": _moment(m.date),
@@ -342,6 +344,7 @@ def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Ite
             "extracted_amount": "" if amount is None else format(amount.value.normalize(), "f"),
             "extracted_due_date": "" if due is None else due.value.isoformat(),
             "confirmed_by": str(record.get("confirmed_by") or ""),
+            "extracted_note": " ".join(found_notes),
         })
     if notes is not None:
         for message_id, record in by_id.items():

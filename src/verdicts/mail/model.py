@@ -43,6 +43,8 @@ AGENT_ACTION = TableSpec(
         Column("extracted_amount"),
         Column("extracted_due_date"),
         Column("confirmed_by", optional=True),
+        # written by the importer when the sent body held several amounts or days
+        Column("extracted_note", optional=True),
     ),
     key="action_no",
 )
@@ -56,6 +58,8 @@ MAILBOX_THREAD = TableSpec(
         Column("reply_deadline"),
         Column("body_amount"),
         Column("body_due_date"),
+        # written by the importer when the body held several amounts or days
+        Column("body_note", optional=True),
     ),
 )
 ACTION_POLICY = TableSpec(

@@ -96,6 +96,11 @@ class _Cite:
 
 def _common(f: ActionFacts, ev: _Cite) -> None:
     ev.action(f, "action_no", quote=True)
+    # how the importer chose among several amounts or days, when it said so
+    if (f.action.row.raw.get("extracted_note") or "").strip():
+        ev.action(f, "extracted_note", quote=True)
+    if f.message is not None and (f.message.row.raw.get("body_note") or "").strip():
+        ev.message(f, "body_note", quote=True)
 
 
 class MadeUp(Rule[Mailbox, ActionFacts]):

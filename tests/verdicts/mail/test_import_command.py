@@ -95,6 +95,7 @@ def test_the_same_tables_from_maildir_mbox_and_imap(tmp_path, imap, policy):
     assert (follow["body_amount"], follow["body_due_date"]) == ("1200000", "2026-03-14")
     # HTML only, CP949: the amount by the word 견적/금액, 다음 주 금요일 from Wednesday 4 March
     assert (quote["body_amount"], quote["body_due_date"]) == ("120000000", "2026-03-13")
+    assert "'1.2억 원', '￦12,000,000'으로 여럿이라" in quote["body_note"] and fee["body_note"] == ""
     assert (club["counterpart"], club["body_amount"], club["body_due_date"]) == ("동호회", "", "")
 
     actions = {r["action_no"]: r for r in _rows(outs["imap"] / "agent_action.csv")}

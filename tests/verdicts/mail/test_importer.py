@@ -176,3 +176,42 @@ def test_ks_c_5601_is_read_as_cp949(tmp_path):
     (tmp_path / "q.eml").write_bytes(raw.encode("ascii"))
     [row] = import_mailbox(read_mails(tmp_path / "q.eml"))["mailbox_thread"]
     assert row["body_amount"] == "30000000"
+
+
+def test_a_choice_among_several_values_is_cited_in_the_card(tmp_path):
+    """Several amounts in the received body: the one taken and why go into body_note,
+    and the card of the reply cites that note verbatim as evidence."""
+    received = MIMEText("지난달에는 5만원이었고, 이번 달 청구 금액은 55만원입니다.", "plain", "utf-8")
+    received["Subject"] = "회비 안내"
+    received["From"] = "총무 <club@example.com>"
+    received["Date"] = "Mon, 02 Mar 2026 09:00:00 +0000"
+    received["Message-ID"] = "<fee@example.com>"
+    reply = MIMEText("55만원 보내겠습니다.", "plain", "utf-8")
+    reply["Subject"] = "Re: 회비 안내"
+    reply["From"] = "me@example.com"
+    reply["Date"] = "Mon, 02 Mar 2026 10:00:00 +0000"
+    reply["Message-ID"] = "<pay@example.com>"
+    reply["In-Reply-To"] = "<fee@example.com>"
+    (tmp_path / "in.eml").write_bytes(received.as_bytes())
+    (tmp_path / "out.eml").write_bytes(reply.as_bytes())
+    notes: list[str] = []
+    tables = import_mailbox(read_mails(tmp_path / "in.eml"), read_mails(tmp_path / "out.eml"),
+                            [{"message_id": "<pay@example.com>", "action_no": "ACT-1", "action_kind": "회신", "confidence": 0.9}],
+                            notes)
+    [row] = tables["mailbox_thread"]
+    assert row["body_amount"] == "550000" and row["body_note"].endswith("'55만원'을 골랐습니다.")
+    assert notes == [f"{tmp_path / 'in.eml'}: {row['body_note']}"]
+    assert tables["agent_action"][0]["extracted_note"] == ""
+    folder = tmp_path / "tables"
+    write_tables(tables, folder)
+    (folder / "action_policy.csv").write_text("action_kind,max_reply_hours,min_confidence,needs_confirm\n회신,6,0.7,false\n",
+                                              encoding="utf-8")
+    report = judge_mailbox(folder)
+    [card] = report.cards
+    assert card.verdict == "원문대로 나감"
+    cited = [e for e in card.evidence if e.field == "body_note"]
+    assert len(cited) == 1 and cited[0].quote == row["body_note"] and cited[0].source == "mailbox_thread"
+    assert all(c.passed for c in report.checks), [c.id for c in report.checks if not c.passed]
+    # a table written by hand has no note column, and its cards cite none
+    assert not any(e.field.endswith("_note") for c in judge_mailbox(Path(__file__).resolve().parents[3] / "examples" / "mail").cards
+                   for e in c.evidence)
