@@ -27,7 +27,7 @@ import subprocess
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING, Callable, Sequence
 
 from verdicts.errors import InputError
 
@@ -99,14 +99,25 @@ def _is_noise(word: OcrWord) -> bool:
     return not has_content and word.confidence < _NOISE_CONFIDENCE
 
 
-def words_to_texts(words: list[OcrWord]) -> list[VisibleText]:
+def _node_of(box: tuple[float, float, float, float], places: Sequence[tuple[float, float, float, float]]) -> int | None:
+    """The index of the smallest place holding the centre of ``box`` (``None``: none)."""
+    cx, cy = box[0] + box[2] / 2, box[1] + box[3] / 2
+    holding = [(p[2] * p[3], i) for i, p in enumerate(places) if p[0] <= cx <= p[0] + p[2] and p[1] <= cy <= p[1] + p[3]]
+    return min(holding)[1] if holding else None
+
+
+def words_to_texts(words: list[OcrWord], places: Sequence[tuple[float, float, float, float]] = ()) -> list[VisibleText]:
     """Words grouped into visible texts: the words of one Tesseract line, split where
-    two words stand farther apart than 1.5 line heights, joined by a space, boxed by
-    the union of their boxes.  Noise (no letter or digit, low confidence) is dropped.
+    two words stand farther apart than 1.5 line heights or sit on two different
+    ``places`` (node boxes: two cells side by side are two texts even when Tesseract
+    reads them as one line), joined by a space, boxed by the union of their boxes.
+    Noise (no letter or digit, low confidence) is dropped.
 
     >>> w = lambda t, x, c=95.0: OcrWord(t, (x, 100, 40, 30), c, (1, 1, 1))
     >>> [(t.text, t.box) for t in words_to_texts([w("시장", 0), w("조사", 50), w("01", 300), w("|", 400, 40.0)])]
     [('시장 조사', (0.0, 100.0, 90.0, 30.0)), ('01', (300.0, 100.0, 40.0, 30.0))]
+    >>> [t.text for t in words_to_texts([w("기획", 0), w("실행", 50)], places=[(0, 0, 45, 200), (45, 0, 100, 200)])]
+    ['기획', '실행']
     """
     lines: dict[tuple[int, int, int], list[OcrWord]] = {}
     for word in words:
@@ -119,7 +130,8 @@ def words_to_texts(words: list[OcrWord]) -> list[VisibleText]:
         groups: list[list[OcrWord]] = [[line[0]]]
         for word in line[1:]:
             last = groups[-1][-1]
-            if word.box[0] - (last.box[0] + last.box[2]) > _GAP_IN_HEIGHTS * height:
+            if (word.box[0] - (last.box[0] + last.box[2]) > _GAP_IN_HEIGHTS * height
+                    or (places and _node_of(word.box, places) != _node_of(last.box, places))):
                 groups.append([word])
             else:
                 groups[-1].append(word)
@@ -141,8 +153,9 @@ def _tesseract() -> str:
     return found
 
 
-def read_picture(picture: "Image") -> list[VisibleText]:
-    """The visible texts Tesseract reads on ``picture`` (an opened 1920×1080 image).
+def read_picture(picture: "Image", places: Sequence[tuple[float, float, float, float]] = ()) -> list[VisibleText]:
+    """The visible texts Tesseract reads on ``picture`` (an opened 1920×1080 image),
+    split at the boundaries of ``places`` (see :func:`words_to_texts`).
 
     Raises :class:`ReaderUnavailable` when Tesseract or its Korean data is missing or
     does not finish.
@@ -160,7 +173,7 @@ def read_picture(picture: "Image") -> list[VisibleText]:
         detail = proc.stderr.decode("utf-8", "replace").strip().splitlines()
         raise ReaderUnavailable("Tesseract가 그림을 읽지 못했습니다(" + (detail[-1] if detail else f"종료 코드 {proc.returncode}")
                                 + "). 한국어 데이터(tesseract-ocr-kor)가 있는지 확인해 주세요.")
-    return words_to_texts(parse_tsv(proc.stdout.decode("utf-8", "replace")))
+    return words_to_texts(parse_tsv(proc.stdout.decode("utf-8", "replace")), places)
 
 
 def ocr_texts(component: Component, folder: Path) -> list[VisibleText] | None:
@@ -169,7 +182,9 @@ def ocr_texts(component: Component, folder: Path) -> list[VisibleText] | None:
     :class:`ReaderUnavailable`."""
     if not component.result_thumb:
         return None
-    return read_picture(open_picture(picture_path(folder, component.result_thumb)))
+    # the seed matches texts to nodes by their boxes: words on two nodes are two texts
+    places = [n.box for n in (*component.frame_tree, *component.outside_nodes) if n.box is not None]
+    return read_picture(open_picture(picture_path(folder, component.result_thumb)), places)
 
 
 def given_or_ocr(component: Component, folder: Path) -> list[VisibleText] | None:
