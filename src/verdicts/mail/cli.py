@@ -84,7 +84,7 @@ def import_(
     """Read received mail (and the agent's sent mail with its log) into
     mailbox_thread.csv, agent_action.csv and action_policy.csv in OUT."""
     if (sent is None) != (log is None):
-        typer.echo("verdicts mail import: --sent와 --log는 함께 써야 합니다 (보낸 메일을 에이전트 기록과 맞춰 봅니다).", err=True)
+        typer.echo("verdicts mail import: 보낸 메일(--sent)과 에이전트 기록(--log)은 함께 주세요. 보낸 메일마다 그 기록을 찾아 맞춰 봅니다.", err=True)
         raise typer.Exit(2)
     problems: list[str] = []
     notes: list[str] = []

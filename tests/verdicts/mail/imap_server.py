@@ -1,5 +1,5 @@
 """A real IMAP server for the importer's tests: Debian's dovecot (``scripts/setup.sh
---test`` installs ``dovecot-imapd``), started on a free loopback port with a temporary
+--test`` installs ``dovecot-imapd``), started on free loopback ports (IMAP with STARTTLS, and IMAPS) with a temporary
 configuration, a passwd file and a Maildir per user, and stopped afterwards.
 
 It runs unprivileged: as the current user, or, when the tests run as root, as the
@@ -35,6 +35,7 @@ DOVEADM = shutil.which("doveadm") or "/usr/bin/doveadm"
 class ImapServer:
     host: str
     port: int
+    tls_port: int
     cafile: str
     config: Path
     run_as: str
@@ -89,7 +90,7 @@ def _as_user(name: str) -> dict:
     return {"user": entry.pw_uid, "group": entry.pw_gid}
 
 
-def _config(root: Path, port: int, user: str, group: str, uid: int) -> str:
+def _config(root: Path, port: int, tls_port: int, user: str, group: str, uid: int) -> str:
     return f"""
 base_dir = {root}/run
 state_dir = {root}/state
@@ -124,7 +125,9 @@ service imap-login {{
     port = {port}
   }}
   inet_listener imaps {{
-    port = 0
+    address = 127.0.0.1
+    port = {tls_port}
+    ssl = yes
   }}
 }}
 service anvil {{
@@ -149,9 +152,11 @@ def dovecot(users: dict[str, str]) -> Iterator[ImapServer]:
                     "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", str(root / "key.pem"), "-out", str(root / "cert.pem")],
                    check=True, capture_output=True, timeout=60)
     (root / "passwd").write_text("".join(f"{u}:{{PLAIN}}{p}\n" for u, p in users.items()), encoding="utf-8")
-    port = _free_port()
+    port, tls_port = _free_port(), _free_port()
+    while tls_port == port:
+        tls_port = _free_port()
     config = root / "dovecot.conf"
-    config.write_text(_config(root, port, run_as, group, entry.pw_uid), encoding="utf-8")
+    config.write_text(_config(root, port, tls_port, run_as, group, entry.pw_uid), encoding="utf-8")
     for sub in ("run", "state", "mail"):
         (root / sub).mkdir(exist_ok=True)
     if os.geteuid() == 0:
@@ -171,7 +176,7 @@ def dovecot(users: dict[str, str]) -> Iterator[ImapServer]:
             if time.monotonic() > deadline:
                 raise RuntimeError("dovecot did not answer on its port within 20 seconds")
             time.sleep(0.1)
-        yield ImapServer("127.0.0.1", port, str(root / "cert.pem"), config, run_as)
+        yield ImapServer("127.0.0.1", port, tls_port, str(root / "cert.pem"), config, run_as)
     finally:
         proc.terminate()
         try:

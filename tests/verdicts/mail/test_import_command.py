@@ -131,6 +131,15 @@ def test_a_missing_folder_is_named(tmp_path, imap):
     assert done.returncode == 2 and "'보관함'이라는 폴더를 열지 못했습니다" in done.stderr
 
 
+def test_imaps_reads_the_same_mail_as_starttls(imap):
+    plain = read_imap(imap.url(USER), PASSWORD, cafile=imap.cafile)
+    tls = read_imap(imap.url(USER).replace("imap://", "imaps://").replace(f":{imap.port}/", f":{imap.tls_port}/"), PASSWORD,
+                    cafile=imap.cafile)
+    assert plain.starttls and not tls.starttls
+    assert [(m.message_id, m.subject, m.text) for m in tls.mails] == [(m.message_id, m.subject, m.text) for m in plain.mails]
+    assert len(tls.mails) == 5
+
+
 def test_a_dropped_connection_keeps_what_was_read(imap):
     def drop_after_two(done: int, total: int) -> None:
         if done == 2:
@@ -170,7 +179,7 @@ def test_file_sources_errors_are_named(tmp_path):
     assert done.returncode == 2 and "mbox 파일은 'From '으로 시작해야" in done.stderr
     inbox, sent_dir = write_maildir(tmp_path / "Maildir")
     done = _run(inbox, "-o", tmp_path / "out", "--sent", sent_dir)
-    assert done.returncode == 2 and "--sent와 --log는 함께" in done.stderr
+    assert done.returncode == 2 and "보낸 메일(--sent)과 에이전트 기록(--log)은 함께 주세요" in done.stderr
 
 
 def test_received_mail_alone_writes_three_tables(tmp_path):
