@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from verdicts.errors import InputError
+from verdicts.korean import josa
 from verdicts.model import InputIssue, SourceInfo
 
 from .model import PICTURE, Component
@@ -106,7 +107,7 @@ def _box_problems(component: Component) -> list[tuple[str, str]]:
                 continue
             x, y, w, h = box
             if w < 0 or h < 0 or x < 0 or y < 0 or x + w > width or y + h > height:
-                out.append((f"{name}[{i}].box", f"상자 {list(box)}가 {width}x{height} 그림 밖으로 나갑니다."))
+                out.append((f"{name}[{i}].box", f"{josa('상자 [' + ', '.join(f'{v:g}' for v in box) + ']', '이/가')} {width}x{height} 그림 밖으로 나갑니다."))
     return out
 
 
@@ -114,7 +115,7 @@ def _check(component: Component) -> list[tuple[str, str]]:
     problems = _box_problems(component)
     loop = parent_cycle(component.frame_tree)
     if loop:
-        problems.append(("frame_tree.parent", f"parent가 {' → '.join(loop + loop[:1])}로 돌아 고리를 이룹니다."))
+        problems.append(("frame_tree.parent", f"parent가 {josa(' → '.join(loop + loop[:1]), '으로/로')} 돌아 고리를 이룹니다."))
     return problems
 
 

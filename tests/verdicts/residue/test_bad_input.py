@@ -137,3 +137,11 @@ def test_an_unreadable_picture_is_an_issue_and_the_rest_is_judged(tmp_path, case
     assert [i.column for i in issues] == ["result_thumb"]
     assert issues[0].reason.startswith("bad.png: ") and reason in issues[0].reason
     assert issues[0].reason.endswith("이 컴포넌트는 판정하지 않았습니다.")
+
+
+def test_issue_sentences_take_the_particle_their_last_word_asks_for(tmp_path):
+    box = GOOD | {"component_id": "BAD", "frame_tree": [{"node_id": "n", "box": [1800, 0, 200, 100], "slot_kind": "unit_field"}]}
+    assert judge_with(tmp_path, box)[0].reason.startswith("상자 [1800, 0, 200, 100]이 ")
+    loop = GOOD | {"component_id": "BAD", "frame_tree": [
+        {"node_id": "n3", "parent": "n1", "slot_kind": "unit_field"}, {"node_id": "n1", "parent": "n3", "slot_kind": "unit_field"}]}
+    assert "n3 → n1 → n3으로 돌아" in judge_with(tmp_path, loop)[0].reason  # 삼 takes 으로 (일 would take 로)
