@@ -55,6 +55,7 @@ __all__ = [
     "MAX_XLSX_UNCOMPRESSED",
     "path_kind",
     "read_regular_file",
+    "safe_yaml_load",
     "load_typed_tables",
     "shared_index",
 ]
@@ -994,6 +995,17 @@ def _yaml_precheck(text: str, file: str, loader) -> None:
         total += size
         if total > MAX_YAML_NODES:
             raise InputError(f"{file}:{event.start_mark.line + 1}: 별칭(*)을 펼치면 값이 {MAX_YAML_NODES:,}개를 넘어 YAML을 읽지 않았습니다.")
+
+
+def safe_yaml_load(text: str, file: str) -> Any:
+    """The YAML document ``text`` as the tables read it: nesting past :data:`MAX_DEPTH`
+    and aliases expanding past :data:`MAX_YAML_NODES` nodes refused first (an
+    :class:`InputError` naming ``file`` and the line), then one safe parse."""
+    import yaml
+
+    loader = _yaml_loader()
+    _yaml_precheck(text, file, loader)
+    return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
 
 
 def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], issues: list[InputIssue]) -> dict[str, RawTable]:

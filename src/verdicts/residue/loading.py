@@ -53,12 +53,15 @@ def component_files(path: Path) -> list[Path]:
 
 
 def _parse(path: Path) -> Any:
-    text = path.read_text(encoding="utf-8")
-    if path.suffix.lower() == ".json":
-        return json.loads(text)
-    import yaml
+    """A component file, read as every input is (a FIFO or a device is refused without
+    waiting; sizes, nesting and YAML aliases bounded: :mod:`verdicts.tables`)."""
+    from ..tables import MAX_JSON_BYTES, MAX_YAML_BYTES, read_regular_file, safe_yaml_load
 
-    return yaml.safe_load(text)
+    is_json = path.suffix.lower() == ".json"
+    text = read_regular_file(path, MAX_JSON_BYTES if is_json else MAX_YAML_BYTES, "컴포넌트").decode("utf-8")
+    if is_json:
+        return json.loads(text)
+    return safe_yaml_load(text, str(path))
 
 
 def _key(loc: tuple[Any, ...]) -> str:
@@ -140,6 +143,12 @@ def load_components(path: str | Path) -> ComponentSet:
 
         try:
             data = _parse(file)
+        except InputError as exc:  # not a regular file, too large, nested too deeply, an alias bomb
+            text = str(exc).removeprefix(f"{name}:").lstrip()
+            line, _, rest = text.partition(": ")
+            at = int(line) if line.isdigit() else None
+            out.issues.append(InputIssue(file=name, table=TABLE, line=at, reason=rest if at is not None else text))
+            continue
         except (OSError, UnicodeDecodeError) as exc:
             issue(None, f"파일을 읽지 못했습니다({type(exc).__name__}).")
             continue
