@@ -7,6 +7,17 @@ machine disturbs less) and once for its peak memory (the summed PSS of the proce
 its workers, as :func:`run.timed` measures it); the last column is the CPU time against
 the previous size, so a doubling that stays near 2 is linear.
 
+Measured on 2026-12-03 (shared machine, 2 cores, load average about 10, so the wall
+clock is mostly waiting; the CPU seconds are the figure to compare)::
+
+    | actions | messages | floor s (CPU) | floor MB | verdicts s (CPU) | verdicts MB | × floor (CPU) | CPU × previous size |
+    |  25,000 |   25,000 | 1.90 (0.33)   |       18 |  63.61 (6.42)    |         234 |          19.7 | —    |
+    |  50,000 |   50,000 | 4.59 (0.49)   |       22 | 107.17 (15.11)   |         422 |          30.9 | 2.35 |
+    | 100,000 |  100,000 | 8.52 (0.91)   |       31 | 224.45 (27.48)   |         774 |          30.1 | 1.82 |
+
+Two doublings multiply the CPU time by 4.28 (about 2.07 each: linear) and the peak
+memory by 3.3.
+
 Usage::
 
     .venv/bin/python benchmarks/mail_run.py                        # 25k, 50k, 100k actions
