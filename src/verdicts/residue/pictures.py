@@ -43,8 +43,10 @@ def open_picture(path: Path) -> "Image":
     from PIL import Image, UnidentifiedImageError
 
     width, height = PICTURE
-    if not path.is_file():
+    if not path.exists():
         raise UnreadablePicture(f"그림 파일 {josa(path.name, '이/가')} 없습니다.")
+    if not path.is_file():  # a folder, a FIFO or a device: never opened (a FIFO would wait forever)
+        raise UnreadablePicture("그림 자리에 일반 파일이 아닌 것(폴더, FIFO, 장치)이 있어 읽지 않았습니다.")
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:

@@ -145,3 +145,16 @@ def test_issue_sentences_take_the_particle_their_last_word_asks_for(tmp_path):
     loop = GOOD | {"component_id": "BAD", "frame_tree": [
         {"node_id": "n3", "parent": "n1", "slot_kind": "unit_field"}, {"node_id": "n1", "parent": "n3", "slot_kind": "unit_field"}]}
     assert "n3 → n1 → n3으로 돌아" in judge_with(tmp_path, loop)[0].reason  # 삼 takes 으로 (일 would take 로)
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_picture_that_is_no_regular_file_is_never_opened(tmp_path, kind):
+    import os
+
+    if kind == "folder":
+        (tmp_path / "bad.png").mkdir()
+    else:
+        os.mkfifo(tmp_path / "bad.png")  # opening it for reading would wait for a writer
+    data = {k: v for k, v in GOOD.items() if k != "visible_texts"} | {"component_id": "BAD", "result_thumb": "bad.png"}
+    issues = judge_with(tmp_path, data)
+    assert [i.column for i in issues] == ["result_thumb"] and "일반 파일이 아닌 것" in issues[0].reason
