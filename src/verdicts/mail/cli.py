@@ -1,8 +1,9 @@
-"""``verdicts mail import …``: read a real mailbox into the mail domain's three tables (a
-thin layer over :mod:`verdicts.mail.importer` and :mod:`verdicts.mail.imap`; mounted
-through the entry-point group ``verdicts.commands``).
+"""``verdicts mail import …`` reads a real mailbox into the mail domain's three tables, and
+``verdicts mail serve`` serves its report screen (a thin layer over
+:mod:`verdicts.mail.importer`, :mod:`verdicts.mail.imap` and :mod:`verdicts.mail.pages`;
+mounted through the entry-point group ``verdicts.commands``).
 
-Exit codes: 0 the tables were written from every message; 1 they were written, but
+Exit codes of ``import``: 0 the tables were written from every message; 1 they were written, but
 something is missing (a message or log line that could not be read, a connection that
 broke part-way: each named on stderr); 2 nothing could be read.
 """
@@ -23,7 +24,7 @@ from .importer import Mail, import_mailbox, read_log, read_mails, write_tables
 from .imap import is_imap_url, read_imap
 from .model import ACTION_POLICY
 
-app = typer.Typer(help="실제 메일함을 읽어 mail 도메인의 세 표를 만듭니다.", no_args_is_help=True)
+app = typer.Typer(help="메일함을 읽어 mail 도메인의 세 표를 만들고(import), 보고서 화면을 엽니다(serve).", no_args_is_help=True)
 
 #: where the IMAP password is read from when no --password-file is given
 PASSWORD_ENV = "VERDICTS_IMAP_PASSWORD"
