@@ -82,10 +82,11 @@ class _Builder(CardBuilder):
         self.new = 0
         self.reached = a.reached if a.reached is not None else frozenset()
         self.good = a.reaches_ending if a.reaches_ending is not None else frozenset()
-        self.rows = {sid: (s.line, tuple(s.raw.items())) for sid, s in self.sc.scenes.items()}
+        # a row as its line and cells (signatures are compared, never hashed: a dict may be in one)
+        self.rows = {sid: (s.line, s.raw) for sid, s in self.sc.scenes.items()}
 
     def _take(self, where: tuple, sig: tuple, make, target) -> StoryCard | None:
-        old = self.now.get(where) or self.before.get(where)
+        old = self.before.get(where)
         if old is not None and old[0] == sig:
             entry = old[1]
         else:
@@ -100,7 +101,7 @@ class _Builder(CardBuilder):
         scenes = self.sc.scenes
         incoming = tuple((b.from_scene, b.line, scenes[b.from_scene].title if b.from_scene in scenes else _NOTHING)
                          for b in self.incoming.get(sid, _NOTHING))
-        sig = (self.rows[sid] if scenes.get(sid) is scene else (scene.line, tuple(scene.raw.items())),
+        sig = (self.rows[sid] if scenes.get(sid) is scene else (scene.line, scene.raw),
                sid in self.reached, sid in self.good, incoming,
                tuple((b.to_scene, b.line) for b in self.outgoing.get(sid, _NOTHING)),
                self.onward_count(sid), self.reachable_endings(sid), ("scene_states", sid) in self.a.positions,
@@ -120,8 +121,8 @@ class _Builder(CardBuilder):
             if later is not None:
                 ids += [later, *a.shadowed[later].covered_by]
             by_id = self.branch_by_id
-            cited = tuple((x, by_id[x].line, by_id[x].to_scene, tuple(by_id[x].raw.items())) if x in by_id else (x,) for x in ids)
-        sig = (tuple(branch.raw.items()), rows.get(branch.from_scene), rows.get(to),
+            cited = tuple((x, by_id[x].line, by_id[x].to_scene, by_id[x].raw) if x in by_id else (x,) for x in ids)
+        sig = (branch.raw, rows.get(branch.from_scene), rows.get(to),
                branch.from_scene in self.reached, to in self.good, len(self.incoming.get(branch.from_scene, _NOTHING)),
                self.reachable_endings(to) if known else self.same_spelling(to),
                self.keys.get(branch.from_scene), cited, ("story_branches", bid) in a.positions,
