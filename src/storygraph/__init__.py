@@ -6,14 +6,17 @@
 '어디서도 안 닿음'
 """
 
-from .domain import DOMAIN, lint
-
 __all__ = ["lint", "DOMAIN", "__version__"]
 
 
-def __getattr__(name: str) -> str:
-    # the version is looked up when asked for: importlib.metadata costs about 40 ms of
-    # every run's start, and only the reports that name the tool need it
+def __getattr__(name: str):
+    # looked up when asked for, so that the command line starts without the analysis:
+    # ``lint`` and ``DOMAIN`` import the domain; the version (importlib.metadata, about
+    # 40 ms) is read only by the reports that name the tool
+    if name in ("lint", "DOMAIN"):
+        from . import domain
+
+        return getattr(domain, name)
     if name != "__version__":
         raise AttributeError(f"module 'storygraph' has no attribute {name!r}")
     from verdicts.version import tool_version

@@ -24,7 +24,6 @@ from .facts import SceneShadowing, ShadowedBranch, Undecided
 from .graph import SceneGraph
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
 from .model import Branch, Scenario
-from .partition import decide_in_parts
 from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain, menu_blockers
 
 __all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "AnalysisMemo", "analyse", "reachable_from", "reaching",
@@ -248,6 +247,8 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
         _read_menu_columns(analysis)
     both = reached is not None and reaches is not None
     if jobs > 1:
+        from .partition import decide_in_parts  # only a run shared by several processes
+
         analysis.alongside = decide_in_parts(analysis, jobs, _decide_all, _find_stuck, stuck=both, alongside=alongside,
                                              on_part=on_part, meanwhile=meanwhile)
     else:

@@ -3,97 +3,59 @@
 It parses options, calls the library and picks a reporter.  Library errors are caught
 here only, and turned into a message and an exit code: 0 when every target is
 ``끝까지 닿음`` and nothing else was found, 1 when there are findings or input issues, 2
-when the input cannot be read at all.
+when the input cannot be read at all (or the command line is wrong).
+
+The command line is parsed with the standard library's :mod:`argparse` (messages,
+help and "did you mean" in Korean, :mod:`verdicts.commandline`): a creator runs
+``storygraph lint`` many times an hour, and a command-line framework that imports a
+hundred modules before reading a single option cost more than the whole lint of a
+small scenario (docs/decisions.md, "Instant start").  Each command imports what it
+uses when it runs.
 """
 
 from __future__ import annotations
 
-import json
 import sys
-from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Sequence
 
-import typer
+from verdicts.commandline import CommandLine, Exit, fail, int_in, number_in
 
-from verdicts.errors import VerdictsError
-
-from .domain import DOMAIN
-
-app = typer.Typer(
-    name="storygraph",
-    help="창작자가 짠 시나리오 분기가 어디서 막히는지 알려줍니다 (tells where a branching scenario gets stuck).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+__all__ = ["main", "run", "build"]
 
 
-class OutputFormat(str, Enum):
-    text = "text"
-    json = "json"
+def _echo(message: str) -> None:
+    sys.stderr.write(message + "\n")
 
 
-def _fail(message: str, code: int = 2) -> "typer.Exit":
-    typer.echo(f"storygraph: {message}", err=True)
-    return typer.Exit(code)
-
-
-def _show_version(value: bool) -> None:
-    if value:
-        from verdicts.version import tool_version
-
-        typer.echo(f"storygraph {tool_version()}")
-        raise typer.Exit(0)
-
-
-@app.callback()
-def main(version: bool = typer.Option(False, "--version", "-V", callback=_show_version, is_eager=True,
-                                      help="Print the version and exit.")) -> None:
-    """storygraph — scenario linter."""
-
-
-class LintFormat(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
-
-
-@app.command()
-def lint(
-    paths: list[Path] = typer.Argument(..., help="Scenarios: scenario.csv (union of the three tables), a folder of CSVs, an .xlsx workbook, JSON/YAML, or folders of scenarios."),
-    format: Optional[LintFormat] = typer.Option(None, "--format", "-f", help="Output format (default: the configuration's, else text)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="A storygraph.toml or pyproject.toml to use instead of the one found from the scenario's folder upwards."),
-    html: Path | None = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file (one scenario)."),
-    dot: Path | None = typer.Option(None, "--dot", help="Also write the scenario diagram as Graphviz DOT source (one scenario)."),
-    grading: Path | None = typer.Option(None, "--grading", help="A grading run's JSON output to fill the self-grading panel of --html."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr (it only appears on a terminal, for runs over a second)."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes: for the cards of a large scenario (default: one per core, none under 1,500 cards per process), or for several scenarios (one at a time each); also VERDICTS_JOBS."),
-) -> None:
-    """Judge every scene and branch and print the cards grouped by verdict, then the
-    input issues, then the automatic checks.  Several paths are reported one after the
-    other; one unreadable file does not stop the others; the exit code is the worst."""
+# ----------------------------------------------------------------------------- lint
+def lint(paths: list[Path], format: str | None, config: Path | None, html: Path | None, dot: Path | None,
+         grading: Path | None, quiet: bool, jobs: int | None) -> int:
+    """시나리오의 장면과 분기를 하나하나 판정해 판정별 카드, 입력 문제, 자동 검증을 차례로
+    보여 줍니다. 여러 경로를 주면 하나씩 차례로 보고하고, 읽을 수 없는 파일이 있어도 나머지는
+    판정합니다. 종료 코드는 가장 나쁜 결과를 따릅니다."""
+    from verdicts.errors import VerdictsError
     from verdicts.pipeline import Options, judge, judge_one, render_single, tolerant_stdout, write_report_to_stdout
 
-    options = Options(format=format.value if format else None, config=config, jobs=jobs, quiet=quiet)
+    from .domain import DOMAIN
+
+    options = Options(format=format, config=config, jobs=jobs, quiet=quiet)
     if not (html or dot or grading):
-        raise typer.Exit(judge(DOMAIN, paths, options))
+        return judge(DOMAIN, paths, options)
     targets = DOMAIN.expand_paths(paths)
     if len(targets) != 1:
-        raise _fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
+        raise fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
     if grading is not None and html is None:
-        raise _fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+        raise fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
     # one scenario whose report the diagram or the screen needs as a whole
     target = targets[0]
     try:
         report, cfg = judge_one(DOMAIN, target, options, "storygraph")
     except VerdictsError as exc:
-        typer.echo(f"storygraph: {exc}", err=True)
+        _echo(f"storygraph: {exc}")
         tolerant_stdout()
         sys.stdout.write(render_single(DOMAIN, target, str(exc), "text"))
-        raise typer.Exit(2)
+        return 2
     fmt = options.format or cfg.format
     try:
         if dot is not None:
@@ -101,19 +63,18 @@ def lint(
 
             write_diagram(diagram_model(report, focus=cfg.diagram.focus, hops=cfg.diagram.hops if cfg.diagram.focus else None),
                           dot, format="dot")
-            typer.echo(f"storygraph: 그림(DOT)을 {dot}에 썼습니다.", err=True)
+            _echo(f"storygraph: 그림(DOT)을 {dot}에 썼습니다.")
         if html is not None:
+            from verdicts.outputs import write_output
             from verdicts.screen import load_grading
 
             from .screen import report_html
 
             panel = load_grading(grading, DOMAIN, inputs=[target]) if grading is not None else None
-            from verdicts.outputs import write_output
-
             write_output(html, report_html(report, DOMAIN, grading=panel))
-            typer.echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.", err=True)
+            _echo(f"storygraph: 보고서 화면을 {html}에 썼습니다.")
     except VerdictsError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     if fmt == "json":
         write_report_to_stdout(DOMAIN, report, "json")  # streamed: large reports are never one string
     else:
@@ -123,49 +84,49 @@ def lint(
 
     code = exit_code(DOMAIN, report, cfg)
     if code == CHECKS_FAILED:
-        typer.echo(f"storygraph: {checks_failed_message(failed_checks(report))}", err=True)
-    raise typer.Exit(code)
+        _echo(f"storygraph: {checks_failed_message(failed_checks(report))}")
+    return code
 
 
-@app.command()
-def watch(
-    paths: list[Path] = typer.Argument(..., help="Scenarios to follow (files or folders, as for lint)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="A storygraph.toml to use instead of the one found upwards."),
-    debounce: int = typer.Option(400, "--debounce", min=10, max=10_000, help="Milliseconds of quiet after the last event of a save before linting (one save = one lint)."),
-) -> None:
-    """Lint again on every save of a scenario (or its configuration): the problems first,
-    then what is new and what is fixed since the last save.  Stop with Ctrl+C."""
+def watch(paths: list[Path], config: Path | None, debounce: int) -> int:
+    """시나리오(또는 그 설정 파일)를 저장할 때마다 다시 검사합니다. 문제를 먼저 보여 주고,
+    지난 저장 뒤로 새로 생긴 문제와 고쳐진 문제를 알려 줍니다. 멈추려면 Ctrl+C를 누르세요."""
     from verdicts.pipeline import Options
 
+    from .domain import DOMAIN
     from .incremental import incremental_judge
     from .watch import watch as follow
 
     targets = DOMAIN.expand_paths(paths)
     options = Options(config=config, quiet=True)
     # each save re-lints incrementally: only what the edit can change is made again
-    raise typer.Exit(follow(DOMAIN, targets, options, debounce_ms=debounce, judge=incremental_judge(options)))
+    return follow(DOMAIN, targets, options, debounce_ms=debounce, judge=incremental_judge(options))
 
 
-@app.command()
-def explain(name: str = typer.Argument(..., help="A verdict (Korean label or code such as shadowed) or a lint finding code.")) -> None:
-    """What a verdict or a lint finding flags, why it matters, an example, what to do instead."""
+def explain(name: str) -> int:
+    """판정이나 린트 발견이 무엇을 짚는지, 왜 중요한지, 예와 고치는 법을 보여 줍니다."""
+    from verdicts.korean import josa
+
     from .docs import explain_text, explainable_names
 
     text = explain_text(name.strip())
     if text is None:
-        raise _fail(f"'{name}'은(는) 알 수 없는 이름입니다. 쓸 수 있는 이름: {', '.join(explainable_names())}")
-    typer.echo(text)
+        from difflib import get_close_matches
+
+        names = explainable_names()
+        close = get_close_matches(name.strip(), names, n=1, cutoff=0.6)
+        hint = f" 혹시 '{close[0]}'을 찾으셨나요?" if close else ""
+        raise fail(f"{josa(repr(name), '은/는')} 알 수 없는 이름입니다.{hint} 쓸 수 있는 이름: {', '.join(names)}")
+    sys.stdout.write(text + "\n")
+    return 0
 
 
-@app.command()
-def grade(
-    path: Path = typer.Argument(..., help="The scenario (any accepted form), or a gold suite folder of NAME.csv + NAME.gold.csv pairs."),
-    gold: Optional[Path] = typer.Argument(None, help="Gold CSV: target_no, verdict, optional overlapping_branch_id and note."),
-    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
-) -> None:
-    """Compare the automatic verdicts with hand-made gold verdicts: agreement overall and
-    per verdict, a confusion table and every disagreement (exit 0 when all agree and the
-    gold file has no issue, else 1)."""
+def grade(path: Path, gold: Path | None, format: str) -> int:
+    """자동 판정을 손으로 만든 정답 판정과 견줍니다. 전체와 판정별 일치율, 혼동표, 어긋난
+    대상을 모두 보여 줍니다 (모두 맞고 정답 파일에 문제가 없으면 0, 아니면 1)."""
+    import json
+
+    from verdicts.errors import VerdictsError
     from verdicts.grading import render_grade_text
 
     from .grading import grade_path
@@ -173,12 +134,12 @@ def grade(
     try:
         result = grade_path(path, gold)
     except VerdictsError as exc:
-        raise _fail(str(exc))
-    if format is OutputFormat.json:
+        raise fail(str(exc))
+    if format == "json":
         sys.stdout.write(json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n")
     else:
         sys.stdout.write(render_grade_text(result))
-    raise typer.Exit(0 if not result.disagreements and not result.issues else 1)
+    return 0 if not result.disagreements and not result.issues else 1
 
 
 def _parse_plants(items: list[str], scenes: int) -> dict[str, int]:
@@ -189,28 +150,23 @@ def _parse_plants(items: list[str], scenes: int) -> dict[str, int]:
         kind, sep, number = item.partition("=")
         kind = kind.strip().replace("-", "_")
         if not sep or not number.strip().isdigit():
-            raise _fail(f"--plant 는 KIND=N 꼴이어야 합니다: '{item}'")
+            raise fail(f"--plant 는 KIND=N 꼴이어야 합니다: '{item}'")
         if kind == "all":
             counts = {k: int(number) for k in KINDS}
         elif kind in KINDS:
             counts[kind] = int(number)
         else:
-            raise _fail(f"알 수 없는 결함 종류 '{kind}' (있는 종류: all, {', '.join(KINDS)})")
+            raise fail(f"알 수 없는 결함 종류 '{kind}' (있는 종류: all, {', '.join(KINDS)})")
     return counts
 
 
-@app.command()
-def fuzz(
-    seed: int = typer.Option(1, "--seed", help="Random seed: the same seed gives the same scenario."),
-    scenes: int = typer.Option(200, "--scenes", help="How many scenes, planted ones included."),
-    flags: int = typer.Option(4, "--flags", help="How many flags in flag_spec."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Folder for scenario.csv and manifest.json (kept)."),
-    plant: list[str] = typer.Option([], "--plant", help="KIND=N, repeatable (all=N sets every kind); default one of each per 200 scenes."),
-    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f", help="Output format."),
-) -> None:
-    """Generate a random scenario with planted defects, lint it and print planted
-    against caught per kind, and every other finding, explained or not (exit 0 when
-    every plant is caught and nothing is unexplained)."""
+def fuzz(seed: int, scenes: int, flags: int, out: Path | None, plant: list[str], format: str) -> int:
+    """결함을 심은 시나리오를 무작위로 만들어 검사하고, 종류별로 심은 수와 잡은 수, 그리고
+    그 밖의 발견을 설명된 것과 아닌 것으로 나눠 보여 줍니다 (모두 잡고 설명 안 된 것이 없으면 0)."""
+    import json
+
+    from verdicts.errors import VerdictsError
+
     from .fuzz import render_fuzz_text, run_fuzz
 
     counts = _parse_plants(plant, scenes)
@@ -220,17 +176,17 @@ def fuzz(
     try:
         gen, report, outcome, timings = run_fuzz(seed, scenes, flags, counts, out, progress=progress)
     except VerdictsError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     finally:
         if progress is not None:
             progress.close()
     result = {"seed": seed, "scenes": len(gen.scenes), "branches": len(gen.branches), "flags": len(gen.flags),
               "out": str(out) if out else None, **outcome.to_json(), "timings": timings}
-    if format is OutputFormat.json:
+    if format == "json":
         sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
     else:
         sys.stdout.write(render_fuzz_text(result))
-    raise typer.Exit(0 if outcome.ok else 1)
+    return 0 if outcome.ok else 1
 
 
 class _progress_bar:
@@ -255,25 +211,11 @@ class _progress_bar:
         self.bar.stop()
 
 
-class DiagramFormat(str, Enum):
-    dot = "dot"
-    svg = "svg"
-    png = "png"
-    mermaid = "mermaid"
+def render(path: Path, output: Path, format: str | None, focus: str | None, hops: int | None, timeout: float,
+           max_nodes: int | None, max_edges: int) -> int:
+    """시나리오를 그림으로 그립니다. 장면은 점, 분기는 화살표이고 판정에 따라 색과 모양이 다릅니다."""
+    from verdicts.errors import VerdictsError
 
-
-@app.command()
-def render(
-    path: Path = typer.Argument(..., help="The scenario, in any accepted form."),
-    output: Path = typer.Option(..., "--output", "-o", help="Where to write: .dot, .svg, .png (by suffix), or .md/.mmd for Mermaid."),
-    format: DiagramFormat | None = typer.Option(None, "--format", "-f", help="Override the format chosen by the suffix (mermaid for Markdown)."),
-    focus: str | None = typer.Option(None, "--focus", help="'findings' (around every card that is not 끝까지 닿음) or a scene_id."),
-    hops: int | None = typer.Option(None, "--hops", min=0, help="Steps around the focus (default 1 for findings, 2 for a scene)."),
-    timeout: float = typer.Option(30.0, "--timeout", min=0.1, help="Seconds dot may take before it is stopped."),
-    max_nodes: Optional[int] = typer.Option(None, "--max-nodes", min=1, help="Refuse to lay out more scenes than this (use --focus); default 600 or the configuration's."),
-    max_edges: int = typer.Option(2400, "--max-edges", min=1, help="Refuse to lay out more branches than this (use --focus)."),
-) -> None:
-    """Draw the scenario: scenes as nodes, branches as edges, coloured by verdict."""
     from .diagram import diagram_model, write_diagram
     from .domain import find_config, lint as run_lint, load_config
 
@@ -283,86 +225,162 @@ def render(
         focus = focus if focus is not None else cfg.diagram.focus
         hops = hops if hops is not None else (cfg.diagram.hops if cfg.diagram.focus else None)
         model = diagram_model(report, focus=focus, hops=hops)
-        fmt = write_diagram(model, output, format=format.value if format else None, timeout=timeout,
+        fmt = write_diagram(model, output, format=format, timeout=timeout,
                             max_nodes=max_nodes or cfg.diagram.max_nodes, max_edges=max_edges)
     except VerdictsError as exc:
-        raise _fail(str(exc))
-    typer.echo(f"storygraph: {fmt} 그림을 {output}에 썼습니다. {model.caption()}", err=True)
+        raise fail(str(exc))
+    _echo(f"storygraph: {fmt} 그림을 {output}에 썼습니다. {model.caption()}")
     if report.issues:
-        typer.echo(f"storygraph: 입력 문제가 {len(report.issues)}건 있습니다: storygraph lint {path} 로 확인하세요 (판정을 보류한 대상은 회색입니다).", err=True)
+        _echo(f"storygraph: 입력 문제가 {len(report.issues)}건 있습니다: storygraph lint {path} 로 확인하세요 (판정을 보류한 대상은 회색입니다).")
+    return 0
 
 
-@app.command()
-def serve(
-    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (local only by default)."),
-    port: int = typer.Option(8765, "--port", min=0, max=65535, help="Port (0 picks a free one)."),
-    max_upload_mb: float = typer.Option(20.0, "--max-upload-mb", min=0.001, help="Largest upload accepted, in megabytes."),
-    allow_remote: bool = typer.Option(False, "--allow-remote", help="Allow a --host that is not loopback (the server has no login: put it behind something that has one)."),
-    lint_timeout: float = typer.Option(30.0, "--lint-timeout", min=0.1, help="Seconds one lint may take before it is stopped."),
-    max_lints: int = typer.Option(2, "--max-lints", min=1, help="Lints running at once; more wait their turn."),
-    read_timeout: float = typer.Option(10.0, "--read-timeout", min=0.1, help="Seconds a client may pause while sending a request (and to send its headers)."),
-    body_timeout: float = typer.Option(60.0, "--body-timeout", min=0.1, help="Seconds a client may take to send a whole upload."),
-    watch: Optional[Path] = typer.Option(None, "--watch", help="A scenario to follow: / shows its report and updates it in place after every save."),
-) -> None:
-    """Serve the report screen: upload a scenario, or press 샘플 데이터로 보기; with
-    --watch PATH, the report of PATH, updated in the open page after every save."""
+def serve(host: str, port: int, max_upload_mb: float, allow_remote: bool, lint_timeout: float, max_lints: int,
+          read_timeout: float, body_timeout: float, watch: Path | None) -> int:
+    """보고서 화면을 엽니다. 시나리오를 올리거나 '샘플 데이터로 보기'를 누르세요. --watch PATH를
+    주면 PATH의 보고서를 보여 주고, 저장할 때마다 열린 화면을 그 자리에서 새로 고칩니다."""
     from verdicts.korean import josa
     from verdicts.serve import ServerLimits, bind, create_app, is_loopback, run_server, url_of
 
     from .pages import server_pages
 
     if not is_loopback(host) and not allow_remote:
-        raise _fail(f"{josa(host, '은/는')} 이 컴퓨터 밖에서도 닿는 주소입니다. 이 서버에는 로그인이 없으니 127.0.0.1로 여세요. "
-                    "꼭 밖에 열어야 하면 --allow-remote를 붙이세요. 어떻게 열어야 안전한지는 docs/security.md에 있습니다.")
+        raise fail(f"{josa(host, '은/는')} 이 컴퓨터 밖에서도 닿는 주소입니다. 이 서버에는 로그인이 없으니 127.0.0.1로 여세요. "
+                   "꼭 밖에 열어야 하면 --allow-remote를 붙이세요. 어떻게 열어야 안전한지는 docs/security.md에 있습니다.")
     max_bytes = int(max_upload_mb * 1024 * 1024)
     limits = ServerLimits(max_bytes=max_bytes, lint_timeout=lint_timeout, max_lints=max_lints, header_timeout=read_timeout,
                           read_timeout=read_timeout, body_timeout=body_timeout)
     if watch is not None and not watch.exists():
-        raise _fail(f"{watch}: 따라갈 시나리오가 없습니다.")
-    app = create_app(server_pages(max_bytes=max_bytes), limits, loopback_only=is_loopback(host),
-                     log=lambda line: typer.echo(f"storygraph: {line}", err=True), watch=watch)
+        raise fail(f"{watch}: 따라갈 시나리오가 없습니다.")
+    server = create_app(server_pages(max_bytes=max_bytes), limits, loopback_only=is_loopback(host),
+                        log=lambda line: _echo(f"storygraph: {line}"), watch=watch)
     try:
         sock = bind(host, port)
     except OSError as exc:
-        raise _fail(f"{host}:{port}에서 서버를 열지 못했습니다: {exc}")
+        raise fail(f"{host}:{port}에서 서버를 열지 못했습니다: {exc}")
     url = url_of(sock)
-    typer.echo(f"storygraph: {url} 에서 보고서 화면을 엽니다 (멈추려면 Ctrl+C).", err=True)
+    _echo(f"storygraph: {url} 에서 보고서 화면을 엽니다 (멈추려면 Ctrl+C).")
     print(url, flush=True)
-    run_server(app, sock)
-    typer.echo("storygraph: 서버를 멈췄습니다.", err=True)
+    run_server(server, sock)
+    _echo("storygraph: 서버를 멈췄습니다.")
+    return 0
 
 
-@app.command("import")
-def import_(
-    path: Path = typer.Argument(..., help="A story: .ink, .ink.json (inklecate), .twee/.tw (Twine), a ChoiceScript scenes/ folder or startup.txt, .yarn."),
-    out: Optional[str] = typer.Option(None, "--out", "-o", help="The union CSV to write (default: standard output)."),
-    fmt: Optional[str] = typer.Option(None, "--from", help="The story's format (ink, ink-json, twee, choicescript, yarn); default: from the extension."),
-    ending_tag: str = typer.Option("ending", "--ending-tag", help="Twine: the passage tag that marks an ending."),
-    entries: str = typer.Option("unreached", "--entries", help="Yarn: 'unreached' (Start and every node no jump reaches) or one node's title."),
-) -> None:
-    """Read a story in its own format into the three tables (one union CSV); every
-    construct that cannot be translated is printed as file:line — reason."""
+def import_(path: Path, out: str | None, fmt: str | None, ending_tag: str, entries: str) -> int:
+    """이야기를 그 형식 그대로 읽어 세 표(합친 CSV 하나)로 옮깁니다. 옮길 수 없는 구문은
+    하나하나 '파일:줄 — 까닭'으로 알려 줍니다."""
     from .import_cli import import_command
 
-    raise typer.Exit(import_command(path, out, fmt, ending_tag=ending_tag, entries=entries))
+    return import_command(path, out, fmt, ending_tag=ending_tag, entries=entries)
+
+
+# ----------------------------------------------------------------------------- the command line
+def build() -> CommandLine:
+    """The ``storygraph`` command line: every command, its arguments and options."""
+    cl = CommandLine("storygraph", "창작자가 짠 시나리오 분기가 어디서 막히는지 알려줍니다.")
+
+    c = cl.command("lint", lint)
+    c.argument("paths", nargs="+", type=Path, metavar="PATH",
+               help="시나리오: scenario.csv(세 표를 합친 CSV), CSV 폴더, .xlsx 통합 문서, JSON/YAML, 시나리오 폴더, "
+                    "또는 이야기 파일(.ink, .twee, .yarn, ChoiceScript)")
+    c.option("--format", "-f", choices=["text", "json", "sarif", "github"], help="출력 형식 (기본: 설정 파일의 값, 없으면 text)")
+    c.option("--config", type=Path, metavar="FILE", help="시나리오 폴더부터 위로 찾는 설정 대신 쓸 storygraph.toml 또는 pyproject.toml")
+    c.option("--html", type=Path, metavar="FILE", help="보고서 화면도 HTML 파일 하나로 씁니다 (시나리오 하나)")
+    c.option("--dot", type=Path, metavar="FILE", help="시나리오 그림도 Graphviz DOT로 씁니다 (시나리오 하나)")
+    c.option("--grading", type=Path, metavar="FILE", help="--html의 자가채점 칸을 채울 채점 결과 JSON")
+    c.flag("--quiet", "-q", help="진행 줄을 쓰지 않습니다 (터미널에서 1초 넘게 걸릴 때만 나옵니다)")
+    c.option("--jobs", "-j", type=int_in("--jobs", 1), metavar="N",
+             help="프로세스 수: 큰 시나리오의 카드나 여러 시나리오를 나눠 맡깁니다 (기본: 코어마다 하나, VERDICTS_JOBS로도 정합니다)")
+
+    c = cl.command("watch", watch)
+    c.argument("paths", nargs="+", type=Path, metavar="PATH", help="따라갈 시나리오 (lint처럼 파일이나 폴더)")
+    c.option("--config", type=Path, metavar="FILE", help="위로 찾는 설정 대신 쓸 storygraph.toml")
+    c.option("--debounce", type=int_in("--debounce", 10, 10_000), default=400, metavar="MS",
+             help="한 번 저장하며 생긴 마지막 사건 뒤로 기다릴 밀리초 (저장 한 번에 검사 한 번)")
+
+    c = cl.command("explain", explain)
+    c.argument("name", metavar="NAME", help="판정 이름(한국어 이름이나 shadowed 같은 코드) 또는 린트 발견 코드")
+
+    c = cl.command("grade", grade)
+    c.argument("path", type=Path, metavar="PATH", help="시나리오, 또는 NAME.csv와 NAME.gold.csv 쌍이 든 정답 폴더")
+    c.argument("gold", type=Path, nargs="?", default=None, metavar="GOLD",
+               help="정답 CSV: target_no, verdict, 그리고 있으면 overlapping_branch_id와 note")
+    c.option("--format", "-f", choices=["text", "json"], default="text", help="출력 형식")
+
+    c = cl.command("fuzz", fuzz)
+    c.option("--seed", type=int, default=1, metavar="N", help="난수 씨앗: 같은 씨앗이면 같은 시나리오가 나옵니다")
+    c.option("--scenes", type=int_in("--scenes", 1), default=200, metavar="N", help="장면 수 (심은 장면 포함)")
+    c.option("--flags", type=int_in("--flags", 0), default=4, metavar="N", help="flag_spec의 플래그 수")
+    c.option("--out", type=Path, metavar="DIR", help="scenario.csv와 manifest.json을 남길 폴더")
+    c.option("--plant", action="append", default=[], metavar="KIND=N",
+             help="심을 결함 KIND=N, 여러 번 줄 수 있습니다 (all=N은 모든 종류; 기본은 장면 200개마다 종류별 하나)")
+    c.option("--format", "-f", choices=["text", "json"], default="text", help="출력 형식")
+
+    c = cl.command("render", render)
+    c.argument("path", type=Path, metavar="PATH", help="시나리오 (받아들이는 어떤 꼴이든)")
+    c.option("--output", "-o", type=Path, required=True, metavar="FILE",
+             help="쓸 곳: .dot, .svg, .png (확장자로 정합니다), Mermaid는 .md/.mmd")
+    c.option("--format", "-f", choices=["dot", "svg", "png", "mermaid"], help="확장자로 정한 형식 대신 쓸 형식")
+    c.option("--focus", metavar="WHERE", help="'findings'(끝까지 닿음이 아닌 카드 둘레) 또는 장면 id")
+    c.option("--hops", type=int_in("--hops", 0), metavar="N", help="초점 둘레로 몇 걸음까지 (기본: findings는 1, 장면은 2)")
+    c.option("--timeout", type=number_in("--timeout", 0.1), default=30.0, metavar="SECONDS", help="dot이 쓸 수 있는 초")
+    c.option("--max-nodes", type=int_in("--max-nodes", 1), metavar="N",
+             help="이보다 많은 장면은 그리지 않습니다 (--focus를 쓰세요; 기본 600 또는 설정 값)")
+    c.option("--max-edges", type=int_in("--max-edges", 1), default=2400, metavar="N",
+             help="이보다 많은 분기는 그리지 않습니다 (--focus를 쓰세요)")
+
+    c = cl.command("serve", serve)
+    c.option("--host", default="127.0.0.1", metavar="ADDRESS", help="열 주소 (기본은 이 컴퓨터 안에서만)")
+    c.option("--port", type=int_in("--port", 0, 65535), default=8765, metavar="PORT", help="포트 (0이면 빈 포트를 고릅니다)")
+    c.option("--max-upload-mb", type=number_in("--max-upload-mb", 0.001), default=20.0, metavar="MB", help="받을 수 있는 가장 큰 업로드 (메가바이트)")
+    c.flag("--allow-remote", help="루프백이 아닌 --host를 허락합니다 (서버에 로그인이 없으니 로그인이 있는 것 뒤에 두세요)")
+    c.option("--lint-timeout", type=number_in("--lint-timeout", 0.1), default=30.0, metavar="SECONDS", help="검사 하나가 쓸 수 있는 초")
+    c.option("--max-lints", type=int_in("--max-lints", 1), default=2, metavar="N", help="한꺼번에 돌리는 검사 수 (넘치면 차례를 기다립니다)")
+    c.option("--read-timeout", type=number_in("--read-timeout", 0.1), default=10.0, metavar="SECONDS",
+             help="요청을 보내다 멈춰도 되는 초 (머리글을 보내는 데도)")
+    c.option("--body-timeout", type=number_in("--body-timeout", 0.1), default=60.0, metavar="SECONDS",
+             help="업로드 하나를 다 보내는 데 쓸 수 있는 초")
+    c.option("--watch", type=Path, metavar="PATH", help="따라갈 시나리오: 저장할 때마다 / 의 보고서를 그 자리에서 새로 고칩니다")
+
+    c = cl.command("import", import_)
+    c.argument("path", type=Path, metavar="STORY",
+               help="이야기: .ink, .ink.json(inklecate), .twee/.tw(Twine), ChoiceScript scenes/ 폴더나 startup.txt, .yarn")
+    c.option("--out", "-o", metavar="FILE", help="쓸 합친 CSV (기본: 표준 출력)")
+    c.option("--from", dest="fmt", metavar="FORMAT", help="이야기 형식 (ink, ink-json, twee, choicescript, yarn; 기본: 확장자로)")
+    c.option("--ending-tag", default="ending", metavar="TAG", help="Twine: 엔딩을 뜻하는 passage 태그")
+    c.option("--entries", default="unreached", metavar="WHICH",
+             help="Yarn: 'unreached'(Start와 어느 jump도 닿지 않는 노드) 또는 노드 제목 하나")
+    return cl
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``storygraph`` command line with ``argv`` (default: the process's); the exit code."""
+    try:
+        return build().run(list(sys.argv[1:] if argv is None else argv), version=_version)
+    except Exit as exc:
+        return exc.code
+
+
+def _version() -> str:
+    from verdicts.version import tool_version
+
+    return f"storygraph {tool_version()}"
 
 
 def run() -> None:
-    """The ``storygraph`` command: :data:`app`, then a fast exit.
+    """The ``storygraph`` command: :func:`main`, then a fast exit.
 
     A large lint leaves millions of objects behind; letting the interpreter free them
     one by one at exit took about four seconds at 100,000 scenes, longer than the
     floor's whole run.  Once the command has finished and its output is flushed there is
     nothing left to clean up (files are closed, temporary files already unlinked), so
     the process ends with :func:`os._exit` instead, with the command's exit code.
-    In-process callers (tests with typer's ``CliRunner``) use :data:`app` and exit
-    normally.
+    In-process callers use :func:`main` and exit normally.
     """
     import os
 
     try:
-        app()
-        code: object = 0
+        code: object = main()
     except SystemExit as exc:
         code = exc.code
     if isinstance(code, str):  # sys.exit("message"): printed as Python would

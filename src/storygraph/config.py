@@ -28,11 +28,8 @@ keys are the core's (:mod:`verdicts.config`; ``storygraph.domain.find_config`` a
 from __future__ import annotations
 
 from dataclasses import field
-from typing import Annotated
 
-from annotated_types import Ge, Interval
-
-from verdicts.config import STRICT, Acceptance, Config as BaseConfig, config_record
+from verdicts.config import STRICT, Acceptance, Config as BaseConfig, config_record, limits
 
 from .budgets import DEFAULT_BUDGETS, Budgets
 from .rules import VERDICT_CODES
@@ -47,8 +44,8 @@ class DiagramOptions:
     __pydantic_config__ = STRICT
 
     focus: str | None = None
-    hops: Annotated[int, Interval(ge=0, le=50)] = 2
-    max_nodes: Annotated[int, Ge(1)] = 600
+    hops: int = field(default=2, metadata=limits(ge=0, le=50))
+    max_nodes: int = field(default=600, metadata=limits(ge=1))
 
 
 @config_record
@@ -57,8 +54,8 @@ class BudgetOptions:
 
     __pydantic_config__ = STRICT
 
-    sat_steps: Annotated[int, Ge(1)] = DEFAULT_BUDGETS.sat_steps
-    stuck_evaluations: Annotated[int, Ge(1)] = DEFAULT_BUDGETS.stuck_evaluations
+    sat_steps: int = field(default=DEFAULT_BUDGETS.sat_steps, metadata=limits(ge=1))
+    stuck_evaluations: int = field(default=DEFAULT_BUDGETS.stuck_evaluations, metadata=limits(ge=1))
 
     def budgets(self) -> Budgets:
         return Budgets(self.sat_steps, self.stuck_evaluations)

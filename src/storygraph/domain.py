@@ -239,9 +239,6 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
     if format not in STREAMED_FORMATS:
         raise ValueError(f"format {format!r}: lint_to writes {', '.join(STREAMED_FORMATS)}")
     from verdicts.parallel import choose_jobs
-    from verdicts.report import iter_json_bytes
-    from verdicts.reporters import REPORTERS
-    from verdicts.sarif import render_github, render_sarif
 
     from .config import Config
 
@@ -261,6 +258,10 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts,
                            budgets=config.budget.budgets())
         if _accepts_anything(scenario, config):
+            from verdicts.report import iter_json_bytes
+            from verdicts.reporters import REPORTERS
+            from verdicts.sarif import render_github, render_sarif
+
             report = _finish(scenario, analysis, config, progress)
             if format == "json":
                 for piece in iter_json_bytes(report, DOMAIN):

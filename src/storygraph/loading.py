@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from verdicts.korean import josa
@@ -95,6 +94,8 @@ def load_scenario(path: str | Path) -> Scenario:
     story = story_format(path)
     if story is not None:
         # a story in its own format (ink, Twee, ChoiceScript, Yarn): imported, then read as tables
+        import tempfile
+
         with tempfile.TemporaryDirectory(prefix="storygraph-") as folder:
             csv, imported = write_story_csv(path, story, Path(folder))
             return point_at_story(load_scenario(csv), imported, path, csv)

@@ -16,11 +16,15 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from verdicts.errors import InputError
 from verdicts.model import SourceInfo
 
-from .importers import ImportedStory, detect, import_story, write_csv
+from .importers import detect
+
+if TYPE_CHECKING:
+    from .importers.common import ImportedStory
 
 from .model import Scenario
 
@@ -113,6 +117,8 @@ def _names(paths: list[Path], folder: Path | None = None, limit: int = 3) -> str
 
 def write_story_csv(path: Path, fmt: str, folder: Path) -> tuple[Path, ImportedStory]:
     """Import the story at ``path`` and write its union CSV into ``folder``."""
+    from .importers import import_story, write_csv
+
     story = import_story(path, fmt)
     out = folder / "scenario.csv"
     write_csv(story, out)

@@ -24,11 +24,10 @@ from __future__ import annotations
 import os
 import tomllib
 from pathlib import Path
-from dataclasses import dataclass
+import dataclasses
+from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Annotated, Any, Literal
-
-from annotated_types import MinLen
+from typing import Any, Literal
 
 from .errors import ConfigError, InputError
 
@@ -38,16 +37,23 @@ __all__ = ["Config", "Acceptance", "find_config", "load_config", "known_fail_on"
 #: a configuration is a frozen dataclass: the defaults cost nothing to make (a run
 #: without a configuration file never imports pydantic), and a file is validated by
 #: pydantic against the same class (:func:`load_config`); unknown keys are errors.
+#: Limits beyond the type are declared on the field (``field(metadata=limits(...))``)
+#: and checked with the file's other problems (:func:`_limit_problems`).
 config_record = dataclass(frozen=True, kw_only=True)
 STRICT = {"extra": "forbid"}
+
+
+def limits(ge: float | None = None, le: float | None = None, min_length: int | None = None) -> dict[str, Any]:
+    """A configuration field's limits, as its ``dataclasses.field`` metadata."""
+    return {"limits": (ge, le, min_length)}
 
 
 @config_record
 class Acceptance:
     __pydantic_config__ = STRICT
 
-    target: Annotated[str, MinLen(1)]
-    reason: Annotated[str, MinLen(1)]
+    target: str = field(metadata=limits(min_length=1))
+    reason: str = field(metadata=limits(min_length=1))
     code: str | None = None
 
 
@@ -143,6 +149,38 @@ def find_config(domain, start: Path) -> Path | None:
     return None
 
 
+def _limit_problems(cls: type, data: Any, prefix: str) -> list[str]:
+    """The values of ``data`` (a file's table for ``cls``) outside their fields' limits,
+    nested tables and arrays of tables included; values of the wrong type are pydantic's
+    to report."""
+    import typing
+
+    if not isinstance(data, dict):
+        return []
+    hints = typing.get_type_hints(cls)
+    problems = []
+    for f in dataclasses.fields(cls):
+        if f.name not in data:
+            continue
+        value, key = data[f.name], prefix + f.name
+        ge, le, min_length = f.metadata.get("limits", (None, None, None))
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        if number and ge is not None and value < ge:
+            problems.append(f"'{key}': {ge:g} 이상이어야 합니다 (받은 값: {value:g})")
+        if number and le is not None and value > le:
+            problems.append(f"'{key}': {le:g} 이하여야 합니다 (받은 값: {value:g})")
+        if isinstance(value, str) and min_length is not None and len(value) < min_length:
+            problems.append(f"'{key}': 비어 있으면 안 됩니다")
+        inner = hints.get(f.name)
+        args = typing.get_args(inner)
+        if dataclasses.is_dataclass(inner):
+            problems += _limit_problems(inner, value, key + ".")
+        elif args and dataclasses.is_dataclass(args[0]) and isinstance(value, list):
+            for i, item in enumerate(value):
+                problems += _limit_problems(args[0], item, f"{key}.{i}.")
+    return problems
+
+
 @lru_cache(maxsize=None)
 def _validator(cls: type):
     """pydantic's validator of a configuration class (made once per class)."""
@@ -159,7 +197,7 @@ def _parse_toml(path: Path) -> dict[str, Any]:
     """The TOML document at ``path``; every way it can fail is a :class:`ConfigError`
     naming the file and the reason (a folder, a FIFO, a symbolic-link loop, no
     permission, too large, not UTF-8, not TOML, nested too deeply for the parser)."""
-    from .tables import path_kind, read_regular_file
+    from .tables import MAX_DEPTH, depth_over, path_kind, read_regular_file
 
     try:
         kind = path_kind(path)
@@ -175,7 +213,10 @@ def _parse_toml(path: Path) -> dict[str, Any]:
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다; 설정 파일은 UTF-8로 저장해야 합니다.") from None
     try:
-        return tomllib.loads(text)
+        parsed = tomllib.loads(text)
+        if depth_over(parsed, MAX_DEPTH):  # the same refusal whatever depth the parser reaches
+            raise RecursionError
+        return parsed
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(f"{path}: TOML로 읽을 수 없습니다 ({exc}).") from None
     except RecursionError:
@@ -194,16 +235,17 @@ def load_config(domain, path: Path | None) -> Config:
         raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — {domain.name}의 설정은 TOML 표여야 합니다.")
     from pydantic import ValidationError
 
+    problems = _limit_problems(cls, section, "")
     try:
         config = _validator(cls).validate_python({**section, "source": str(path)})
     except ValidationError as exc:
-        problems = []
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"])
             if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
                 problems.append(f"알 수 없는 키 '{key}'")
             else:
                 problems.append(f"'{key}': {err['msg']}")
+    if problems:
         raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — " + "; ".join(problems)) from None
     if config.fail_on is not None:
         known = known_fail_on(domain)

@@ -17,13 +17,9 @@ Without ``os.fork`` (Windows) every task is done here, one after the other.
 from __future__ import annotations
 
 import os
-import pickle
-import signal
 import sys
-import tempfile
 import threading
 import time
-import traceback
 from typing import Any, Callable
 
 __all__ = ["available_cores", "choose_jobs", "fork_tasks", "MAX_TASKS"]
@@ -94,6 +90,12 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
         results = [do(t, 0) for t in range(count)]
         report(0, time.perf_counter() - wall, time.process_time() - cpu)
         return results
+    # what only a forked run needs
+    import pickle
+    import signal
+    import tempfile
+    import traceback
+
     read_end, write_end = os.pipe()
     os.write(write_end, b"".join(t.to_bytes(4, "little") for t in range(count)))
     os.close(write_end)  # every number is in the pipe: an empty pipe now reads as the end

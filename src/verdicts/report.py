@@ -12,7 +12,6 @@ from collections import OrderedDict
 
 from typing import Any, ClassVar, Iterable, Iterator, NamedTuple, Sequence
 
-import orjson
 
 from .model import Card, Report
 from .safe_text import clean, continuation
@@ -185,6 +184,8 @@ def dumps_indented(obj) -> str:
       "b": {}
     }
     """
+    import orjson
+
     try:
         return orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode("utf-8")
     except TypeError:  # orjson.JSONEncodeError is a TypeError
@@ -196,9 +197,19 @@ def _encode(item) -> bytes:
     encoder on cards), the standard library for what orjson refuses (integers beyond 64
     bits, non-string keys), so any report the json module could write is written."""
     try:
-        return orjson.dumps(item)
+        return _orjson_dumps(item)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
         return json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _orjson_dumps(item) -> bytes:
+    """``orjson.dumps``: on its first call orjson is imported and this name is rebound to
+    it (a text report never imports orjson)."""
+    global _orjson_dumps
+    import orjson
+
+    _orjson_dumps = orjson.dumps
+    return orjson.dumps(item)
 
 
 #: what separates two items of a section in the JSON report

@@ -19,7 +19,6 @@ be streamed at all (an acceptance reaching across batches may not) — and calls
 from __future__ import annotations
 
 import os
-import tempfile
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
@@ -90,11 +89,15 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
     ``failing(report)``)."""
     if format not in STREAMED_FORMATS:
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
+    import tempfile
+
     from .checks import merge_outcomes, run_checks_part
     from .parallel import MAX_TASKS, fork_tasks
     from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
-    from .sarif import CardResults, github_lines, other_results, render_sarif_results
     from .schema import card_valid, schema_result
+
+    if format in ("sarif", "github"):
+        from .sarif import CardResults, github_lines, other_results, render_sarif_results
 
     targets = plan.targets
     side = list(plan.side_tasks)

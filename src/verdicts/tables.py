@@ -50,6 +50,7 @@ __all__ = [
     "MAX_YAML_BYTES",
     "MAX_YAML_NODES",
     "MAX_DEPTH",
+    "depth_over",
     "MAX_COLUMNS",
     "MAX_XLSX_BYTES",
     "MAX_XLSX_UNCOMPRESSED",
@@ -704,7 +705,7 @@ def _cell_text(value: Any) -> str | None:
     return text or None
 
 
-def _depth_over(value: Any, limit: int) -> bool:
+def depth_over(value: Any, limit: int) -> bool:
     """Whether lists and mappings nest deeper than ``limit`` inside ``value`` (walked
     without recursion)."""
     stack = [(value, 1)]
@@ -762,7 +763,7 @@ class _Records:
                 col = _without_surrogates(col)
             if col in values:  # keys equal once stripped
                 continue
-            if isinstance(v, (list, tuple, dict)) and _depth_over(v, MAX_DEPTH - 3):
+            if isinstance(v, (list, tuple, dict)) and depth_over(v, MAX_DEPTH - 3):
                 self.issue(table.name, line, f"값이 {MAX_DEPTH}단계보다 깊게 중첩되어 이 칸은 읽지 않았습니다.", column=col)
                 values[col] = None
                 continue

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from tests.conftest import DEEP
 from tests.hostile.sweep import SLICE_ENTRIES, sweep
 
 
@@ -23,6 +24,7 @@ def test_a_slice_of_the_sweep(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(not DEEP, reason="the whole sweep takes many minutes: scripts/test.sh --deep (the slice above runs always)")
 def test_the_whole_sweep(tmp_path):
     runs = sweep(tmp_path)
     assert len({r.file for r in runs}) >= 20

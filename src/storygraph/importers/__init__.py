@@ -15,14 +15,28 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from verdicts.errors import InputError
 
-from .common import BranchRow, FlagRow, ImportedStory, SceneRow, UNION_COLUMNS, csv_text, write_csv
+if TYPE_CHECKING:
+    from .common import ImportedStory
 
 __all__ = ["FORMATS", "detect", "import_story", "write_csv", "csv_text", "ImportedStory", "SceneRow", "BranchRow",
            "FlagRow", "UNION_COLUMNS"]
+
+_FROM_COMMON = frozenset({"BranchRow", "FlagRow", "ImportedStory", "SceneRow", "UNION_COLUMNS", "csv_text", "write_csv"})
+
+
+def __getattr__(name: str):
+    # the rows, the story and the CSV writer live in .common, imported when first asked
+    # for: a lint asks only whether its file is a story (:func:`detect`)
+    if name in _FROM_COMMON:
+        from . import common
+
+        return getattr(common, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: format names, as ``detect`` returns them and ``--format`` accepts them
 FORMATS = ("ink", "ink-json", "twee", "choicescript", "yarn")

@@ -1,0 +1,230 @@
+"""A command line with subcommands on the standard library's :mod:`argparse`, speaking
+Korean: help, usage, every error, and "did you mean" for commands and options.
+
+A command is a function; its arguments and options are declared beside it
+(:meth:`Command.argument`, :meth:`Command.option`, :meth:`Command.flag`) and arrive as
+keyword arguments named after them.  The function returns the exit code, or raises
+:class:`Exit` (:func:`fail` writes a one-line message first).  A wrong command line is
+one message on stderr naming what was wrong and how to ask for help, with exit code 2
+and nothing on stdout (so ``--format json`` never gets plain text).
+
+>>> cl = CommandLine("tool", "도구입니다.")
+>>> c = cl.command("greet", lambda name, loud: print(name.upper() if loud else name) or 0)
+>>> c.argument("name"); c.flag("--loud")
+>>> cl.run(["greet", "--loud", "하나"])
+하나
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import re
+import sys
+from typing import Any, Callable, Sequence
+
+from .korean import josa
+
+__all__ = ["CommandLine", "Command", "Exit", "fail", "int_in", "number_in"]
+
+
+class Exit(Exception):
+    """Leave the command with ``code``."""
+
+    def __init__(self, code: int = 0):
+        super().__init__(code)
+        self.code = code
+
+
+_PROGRAM = ["verdicts"]
+
+
+def fail(message: str, code: int = 2) -> Exit:
+    """Write ``program: message`` on stderr; the :class:`Exit` to raise."""
+    sys.stderr.write(f"{_PROGRAM[0]}: {message}\n")
+    return Exit(code)
+
+
+def int_in(option: str, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argument type: a whole number in ``[low, high]``, with a Korean message."""
+
+    def read(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} 값은 정수여야 합니다 (받은 값: {text!r}).") from None
+        _check_range(option, value, low, high)
+        return value
+
+    return read
+
+
+def number_in(option: str, low: float | None = None, high: float | None = None) -> Callable[[str], float]:
+    """An argument type: a number in ``[low, high]``, with a Korean message."""
+
+    def read(text: str) -> float:
+        try:
+            value = float(text.strip())
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{option} 값은 수여야 합니다 (받은 값: {text!r}).") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise argparse.ArgumentTypeError(f"{option} 값은 유한한 수여야 합니다.")
+        _check_range(option, value, low, high)
+        return value
+
+    return read
+
+
+def _check_range(option: str, value: float, low: float | None, high: float | None) -> None:
+    if low is not None and value < low:
+        raise argparse.ArgumentTypeError(f"{option} 값은 {low:g} 이상이어야 합니다 (받은 값: {value:g}).")
+    if high is not None and value > high:
+        raise argparse.ArgumentTypeError(f"{option} 값은 {high:g} 이하여야 합니다 (받은 값: {value:g}).")
+
+
+class _Formatter(argparse.HelpFormatter):
+    def add_usage(self, usage, actions, groups, prefix=None):
+        return super().add_usage(usage, actions, groups, "사용법: ")
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argparse parser whose errors are raised (the command line words them)."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise _Wrong(self, message)
+
+
+class _Wrong(Exception):
+    def __init__(self, parser: argparse.ArgumentParser, message: str):
+        super().__init__(message)
+        self.parser, self.message = parser, message
+
+
+def _suggest(word: str, choices: Sequence[str], noun: str) -> str:
+    """" 혹시 'lint' 명령을 쓰려던 것인가요?" for the closest of ``choices``, or nothing."""
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" 혹시 '{close[0]}' {josa(noun, '을/를')} 쓰려던 것인가요?" if close else ""
+
+
+class Command:
+    """One subcommand: its function and its parser."""
+
+    def __init__(self, name: str, func: Callable[..., int], parser: argparse.ArgumentParser):
+        self.name, self.func, self.parser = name, func, parser
+        self._options = parser._optionals
+        self._arguments = parser._positionals
+
+    def argument(self, name: str, **kw: Any) -> None:
+        self._arguments.add_argument(name, **kw)
+
+    def option(self, *names: str, **kw: Any) -> None:
+        self._options.add_argument(*names, **kw)
+
+    def flag(self, *names: str, help: str | None = None) -> None:
+        self._options.add_argument(*names, action="store_true", help=help)
+
+    def option_strings(self) -> list[str]:
+        return [s for a in self.parser._actions for s in a.option_strings]
+
+
+class CommandLine:
+    """A program of subcommands (see the module docstring)."""
+
+    def __init__(self, program: str, description: str):
+        self.program = program
+        _PROGRAM[0] = program
+        self.parser = _Parser(prog=program, description=description, formatter_class=_Formatter, add_help=False,
+                              allow_abbrev=False)
+        self.parser._optionals.title = "옵션"
+        self.parser._positionals.title = "명령"
+        self.parser.add_argument("-h", "--help", action="help", help="이 도움말을 보여 줍니다")
+        self.parser.add_argument("-V", "--version", action="store_true", help="판 번호를 보여 줍니다")
+        self._sub = self.parser.add_subparsers(dest="_command", metavar="COMMAND", parser_class=_Parser)
+        self.commands: dict[str, Command] = {}
+
+    def command(self, name: str, func: Callable[..., int]) -> Command:
+        doc = " ".join((func.__doc__ or "").split())
+        first = doc.split(". ")[0].rstrip(".") + "." if doc else None
+        parser = self._sub.add_parser(name, help=first, description=doc or None, formatter_class=_Formatter,
+                                      add_help=False, allow_abbrev=False, prog=f"{self.program} {name}")
+        parser._optionals.title = "옵션"
+        parser._positionals.title = "인자"
+        parser.add_argument("-h", "--help", action="help", help="이 도움말을 보여 줍니다")
+        cmd = self.commands[name] = Command(name, func, parser)
+        return cmd
+
+    def run(self, argv: list[str], version: Callable[[], str] | None = None) -> int:
+        """Parse ``argv`` and run its command; the exit code."""
+        if not argv:
+            self.parser.print_help()
+            return 0
+        if argv[0] in ("-V", "--version") and version is not None:
+            sys.stdout.write(version() + "\n")
+            return 0
+        try:
+            ns, extra = self.parser.parse_known_args(argv)
+        except _Wrong as wrong:
+            return self._wrong(wrong.parser, wrong.message, argv)
+        if getattr(ns, "version", False) and version is not None:
+            sys.stdout.write(version() + "\n")
+            return 0
+        name = ns._command
+        if name is None:
+            self.parser.print_help()
+            return 0
+        cmd = self.commands[name]
+        if extra:
+            return self._unknown(cmd, extra)
+        values = {k: v for k, v in vars(ns).items() if k not in ("_command", "version")}
+        try:
+            code = cmd.func(**values)
+        except Exit as exc:
+            return exc.code
+        return 0 if code is None else int(code)
+
+    # ------------------------------------------------------------------ wrong command lines
+    def _say(self, prog: str, message: str) -> int:
+        sys.stderr.write(f"{prog}: {message}\n도움말: {prog} -h\n")
+        return 2
+
+    def _unknown(self, cmd: Command, extra: list[str]) -> int:
+        word = extra[0]
+        prog = f"{self.program} {cmd.name}"
+        if word.startswith("-"):
+            option = word.split("=", 1)[0]
+            return self._say(prog, f"'{option}' 옵션은 이 명령에 없습니다.{_suggest(option, cmd.option_strings(), '옵션')}")
+        return self._say(prog, f"이 명령은 '{word}' 인자를 받지 않습니다.")
+
+    def _wrong(self, parser: argparse.ArgumentParser, message: str, argv: list[str]) -> int:
+        prog = parser.prog
+        m = re.match(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)$", message, re.S)
+        if m and m.group(1) in ("COMMAND", "_command"):
+            word = m.group(2)
+            names = list(self.commands)
+            return self._say(prog, f"'{word}' 명령은 없습니다.{_suggest(word, names, '명령')} 쓸 수 있는 명령: {', '.join(names)}")
+        if m:
+            choices = [c.strip().strip("'") for c in m.group(3).split(",")]
+            option = m.group(1).split("/")[0]
+            return self._say(prog, f"{option}에는 '{m.group(2)}' 값을 쓸 수 없습니다.{_suggest(m.group(2), choices, '값')} "
+                                   f"쓸 수 있는 값: {', '.join(choices)}")
+        m = re.match(r"the following arguments are required: (.*)$", message)
+        if m:
+            return self._say(prog, f"꼭 줘야 하는 것이 빠졌습니다: {m.group(1)}")
+        m = re.match(r"argument (\S+?)(?:/\S+)?: expected (one|at least one) argument", message)
+        if m:
+            many = "하나 이상" if m.group(2) != "one" else "하나"
+            return self._say(prog, f"{m.group(1)} 뒤에 값이 {many} 와야 합니다.")
+        m = re.match(r"argument (\S+?)(?:/\S+)?: invalid (\w+) value: '(.*)'$", message)
+        if m:
+            kind = {"int": "정수", "float": "수"}.get(m.group(2), m.group(2))
+            return self._say(prog, f"{m.group(1)} 값은 {kind}여야 합니다 (받은 값: '{m.group(3)}').")
+        m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)$", message, re.S)
+        if m:  # our own types' messages are already Korean sentences
+            return self._say(prog, m.group(2))
+        m = re.match(r"unrecognized arguments: (.*)$", message)
+        if m:
+            word = m.group(1).split()[0]
+            options = [s for a in parser._actions for s in a.option_strings]
+            return self._say(prog, f"'{word}' 옵션은 알 수 없습니다.{_suggest(word, options, '옵션')}")
+        return self._say(prog, message)  # pragma: no cover - a message argparse may add later
