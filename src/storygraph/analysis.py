@@ -99,7 +99,8 @@ class AnalysisMemo:
     the entries and the endings do.  Only what the last analysis used is kept."""
 
     env: Any = None
-    #: scene key -> ``(order, undecided, shadowed, class facts, issues)``
+    #: scene key (its rows) -> ``(flags used, their flag_spec rows, order, undecided,
+    #: shadowed, class facts, issues)``
     scenes: dict = field(default_factory=dict)
     #: ``(scene key, flag_spec rows of available_flags)`` -> stuck combinations or ``None``
     stuck: dict = field(default_factory=dict)
@@ -107,7 +108,8 @@ class AnalysisMemo:
     graph: Any = None
     #: ``(key, live reachability)``
     live: Any = None
-    #: this analysis: scene id -> its key (the cards read it)
+    #: this analysis: scene id -> its key and the flag_spec rows its decision read (the
+    #: stuck search and the cards read it)
     keys: dict = field(default_factory=dict)
     #: this analysis: how many scenes were decided again and how many were kept
     decided: int = 0
@@ -472,23 +474,15 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
         rows: dict = {}
     for scene_id, branches in (sc.branches_from().items() if items is None else items):
         if memo is not None:
-            # what this scene's decision reads, and the decision kept under it
+            # what this scene's decision reads: its rows (the key), and the flag_spec rows
+            # of the flags its conditions use (kept with the decision, compared on a hit)
             scene = scenes.get(scene_id)
-            names: dict[str, None] = {}
-            for b in branches:
-                expr = conditions.get(b.branch_id)
-                if expr is not None:
-                    fl = used_of.get(id(expr))
-                    if fl is None:
-                        fl = used_of[id(expr)] = expr_facts(expr)[0]
-                    names.update(dict.fromkeys(fl))
             key = (scene_id, scene is None, scene.available_flags if scene is not None else None,
-                   tuple((b.branch_id, b.line, b.condition_expr, b.order_no, b.order_valid, kinds.get(b.branch_id),
-                          b.branch_id in opaque, opaque.get(b.branch_id)) for b in branches),
-                   tuple((f, memo.flag_row(flags, f, rows)) for f in sorted(names)))
-            memo.keys[scene_id] = key
+                   tuple([(b.branch_id, b.line, b.condition_expr, b.order_no, b.order_valid, kinds.get(b.branch_id),
+                           b.branch_id in opaque, opaque.get(b.branch_id)) for b in branches]))
             done = memo.scenes.get(key)
-            if done is not None:
+            if done is not None and done[1] == tuple([memo.flag_row(flags, f, rows) for f in done[0]]):
+                memo.keys[scene_id] = (key, done[1])
                 _restore(a, scene_id, branches, done)
                 kept[key] = done
                 memo.kept += 1
@@ -498,17 +492,28 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
         _decide_one(a, scene_id, branches, sc, conditions, file, missing_column, flags, infos, domain_memo, no_always, scenes,
                     can_decide, bool_domains, kinds, opaque, menu_info, has_flag_table)
         if memo is not None:
+            names: dict[str, None] = {}
+            for b in branches:
+                expr = conditions.get(b.branch_id)
+                if expr is not None:
+                    fl = used_of.get(id(expr))
+                    if fl is None:
+                        fl = used_of[id(expr)] = expr_facts(expr)[0]
+                    names.update(dict.fromkeys(fl))
+            used = tuple(sorted(names))
+            flag_rows = tuple([memo.flag_row(flags, f, rows) for f in used])
+            memo.keys[scene_id] = (key, flag_rows)
             state = a.shadowing[scene_id]
             where = {id(b): i for i, b in enumerate(branches)}
-            kept[key] = (tuple(where[id(b)] for b in state.ordered), state.undecided, tuple(state.shadowed.values()),
-                         a.class_facts.get(scene_id), tuple(a.issues[mark:]))
+            kept[key] = (used, flag_rows, tuple(where[id(b)] for b in state.ordered), state.undecided,
+                         tuple(state.shadowed.values()), a.class_facts.get(scene_id), tuple(a.issues[mark:]))
     if memo is not None:
         memo.scenes = kept
 
 
 def _restore(a: Analysis, scene_id: str, branches: list[Branch], done: tuple) -> None:
     """A scene's decision kept by :class:`AnalysisMemo`, on this analysis's branches."""
-    order, undecided, shadowed, facts, issues = done
+    _, _, order, undecided, shadowed, facts, issues = done
     state = SceneShadowing(scene_id, [branches[i] for i in order], undecided)
     a.shadowing[scene_id] = state
     for info in shadowed:
