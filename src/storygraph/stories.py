@@ -1,5 +1,6 @@
 """Linting a story in its own format: ``storygraph lint story.ink`` (or ``.ink.json``,
-``.twee``/``.tw``, a ChoiceScript folder or ``startup.txt``, ``.yarn``).
+``.twee``/``.tw``, a ChoiceScript folder or ``startup.txt``, ``.yarn``, a folder of
+Twee files or of Yarn files, read as one story).
 
 The story is imported (:mod:`storygraph.importers`) into a union CSV in a temporary
 folder, which :func:`storygraph.loading.load_scenario` reads as any scenario; then the
@@ -22,6 +23,7 @@ from verdicts.errors import InputError
 from verdicts.model import SourceInfo
 
 from .importers import detect
+from .importers.files import MULTI_FILE_SUFFIXES
 
 if TYPE_CHECKING:
     from .importers.common import ImportedStory
@@ -58,15 +60,21 @@ def is_story_file(path: Path) -> bool:
 
 def story_entries(folder: Path) -> list[Path]:
     """The stories a folder holds, each to be linted on its own: the folder itself when
-    it is a ChoiceScript story (``startup.txt`` or ``scenes/startup.txt``); else every
-    story file in it (sorted), except an ``.ink`` file that another ``.ink`` file of the
-    folder ``INCLUDE``s (it is read as part of that story).  Never raises."""
+    it is a ChoiceScript story (``startup.txt`` or ``scenes/startup.txt``), or when it
+    holds several Twee files (``.twee``/``.tw``) or several Yarn files — one story of
+    them all, as Tweego and Yarn Spinner compile a folder (a folder that also holds
+    stories of another format is kept whole too: :func:`folder_story` says why it is
+    not read); else every story file in it (sorted), except an ``.ink`` file that another
+    ``.ink`` file of the folder ``INCLUDE``s (it is read as part of that story).  Never
+    raises."""
     try:
         if detect(folder) == "choicescript":
             return [folder]
         files = sorted(p for p in folder.iterdir() if is_story_file(p) and not p.is_dir())
     except OSError:
         return []
+    if _several_of_one(files):
+        return [folder]
     included: set[Path] = set()
     for ink in (p for p in files if p.suffix.lower() == ".ink"):
         try:
@@ -82,6 +90,15 @@ def story_entries(folder: Path) -> list[Path]:
     return [p for p in files if p.suffix.lower() != ".ink" or _resolved(p) not in included]
 
 
+def _several_of_one(files: list[Path]) -> list[Path]:
+    """The files of the first multi-file format (Twee, Yarn) that has several of them."""
+    for suffixes in MULTI_FILE_SUFFIXES.values():
+        group = [p for p in files if p.name.lower().endswith(suffixes)]
+        if len(group) > 1:
+            return group
+    return []
+
+
 def _resolved(path: Path) -> Path:
     try:
         return path.resolve()
@@ -95,6 +112,18 @@ def folder_story(folder: Path, tables: list[Path]) -> Path | None:
     :class:`~verdicts.errors.InputError` with a Korean message naming what was found
     when the folder holds both tables and stories, several stories, or nothing at all."""
     stories = story_entries(folder)
+    if stories == [folder] and detect(folder) is None:
+        # several Twee (or Yarn) files, which make one story, beside stories of another format
+        try:
+            files = sorted(p for p in folder.iterdir() if is_story_file(p) and not p.is_dir())
+        except OSError:
+            files = []
+        group = _several_of_one(files)
+        others = [p for p in files if p not in group]
+        kind = "Twee" if group and group[0].name.lower().endswith(MULTI_FILE_SUFFIXES["twee"]) else "Yarn"
+        raise InputError(f"{folder}: 폴더에 {kind} 파일 여러 개({_names(group)})와 다른 형식의 이야기 파일({_names(others)})이 "
+                         f"함께 있어 읽지 않았습니다. {kind} 파일은 폴더째 한 이야기로 읽으니, 다른 이야기는 다른 폴더로 옮기거나 "
+                         "파일을 하나씩 주세요.")
     if stories and tables:
         raise InputError(f"{folder}: 폴더에 시나리오 표({_names(tables)})와 이야기({_names(stories, folder)})가 함께 있어 "
                          "어느 쪽을 읽을지 정하지 않았습니다. 읽을 파일이나 폴더를 따로 주세요.")
@@ -110,7 +139,17 @@ def folder_story(folder: Path, tables: list[Path]) -> Path | None:
 
 
 def _names(paths: list[Path], folder: Path | None = None, limit: int = 3) -> str:
-    names = ["startup.txt" if p == folder else p.name for p in paths]
+    names = []
+    for p in paths:
+        if p != folder:
+            names.append(p.name)
+        elif detect(folder) == "choicescript":
+            names.append("startup.txt")
+        else:  # a folder of Twee or Yarn files: the files
+            try:
+                names.extend(f.name for f in sorted(folder.iterdir()) if is_story_file(f) and not f.is_dir())
+            except OSError:
+                names.append(folder.name)
     shown = ", ".join(names[:limit])
     return shown + (f" 외 {len(names) - limit}개" if len(names) > limit else "")
 

@@ -22,6 +22,8 @@ from verdicts.errors import InputError
 if TYPE_CHECKING:
     from .common import ImportedStory
 
+from .files import MULTI_FILE_SUFFIXES
+
 __all__ = ["FORMATS", "detect", "import_story", "write_csv", "csv_text", "ImportedStory", "SceneRow", "BranchRow",
            "FlagRow", "UNION_COLUMNS"]
 
@@ -42,19 +44,36 @@ def __getattr__(name: str):
 FORMATS = ("ink", "ink-json", "twee", "choicescript", "yarn")
 
 
+def _folder_format(folder: Path) -> str | None:
+    """``twee`` or ``yarn`` when every story file of ``folder`` is of that format."""
+    try:
+        names = [p.name.lower() for p in folder.iterdir() if not p.name.startswith(".") and not p.is_dir()]
+    except OSError:
+        return None
+    found = set()
+    for name in names:
+        if name.endswith((".ink", ".ink.json")):
+            return None
+        for fmt, suffixes in MULTI_FILE_SUFFIXES.items():
+            if name.endswith(suffixes):
+                found.add(fmt)
+    return found.pop() if len(found) == 1 else None
+
+
 def detect(path: str | Path) -> str | None:
     """The format of ``path`` by its extension or shape, or ``None``.
 
     ``.ink`` → ink; ``.ink.json`` (or a ``.json`` with ``inkVersion``) → ink-json;
     ``.twee``/``.tw`` → twee; ``.yarn`` → yarn; a folder holding ``startup.txt`` (or
-    ``scenes/startup.txt``), or a ``startup.txt`` itself → choicescript.
+    ``scenes/startup.txt``), or a ``startup.txt`` itself → choicescript; a folder whose
+    story files are all Twee (or all Yarn) files → twee (yarn): one story of them all.
     """
     path = Path(path)
     name = path.name.lower()
     if path.is_dir():
         if (path / "startup.txt").is_file() or (path / "scenes" / "startup.txt").is_file():
             return "choicescript"
-        return None
+        return _folder_format(path)
     if name.endswith(".ink.json"):
         return "ink-json"
     suffix = path.suffix.lower()
@@ -90,6 +109,9 @@ def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> Im
     :class:`ImportedStory`.  Raises :class:`~verdicts.errors.InputError` when the file
     cannot be read at all or its format is not known; everything else is an issue.
 
+    A folder of Twee files (or of Yarn files) is one story, as Tweego and Yarn Spinner
+    compile it: see :func:`storygraph.importers.files.story_files`.
+
     Options: twee ``ending_tag`` (default ``"ending"``); yarn ``entries``
     (``"unreached"``, the default, or a node title).
     """
@@ -108,12 +130,18 @@ def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> Im
         from .ink_json import import_ink_json
         builder = import_ink_json(path)
     elif fmt == "twee":
-        from .twee import import_twee
-        builder = import_twee(path, ending_tag=options.get("ending_tag", "ending"))
+        from .twee import import_twee, import_twee_folder
+        if path.is_dir():
+            builder = import_twee_folder(path, ending_tag=options.get("ending_tag", "ending"))
+        else:
+            builder = import_twee(path, ending_tag=options.get("ending_tag", "ending"))
     elif fmt == "choicescript":
         from .choicescript import import_choicescript
         builder = import_choicescript(path)
     else:
-        from .yarn import import_yarn
-        builder = import_yarn(path, entries=options.get("entries", "unreached"))
+        from .yarn import import_yarn, import_yarn_folder
+        if path.is_dir():
+            builder = import_yarn_folder(path, entries=options.get("entries", "unreached"))
+        else:
+            builder = import_yarn(path, entries=options.get("entries", "unreached"))
     return builder.finish()

@@ -21,8 +21,9 @@ from typing import Any
 
 from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, literal, negate, none_of, quote_code,
                      read_text, translate)
+from .files import story_files
 
-__all__ = ["import_twee", "import_twee_text"]
+__all__ = ["import_twee", "import_twee_text", "import_twee_folder"]
 
 _HEADER = re.compile(r"^::\s*((?:[^\\\[\]{}]|\\.)*?)\s*(?:\[([^\]]*)\])?\s*(\{.*\})?\s*$")
 SPECIAL_NAMES = {"StoryTitle", "StoryData", "StoryInit", "StoryCaption", "StoryMenu", "StoryBanner", "StorySubtitle",
@@ -51,7 +52,23 @@ def import_twee(path: Path, ending_tag: str = "ending", name: str | None = None)
 
 
 def import_twee_text(text: str, file: str, ending_tag: str = "ending") -> StoryBuilder:
-    return _Twee(file, ending_tag).run(text)
+    return _Twee(file, ending_tag).run([(file, text)])
+
+
+def import_twee_folder(folder: Path, ending_tag: str = "ending") -> StoryBuilder:
+    """Every Twee file of ``folder`` (``.twee``, ``.tw``; sorted by name) read as one
+    story, as Tweego compiles a folder: the passages of all files together, each scene,
+    branch and issue pointing at its own file and line; a passage name used in two files
+    is an issue naming both places (Tweego stops there)."""
+    from verdicts.errors import InputError
+
+    try:
+        files = story_files(folder, "twee")
+    except OSError as exc:
+        raise InputError(f"{folder}: 폴더를 읽을 수 없습니다 ({exc.strerror or exc}).") from None
+    if not files:
+        raise InputError(f"{folder}: 폴더에 Twee 파일(.twee, .tw)이 없습니다.")
+    return _Twee(str(folder), ending_tag).run([(str(f), read_text(f)) for f in files])
 
 
 @dataclass
@@ -61,6 +78,7 @@ class _Passage:
     line: int
     body: str
     special: bool = False
+    file: str = ""
 
 
 @dataclass
@@ -87,36 +105,15 @@ class _Twee:
         self._translated: dict[tuple[str, str], Any] = {}
         self.included: set[str] = set()
 
-    def run(self, text: str) -> StoryBuilder:
+    def run(self, sources: list[tuple[str, str]]) -> StoryBuilder:
+        """Read the passages of every ``(file, text)`` of one story, then the story."""
         order: list[_Passage] = []
-        cur: _Passage | None = None
-        lines = text.split("\n")
-        body: list[str] = []
-        for no, line in enumerate(lines, 1):
-            if line.startswith("::"):
-                if cur is not None:
-                    cur.body = "\n".join(body)
-                m = _HEADER.match(line)
-                if not m:
-                    self.b.issue(self.file, no, "패시지 머리줄을 읽지 못해 이 패시지는 건너뛰었습니다.")
-                    cur = None
-                    continue
-                name = re.sub(r"\\(.)", r"\1", m.group(1)).strip()
-                tags = (m.group(2) or "").split()
-                cur = _Passage(name, tags, no, "")
-                body = []
-                if name in self.passages:
-                    self.b.issue(self.file, no, f"같은 이름의 패시지({quote_code(name)})가 앞에 또 있어 뒤의 것은 읽지 않았습니다.")
-                    cur = None
-                    continue
-                cur.special = name in SPECIAL_NAMES or any(t in SPECIAL_TAGS for t in tags)
-                self.passages[name] = cur
-                order.append(cur)
-            elif cur is not None:
-                body.append(line)
-        if cur is not None:
-            cur.body = "\n".join(body)
+        for file, text in sources:
+            self.file = file
+            self._passages(file, text, order)
         data = self.passages.get("StoryData")
+        # what concerns the whole story is said at StoryData, else at the top of the first file
+        self.file = data.file if data is not None else sources[0][0]
         if data is not None:
             try:
                 meta = json.loads(data.body or "{}")
@@ -137,7 +134,7 @@ class _Twee:
                 self.current = p
                 self._walk(p, emit=False)
         for p in stories:
-            self.b.scene(p.name, p.name, self.file, p.line, entry=p.name == self.start,
+            self.b.scene(p.name, p.name, p.file, p.line, entry=p.name == self.start,
                          ending=self.ending_tag in p.tags)
         for p in stories:
             self.current = p
@@ -153,6 +150,39 @@ class _Twee:
             for name in fragments:
                 self.b.scenes.pop(name, None)
         return self.b
+
+    def _passages(self, file: str, text: str, order: list[_Passage]) -> None:
+        cur: _Passage | None = None
+        body: list[str] = []
+        for no, line in enumerate(text.split("\n"), 1):
+            if line.startswith("::"):
+                if cur is not None:
+                    cur.body = "\n".join(body)
+                m = _HEADER.match(line)
+                if not m:
+                    self.b.issue(file, no, "패시지 머리줄을 읽지 못해 이 패시지는 건너뛰었습니다.")
+                    cur = None
+                    continue
+                name = re.sub(r"\\(.)", r"\1", m.group(1)).strip()
+                tags = (m.group(2) or "").split()
+                cur = _Passage(name, tags, no, "", file=file)
+                body = []
+                first = self.passages.get(name)
+                if first is not None:
+                    if first.file == file:
+                        self.b.issue(file, no, f"같은 이름의 패시지({quote_code(name)})가 앞에 또 있어 뒤의 것은 읽지 않았습니다.")
+                    else:
+                        self.b.issue(file, no, f"같은 이름의 패시지({quote_code(name)})가 {first.file} {first.line}번째 줄에도 있어 "
+                                               "이 파일의 것은 읽지 않았습니다 (Tweego도 이름이 겹치면 멈춥니다).")
+                    cur = None
+                    continue
+                cur.special = name in SPECIAL_NAMES or any(t in SPECIAL_TAGS for t in tags)
+                self.passages[name] = cur
+                order.append(cur)
+            elif cur is not None:
+                body.append(line)
+        if cur is not None:
+            cur.body = "\n".join(body)
 
     # ------------------------------------------------------------------ conditions
 
@@ -198,6 +228,15 @@ class _Twee:
         """Read one passage's text.  An included passage (``<<include>>``,
         ``(display:)``) is read into its host: ``owner`` is the host's name, ``base`` the
         conditions around the include, ``sink`` the host's branch lists."""
+        outer = self.file
+        self.file = p.file
+        try:
+            self._read_passage(p, emit, owner, base, sink, including)
+        finally:
+            self.file = outer
+
+    def _read_passage(self, p: _Passage, emit: bool, owner: str | None, base: Cond | None,
+                      sink: tuple[list, list] | None, including: tuple[str, ...]) -> None:
         text = p.body
         owner = owner or p.name
         including = including + (p.name,)

@@ -19,8 +19,9 @@ from typing import Any
 
 from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, last_line, literal, none_of, quote_code,
                      read_text, translate)
+from .files import story_files
 
-__all__ = ["import_yarn", "import_yarn_text"]
+__all__ = ["import_yarn", "import_yarn_text", "import_yarn_folder"]
 
 END = "(end)"
 _WORDS = {"and": "and", "or": "or", "not": "not", "true": "true", "false": "false", "is": "==", "eq": "==",
@@ -40,7 +41,24 @@ def import_yarn(path: Path, entries: str = "unreached", name: str | None = None)
 
 
 def import_yarn_text(text: str, file: str, entries: str = "unreached") -> StoryBuilder:
-    return _Yarn(file, entries).run(text)
+    return _Yarn(file, entries).run([(file, text)])
+
+
+def import_yarn_folder(folder: Path, entries: str = "unreached") -> StoryBuilder:
+    """Every ``.yarn`` file of ``folder`` (sorted by name) read as one dialogue, as Yarn
+    Spinner compiles a project: the nodes of all files together (a ``<<jump>>`` may go to
+    a node of another file), each scene, branch and issue pointing at its own file and
+    line; a node title used in two files is an issue naming both places (Yarn Spinner
+    stops there)."""
+    from verdicts.errors import InputError
+
+    try:
+        files = story_files(folder, "yarn")
+    except OSError as exc:
+        raise InputError(f"{folder}: 폴더를 읽을 수 없습니다 ({exc.strerror or exc}).") from None
+    if not files:
+        raise InputError(f"{folder}: 폴더에 Yarn 파일(.yarn)이 없습니다.")
+    return _Yarn(str(folder), entries).run([(str(f), read_text(f)) for f in files])
 
 
 class _Yarn:
@@ -48,14 +66,25 @@ class _Yarn:
         self.file = file
         self.entries = entries
         self.b = StoryBuilder("yarn", file)
-        self.nodes: list[tuple[str, int, list[_Node]]] = []
-        self._titles: set[str] = set()
+        self.nodes: list[tuple[str, int, list[_Node], str]] = []  # (title, line, body, file)
+        self._titles: dict[str, tuple[str, int]] = {}  # title → (file, line)
         self.node = ""
         self.detours: list[tuple[str, str]] = []  # (target node, continuation)
-        self.returns: list[tuple[str, str, int]] = []  # (scene, node, line)
+        self.returns: list[tuple[str, str, int, str]] = []  # (scene, node, line, file)
         self.dialect = Dialect(_WORDS, lambda name: None, self._call)
 
-    def run(self, text: str) -> StoryBuilder:
+    def run(self, sources: list[tuple[str, str]]) -> StoryBuilder:
+        """Read the nodes of every ``(file, text)`` of one dialogue, then the dialogue."""
+        source = self.file
+        for file, text in sources:
+            self.file = file
+            self._read_nodes(text)
+        self._story()
+        self.file = source
+        self._entries()
+        return self.b
+
+    def _read_nodes(self, text: str) -> None:
         lines = text.split("\n")
         i = 0
         n = len(lines)
@@ -85,31 +114,41 @@ class _Yarn:
             if not title:
                 self.b.issue(self.file, head_line, "노드에 title이 없어 이 노드는 옮기지 않았습니다.")
                 continue
-            if title in self._titles:
-                self.b.issue(self.file, head_line, f"같은 이름의 노드({quote_code(title)})가 앞에 또 있어 뒤의 것은 옮기지 않았습니다.")
+            first = self._titles.get(title)
+            if first is not None:
+                if first[0] == self.file:
+                    self.b.issue(self.file, head_line, f"같은 이름의 노드({quote_code(title)})가 앞에 또 있어 뒤의 것은 옮기지 않았습니다.")
+                else:
+                    self.b.issue(self.file, head_line, f"같은 이름의 노드({quote_code(title)})가 {first[0]} {first[1]}번째 줄에도 있어 "
+                                                       "이 파일의 것은 옮기지 않았습니다 (Yarn Spinner도 이름이 겹치면 멈춥니다).")
                 continue
-            self._titles.add(title)
-            self.nodes.append((title, head_line, self._tree(body)))
+            self._titles[title] = (self.file, head_line)
+            self.nodes.append((title, head_line, self._tree(body), self.file))
+
+    def _story(self) -> None:
         # declarations and assignments first (they type the flags)
-        for title, _, tree in self.nodes:
+        for title, _, tree, file in self.nodes:
+            self.file = file
             self._prescan(tree)
-        for title, line, _ in self.nodes:
-            self.b.scene(title, title, self.file, line)
-        for title, line, tree in self.nodes:
-            self.node = title
+        for title, line, _, file in self.nodes:
+            self.b.scene(title, title, file, line)
+        for title, line, tree, file in self.nodes:
+            self.node, self.file = title, file
             scene, falls = self._walk(tree, title, Cond())
             if falls:
                 self.b.branch(scene, END, None, "auto", self.file, last_line(tree) or line)
-        for scene, node, line in self.returns:
+        for scene, node, line, file in self.returns:
             conts = [c for t, c in self.detours if t == node]
             if not conts:
-                self.b.issue(self.file, line, "<<return>> 줄이 있지만 이 노드로 <<detour>>하는 곳이 없어 대화가 여기서 끝난다고 보았습니다.")
-                self.b.branch(scene, END, None, "auto", self.file, line)
+                self.b.issue(file, line, "<<return>> 줄이 있지만 이 노드로 <<detour>>하는 곳이 없어 대화가 여기서 끝난다고 보았습니다.")
+                self.b.branch(scene, END, None, "auto", file, line)
             for c in conts:
-                self.b.branch(scene, c, None, "choice" if len(conts) > 1 else "auto", self.file, line)
+                self.b.branch(scene, c, None, "choice" if len(conts) > 1 else "auto", file, line)
         if any(br[1] == END for br in self.b.branches):
             self.b.scene(END, "대화 끝", None, None, ending=True)
-        titles = [t for t, _, _ in self.nodes]
+
+    def _entries(self) -> None:
+        titles = [t for t, _, _, _ in self.nodes]
         if self.entries == "unreached":
             # a jump from inside the node itself (a loop) does not bring a reader in
             known = set(titles)
@@ -127,8 +166,8 @@ class _Yarn:
         elif self.entries in self.b.scenes:
             self.b.scenes[self.entries].is_entry = True
         else:
-            self.b.issue(self.file, None, f"시작 노드로 정한 이름({quote_code(self.entries)})이 파일에 없어 시작 장면을 정하지 못했습니다.")
-        return self.b
+            where = "파일에" if len({f for _, _, _, f in self.nodes}) <= 1 else "폴더의 어느 파일에도"
+            self.b.issue(self.file, None, f"시작 노드로 정한 이름({quote_code(self.entries)})이 {where} 없어 시작 장면을 정하지 못했습니다.")
 
     def _tree(self, body: list[tuple[int, str]]) -> list[_Node]:
         root = _Node(0, "")
@@ -275,7 +314,7 @@ class _Yarn:
                     self.b.branch(scene, cont, None, "auto", self.file, node.line)
                 scene, falls = cont, True
             elif cmd == "return":
-                self.returns.append((scene, self.node, node.line))
+                self.returns.append((scene, self.node, node.line, self.file))
                 falls = False
             elif cmd in ("elseif", "else", "endif"):
                 self.b.issue(self.file, node.line, f"앞에 여는 <<if>> 줄이 없는 <<{cmd}>> 줄이라 이 줄은 건너뛰고 그 아래 줄은 조건 없이 읽었습니다.")
