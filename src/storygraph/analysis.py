@@ -20,6 +20,7 @@ from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
 from .budgets import DEFAULT_BUDGETS, BudgetExceeded, Budgets
+from .fixes import condition_text_fix, type_problem_fix
 from .facts import SceneShadowing, ShadowedBranch, Undecided
 from .graph import SceneGraph
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
@@ -431,6 +432,7 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
             issues.append(InputIssue(
                 file=file, table="story_branches", line=b.line, column="condition_expr", position=exc.position,
                 reason=f"조건식 문법 오류: {exc.message}\n{exc.caret}",
+                fix=condition_text_fix(b.condition_expr or "", scenario.flags, exc.position, b.branch_id),
             ))
     return out
 
@@ -690,7 +692,8 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
             (undeclared if p.undeclared else typed).append(p.flag)
             culprit_branches.append(b.branch_id)
             a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
-                                       position=p.pos, reason=p.reason))
+                                       position=p.pos, reason=p.reason,
+                                       fix=type_problem_fix(b.condition_expr or "", flags, p.flag, p.pos, b.branch_id)))
         for f in info[0]:
             if not has_flag_table:
                 undeclared.append(f)

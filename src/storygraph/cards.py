@@ -7,9 +7,10 @@ from verdicts.korean import join_clauses
 from verdicts.model import Finding, InputIssue
 from verdicts.progress import SILENT, Progress
 
+from . import fixes as F
 from . import templates as T
 from .analysis import Analysis, Undecided
-from .model import BRANCH, SCENE, Branch, Scene, StoryCard
+from .model import BRANCH, MISSING_TARGET, SCENE, SHADOWING, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .reach import reach_counts
 from .rules import BRANCH_BOOK, SCENE_BOOK
@@ -161,10 +162,16 @@ class _Builder:
         if decision.missing:
             return None
         bid = branch.branch_id
-        return StoryCard(BRANCH_BOOK.write(self, branch, decision, {
+        data = BRANCH_BOOK.write(self, branch, decision, {
             "target_no": bid, "target_kind": BRANCH, "scene_id": branch.from_scene, "branch_id": bid,
             "reached_from_entry": branch.from_scene in a.reached, "overlapping_branch_id": a.overlap.get(bid),
-        }))
+        })
+        verdict = data["verdict"]
+        if verdict == SHADOWING or verdict == MISSING_TARGET:
+            fix = F.shadowing_fix(a, bid) if verdict == SHADOWING else F.missing_target_fix(a, branch)
+            if fix is not None:
+                data["fix"] = fix
+        return StoryCard(data)
 
 
 def build_cards(a: Analysis, progress: Progress = SILENT) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:

@@ -16,6 +16,7 @@ from typing import Any, Callable, Iterator
 
 from verdicts.model import Finding
 
+from . import fixes as F
 from . import templates as T
 from .analysis import Analysis
 from .conditions import OPS, Compare, Not, compile3, expr_atoms, expr_facts
@@ -37,6 +38,8 @@ class Hit:
     #: a clause to add to the hedge of the card ``hedge_on`` (default: ``target``)
     hedge: T.Clause | None = None
     hedge_on: str | None = None
+    #: how to fix it (:mod:`storygraph.fixes`)
+    fix: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -87,7 +90,8 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
         if info.unsatisfiable:
             b = branch_by_id[info.branch_id]
             cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags)
-            yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line)
+            yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line,
+                      fix=F.unsatisfiable_fix(a, b.branch_id))
 
 
 @kind("stuck-combination", "분기가 하나도 걸리지 않는 조합")
@@ -125,6 +129,7 @@ def stuck_combination(a: Analysis) -> Iterator[Hit]:
                                       menu=menu),
             scene.line, table="scene_states", data=data,
             hedge=T.hedge_stuck(description=desc, count=stuck.count, total=stuck.total, menu=menu),
+            fix=F.stuck_fix(a, scene_id, stuck),
         )
 
 
@@ -150,7 +155,7 @@ def reached_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
         scene = a.scenario.scenes[scene_id]
         yield Hit(scene_id, T.finding_reached_only_dead(name=scene.name, branches=sorted(set(dead))), scene.line,
                   table="scene_states", data={"dead_branches": sorted(set(dead))},
-                  hedge=T.hedge_reached_only_dead(branches=sorted(set(dead))))
+                  hedge=T.hedge_reached_only_dead(branches=sorted(set(dead))), fix=F.dead_branch_fix(a, sorted(set(dead))))
 
 
 @kind("ending-only-through-dead-branch", "실제로는 엔딩에 못 가는 장면")
@@ -177,7 +182,7 @@ def ending_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
         scene = a.scenario.scenes[scene_id]
         yield Hit(scene_id, T.finding_ending_only_dead(name=scene.name, branches=sorted(set(dead))), scene.line,
                   table="scene_states", data={"dead_branches": sorted(set(dead))},
-                  hedge=T.hedge_ending_only_dead(branches=sorted(set(dead))))
+                  hedge=T.hedge_ending_only_dead(branches=sorted(set(dead))), fix=F.dead_branch_fix(a, sorted(set(dead))))
 
 
 _TRUE = {"1", "true", "yes", "y", "참", "t"}
@@ -257,7 +262,8 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
     unreadable = [b.condition_expr or "" for b in a.scenario.branches if a.conditions.get(b.branch_id) is None]
     for flag in a.scenario.flags.values():
         if flag.flag not in used and not any(_mentions(text, flag.flag) for text in unreadable):
-            yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec")
+            yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec",
+                      fix=F.unused_flag_fix(flag, a.scenario.scenes.values()))
 
 
 @kind("available-flag-unused", "장면에서 쓰이지 않는 플래그")
@@ -295,7 +301,7 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
                     label = labels[f] = _label(a, f)
                 names.append(label)
             yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=names),
-                      scene.line, table="scene_states", data={"flags": unused})
+                      scene.line, table="scene_states", data={"flags": unused}, fix=F.available_unused_fix(scene, unused))
 
 
 def _mentions(text: str, name: str) -> bool:
@@ -353,7 +359,8 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
             yield Hit(b.branch_id, T.finding_out_of_range(
                 branch_id=b.branch_id, comparison=f"{node.flag} {node.op} {node.value}", label=spec.name,
                 lo=spec.min_value, hi=spec.max_value, truth=truth), b.line,
-                data={"flag": node.flag, "op": node.op, "value": node.value, "always": truth, "position": node.pos})
+                data={"flag": node.flag, "op": node.op, "value": node.value, "always": truth, "position": node.pos},
+                fix=F.out_of_range_fix(a, b, node, spec, truth))
 
 
 def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
@@ -403,7 +410,7 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
                 if not later:
                     continue
                 yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
-                          b.line, data={"later": later})
+                          b.line, data={"later": later}, fix=F.always_true_fix(a, b, later))
             continue
         for index, b in enumerate(state.ordered[:-1]):
             expr = a.conditions.get(b.branch_id)
@@ -415,7 +422,7 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
             domains = scene_domains([expr], flags)
             if find_witness(compile3(Not(expr)), [], domains, list(domains)) is None:
                 yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
-                          b.line, data={"later": later})
+                          b.line, data={"later": later}, fix=F.always_true_fix(a, b, later))
 
 
 def _hidden_by(a: Analysis, ordered: list, index: int) -> list[str]:
@@ -451,7 +458,7 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
                 file, line = positions.get((hit.table, hit.target), (file, None if a.story else line))
             if hit.message is not None:
                 findings.append(Finding(code=k.code, target=hit.target, message=hit.message,
-                                        file=file, line=line, data=hit.data))
+                                        file=file, line=line, data=hit.data, fix=hit.fix))
             if hit.hedge is not None:
                 hedges.setdefault(hit.hedge_on or hit.target, []).append(hit.hedge)
     return findings, hedges

@@ -284,7 +284,8 @@ class IncrementalLint:
         for m in made:
             if m.text is None:
                 c = m.card
-                m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data)).encode("utf-8")
+                m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
+                                   fix=c.data.get("fix")).encode("utf-8")
             groups.setdefault(m.card.verdict, []).append(m.text)
         yield from iter_text_bytes(report, DOMAIN, {v: (len(texts), [b"".join(texts)]) for v, texts in groups.items()})
 

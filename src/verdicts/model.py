@@ -154,10 +154,15 @@ class InputIssue:
     column: str | None = None
     position: int | None = None
     reason: str
+    #: how to fix it, when the domain can say (``{"text": …, "edits": […]}``)
+    fix: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"file": self.file, "table": self.table, "line": self.line, "column": self.column,
-                "position": self.position, "reason": self.reason}
+        out = {"file": self.file, "table": self.table, "line": self.line, "column": self.column,
+               "position": self.position, "reason": self.reason}
+        if self.fix is not None:
+            out["fix"] = self.fix
+        return out
 
     def replace(self, **changes: Any) -> "InputIssue":
         """A copy with ``changes``."""
@@ -244,6 +249,8 @@ class Finding:
     data: dict[str, Any] | None = None
     #: the reason, when a person recorded that this finding is intended
     accepted: str | None = None
+    #: how to fix it, when the domain can say (``{"text": …, "edits": […]}``)
+    fix: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The fields that are set, in declaration order."""
@@ -256,6 +263,8 @@ class Finding:
             out["data"] = self.data
         if self.accepted is not None:
             out["accepted"] = self.accepted
+        if self.fix is not None:
+            out["fix"] = self.fix
         return out
 
     def replace(self, **changes: Any) -> "Finding":

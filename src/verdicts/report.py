@@ -16,7 +16,7 @@ from typing import Any, ClassVar, Iterable, Iterator, NamedTuple, Sequence
 from .model import Card, Report
 from .safe_text import clean, continuation
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented"]
+__all__ = ["group_by_verdict", "fix_line", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -52,13 +52,23 @@ def place_text(place: "tuple[str | None, int | None] | None") -> str:
     return f" ({clean(file)}:{line})" if line is not None else f" ({clean(file)})"
 
 
-def card_text(verdict: str, key: str, summary, hedge, accepted=None, indent: str = "  ", place=None) -> str:
+def card_text(verdict: str, key: str, summary, hedge, accepted=None, indent: str = "  ", place=None, fix=None) -> str:
     """A card's lines in the text report (each ending in a newline): label · key (and
     its place in an imported story, :meth:`~verdicts.domain.Domain.card_place`) and
-    summary, the hedge below (text from the inputs made safe, :func:`verdicts.safe_text.clean`)."""
+    summary, the hedge below, then how to fix it when the card says (text from the
+    inputs made safe, :func:`verdicts.safe_text.clean`)."""
     mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
     text = f"{indent}{clean(verdict)} · {clean(key)}{place_text(place)}  {clean(summary)}{mark}\n"
-    return text + f"{indent}  ↳ {clean(hedge)}\n" if hedge else text
+    if hedge:
+        text += f"{indent}  ↳ {clean(hedge)}\n"
+    return text + fix_line(fix, indent + "  ")
+
+
+def fix_line(fix, indent: str) -> str:
+    """The ``고치는 법:`` line of a card, finding or issue that carries a fix (else nothing)."""
+    if not fix or not fix.get("text"):
+        return ""
+    return f"{indent}고치는 법: {clean(fix['text'])}\n"
 
 
 def _text_head(report: Report) -> list[str]:
@@ -78,6 +88,8 @@ def _text_tail(report: Report, domain: Domain) -> list[str]:
     lines = [f"■ 입력 문제 ({len(report.issues)})"]
     for issue in report.issues:
         lines.append(f"  {clean(issue.where())} — {continuation(issue.reason, '    ')}")
+        if getattr(issue, "fix", None):
+            lines.append(fix_line(issue.fix, "    ").rstrip("\n"))
     lines.append("")
     if report.findings:
         lines.append(f"■ 린트 발견 ({len(report.findings)})")
@@ -86,6 +98,8 @@ def _text_tail(report: Report, domain: Domain) -> list[str]:
             mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
             place = domain.finding_place(finding, report)
             lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(finding.message)}{mark}")
+            if getattr(finding, "fix", None):
+                lines.append(fix_line(finding.fix, "    ").rstrip("\n"))
         lines.append("")
     passed = sum(1 for c in report.checks if c.passed)
     lines.append(f"■ 자동 검증 ({passed}/{len(report.checks)} 통과)")
@@ -111,7 +125,8 @@ def render_text(report: Report, domain: Domain) -> str:
                 indent = "    "
             for card in sub_cards:
                 parts.append(card_text(card.verdict, card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
-                                       domain.card_place(card.to_json())))
+                                       domain.card_place(card.to_json()),
+                                       card.data.get("fix") if hasattr(card, "data") else None))
         parts.append("\n")
     parts.extend(line + "\n" for line in _text_tail(report, domain))
     return "".join(parts)

@@ -140,6 +140,8 @@ class CardResults:
         for name in dict.fromkeys(domain.subgroup_field.values()):
             if card.get(name) is not None:
                 properties[name] = card[name]
+        if card.get("fix"):
+            properties["fix"] = card["fix"]
         result = {
             "ruleId": self.code(card),
             "level": "warning",
@@ -162,16 +164,21 @@ def other_results(findings, issues) -> list[dict[str, Any]]:
             "locations": _location(finding.file, finding.line),
             "properties": {"target": finding.target},
         }
+        if getattr(finding, "fix", None):
+            result["properties"]["fix"] = finding.fix
         if getattr(finding, "accepted", None):
             result["suppressions"] = [{"kind": "external", "justification": finding.accepted}]
         results.append(result)
     for issue in issues:
         where = " ".join(part for part in (issue.table, issue.column) if part)
-        results.append({
+        result = {
             "ruleId": INPUT_ISSUE, "level": "error",
             "message": {"text": f"{where}: {issue.reason}" if where else issue.reason},
             "locations": _location(issue.file, issue.line),
-        })
+        }
+        if getattr(issue, "fix", None):
+            result["properties"] = {"fix": issue.fix}
+        results.append(result)
     return results
 
 
@@ -241,5 +248,9 @@ def github_lines(results: list[dict[str, Any]], domain) -> str:
             if "region" in loc:
                 props.append(f"line={loc['region']['startLine']}")
         props.append(f"title={_escape_property(domain.name + ' ' + result['ruleId'])}")
-        lines.append(f"::{level} {','.join(props)}::{_escape_data(result['message']['text'])}")
+        text = result["message"]["text"]
+        fix = (result.get("properties") or {}).get("fix")
+        if fix and fix.get("text"):
+            text += f"\n고치는 법: {fix['text']}"
+        lines.append(f"::{level} {','.join(props)}::{_escape_data(text)}")
     return "\n".join(lines) + ("\n" if lines else "")

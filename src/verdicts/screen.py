@@ -309,11 +309,19 @@ def _card_fields(card: Card) -> str:
     return f'<dl class="fields">{"".join(items)}</dl>' if items else ""
 
 
+def _fix_line(fix: dict[str, Any] | None) -> str:
+    """The ``고치는 법`` of a card, finding or issue (nothing when it has none)."""
+    if not fix or not fix.get("text"):
+        return ""
+    return f'<p class="fix"><b>고치는 법</b> {escape(fix["text"])}</p>'
+
+
 def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extras: ScreenExtras) -> str:
     fill, stroke = colours.get(card.verdict, UNJUDGED)
     accepted = getattr(card, "accepted", None)
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
     hedge = f'<p class="hedge">↳ {escape(card.hedge)}</p>' if getattr(card, "hedge", None) else ""
+    hedge += _fix_line(card.data.get("fix") if hasattr(card, "data") else None)
     target = extras.diagram_targets.get(card.key) if extras.diagram_svg else None
     locate = (f'<button type="button" class="locate" data-action="locate" data-target="{escape(target)}">그림에서 보기</button>'
               if target else "")
@@ -396,7 +404,8 @@ def _issues(report: Report) -> str:
         if i.position is not None:
             col += f" (글자 {i.position})"
         rows.append(f'<tr><td class="mono">{_e(i.file)}</td><td>{_e(i.table)}</td><td class="num">{_e(i.line)}</td>'
-                    f'<td class="mono">{escape(col) if col else _e(None)}</td><td><pre class="reason">{escape(i.reason)}</pre></td></tr>')
+                    f'<td class="mono">{escape(col) if col else _e(None)}</td><td><pre class="reason">{escape(i.reason)}</pre>'
+                    f'{_fix_line(getattr(i, "fix", None))}</td></tr>')
     return (f'<section class="panel" id="issues"><h2>입력 문제 <span class="count">{len(report.issues)}건</span></h2>'
             '<p class="muted">아래 줄에 기대는 판정만 빠졌고, 나머지 판정 묶음은 그대로 보입니다.</p>'
             '<div class="scroll"><table class="issues"><thead><tr><th>file</th><th>table</th><th>line</th><th>column</th><th>reason</th></tr></thead>'
@@ -414,7 +423,7 @@ def _findings(report: Report) -> str:
         accepted = getattr(f, "accepted", None)
         mark = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
         rows.append(f'<tr{_ACCEPTED_CLASS if accepted else ""}><td class="mono">{escape(f.code)}</td>'
-                    f'<td class="mono">{escape(f.target)}</td><td>{escape(f.message)}{mark}</td></tr>')
+                    f'<td class="mono">{escape(f.target)}</td><td>{escape(f.message)}{mark}{_fix_line(getattr(f, "fix", None))}</td></tr>')
     rows = "".join(rows)
     return (f'<section class="panel" id="findings"><h2>린트 발견 <span class="count">{len(report.findings)}건</span></h2>'
             f'<table><thead><tr><th>code</th><th>target</th><th>message</th></tr></thead><tbody>{rows}</tbody></table></section>')

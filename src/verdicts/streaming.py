@@ -139,7 +139,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             lines: dict[str, list[str]] = {}
             for c in data:
                 lines.setdefault(c["verdict"], []).append(card_text(c["verdict"], str(c[key_field]), c["summary"], c.get("hedge"),
-                                                                    place=domain.card_place(c)))
+                                                                    place=domain.card_place(c), fix=c.get("fix")))
             written = {}
             for verdict, texts in lines.items():
                 offset = f.tell()

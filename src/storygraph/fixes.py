@@ -1,0 +1,996 @@
+"""How to fix it: the ``고치는 법`` of a problem card, a lint finding or an input issue.
+
+A fix is computed from the scenario, never a canned sentence: a condition rewritten, a
+fallback branch that closes a stuck combination, a branch moved or narrowed, the scene a
+misspelt target most likely meant, the declared flag a typo stands for.  Each is a dict
+
+``{"text": "<one Korean sentence>", "edits": [<edit>, …]}``
+
+where an edit is machine-readable and applies to the input tables
+(:func:`apply_edits` does it; the tests apply every suggestion and lint again):
+
+* ``{"action": "set", "table", "row", "column", "value"}`` — a cell of the row whose key
+  (``branch_id``, ``scene_id``, ``flag``) is ``row`` gets ``value``;
+* ``{"action": "add", "table", "row": {column: value, …}}`` — a new row;
+* ``{"action": "remove", "table", "row"}`` — the row is deleted.
+
+Every suggestion is checked before it is offered: the scene's conditions are decided
+again with it applied, and it is dropped (or the next candidate tried) if a branch of the
+scene would be shadowed, unsatisfiable or always true where it was not, or a reader
+stuck where none was.  Simplification by sympy's ``SOPform`` is bounded: past
+:data:`MAX_ATOMS` order variables or :data:`MAX_POINTS` class points the region is
+written out unsimplified, and the sentence says so.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from itertools import product
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from verdicts.errors import ConditionSyntaxError
+from verdicts.korean import josa
+
+from .conditions import (
+    And, Compare, Const, Expr, FlagTrue, Not, OPS, Or, check_types, compile3, expr_atoms, expr_facts, parse_condition, render,
+)
+from .model import Flag
+from .shadowing import FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .liveness import StuckScene
+
+#: (``Analysis`` in the annotations is :class:`storygraph.analysis.Analysis`, which
+#: imports this module)
+
+__all__ = [
+    "MAX_ATOMS", "MAX_POINTS", "quoted", "region_condition", "stuck_fix", "shadowing_fix", "missing_target_fix",
+    "out_of_range_fix", "always_true_fix", "unsatisfiable_fix", "condition_text_fix", "type_problem_fix",
+    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "apply_edits", "edit_distance", "KEYS",
+]
+
+#: sympy minimises over at most this many order variables (its Quine–McCluskey grows
+#: fast: a random function of 8 variables took 0.26 s here, of 10 variables 16 s)
+MAX_ATOMS = 8
+#: … and over scenes whose flag classes multiply to at most this many points
+MAX_POINTS = 4096
+
+
+def quoted(code: str, pair: str | None = None) -> str:
+    """Code in backquotes, with the particle of ``pair`` chosen for how it is read
+    (through :func:`verdicts.korean.josa`).
+
+    >>> quoted("trust >= 5", "으로/로"), quoted('lamp == "꺼짐"', "을/를")
+    ('`trust >= 5`로', '`lamp == "꺼짐"`을')
+    """
+    if pair is None:
+        return f"`{code}`"
+    core = code.rstrip("\"') ") or code
+    return f"`{code}`" + josa(core, pair)[len(core):]
+
+
+def _fix(text: str, edits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+    return {"text": text, "edits": edits or []}
+
+
+def _set(table: str, row: str, column: str, value: Any) -> dict[str, Any]:
+    return {"action": "set", "table": table, "row": row, "column": column, "value": value}
+
+
+# ----------------------------------------------------------------------------- regions
+
+
+def _class_bounds(spec: Flag, domain: FlagDomain, i: int) -> tuple[int | None, int | None]:
+    """The values ``[lo, hi]`` of int class ``i`` (``None``: unbounded)."""
+    start = domain.points[i][0]
+    lo = None if (i == 0 and spec.min_value is None) else start
+    hi = domain.points[i + 1][0] - 1 if i + 1 < len(domain.points) else spec.max_value
+    return lo, hi
+
+
+def _enum_members(spec: Flag, domain: FlagDomain, i: int) -> list[str]:
+    value, weight = domain.points[i]
+    if weight == 1:
+        return [value]
+    named = {p[0] for j, p in enumerate(domain.points) if j != i}
+    return [v for v in spec.values if v not in named]
+
+
+def _flag_expr(spec: Flag, domain: FlagDomain, allowed: Iterable[int]) -> Expr | None:
+    """The condition "the flag's class is one of ``allowed``" in the fewest and plainest
+    comparisons, none of them fixed by the flag's range (``None``: every class)."""
+    allowed = sorted(set(allowed))
+    k = len(domain.points)
+    if len(allowed) == k:
+        return None
+    if not allowed:
+        return Const(False)
+    f = spec.flag
+    if spec.type == "bool":
+        truth = bool(domain.points[allowed[0]][0])
+        return FlagTrue(f, 0) if truth else Not(FlagTrue(f, 0))
+    if spec.type == "enum":
+        values = [v for i in allowed for v in _enum_members(spec, domain, i)]
+        others = [v for v in spec.values if v not in values]
+        if len(values) == 1:
+            return Compare(f, "==", values[0], 0)
+        if len(others) == 1:
+            return Compare(f, "!=", others[0], 0)
+        if len(others) < len(values):
+            return And(tuple(Compare(f, "!=", v, 0) for v in others))
+        return Or(tuple(Compare(f, "==", v, 0) for v in values))
+    # int: consecutive classes merged into intervals
+    runs: list[list[int]] = []
+    for i in allowed:
+        if runs and runs[-1][1] == i - 1:
+            runs[-1][1] = i
+        else:
+            runs.append([i, i])
+    intervals = [(_class_bounds(spec, domain, a)[0], _class_bounds(spec, domain, b)[1]) for a, b in runs]
+    if len(intervals) == 2 and intervals[0][1] is not None and intervals[1][0] is not None \
+            and intervals[1][0] - intervals[0][1] == 2 and runs[0][0] == 0 and runs[1][1] == k - 1:
+        return Compare(f, "!=", intervals[0][1] + 1, 0)
+    parts = [_interval(spec, lo, hi) for lo, hi in intervals]
+    return parts[0] if len(parts) == 1 else Or(tuple(parts))
+
+
+def _interval(spec: Flag, lo: int | None, hi: int | None) -> Expr:
+    f = spec.flag
+    if lo is not None and lo == hi:
+        return Compare(f, "==", lo, 0)
+    parts: list[Expr] = []
+    if lo is not None and (spec.min_value is None or lo > spec.min_value):
+        parts.append(Compare(f, ">=", lo, 0))
+    if hi is not None and (spec.max_value is None or hi < spec.max_value):
+        parts.append(Compare(f, "<=", hi, 0))
+    if not parts:
+        return Const(True)
+    return parts[0] if len(parts) == 1 else And(tuple(parts))
+
+
+def _encoding(spec: Flag, k: int) -> list[tuple[int, ...]]:
+    """Per class, its bits: an int flag in the order encoding (bit ``i`` = class index >
+    ``i``), an enum flag one-hot over its first ``k - 1`` classes, a bool flag one bit."""
+    if spec.type == "int":
+        return [tuple(int(c > i) for i in range(k - 1)) for c in range(k)]
+    return [tuple(int(c == i) for i in range(k - 1)) for c in range(k)]
+
+
+def _points(order: Sequence[str], domains: Mapping[str, FlagDomain]) -> list[tuple[int, ...]]:
+    return list(product(*[range(len(domains[f].points)) for f in order]))
+
+
+def _grid_size(order: Sequence[str], domains: Mapping[str, FlagDomain]) -> int:
+    size = 1
+    for f in order:
+        size *= max(1, len(domains[f].points))
+    return size
+
+
+def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains: Mapping[str, FlagDomain],
+                     flags: Mapping[str, Flag]) -> tuple[Expr, bool]:
+    """A condition that holds exactly on the class points ``inside`` (index tuples over
+    ``order``), and whether it was minimised by sympy.
+
+    The classes are encoded as boolean variables (int flags in the order encoding, so
+    that a term reads as an interval), the points outside as the function's zeros and
+    impossible codes as don't-cares; :func:`sympy.logic.SOPform` finds a minimal sum of
+    products, and each product is written flag by flag with :func:`_flag_expr`.  Past
+    :data:`MAX_ATOMS` variables the points are merged into cubes greedily instead.
+    """
+    order = [f for f in order if len(domains[f].points) > 1]
+    if not inside:
+        return Const(False), True
+    if len(order) == 0:
+        return Const(True), True
+    ks = [len(domains[f].points) for f in order]
+    width = sum(k - 1 for k in ks)
+    if width <= MAX_ATOMS:
+        return _sop(frozenset(inside), tuple(order), tuple(ks), domains, flags), True
+    return _cubes(inside, order, domains, flags), False
+
+
+def _sop(inside: frozenset, order: tuple[str, ...], ks: tuple[int, ...], domains, flags) -> Expr:
+    encodings = [_encoding(flags[f], k) for f, k in zip(order, ks)]
+    terms = _sop_terms(inside, ks, tuple(flags[f].type for f in order))
+    if terms is None:
+        return Const(True)
+    parts = []
+    for term in terms:
+        pieces = []
+        bit = 0
+        for f, k, enc in zip(order, ks, encodings):
+            lits = {i - bit: v for i, v in term.items() if bit <= i < bit + k - 1}
+            bit += k - 1
+            allowed = [c for c in range(k) if all(enc[c][i] == v for i, v in lits.items())]
+            e = _flag_expr(flags[f], domains[f], allowed)
+            if e is not None:
+                pieces.extend(e.args if isinstance(e, And) else (e,))
+        parts.append(pieces[0] if len(pieces) == 1 else (And(tuple(pieces)) if pieces else Const(True)))
+    if any(p == Const(True) for p in parts):
+        return Const(True)
+    return parts[0] if len(parts) == 1 else Or(tuple(parts))
+
+
+@lru_cache(maxsize=4096)
+def _sop_terms(inside: frozenset, ks: tuple[int, ...], types: tuple[str, ...]) -> tuple[dict[int, int], ...] | None:
+    """The products of a minimal sum (each a map bit -> 0/1), ``None`` for "always".
+    Remembered: scenes of a generated or copied scenario repeat the same shapes."""
+    from sympy import Symbol
+    from sympy.logic import SOPform
+    from sympy.logic.boolalg import And as SAnd, BooleanTrue, Not as SNot, Or as SOr
+
+    encs = [_encoding(Flag("x", None, t, None, None, (), 0), k) for t, k in zip(types, ks)]  # type: ignore[arg-type]
+    width = sum(k - 1 for k in ks)
+    symbols = [Symbol(f"b{i}") for i in range(width)]
+    valid: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for p in product(*[range(k) for k in ks]):
+        code = tuple(b for c, enc in zip(p, encs) for b in enc[c])
+        valid[code] = p
+    minterms = [list(code) for code, p in valid.items() if p in inside]
+    dontcares = [list(code) for code in product((0, 1), repeat=width) if code not in valid]
+    result = SOPform(symbols, minterms, dontcares)
+    if isinstance(result, BooleanTrue):
+        return None
+    index = {s: i for i, s in enumerate(symbols)}
+    out = []
+    for term in (result.args if isinstance(result, SOr) else (result,)):
+        lits = term.args if isinstance(term, SAnd) else (term,)
+        t: dict[int, int] = {}
+        for lit in lits:
+            if isinstance(lit, SNot):
+                t[index[lit.args[0]]] = 0
+            else:
+                t[index[lit]] = 1
+        out.append(t)
+    return tuple(out)
+
+
+def _cubes(inside: set, order, domains, flags) -> Expr:
+    """The points merged greedily into cubes (one flag's classes at a time), unminimised."""
+    work = [[{c} for c in p] for p in sorted(inside)]
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(work)):
+            for j in range(i + 1, len(work)):
+                a, b = work[i], work[j]
+                diff = [n for n in range(len(order)) if a[n] != b[n]]
+                if len(diff) == 1:
+                    a[diff[0]] = a[diff[0]] | b[diff[0]]
+                    del work[j]
+                    changed = True
+                    break
+            if changed:
+                break
+    parts = []
+    for cube in work:
+        pieces = []
+        for f, allowed in zip(order, cube):
+            e = _flag_expr(flags[f], domains[f], allowed)
+            if e is not None:
+                pieces.extend(e.args if isinstance(e, And) else (e,))
+        if not pieces:
+            return Const(True)
+        parts.append(pieces[0] if len(pieces) == 1 else And(tuple(pieces)))
+    return parts[0] if len(parts) == 1 else Or(tuple(parts))
+
+
+def _holds_at(expr: Expr, order: Sequence[str], domains, point) -> bool:
+    return bool(compile3(expr)({f: domains[f].points[c][0] for f, c in zip(order, point)}))
+
+
+# ----------------------------------------------------------------------------- scene state
+
+
+class _Scene:
+    """The conditions of one scene as a list that can be edited and decided again."""
+
+    def __init__(self, a: "Analysis", scene_id: str):
+        self.a = a
+        self.scene_id = scene_id
+        state = a.shadowing[scene_id]
+        self.rows: list[tuple[str, Expr]] = [(b.branch_id, a.conditions[b.branch_id]) for b in state.ordered]  # type: ignore[misc]
+        scene = a.scenario.scenes.get(scene_id)
+        self.available = list(scene.available_flags or ()) if scene is not None else []
+        self.flags = a.scenario.flags
+
+    def problems(self, rows: list[tuple[str, Expr]]) -> set[tuple[str, str]]:
+        """What is wrong in the scene with ``rows`` as its branches: ``("shadowed", id)``,
+        ``("unsatisfiable", id)``, ``("always", id)``, ``("stuck", point)``,
+        ``("range", id)``."""
+        exprs = [e for _, e in rows]
+        names = list(dict.fromkeys(self.available + [f for e in exprs for f in expr_facts(e)[0]]))
+        domains = scene_domains(exprs, self.flags, names=names)
+        used = [f for f in dict.fromkeys(f for e in exprs for f in expr_facts(e)[0]) if f in domains]
+        kinds = [self.a.kinds.get(bid, "auto") for bid, _ in rows]
+        opaque = [bid in self.a.opaque for bid, _ in rows]
+        blockers = menu_blockers(kinds, opaque) if (self.a.kinds or self.a.opaque) else None
+        out: set[tuple[str, str]] = set()
+        decided, _, _ = decide_scene(exprs, domains, used=used, blockers=blockers)
+        for j, shadow in decided.items():
+            out.add(("unsatisfiable" if shadow.unsatisfiable else "shadowed", rows[j][0]))
+        for j, (bid, e) in enumerate(rows[:-1]):
+            if not isinstance(e, Const) and find_witness(compile3(Not(e)), [], domains, list(domains)) is None:
+                out.add(("always", bid))
+        for bid, e in rows:
+            for node in expr_atoms(e):
+                if _fixed(node, self.flags) is not None:
+                    out.add(("range", f"{bid}:{render(node)}"))
+        order = [f for f in self.available if f in domains]
+        if order and _grid_size(order, domains) <= MAX_POINTS * 4:
+            evals = [compile3(e) for e in exprs]
+            for p in _points(order, domains):
+                assignment = {f: domains[f].points[c][0] for f, c in zip(order, p)}
+                if not any(ev(assignment) for ev in evals):
+                    out.add(("stuck", repr(p)))
+        return out
+
+    def acceptable(self, rows: list[tuple[str, Expr]], gone: set[tuple[str, str]] = frozenset()) -> bool:  # type: ignore[assignment]
+        """Whether ``rows`` bring no problem the scene did not have, and remove ``gone``."""
+        before = self.problems(self.rows)
+        after = self.problems(rows)
+        return not (after - before) and not (gone & after)
+
+
+def _fixed(node, flags: Mapping[str, Flag]) -> bool | None:
+    """The truth of an int comparison over its flag's whole range, when it is fixed."""
+    if type(node) is not Compare or not isinstance(node.value, int) or isinstance(node.value, bool):
+        return None
+    spec = flags.get(node.flag)
+    if spec is None or spec.type != "int" or spec.min_value is None or spec.max_value is None:
+        return None
+    lo, hi, c = spec.min_value, spec.max_value, node.value
+    holds = OPS[node.op]
+    truth = holds(lo, c)
+    if holds(hi, c) != truth:
+        return None
+    for v in (c - 1, c, c + 1):
+        if lo <= v <= hi and holds(v, c) != truth:
+            return None
+    return truth
+
+
+# ----------------------------------------------------------------------------- branch ids
+
+
+def _next_branch_id(a: "Analysis") -> str:
+    """A branch id not yet used, in the pattern of the existing ones (``BR-63`` after
+    ``BR-62``)."""
+    taken = {b.branch_id for b in a.scenario.branches}
+    best: tuple[int, str, int] | None = None
+    for bid in taken:
+        m = re.fullmatch(r"(.*?)(\d+)", bid)
+        if m and (best is None or int(m.group(2)) > best[0]):
+            best = (int(m.group(2)), m.group(1), len(m.group(2)))
+    n, prefix, width = best if best is not None else (0, "BR-", 2)
+    while True:
+        n += 1
+        candidate = f"{prefix}{n:0{width}d}"
+        if candidate not in taken:
+            return candidate
+
+
+def _good_target(a: "Analysis", scene_ids: Iterable[str]) -> str | None:
+    """The first of ``scene_ids`` that readers reach and that reaches an ending (so a
+    branch sent there opens no new dead end)."""
+    reached, ending = a.reached or set(), a.reaches_ending or set()
+    live = a.live.reached if a.live is not None else reached
+    first = None
+    for s in scene_ids:
+        if s not in a.scenario.scenes:
+            continue
+        if first is None:
+            first = s
+        if s in reached and s in ending and s in live:
+            return s
+    return None
+
+
+def _name(a: "Analysis", scene_id: str) -> str:
+    s = a.scenario.scenes.get(scene_id)
+    return s.name if s else scene_id
+
+
+# ----------------------------------------------------------------------------- stuck
+
+
+def _none_of(exprs: Sequence[Expr]) -> Expr:
+    if not exprs:
+        return Const(True)
+    return Not(Or(tuple(exprs)) if len(exprs) > 1 else exprs[0])
+
+
+def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, Any] | None:
+    """A fallback branch whose condition is exactly the uncovered region (minimised by
+    sympy within the bounds), sent to a scene readers reach that reaches an ending."""
+    flags = a.scenario.flags
+    state = a.shadowing.get(scene_id)
+    if state is None:
+        return None
+    exprs = [a.conditions[b.branch_id] for b in state.ordered]
+    if any(e is None for e in exprs):
+        return None
+    order = list(stuck.flags)
+    domains = stuck.domains
+    minimised = False
+    cond: Expr = _none_of(exprs)  # type: ignore[arg-type]
+    if _grid_size(order, domains) <= MAX_POINTS:
+        evals = [compile3(e) for e in exprs]  # type: ignore[arg-type]
+        points = _points(order, domains)
+        inside = {p for p in points if not any(ev({f: domains[f].points[c][0] for f, c in zip(order, p)}) for ev in evals)}
+        region, minimised = region_condition(inside, order, domains, flags)
+        if all(_holds_at(region, order, domains, p) == (p in inside) for p in points):
+            cond = region
+        else:  # pragma: no cover - a wrong region is never offered
+            minimised = False
+    text = "" if isinstance(cond, Const) and cond.value else render(cond)
+    name = _name(a, scene_id)
+    target = _good_target(a, [b.to_scene for b in state.ordered])
+    how = f"조건을 {quoted(text, '으로/로')} 두어" if text else "조건을 비워 두어"
+    unshrunk = "" if minimised else ", 플래그 비교가 많아 이 조건은 더 줄이지 않았습니다"
+    if target is None:
+        return _fix(f"{name}에서 아무 분기도 걸리지 않는 조합을 모으면 {quoted(text or 'true', '이라/라')} 이 조건으로 갈 장면을 정해 "
+                    f"맨 뒤에 분기를 하나 더하면 {'됩니다' if minimised else '되며' + unshrunk}.")
+    new_id = _next_branch_id(a)
+    last = max((b.order_no or 0 for b in state.ordered), default=0) + 1
+    row = {"branch_id": new_id, "from_scene": scene_id, "to_scene": target, "condition_expr": text, "order_no": last}
+    sentence = (f"{name}의 맨 뒤 순번 {last}에 {josa(new_id, '을/를')} 더하고 {how} {josa(_name(a, target), '으로/로')} 보내면 "
+                f"아무 분기도 걸리지 않던 조합이 모두 닫힙니다")
+    if not minimised:
+        sentence = sentence[:-len("닫힙니다")] + "닫히며" + unshrunk
+    return _fix(sentence + ".", [{"action": "add", "table": "story_branches", "row": row}])
+
+
+# ----------------------------------------------------------------------------- rewriting trees
+
+
+def _replace(expr: Expr, old: Expr, new: Expr) -> Expr:
+    """``expr`` with the node ``old`` (by identity) replaced by ``new``."""
+    if expr is old:
+        return new
+    if isinstance(expr, Not):
+        return Not(_replace(expr.arg, old, new))
+    if isinstance(expr, (And, Or)):
+        return type(expr)(tuple(_replace(x, old, new) for x in expr.args))
+    return expr
+
+
+def _simplify_consts(expr: Expr) -> Expr:
+    """Constants folded away (``x and true`` is ``x``, ``x or true`` is ``true``)."""
+    if isinstance(expr, Not):
+        inner = _simplify_consts(expr.arg)
+        return Const(not inner.value) if isinstance(inner, Const) else Not(inner)
+    if isinstance(expr, (And, Or)):
+        unit = isinstance(expr, And)  # the constant that changes nothing
+        args = []
+        for x in expr.args:
+            x = _simplify_consts(x)
+            if isinstance(x, Const):
+                if x.value == unit:
+                    continue
+                return Const(not unit)
+            args.append(x)
+        if not args:
+            return Const(unit)
+        return args[0] if len(args) == 1 else type(expr)(tuple(args))
+    return expr
+
+
+def _text_of(expr: Expr) -> str:
+    return "" if isinstance(expr, Const) and expr.value else render(expr)
+
+
+def _rows_with(scene: _Scene, changes: Mapping[str, Expr]) -> list[tuple[str, Expr]]:
+    return [(bid, changes.get(bid, e)) for bid, e in scene.rows]
+
+
+def _decided(a: "Analysis", scene_id: str) -> bool:
+    state = a.shadowing.get(scene_id)
+    return state is not None and state.undecided is None and all(a.conditions.get(b.branch_id) is not None for b in state.ordered)
+
+
+def _scene_region(scene: _Scene, holds) -> tuple[Expr, bool] | None:
+    """The condition true exactly where ``holds`` (a function of an assignment) is, over
+    the flags the scene's conditions use; ``None`` past the bounds."""
+    exprs = [e for _, e in scene.rows]
+    used = list(dict.fromkeys(f for e in exprs for f in expr_facts(e)[0]))
+    domains = scene_domains(exprs, scene.flags, names=used)
+    order = [f for f in used if f in domains]
+    if _grid_size(order, domains) > MAX_POINTS:
+        return None
+    inside = {p for p in _points(order, domains) if holds({f: domains[f].points[c][0] for f, c in zip(order, p)})}
+    return region_condition(inside, order, domains, scene.flags)
+
+
+# ----------------------------------------------------------------------------- 조건이 겹침
+
+
+def _join(ids: Sequence[str]) -> str:
+    ids = list(ids)
+    if len(ids) <= 1:
+        return "".join(ids)
+    return ", ".join(ids[:-2] + [josa(ids[-2], "과/와") + " " + ids[-1]])
+
+
+def shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
+    """For the card of ``branch_id`` (the branch right before a shadowed one): narrow the
+    covering branch, move the shadowed one before its cover, or drop it when a covering
+    branch already goes to the same scene — the first of these that the scene, decided
+    again, accepts (the narrowing first when the cover holds for every reader)."""
+    later = a.overlap.get(branch_id)
+    info = a.shadowed.get(later) if later else None
+    if info is None or not _decided(a, info.scene_id):
+        return None
+    if info.unsatisfiable:
+        return unsatisfiable_fix(a, later)  # type: ignore[arg-type]
+    scene = _Scene(a, info.scene_id)
+    ids = [bid for bid, _ in scene.rows]
+    j = ids.index(later)  # type: ignore[arg-type]
+    covers = sorted(ids.index(c) for c in info.covered_by)
+    shadowed_expr = scene.rows[j][1]
+    gone = {("shadowed", later)}
+    by_id = {b.branch_id: b for b in a.shadowing[info.scene_id].ordered}
+    narrow = None
+    always = False
+    if len(covers) == 1:
+        cover_id, cover = scene.rows[covers[0]]
+        hold_cover, hold_later = compile3(cover), compile3(shadowed_expr)
+        region = _scene_region(scene, lambda v: bool(hold_cover(v)) and not hold_later(v))
+        if region is not None and not isinstance(region[0], Const):
+            narrow = ("narrow", cover_id, region[0])
+            always = ("always", cover_id) in scene.problems(scene.rows)
+    move = ("move", covers[0], None)
+    candidates: list[tuple[str, Any, Any]] = [move] if narrow is None else ([narrow, move] if always else [move, narrow])
+    same = [ids[i] for i in covers if by_id[ids[i]].to_scene == by_id[later].to_scene]  # type: ignore[index]
+    if same:
+        candidates.append(("remove", same, None))
+    for kind, what, new in candidates:
+        if kind == "narrow":
+            rows = _rows_with(scene, {what: new})
+            if scene.acceptable(rows, gone):
+                text = _text_of(new)
+                return _fix(f"{what}의 조건을 {quoted(text, '으로/로')} 좁히면 뒤 순번 {later}도 걸리는 독자가 생깁니다.",
+                            [_set("story_branches", what, "condition_expr", text)])
+        elif kind == "move":
+            first = what
+            rows = scene.rows[:first] + [scene.rows[j]] + scene.rows[first:j] + scene.rows[j + 1:]
+            if scene.acceptable(rows, gone):
+                numbers = sorted(by_id[bid].order_no for bid in ids)  # type: ignore[type-var]
+                edits = [_set("story_branches", bid, "order_no", n) for (bid, _), n in zip(rows, numbers) if by_id[bid].order_no != n]
+                new_no = numbers[first]
+                cover_ids = [ids[i] for i in covers]
+                return _fix(f"{josa(later, '을/를')} {_join(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기면 "
+                            f"가려졌던 {later}도 걸리는 독자가 생깁니다.", edits)
+        else:
+            to_name = _name(a, by_id[later].to_scene)  # type: ignore[index]
+            rows = [r for r in scene.rows if r[0] != later]
+            if scene.acceptable(rows):
+                return _fix(f"{josa(to_name, '으로/로')}는 앞 순번 {_join(what)}에서도 이미 가므로 한 번도 걸리지 않는 "
+                            f"{later} 줄을 지워도 길은 그대로입니다.",
+                            [{"action": "remove", "table": "story_branches", "row": later}])
+    return None
+
+
+# ----------------------------------------------------------------------------- comparisons
+
+
+def _guesses(node: Compare, lo: int, hi: int, truth: bool) -> list[Compare]:
+    """The comparisons a fixed ``node`` most likely meant: the operator's strictness
+    turned (``trust > 5`` → ``trust >= 5`` at the maximum 5), else the constant moved to
+    the nearest value that splits the range."""
+    f, op, c = node.flag, node.op, node.value
+    out: list[tuple[str, int]] = []
+    if op == ">":
+        out += [(">=", c)] if c == hi else []
+        out += [(">", min(max(c, lo), hi - 1))]
+    elif op == ">=":
+        out += [(">", c)] if c == lo else []
+        out += [(">=", min(max(c, lo + 1), hi))]
+    elif op == "<":
+        out += [("<=", c)] if c == lo else []
+        out += [("<", min(max(c, lo + 1), hi))]
+    elif op == "<=":
+        out += [("<", c)] if c == hi else []
+        out += [("<=", min(max(c, lo), hi - 1))]
+    else:  # == and != outside the range: the nearest value inside
+        out += [(op, min(max(c, lo), hi))]
+    seen = []
+    for o, v in out:
+        cand = Compare(f, o, v, node.pos)
+        if cand not in seen and _fixed(cand, {f: Flag(f, None, "int", lo, hi, (), 0)}) is None:
+            seen.append(cand)
+    return seen
+
+
+def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bool) -> dict[str, Any] | None:
+    """The likely intended comparison (checked against the scene), else the condition with
+    the comparison that decides nothing taken out (the same meaning)."""
+    expr = a.conditions.get(branch.branch_id)
+    if expr is None or spec.min_value is None or spec.max_value is None:
+        return None
+    lo, hi = spec.min_value, spec.max_value
+    bid = branch.branch_id
+    old = render(node)
+    decided = _decided(a, branch.from_scene)
+    scene = _Scene(a, branch.from_scene) if decided else None
+    if truth and scene is not None:
+        ids = [bid_ for bid_, _ in scene.rows]
+        later = ids[ids.index(bid) + 1:]
+        if later and ("always", bid) in scene.problems(scene.rows):
+            narrowed = always_true_fix(a, branch, later)
+            if narrowed is not None and not any(_fixed(n, a.scenario.flags) is not None
+                                                for n in expr_atoms(parse_condition(narrowed["edits"][0]["value"]))):
+                return narrowed
+    for guess in _guesses(node, lo, hi, truth):
+        new = _replace(expr, node, guess)
+        if not _sound(new, expr, a.scenario.flags):
+            continue
+        if scene is not None and not scene.acceptable(_rows_with(scene, {bid: new}), {("range", f"{bid}:{old}")}):
+            continue
+        text = _text_of(new)
+        return _fix(f"{bid}의 조건을 {quoted(text, '으로/로')} 고치면 {quoted(old)} 대신 들어간 {quoted(render(guess))} 비교가 "
+                    f"{spec.name} 범위 {lo}–{hi} 안에서 독자를 가릅니다.",
+                    [_set("story_branches", bid, "condition_expr", text)])
+    new = _simplify_consts(_replace(expr, node, Const(truth)))
+    if isinstance(new, Const) and not new.value:
+        return None
+    if node.flag not in expr_facts(new)[0] and not _flag_used_elsewhere(a, node.flag, branch):
+        return None  # taking it out would leave the flag unused
+    if scene is not None and not scene.acceptable(_rows_with(scene, {bid: new})):
+        return None
+    text = _text_of(new)
+    word = "참" if truth else "거짓"
+    if not text:
+        return _fix(f"{quoted(old)} 비교는 {spec.name} 범위 {lo}–{hi} 안에서 늘 {word}이라 빼도 뜻이 같으므로 "
+                    f"{bid}의 condition_expr 칸을 비워도 됩니다.",
+                    [_set("story_branches", bid, "condition_expr", "")])
+    return _fix(f"{quoted(old)} 비교는 {spec.name} 범위 {lo}–{hi} 안에서 늘 {word}이라 빼도 뜻이 같으므로 "
+                f"{bid}의 조건을 {quoted(text, '으로/로')} 줄이면 됩니다.",
+                [_set("story_branches", bid, "condition_expr", text)])
+
+
+def _sound(new: Expr, old: Expr, flags: Mapping[str, Flag]) -> bool:
+    """A rewritten condition that can hold, is not true for everyone unless the old one
+    was, and has no comparison its flag's range decides (checked on its own, so also in
+    a scene whose shadowing is not decided)."""
+    if any(_fixed(n, flags) is not None for n in expr_atoms(new)):
+        return False
+    if any(f not in flags for f in expr_facts(new)[0]):
+        return True  # undeclared flags: nothing to check against
+    domains = scene_domains([new, old], flags)
+    order = list(domains)
+    if find_witness(compile3(new), [], domains, order) is None:
+        return False
+    if find_witness(compile3(Not(new)), [], domains, order) is None:
+        return find_witness(compile3(Not(old)), [], domains, order) is None
+    return True
+
+
+def _flag_used_elsewhere(a: "Analysis", flag: str, branch) -> bool:
+    scene = a.scenario.scenes.get(branch.from_scene)
+    listed = scene is not None and flag in (scene.available_flags or ())
+    for b in a.scenario.branches:
+        if b.branch_id == branch.branch_id:
+            continue
+        e = a.conditions.get(b.branch_id)
+        if e is not None and flag in expr_facts(e)[0]:
+            if not listed or b.from_scene == branch.from_scene:
+                return True
+    return False
+
+
+def unsatisfiable_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
+    """For a condition no reader can meet because a comparison is always false: that
+    comparison's likely intended form."""
+    by_id = a.__dict__.get("_fix_branches")
+    if by_id is None:
+        by_id = a.__dict__["_fix_branches"] = {b.branch_id: b for b in a.scenario.branches}
+    branch = by_id.get(branch_id)
+    expr = a.conditions.get(branch_id)
+    if branch is None or expr is None:
+        return None
+    for node in expr_atoms(expr):
+        if _fixed(node, a.scenario.flags) is False:
+            spec = a.scenario.flags[node.flag]
+            fix = out_of_range_fix(a, branch, node, spec, False)
+            if fix is not None and fix["edits"] and parse_condition(fix["edits"][0]["value"]) != expr:
+                return fix
+    return None
+
+
+def always_true_fix(a: "Analysis", branch, later: Sequence[str]) -> dict[str, Any] | None:
+    """Narrow an always-true condition to where none of the branches it hides holds."""
+    if not _decided(a, branch.from_scene):
+        return None
+    scene = _Scene(a, branch.from_scene)
+    hidden = [compile3(e) for bid, e in scene.rows if bid in later]
+    region = _scene_region(scene, lambda v: not any(h(v) for h in hidden))
+    if region is None or isinstance(region[0], Const):
+        return None
+    new = region[0]
+    bid = branch.branch_id
+    rows = _rows_with(scene, {bid: new})
+    if not scene.acceptable(rows, {("always", bid)}):
+        return None
+    text = _text_of(new)
+    return _fix(f"{bid}의 조건을 {quoted(text, '으로/로')} 좁히면 뒤 순번 {_join(list(later))}도 걸리는 독자가 생깁니다.",
+                [_set("story_branches", bid, "condition_expr", text)])
+
+
+# ----------------------------------------------------------------------------- spelling
+
+
+def edit_distance(a: str, b: str, limit: int = 3) -> int:
+    """Edit distance of ``a`` and ``b`` counting a swap of two neighbouring letters as one
+    edit (optimal string alignment); ``limit + 1`` once it exceeds ``limit``.
+
+    >>> edit_distance("trsut", "trust"), edit_distance("SC-88", "SC-08"), edit_distance("abc", "xyzw", 2)
+    (1, 1, 3)
+    """
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    before: list[int] | None = None
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            d = min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb))
+            if before is not None and j > 1 and ca == b[j - 2] and a[i - 2] == cb:
+                d = min(d, before[j - 2] + 1)
+            cur.append(d)
+        if min(cur) > limit:
+            return limit + 1
+        before, prev = prev, cur
+    return min(prev[-1], limit + 1)
+
+
+def _deletions(word: str) -> set[str]:
+    return {word} | {word[:i] + word[i + 1:] for i in range(len(word))}
+
+
+class _Neighbours:
+    """Scene ids by their one-letter deletions: the ids within a small edit distance of
+    a word are found by looking up its own deletions (work bounded by the word's length,
+    not by the number of scenes)."""
+
+    def __init__(self, ids: Iterable[str]):
+        self.index: dict[str, list[str]] = {}
+        for s in ids:
+            for d in _deletions(s.lower()):
+                self.index.setdefault(d, []).append(s)
+
+    def near(self, word: str, limit: int = 2, most: int = 200) -> list[tuple[int, str]]:
+        found: dict[str, None] = {}
+        for d in _deletions(word.lower()):
+            for s in self.index.get(d, ()):
+                found[s] = None
+                if len(found) >= most:
+                    break
+        scored = [(edit_distance(word.lower(), s.lower(), limit), s) for s in found]
+        return sorted((d, s) for d, s in scored if d <= limit)
+
+
+def _neighbours(a: "Analysis") -> _Neighbours:
+    index = a.__dict__.get("_fix_neighbours")
+    if index is None:
+        index = a.__dict__["_fix_neighbours"] = _Neighbours(a.scenario.scenes)
+    return index
+
+
+def _number(s: str) -> int | None:
+    m = re.search(r"(\d+)\D*$", s)
+    return int(m.group(1)) if m else None
+
+
+def missing_target_fix(a: "Analysis", branch) -> dict[str, Any] | None:
+    """The existing scene ids spelled closest to the missing ``to_scene``, and the branch
+    sent to the closest one that readers reach and that reaches an ending."""
+    target = branch.to_scene
+    near = _neighbours(a).near(target)
+    if not near:
+        return None
+    n = _number(target)
+    near.sort(key=lambda ds: (ds[0], abs((_number(ds[1]) or 0) - (n or 0)) if n is not None else 0, ds[1]))
+    best = _good_target(a, [s for _, s in near])
+    if best is None:
+        return None
+    others = [s for _, s in near if s != best][:2]
+    also = f"이어지고, 철자가 비슷한 장면으로는 {_join([f'{_name(a, s)}({s})' for s in others])}도 있습니다" if others else "이어집니다"
+    return _fix(f"{branch.branch_id}의 to_scene 칸을 목록에 없는 {target} 대신 철자가 가까운 {josa(best, '으로/로')} 고치면 "
+                f"독자가 닿고 엔딩으로 이어지는 {josa(_name(a, best), '으로/로')} 이야기가 {also}.",
+                [_set("story_branches", branch.branch_id, "to_scene", best)])
+
+
+# ----------------------------------------------------------------------------- condition text
+
+
+_OPERATOR_TYPOS = (("=>", ">="), ("=<", "<="), ("=!", "!="), ("<>", "!="), ("≥", ">="), ("≤", "<="), ("≠", "!="), ("===", "=="))
+_KEYWORDS = ("and", "or", "not")
+_WORD = re.compile(r"(?<![\w\"'])[^\W\d][\w.]*")
+
+
+def _repairs(text: str, flags: Mapping[str, Flag]) -> list[tuple[int, str, str, str, str]]:
+    """Single repairs of ``text``: ``(position, bad, good, noun, new text)``."""
+    out = []
+    for bad, good in _OPERATOR_TYPOS:
+        for m in re.finditer(re.escape(bad), text):
+            out.append((m.start(), bad, good, "연산자", text[:m.start()] + good + text[m.end():]))
+    for m in re.finditer(r"(?<![&|])([&|])(?![&|])", text):
+        good = "and" if m.group(1) == "&" else "or"
+        out.append((m.start(), m.group(1), good, "키워드", text[:m.start()] + f" {good} " + text[m.end():]))
+    for m in _WORD.finditer(text):
+        word = m.group()
+        if word.lower() in _KEYWORDS + ("true", "false") or word in flags:
+            continue
+        options: list[tuple[int, str, str]] = []
+        for k in _KEYWORDS:
+            d = edit_distance(word.lower(), k, 1)
+            if d <= 1 and len(word) >= 2:
+                options.append((d, k, "키워드"))
+        for f, spec in flags.items():
+            d = edit_distance(word.lower(), f.lower(), 2)
+            if d <= max(1, min(2, len(f) // 3)) or word == spec.name:
+                options.append((d if word != spec.name else 0, f, "플래그"))
+        for d, good, noun in sorted(options):
+            out.append((m.start(), word, good, noun, text[:m.start()] + good + text[m.end():]))
+    return out
+
+
+def _problems(text: str, flags: Mapping[str, Flag]) -> list | None:
+    try:
+        expr = parse_condition(text)
+    except ConditionSyntaxError:
+        return None
+    return check_types(expr, flags) if flags else []
+
+
+def _text_fix(text: str, flags: Mapping[str, Flag], near: int, branch_id: str | None, enough) -> dict[str, Any] | None:
+    """The single repair nearest to ``near`` after which ``enough(problems)`` holds (else
+    the first such pair of repairs)."""
+    repairs = sorted(_repairs(text, flags), key=lambda r: abs(r[0] + 1 - near))
+    for _, bad, good, noun, new in repairs:
+        problems = _problems(new, flags)
+        if problems is not None and enough(problems):
+            return _text_sentence(text, [(bad, good, noun)], new, branch_id)
+    for r1 in repairs[:12]:
+        for _, bad, good, noun, new in _repairs(r1[4], flags)[:24]:
+            problems = _problems(new, flags)
+            if problems is not None and enough(problems) and (bad, good) != (r1[1], r1[2]):
+                return _text_sentence(text, [(r1[1], r1[2], r1[3]), (bad, good, noun)], new, branch_id)
+    return None
+
+
+def _text_sentence(old: str, changes, new: str, branch_id: str | None) -> dict[str, Any]:
+    new = " ".join(new.split())
+    said = " 그리고 ".join(f"{quoted(bad)} 대신 {quoted(good)} {noun}" for bad, good, noun in changes)
+    last_noun = changes[-1][2]
+    said = said[: -len(last_noun)] + josa(last_noun, "을/를")
+    edits = [_set("story_branches", branch_id, "condition_expr", new)] if branch_id else []
+    return _fix(f"{said} 써서 조건식을 {quoted(new, '으로/로')} 고치면 flag_spec에 맞게 읽힙니다.", edits)
+
+
+def condition_text_fix(text: str, flags: Mapping[str, Flag], position: int, branch_id: str | None = None) -> dict[str, Any] | None:
+    """For a condition that does not parse: the likely intended text (an operator written
+    backwards, a misspelt ``and``/``or``/``not`` or flag), checked by parsing it and,
+    with a ``flag_spec``, checking its types."""
+    return _text_fix(text, flags, position, branch_id, lambda problems: not problems)
+
+
+def type_problem_fix(text: str, flags: Mapping[str, Flag], flag: str, position: int, branch_id: str | None = None) -> dict[str, Any] | None:
+    """For a condition that parses but names a flag or value ``flag_spec`` does not
+    declare, or compares with the wrong type: the likely intended text, after which that
+    problem is gone and no other is added."""
+    before = _problems(text, flags) or []
+    count = len(before)
+
+    def enough(problems) -> bool:
+        return len(problems) < count and not any(p.pos == position and p.flag == flag for p in problems)
+
+    fix = _text_fix(text, flags, position, branch_id, enough)
+    if fix is not None:
+        return fix
+    # a value: an enum value misspelt, a number in quotes
+    try:
+        expr = parse_condition(text)
+    except ConditionSyntaxError:
+        return None
+    spec = flags.get(flag)
+    for node in expr_atoms(expr):
+        if type(node) is not Compare or node.flag != flag or spec is None:
+            continue
+        options: list[tuple[int, Any]] = []
+        if spec.type == "enum" and isinstance(node.value, str) and node.value not in spec.values:
+            options = sorted((edit_distance(node.value.strip().lower(), v.lower(), 2), v) for v in spec.values)
+            options = [o for o in options if o[0] <= 2]
+        elif spec.type == "int" and isinstance(node.value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", node.value):
+            options = [(0, int(node.value))]
+        elif spec.type == "bool" and not isinstance(node.value, bool) and isinstance(node.value, int):
+            truth = OPS[node.op](1, node.value) and not OPS[node.op](0, node.value)
+            falsity = OPS[node.op](0, node.value) and not OPS[node.op](1, node.value)
+            if truth or falsity:
+                new_expr = _replace(expr, node, FlagTrue(flag, 0) if truth else Not(FlagTrue(flag, 0)))
+                new = render(new_expr)
+                problems = _problems(new, flags)
+                if problems is not None and enough(problems):
+                    return _text_sentence(text, [(render(node), render(FlagTrue(flag, 0) if truth else Not(FlagTrue(flag, 0))), "비교")], new, branch_id)
+        for _, value in options:
+            new = render(_replace(expr, node, Compare(flag, node.op, value, node.pos)))
+            problems = _problems(new, flags)
+            if problems is not None and enough(problems):
+                shown = f'"{value}"' if isinstance(value, str) else str(value)
+                return _text_sentence(text, [(f'"{node.value}"', shown, "값")], new, branch_id)
+    return None
+
+
+# ----------------------------------------------------------------------------- flags
+
+
+def unused_flag_fix(flag: Flag, scenes: Iterable[Any] = ()) -> dict[str, Any]:
+    return _fix(f"어느 조건식도 쓰지 않는 플래그 {flag.flag}의 줄(flag_spec {flag.line}번째 줄)을 지우거나, "
+                f"이 플래그로 가르려던 분기의 조건식에 {flag.name} 비교를 더하면 됩니다.",
+                [{"action": "remove", "table": "flag_spec", "row": flag.flag}]
+                + [_set("scene_states", s.scene_id, "available_flags", "|".join(f for f in s.available_flags if f != flag.flag))
+                   for s in scenes if flag.flag in (s.available_flags or ())])
+
+
+def available_unused_fix(scene, unused: Sequence[str]) -> dict[str, Any]:
+    kept = [f for f in scene.available_flags or () if f not in unused]
+    value = "|".join(kept)
+    if kept:
+        text = f"{scene.name}의 available_flags 칸에서 {_join(list(unused))} 플래그를 빼고 {quoted(value)}만 남기면 됩니다."
+    else:
+        text = f"{scene.name}의 분기는 어느 플래그도 쓰지 않으니 available_flags 칸을 비우면 됩니다."
+    return _fix(text, [_set("scene_states", scene.scene_id, "available_flags", value)])
+
+
+# ----------------------------------------------------------------------------- applying
+
+
+KEYS = {"scene_states": "scene_id", "story_branches": "branch_id", "flag_spec": "flag"}
+
+
+def apply_edits(tables: dict[str, list[dict[str, Any]]], edits: Sequence[Mapping[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """The tables (rows as dicts, by table name) with ``edits`` applied; a new copy.
+
+    >>> t = {"story_branches": [{"branch_id": "BR-1", "condition_expr": "x > 5"}]}
+    >>> apply_edits(t, [{"action": "set", "table": "story_branches", "row": "BR-1", "column": "condition_expr", "value": "x >= 5"}])
+    {'story_branches': [{'branch_id': 'BR-1', 'condition_expr': 'x >= 5'}]}
+    """
+    out = {name: [dict(r) for r in rows] for name, rows in tables.items()}
+    for edit in edits:
+        table = edit["table"]
+        rows = out.setdefault(table, [])
+        key = KEYS[table]
+        if edit["action"] == "add":
+            rows.append({k: ("" if v is None else str(v)) for k, v in edit["row"].items()})
+            continue
+        matches = [r for r in rows if (r.get(key) or "").strip() == edit["row"]]
+        if not matches:
+            raise KeyError(f"{table}: no row {edit['row']!r}")
+        if edit["action"] == "remove":
+            rows.remove(matches[0])
+        else:
+            matches[0][edit["column"]] = "" if edit["value"] is None else str(edit["value"])
+    return out
+
+
+def dead_branch_fix(a: "Analysis", branch_ids: Sequence[str]) -> dict[str, Any] | None:
+    """For a scene that depends on branches that never fire: the fix that makes the first
+    of them fire (its own shadowing, unsatisfiable condition or missing target)."""
+    by_id = a.__dict__.get("_fix_branches")
+    if by_id is None:
+        by_id = a.__dict__["_fix_branches"] = {b.branch_id: b for b in a.scenario.branches}
+    for bid in branch_ids:
+        info = a.shadowed.get(bid)
+        fix = None
+        if info is not None and info.unsatisfiable:
+            fix = unsatisfiable_fix(a, bid)
+        elif info is not None and info.previous is not None and a.overlap.get(info.previous) == bid:
+            fix = shadowing_fix(a, info.previous)
+        elif bid in by_id and by_id[bid].to_scene not in a.scenario.scenes:
+            fix = missing_target_fix(a, by_id[bid])
+        if fix is not None:
+            return fix
+    return None

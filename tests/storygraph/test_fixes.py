@@ -1,0 +1,298 @@
+"""The ``고치는 법`` of every problem card, lint finding and input issue is verified by
+applying it: the suggested edits are written into the scenario's own CSV, the scenario
+is linted again, and the problem the fix addresses must be gone while no other problem
+appears (a target that already had a problem card may show the verdict the fixed one
+hid: ``조건이 겹침`` comes before ``끝에 못 감`` in the verdicts' order).  Over the bundled examples, the golden fuzz corpus and scenarios generated with
+planted defects (hypothesis).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from storygraph.conditions import parse_condition
+from storygraph.domain import lint
+from storygraph.fixes import KEYS, MAX_ATOMS, apply_edits, edit_distance, quoted, region_condition
+from storygraph.fuzz import KINDS, generate
+from storygraph.model import Flag
+from storygraph.shadowing import make_flag_domain
+from verdicts.korean import is_polite_sentence
+from verdicts.model import Card
+
+from ..conftest import DEEP, EXAMPLES, ROOT
+
+CORPUS = sorted((ROOT / "tests" / "golden" / "corpus").glob("fuzz-*.csv"))
+PASSING = "끝까지 닿음"
+
+
+# ----------------------------------------------------------------------------- the scenario as CSV rows
+
+
+class Tables:
+    """The CSV file(s) of a scenario as rows, to be edited and written again in the same
+    form (one union file, or a folder of three) and encoding."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.files: dict[str, tuple[list[str], list[dict[str, str]], str]] = {}
+        if path.is_dir():
+            for table in KEYS:
+                f = path / f"{table}.csv"
+                if f.exists():
+                    self.files[table] = self._read(f)
+        else:
+            self.files[""] = self._read(path)
+
+    @staticmethod
+    def _read(f: Path) -> tuple[list[str], list[dict[str, str]], str]:
+        data = f.read_bytes()
+        for encoding in ("utf-8-sig", "cp949"):
+            try:
+                text = data.decode(encoding)
+                break
+            except UnicodeDecodeError:
+                continue
+        rows = list(csv.DictReader(io.StringIO(text, newline="")))
+        return list(rows[0].keys()) if rows else next(csv.reader(io.StringIO(text))), rows, encoding
+
+    def edited(self, edits, out: Path) -> Path:
+        """The scenario with ``edits`` applied, written under ``out``."""
+        if "" in self.files:
+            header, rows, encoding = self.files[""]
+            by_table = {t: [r for r in rows if (r.get(k) or "").strip()] for t, k in KEYS.items()}
+            done = apply_edits(by_table, edits)
+            # back into one list: each table's rows where they were, added rows at the end
+            out_rows, used = [], {t: 0 for t in KEYS}
+            kept = {t: {(r[KEYS[t]] or "").strip() for r in done[t]} for t in KEYS}
+            new = {t: {(r[KEYS[t]] or "").strip(): r for r in done[t]} for t in KEYS}
+            for r in rows:
+                table = next((t for t, k in KEYS.items() if (r.get(k) or "").strip()), None)
+                if table is None:
+                    out_rows.append(r)
+                    continue
+                key = (r[KEYS[table]] or "").strip()
+                if key in kept[table]:
+                    out_rows.append({**r, **new[table].pop(key)})
+            for t in KEYS:
+                for r in new[t].values():
+                    out_rows.append({h: r.get(h, "") for h in header})
+            target = out / self.path.name
+            self._write(target, header, out_rows, encoding)
+            return target
+        folder = out / self.path.name
+        folder.mkdir()
+        tables = {t: rows for t, (_, rows, _) in self.files.items()}
+        done = apply_edits(tables, edits)
+        for t, (header, _, encoding) in self.files.items():
+            self._write(folder / f"{t}.csv", header, [{h: r.get(h, "") for h in header} for r in done[t]], encoding)
+        return folder
+
+    @staticmethod
+    def _write(f: Path, header, rows, encoding) -> None:
+        buf = io.StringIO(newline="")
+        w = csv.DictWriter(buf, fieldnames=header, lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        f.write_bytes(buf.getvalue().encode("utf-8" if encoding == "utf-8-sig" else encoding))
+
+
+def _row_keys(path: Path) -> dict[tuple[str, int], str]:
+    """(file, physical line) -> the row's key, to name an issue by its row."""
+    out = {}
+    files = [path / f"{t}.csv" for t in KEYS] if path.is_dir() else [path]
+    for f in files:
+        if not f.exists():
+            continue
+        _, rows, _ = Tables._read(f)
+        for i, r in enumerate(rows, start=2):
+            key = next(((r.get(k) or "").strip() for k in KEYS.values() if (r.get(k) or "").strip()), None)
+            if key:
+                out[(str(f), i)] = key
+    return out
+
+
+def _problems(report, path: Path) -> dict[tuple, object]:
+    """Every problem of a report by a name that survives the edit (an issue by its row's
+    key, not its line)."""
+    keys = _row_keys(path)
+    out: dict[tuple, object] = {}
+    for c in report.cards:
+        if c.verdict == "조건이 겹침":  # the problem is the branch that never fires, whichever branch the card is on
+            out[("shadowed", c.overlapping_branch_id, c.target_no)] = c
+        elif c.verdict != PASSING:
+            out[("card", c.target_no, c.verdict)] = c
+    for f in report.findings:
+        out[("finding", f.code, f.target)] = f
+    for i in report.issues:
+        row = keys.get((i.file, i.line), None) if i.line is not None else None
+        reason = re.sub(r"\d+", "#", i.reason.split("\n")[0])
+        out[("issue", i.table, i.column, row if row is not None else i.line, reason)] = i
+    return out
+
+
+def _fixes(problems: dict[tuple, object]):
+    for name, item in problems.items():
+        fix = item.data.get("fix") if isinstance(item, Card) else item.fix  # type: ignore[attr-defined]
+        if fix is not None:
+            yield name, fix
+
+
+def _check_every_fix(path: Path, tmp: Path) -> int:
+    """Apply each fix of the scenario at ``path`` and lint again; return how many."""
+    tables = Tables(path)
+    (tmp / "base").mkdir()
+    base = tables.edited([], tmp / "base")
+    before = _problems(lint(base), base)
+    checked = 0
+    for n, (name, fix) in enumerate(_fixes(before)):
+        text = fix["text"]
+        assert is_polite_sentence(text), text
+        assert not re.search(r"\((이|가|은|는|을|를|와|과|으로)\)", text), text
+        if not fix["edits"]:
+            continue
+        out = tmp / f"fix{n}"
+        out.mkdir()
+        edited = tables.edited(fix["edits"], out)
+        after = _problems(lint(edited), edited)
+        if name[0] == "shadowed":
+            assert not any(k[:2] == name[:2] for k in after), f"{name} is still there after {fix}"
+        else:
+            assert name not in after, f"{name} is still there after {fix}"
+        # a target that had a problem card may now show the verdict the fixed one hid
+        # (the verdicts' order of precedence); any other problem is new
+        had = {k[1] for k in before if k[0] == "card"} | {k[2] for k in before if k[0] == "shadowed"}
+        shadowed = {k[1] for k in before if k[0] == "shadowed"}
+        new = {k for k in set(after) - set(before)
+               if not (k[0] == "card" and k[1] in had) and not (k[0] == "shadowed" and k[1] in shadowed)}
+        assert not new, f"{fix} brought {sorted(map(str, new))}"
+        checked += 1
+        shutil.rmtree(out)
+    return checked
+
+
+# ----------------------------------------------------------------------------- the examples and the corpus
+
+
+@pytest.mark.parametrize("name", ["lighthouse/scenario.csv", "lighthouse-broken/scenario.csv", "lighthouse-folder",
+                                  "accepted/scenario.csv", "gold/cafe.csv", "gold/palace.csv", "gold/school.csv", "gold/station.csv"])
+def test_every_fix_of_the_examples_removes_its_problem_and_adds_none(name, tmp_path):
+    checked = _check_every_fix(EXAMPLES / name, tmp_path)
+    if name.startswith("lighthouse"):
+        assert checked >= 5
+
+
+def test_the_lighthouse_fixes_say_what_to_write(tmp_path):
+    report = lint(EXAMPLES / "lighthouse" / "scenario.csv")
+    fixes = {(f.code, f.target): f.fix for f in report.findings}
+    stuck = fixes[("stuck-combination", "SC-21")]
+    assert stuck["edits"][0]["row"]["condition_expr"] == 'lamp == "꺼짐" and not has_key'
+    assert fixes[("comparison-out-of-range", "BR-51")]["edits"][0]["value"] == "trust >= 5"
+    assert fixes[("always-true-condition", "BR-45")]["edits"][0]["value"] == "trust <= 3"
+    cards = {c.target_no: c.data.get("fix") for c in report.cards}
+    assert cards["BR-42"]["edits"][0]["column"] == "to_scene"
+    assert cards["BR-42"]["edits"][0]["value"] in {"SC-08", "SC-18", "SC-28"}
+    assert cards["BR-13"]["edits"] == [
+        {"action": "set", "table": "story_branches", "row": "BR-14", "column": "order_no", "value": 3},
+        {"action": "set", "table": "story_branches", "row": "BR-13", "column": "order_no", "value": 4},
+    ]
+    broken = lint(EXAMPLES / "lighthouse-broken" / "scenario.csv")
+    syntax = [i for i in broken.issues if i.column == "condition_expr"]
+    assert syntax[0].fix["edits"][0]["value"] == "trust >= 2"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("path", CORPUS, ids=[p.stem for p in CORPUS])
+def test_every_fix_of_the_golden_corpus_removes_its_problem_and_adds_none(path, tmp_path):
+    assert _check_every_fix(path, tmp_path) > 0
+
+
+def test_one_corpus_scenario_in_the_default_run(tmp_path):
+    assert _check_every_fix(CORPUS[0], tmp_path) > 0
+
+
+# ----------------------------------------------------------------------------- generated scenarios
+
+
+@settings(max_examples=40 if DEEP else 5)
+@given(seed=st.integers(0, 2**32 - 1), scenes=st.integers(20, 60), flags=st.integers(1, 5),
+       plant=st.fixed_dictionaries({k: st.integers(0, 1) for k in KINDS}))
+def test_every_fix_of_a_generated_scenario_removes_its_problem_and_adds_none(seed, scenes, flags, plant, tmp_path_factory):
+    gen = generate(seed, scenes, flags, plant)
+    tmp = tmp_path_factory.mktemp("gen")
+    path = tmp / "scenario.csv"
+    path.write_text(gen.to_csv(), encoding="utf-8")
+    work = tmp / "work"
+    work.mkdir()
+    _check_every_fix(path, work)
+
+
+# ----------------------------------------------------------------------------- typos
+
+
+@pytest.mark.parametrize("text, want", [
+    ("trust => 2", "trust >= 2"),
+    ("trust =< 2", "trust <= 2"),
+    ("trust >= 3 an has_key", "trust >= 3 and has_key"),
+    ("trsut >= 3", "trust >= 3"),
+    ("has_key & trust > 1", "has_key and trust > 1"),
+])
+def test_condition_typos_get_their_likely_intended_text(text, want, tmp_path):
+    path = tmp_path / "scenario.csv"
+    path.write_text(
+        "scene_id,title,is_entry,is_ending,available_flags,branch_id,from_scene,to_scene,condition_expr,order_no,flag,label,type,min_value,max_value,values\n"
+        "S1,시작,Y,N,trust|has_key,,,,,,,,,,,\nS2,끝,N,Y,,,,,,,,,,,,\n"
+        f",,,,,B1,S1,S2,{text},1,,,,,,\n,,,,,B2,S1,S2,has_key,2,,,,,,\n,,,,,B3,S1,S2,,3,,,,,,\n"
+        ",,,,,,,,,,trust,신뢰도,int,0,5,\n,,,,,,,,,,has_key,열쇠,bool,,,\n", encoding="utf-8")
+    report = lint(path)
+    fixed = [i.fix for i in report.issues if i.fix]
+    assert fixed, report.issues
+    assert fixed[0]["edits"][0]["value"] == want
+    work = tmp_path / "w"
+    work.mkdir()
+    _check_every_fix(path, work)
+
+
+# ----------------------------------------------------------------------------- the parts
+
+
+def test_region_condition_merges_int_classes_into_intervals():
+    trust = Flag("trust", "신뢰도", "int", 0, 9, (), 1)
+    key = Flag("has_key", "열쇠", "bool", None, None, (), 2)
+    flags = {"trust": trust, "has_key": key}
+    domains = {"trust": make_flag_domain(trust, frozenset({3, 6})), "has_key": make_flag_domain(key, frozenset())}
+    # trust classes: 0-2, 3, 4-5, 6, 7-9 ; inside: trust 3..6 without the key
+    inside = {(c, 0) for c in (1, 2, 3)}
+    expr, minimised = region_condition(inside, ["trust", "has_key"], domains, flags)
+    assert minimised
+    from storygraph.conditions import render
+    assert render(expr) == "trust >= 3 and trust <= 6 and not has_key"
+    assert parse_condition(render(expr)) is not None
+
+
+def test_region_condition_is_bounded():
+    flags = {f"n{i}": Flag(f"n{i}", None, "int", 0, 20, (), i) for i in range(3)}
+    domains = {f: make_flag_domain(spec, frozenset({2, 5, 9, 14})) for f, spec in flags.items()}
+    order = list(flags)
+    assert sum(len(domains[f].points) - 1 for f in order) > MAX_ATOMS
+    inside = {(0, 0, 0), (0, 0, 1), (1, 0, 0)}
+    expr, minimised = region_condition(inside, order, domains, flags)
+    assert not minimised
+    from storygraph.conditions import compile3
+    holds = compile3(expr)
+    for p in inside:
+        assert holds({f: domains[f].points[c][0] for f, c in zip(order, p)})
+
+
+def test_edit_distance_and_quoting():
+    assert edit_distance("SC-88", "SC-28") == 1
+    assert edit_distance("trsut", "trust") == 1
+    assert edit_distance("abcdef", "uvwxyz", 2) == 3
+    assert quoted("trust >= 3", "으로/로") == "`trust >= 3`으로"
+    assert quoted('lamp == "꺼짐"', "이라/라") == '`lamp == "꺼짐"`이라'
