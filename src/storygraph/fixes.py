@@ -479,7 +479,21 @@ def _simplify_consts(expr: Expr) -> Expr:
 
 
 def _text_of(expr: Expr) -> str:
-    return "" if isinstance(expr, Const) and expr.value else render(expr)
+    return "" if isinstance(expr, Const) and expr.value else render(_dedupe(expr))
+
+
+def _dedupe(expr: Expr) -> Expr:
+    """Repeated operands of an ``and``/``or`` written once (``x < 4 and x < 4``)."""
+    if isinstance(expr, Not):
+        return Not(_dedupe(expr.arg))
+    if isinstance(expr, (And, Or)):
+        seen: dict[str, Expr] = {}
+        for x in expr.args:
+            x = _dedupe(x)
+            seen.setdefault(render(x), x)
+        args = tuple(seen.values())
+        return args[0] if len(args) == 1 else type(expr)(args)
+    return expr
 
 
 def _rows_with(scene: _Scene, changes: Mapping[str, Expr]) -> list[tuple[str, Expr]]:
@@ -846,36 +860,37 @@ def _problems(text: str, flags: Mapping[str, Flag]) -> list | None:
     return check_types(expr, flags) if flags else []
 
 
-def _text_fix(text: str, flags: Mapping[str, Flag], near: int, branch_id: str | None, enough) -> dict[str, Any] | None:
+def _text_fix(text: str, flags: Mapping[str, Flag], near: int, branch_id: str | None, enough,
+              result: str = "flag_spec과 맞습니다") -> dict[str, Any] | None:
     """The single repair nearest to ``near`` after which ``enough(problems)`` holds (else
     the first such pair of repairs)."""
     repairs = sorted(_repairs(text, flags), key=lambda r: abs(r[0] + 1 - near))
     for _, bad, good, noun, new in repairs:
         problems = _problems(new, flags)
         if problems is not None and enough(problems):
-            return _text_sentence(text, [(bad, good, noun)], new, branch_id)
+            return _text_sentence(text, [(bad, good, noun)], new, branch_id, result)
     for r1 in repairs[:12]:
         for _, bad, good, noun, new in _repairs(r1[4], flags)[:24]:
             problems = _problems(new, flags)
             if problems is not None and enough(problems) and (bad, good) != (r1[1], r1[2]):
-                return _text_sentence(text, [(r1[1], r1[2], r1[3]), (bad, good, noun)], new, branch_id)
+                return _text_sentence(text, [(r1[1], r1[2], r1[3]), (bad, good, noun)], new, branch_id, result)
     return None
 
 
-def _text_sentence(old: str, changes, new: str, branch_id: str | None) -> dict[str, Any]:
+def _text_sentence(old: str, changes, new: str, branch_id: str | None, result: str = "flag_spec과 맞습니다") -> dict[str, Any]:
     new = " ".join(new.split())
     said = " 그리고 ".join(f"{quoted(bad)} 대신 {quoted(good)} {noun}" for bad, good, noun in changes)
     last_noun = changes[-1][2]
     said = said[: -len(last_noun)] + josa(last_noun, "을/를")
     edits = [_set("story_branches", branch_id, "condition_expr", new)] if branch_id else []
-    return _fix(f"{said} 써서 조건식을 {quoted(new, '으로/로')} 고치면 flag_spec에 맞게 읽힙니다.", edits)
+    return _fix(f"{said} 써서 조건식을 {quoted(new, '으로/로')} 고치면 {result}.", edits)
 
 
 def condition_text_fix(text: str, flags: Mapping[str, Flag], position: int, branch_id: str | None = None) -> dict[str, Any] | None:
     """For a condition that does not parse: the likely intended text (an operator written
     backwards, a misspelt ``and``/``or``/``not`` or flag), checked by parsing it and,
     with a ``flag_spec``, checking its types."""
-    return _text_fix(text, flags, position, branch_id, lambda problems: not problems)
+    return _text_fix(text, flags, position, branch_id, lambda problems: not problems, "문법 오류 없이 읽힙니다")
 
 
 def type_problem_fix(text: str, flags: Mapping[str, Flag], flag: str, position: int, branch_id: str | None = None) -> dict[str, Any] | None:
