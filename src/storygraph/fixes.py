@@ -17,9 +17,10 @@ where an edit is machine-readable and applies to the input tables
 Every suggestion is checked before it is offered: the scene's conditions are decided
 again with it applied, and it is dropped (or the next candidate tried) if a branch of the
 scene would be shadowed, unsatisfiable or always true where it was not, or a reader
-stuck where none was.  Simplification by sympy's ``SOPform`` is bounded: past
-:data:`MAX_ATOMS` order variables or :data:`MAX_POINTS` class points the region is
-written out unsimplified, and the sentence says so.
+stuck where none was.  A region is minimised by Quine–McCluskey (:func:`minimal_sum`,
+checked against :func:`sympy.logic.SOPform` in the tests) within bounds: past
+:data:`MAX_ATOMS` order variables or :data:`MAX_POINTS` class points it is written out
+unminimised, and the sentence says so.
 """
 
 from __future__ import annotations
@@ -47,11 +48,12 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "MAX_ATOMS", "MAX_POINTS", "quoted", "region_condition", "stuck_fix", "shadowing_fix", "missing_target_fix",
     "out_of_range_fix", "always_true_fix", "unsatisfiable_fix", "condition_text_fix", "type_problem_fix",
-    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "apply_edits", "edit_distance", "KEYS",
+    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "minimal_sum", "near_ids", "apply_edits", "edit_distance", "KEYS",
 ]
 
-#: sympy minimises over at most this many order variables (its Quine–McCluskey grows
-#: fast: a random function of 8 variables took 0.26 s here, of 10 variables 16 s)
+#: regions are minimised over at most this many order variables (Quine–McCluskey grows
+#: fast: sympy's SOPform took 0.26 s on a random function of 8 variables here, 16 s on
+#: one of 10)
 MAX_ATOMS = 8
 #: … and over scenes whose flag classes multiply to at most this many points
 MAX_POINTS = 4096
@@ -175,13 +177,16 @@ def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains
 
     The classes are encoded as boolean variables (int flags in the order encoding, so
     that a term reads as an interval), the points outside as the function's zeros and
-    impossible codes as don't-cares; :func:`sympy.logic.SOPform` finds a minimal sum of
+    impossible codes as don't-cares; :func:`minimal_sum` finds a minimal sum of
     products, and each product is written flag by flag with :func:`_flag_expr`.  Past
     :data:`MAX_ATOMS` variables the points are merged into cubes greedily instead.
     """
-    order = [f for f in order if len(domains[f].points) > 1]
     if not inside:
         return Const(False), True
+    keep = [i for i, f in enumerate(order) if len(domains[f].points) > 1]
+    if len(keep) != len(order):  # a flag of one class (or none) constrains nothing
+        order = [order[i] for i in keep]
+        inside = {tuple(p[i] for i in keep) for p in inside}
     if len(order) == 0:
         return Const(True), True
     ks = [len(domains[f].points) for f in order]
@@ -210,6 +215,8 @@ def _sop(inside: frozenset, order: tuple[str, ...], ks: tuple[int, ...], domains
         parts.append(pieces[0] if len(pieces) == 1 else (And(tuple(pieces)) if pieces else Const(True)))
     if any(p == Const(True) for p in parts):
         return Const(True)
+    if not parts:
+        return Const(False)
     return parts[0] if len(parts) == 1 else Or(tuple(parts))
 
 
@@ -217,34 +224,131 @@ def _sop(inside: frozenset, order: tuple[str, ...], ks: tuple[int, ...], domains
 def _sop_terms(inside: frozenset, ks: tuple[int, ...], types: tuple[str, ...]) -> tuple[dict[int, int], ...] | None:
     """The products of a minimal sum (each a map bit -> 0/1), ``None`` for "always".
     Remembered: scenes of a generated or copied scenario repeat the same shapes."""
-    from sympy import Symbol
-    from sympy.logic import SOPform
-    from sympy.logic.boolalg import And as SAnd, BooleanTrue, Not as SNot, Or as SOr
-
     encs = [_encoding(Flag("x", None, t, None, None, (), 0), k) for t, k in zip(types, ks)]  # type: ignore[arg-type]
     width = sum(k - 1 for k in ks)
-    symbols = [Symbol(f"b{i}") for i in range(width)]
     valid: dict[tuple[int, ...], tuple[int, ...]] = {}
     for p in product(*[range(k) for k in ks]):
-        code = tuple(b for c, enc in zip(p, encs) for b in enc[c])
-        valid[code] = p
-    minterms = [list(code) for code, p in valid.items() if p in inside]
-    dontcares = [list(code) for code in product((0, 1), repeat=width) if code not in valid]
-    result = SOPform(symbols, minterms, dontcares)
-    if isinstance(result, BooleanTrue):
+        valid[tuple(b for c, enc in zip(p, encs) for b in enc[c])] = p
+    minterms = [_bits_to_int(code) for code, p in valid.items() if p in inside]
+    dontcares = [_bits_to_int(code) for code in product((0, 1), repeat=width) if code not in valid]
+    terms = minimal_sum(width, minterms, dontcares)
+    if terms is None:
         return None
-    index = {s: i for i, s in enumerate(symbols)}
-    out = []
-    for term in (result.args if isinstance(result, SOr) else (result,)):
-        lits = term.args if isinstance(term, SAnd) else (term,)
-        t: dict[int, int] = {}
-        for lit in lits:
-            if isinstance(lit, SNot):
-                t[index[lit.args[0]]] = 0
-            else:
-                t[index[lit]] = 1
-        out.append(t)
-    return tuple(out)
+    return tuple({i: (value >> (width - 1 - i)) & 1 for i in range(width) if not (mask >> (width - 1 - i)) & 1}
+                 for value, mask in terms)
+
+
+def _bits_to_int(bits: Sequence[int]) -> int:
+    n = 0
+    for b in bits:
+        n = (n << 1) | b
+    return n
+
+
+def minimal_sum(width: int, minterms: Sequence[int], dontcares: Sequence[int] = ()) -> list[tuple[int, int]] | None:
+    """A minimal sum of products of a boolean function of ``width`` variables, given its
+    ``minterms`` and ``dontcares`` (as integers, the first variable the highest bit):
+    Quine–McCluskey's prime implicants, then the fewest primes that cover the minterms
+    (essential primes first, then an exact search while it stays small, else greedy).
+    Each product is ``(value, mask)``, the mask's bits being the variables left out;
+    ``None`` when the function is always true.  The same answer as
+    :func:`sympy.logic.SOPform` in number of products (the tests compare them); written
+    here because importing sympy costs seconds of start-up on every lint that needs it.
+
+    >>> minimal_sum(2, [1, 3])  # b
+    [(1, 2)]
+    """
+    ones = set(minterms)
+    if not ones:
+        return []
+    full = (1 << width) - 1
+    if len(ones | set(dontcares)) == 1 << width:
+        return None
+    current = {(m, 0) for m in ones | set(dontcares)}
+    primes: set[tuple[int, int]] = set()
+    while current:
+        merged: set[tuple[int, int]] = set()
+        used: set[tuple[int, int]] = set()
+        by_mask: dict[int, list[tuple[int, int]]] = {}
+        for imp in current:
+            by_mask.setdefault(imp[1], []).append(imp)
+        for mask, group in by_mask.items():
+            values = {v for v, _ in group}
+            for v in values:
+                for bit in range(width):
+                    flag = 1 << bit
+                    if mask & flag or v & flag:
+                        continue
+                    if v | flag in values:
+                        merged.add((v, mask | flag))
+                        used.add((v, mask))
+                        used.add((v | flag, mask))
+        primes |= current - used
+        current = merged
+    covers = {p: frozenset(m for m in ones if (m & ~p[1] & full) == p[0]) for p in primes}
+    covers = {p: c for p, c in covers.items() if c}
+    chosen: list[tuple[int, int]] = []
+    left = set(ones)
+    # essential primes: the only prime covering some minterm
+    for m in sorted(ones):
+        having = [p for p, c in covers.items() if m in c]
+        if len(having) == 1 and having[0] not in chosen:
+            chosen.append(having[0])
+    for p in chosen:
+        left -= covers[p]
+    rest = sorted((p for p in covers if p not in chosen and covers[p] & left), key=lambda p: (-len(covers[p] & left), p))
+    if left:
+        best = _exact_cover(left, rest, covers) if len(rest) <= 64 else None
+        if best is None:
+            best = []
+            todo = set(left)
+            while todo:
+                p = max(rest, key=lambda q: (len(covers[q] & todo), -bin(q[1]).count("0"), q))
+                best.append(p)
+                todo -= covers[p]
+        chosen += best
+    return sorted(chosen, key=lambda p: (-bin(p[1]).count("1"), p))
+
+
+def _exact_cover(left: set[int], candidates: list, covers: dict) -> list | None:
+    """The fewest ``candidates`` covering ``left``, by iterative deepening that branches
+    on the minterm with the fewest candidates left; ``None`` when the search grows past a
+    fixed budget."""
+    budget = [100_000]
+    by_minterm = {m: [p for p in candidates if m in covers[p]] for m in left}
+
+    def search(todo: frozenset, k: int, picked: list) -> list | None:
+        if not todo:
+            return list(picked)
+        if k == 0:
+            return None
+        budget[0] -= 1
+        if budget[0] < 0:
+            raise _TooMuch
+        widest = max(len(covers[p] & todo) for p in candidates)
+        if widest * k < len(todo):
+            return None  # even the widest candidates cannot cover the rest
+        m = min(todo, key=lambda x: (len(by_minterm[x]), x))
+        for p in by_minterm[m]:
+            picked.append(p)
+            found = search(todo - covers[p], k - 1, picked)
+            picked.pop()
+            if found is not None:
+                return found
+        return None
+
+    try:
+        for k in range(1, len(candidates) + 1):
+            found = search(frozenset(left), k, [])
+            if found is not None:
+                return found
+    except _TooMuch:
+        return None
+    return None
+
+
+class _TooMuch(Exception):
+    pass
 
 
 def _cubes(inside: set, order, domains, flags) -> Expr:
@@ -274,6 +378,8 @@ def _cubes(inside: set, order, domains, flags) -> Expr:
         if not pieces:
             return Const(True)
         parts.append(pieces[0] if len(pieces) == 1 else And(tuple(pieces)))
+    if not parts:
+        return Const(False)
     return parts[0] if len(parts) == 1 else Or(tuple(parts))
 
 
@@ -295,6 +401,13 @@ class _Scene:
         scene = a.scenario.scenes.get(scene_id)
         self.available = list(scene.available_flags or ()) if scene is not None else []
         self.flags = a.scenario.flags
+        self._before: set[tuple[str, str]] | None = None
+
+    def before(self) -> set[tuple[str, str]]:
+        """The problems of the scene as it is (made once)."""
+        if self._before is None:
+            self._before = self.problems(self.rows)
+        return self._before
 
     def problems(self, rows: list[tuple[str, Expr]]) -> set[tuple[str, str]]:
         """What is wrong in the scene with ``rows`` as its branches: ``("shadowed", id)``,
@@ -329,7 +442,7 @@ class _Scene:
 
     def acceptable(self, rows: list[tuple[str, Expr]], gone: set[tuple[str, str]] = frozenset()) -> bool:  # type: ignore[assignment]
         """Whether ``rows`` bring no problem the scene did not have, and remove ``gone``."""
-        before = self.problems(self.rows)
+        before = self.before()
         after = self.problems(rows)
         return not (after - before) and not (gone & after)
 
@@ -357,11 +470,15 @@ def _fixed(node, flags: Mapping[str, Flag]) -> bool | None:
 
 def _next_branch_id(a: "Analysis") -> str:
     """A branch id not yet used, in the pattern of the existing ones (``BR-63`` after
-    ``BR-62``)."""
+    ``BR-62``); made once per analysis (each fix is applied alone)."""
+    known = a.__dict__.get("_fix_next_id")
+    if known is not None:
+        return known
     taken = {b.branch_id for b in a.scenario.branches}
     best: tuple[int, str, int] | None = None
+    pattern = re.compile(r"(.*?)(\d+)")
     for bid in taken:
-        m = re.fullmatch(r"(.*?)(\d+)", bid)
+        m = pattern.fullmatch(bid)
         if m and (best is None or int(m.group(2)) > best[0]):
             best = (int(m.group(2)), m.group(1), len(m.group(2)))
     n, prefix, width = best if best is not None else (0, "BR-", 2)
@@ -369,6 +486,7 @@ def _next_branch_id(a: "Analysis") -> str:
         n += 1
         candidate = f"{prefix}{n:0{width}d}"
         if candidate not in taken:
+            a.__dict__["_fix_next_id"] = candidate
             return candidate
 
 
@@ -554,7 +672,7 @@ def shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
         region = _scene_region(scene, lambda v: bool(hold_cover(v)) and not hold_later(v))
         if region is not None and not isinstance(region[0], Const):
             narrow = ("narrow", cover_id, region[0])
-            always = ("always", cover_id) in scene.problems(scene.rows)
+            always = ("always", cover_id) in scene.before()
     move = ("move", covers[0], None)
     candidates: list[tuple[str, Any, Any]] = [move] if narrow is None else ([narrow, move] if always else [move, narrow])
     same = [ids[i] for i in covers if by_id[ids[i]].to_scene == by_id[later].to_scene]  # type: ignore[index]
@@ -632,7 +750,7 @@ def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bo
     if truth and scene is not None:
         ids = [bid_ for bid_, _ in scene.rows]
         later = ids[ids.index(bid) + 1:]
-        if later and ("always", bid) in scene.problems(scene.rows):
+        if later and ("always", bid) in scene.before():
             narrowed = always_true_fix(a, branch, later)
             if narrowed is not None and not any(_fixed(n, a.scenario.flags) is not None
                                                 for n in expr_atoms(parse_condition(narrowed["edits"][0]["value"]))):
@@ -683,15 +801,14 @@ def _sound(new: Expr, old: Expr, flags: Mapping[str, Flag]) -> bool:
 
 
 def _flag_used_elsewhere(a: "Analysis", flag: str, branch) -> bool:
-    scene = a.scenario.scenes.get(branch.from_scene)
-    listed = scene is not None and flag in (scene.available_flags or ())
-    for b in a.scenario.branches:
-        if b.branch_id == branch.branch_id:
-            continue
+    """Whether another branch of the same scene tests ``flag`` (so taking it out of
+    ``branch`` leaves neither the flag nor the scene's ``available_flags`` entry unused).
+    Only the scene is read, so the fix stays a function of the scene."""
+    state = a.shadowing.get(branch.from_scene)
+    for b in state.ordered if state is not None else ():
         e = a.conditions.get(b.branch_id)
-        if e is not None and flag in expr_facts(e)[0]:
-            if not listed or b.from_scene == branch.from_scene:
-                return True
+        if b.branch_id != branch.branch_id and e is not None and flag in expr_facts(e)[0]:
+            return True
     return False
 
 
@@ -798,11 +915,16 @@ def _number(s: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
+def near_ids(a: "Analysis", target: str) -> list[tuple[int, str]]:
+    """``(distance, scene id)`` of the scene ids spelled within two edits of ``target``."""
+    return _neighbours(a).near(target)
+
+
 def missing_target_fix(a: "Analysis", branch) -> dict[str, Any] | None:
     """The existing scene ids spelled closest to the missing ``to_scene``, and the branch
     sent to the closest one that readers reach and that reaches an ending."""
     target = branch.to_scene
-    near = _neighbours(a).near(target)
+    near = near_ids(a, target)
     if not near:
         return None
     n = _number(target)

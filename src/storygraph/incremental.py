@@ -41,6 +41,7 @@ from .cards import CardBuilder, graph_counts, withheld_issues
 from .checks import CHECKS, TABLE_CHECKS, CheckContext
 from .domain import DOMAIN, LintResult
 from .findings import collect_findings
+from .fixes import near_ids
 from .loading import load_scenario
 from .model import BRANCH, SCENE, Branch, Scene, StoryCard
 
@@ -121,12 +122,17 @@ class _Builder(CardBuilder):
             if later is not None:
                 ids += [later, *a.shadowed[later].covered_by]
             by_id = self.branch_by_id
-            cited = tuple((x, by_id[x].line, by_id[x].to_scene, by_id[x].raw) if x in by_id else (x,) for x in ids)
+            cited = tuple((x, by_id[x].line, by_id[x].to_scene, by_id[x].raw, rows.get(by_id[x].to_scene))
+                          if x in by_id else (x,) for x in ids)
         sig = (branch.raw, rows.get(branch.from_scene), rows.get(to),
                branch.from_scene in self.reached, to in self.good, len(self.incoming.get(branch.from_scene, _NOTHING)),
                self.reachable_endings(to) if known else self.same_spelling(to),
                self.keys.get(branch.from_scene), cited, ("story_branches", bid) in a.positions,
                tuple(self.extra_hedges.get(bid, _NOTHING)))
+        if not known:
+            # its 고치는 법 (storygraph.fixes) reads the scenes spelled like the target
+            live = a.live.reached if a.live is not None else self.reached
+            sig += (tuple((s, rows.get(s), s in self.reached, s in self.good, s in live) for _, s in near_ids(a, to)),)
         return self._take((BRANCH, bid, branch.line), sig, super().branch_card, branch)
 
 

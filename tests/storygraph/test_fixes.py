@@ -296,3 +296,60 @@ def test_edit_distance_and_quoting():
     assert edit_distance("abcdef", "uvwxyz", 2) == 3
     assert quoted("trust >= 3", "으로/로") == "`trust >= 3`으로"
     assert quoted('lamp == "꺼짐"', "이라/라") == '`lamp == "꺼짐"`이라'
+
+
+@settings(max_examples=200 if DEEP else 40)
+@given(width=st.integers(1, 6), data=st.data())
+def test_minimal_sum_is_the_function_and_never_longer_than_sympy(width, data):
+    from sympy import symbols
+    from sympy.logic import SOPform
+    from sympy.logic.boolalg import BooleanTrue, Or as SOr
+
+    from storygraph.fixes import minimal_sum
+
+    points = list(range(1 << width))
+    kind = data.draw(st.lists(st.sampled_from("10-"), min_size=len(points), max_size=len(points)))
+    ones = [p for p, k in zip(points, kind) if k == "1"]
+    cares = [p for p, k in zip(points, kind) if k == "-"]
+    terms = minimal_sum(width, ones, cares)
+    full = (1 << width) - 1
+    if terms is None:
+        assert not [p for p, k in zip(points, kind) if k == "0"]
+        return
+    covered = {p for p in points if any((p & ~m & full) == v for v, m in terms)}
+    assert set(ones) <= covered
+    assert not covered - set(ones) - set(cares)
+    xs = symbols(f"x0:{width}")
+    bits = lambda n: [(n >> (width - 1 - i)) & 1 for i in range(width)]
+    ref = SOPform(xs, [bits(p) for p in ones], [bits(p) for p in cares]) if ones else None
+    if ref is not None and not isinstance(ref, BooleanTrue):
+        assert len(terms) <= len(ref.args if isinstance(ref, SOr) else (ref,))
+
+
+# ----------------------------------------------------------------------------- where the fix is shown
+
+
+def test_the_fix_is_shown_in_every_format(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    exe = Path(sys.executable).parent / "storygraph"
+    path = "examples/lighthouse/scenario.csv"
+
+    def run(*args: str) -> str:
+        return subprocess.run([str(exe), "lint", path, "--quiet", *args], cwd=ROOT, capture_output=True, text=True).stdout
+
+    want = "BR-45의 조건을 `trust <= 3`으로 좁히면 뒤 순번 BR-46도 걸리는 독자가 생깁니다."
+    assert f"    고치는 법: {want}\n" in run()
+    cards = {c["target_no"]: c for c in json.loads(run("--format", "json"))["cards"]}
+    assert cards["BR-45"]["fix"]["text"] == want
+    assert "fix" not in cards["BR-01"]
+    sarif = json.loads(run("--format", "sarif"))
+    fixed = [r for r in sarif["runs"][0]["results"] if (r.get("properties") or {}).get("fix")]
+    assert any(r["properties"]["fix"]["text"] == want for r in fixed)
+    assert f"%0A고치는 법: {want}" in run("--format", "github")
+    html = tmp_path / "screen.html"
+    run("--html", str(html))
+    from html import escape
+    assert f'<p class="fix"><b>고치는 법</b> {escape(want)}</p>' in html.read_text(encoding="utf-8")
