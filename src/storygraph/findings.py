@@ -263,7 +263,7 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
     for flag in a.scenario.flags.values():
         if flag.flag not in used and not any(_mentions(text, flag.flag) for text in unreadable):
             yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec",
-                      fix=F.unused_flag_fix(flag, a.scenario.scenes.values()))
+                      fix=F.unused_flag_fix(flag, a.scenario.scenes.values(), a.story))
 
 
 @kind("available-flag-unused", "장면에서 쓰이지 않는 플래그")

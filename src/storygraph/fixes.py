@@ -935,7 +935,8 @@ def missing_target_fix(a: "Analysis", branch) -> dict[str, Any] | None:
     others = [s for _, s in near if s != best][:2]
     also = f"이어지고, 철자가 비슷한 장면으로는 {_join([f'{_name(a, s)}({s})' for s in others])}도 있습니다" if others else "이어집니다"
     return _fix(f"{branch.branch_id}의 to_scene 칸을 목록에 없는 {target} 대신 철자가 가까운 {josa(best, '으로/로')} 고치면 "
-                f"독자가 닿고 엔딩으로 이어지는 {josa(_name(a, best), '으로/로')} 이야기가 {also}.",
+                f"독자가 닿고 엔딩으로 이어지는 {josa(_name(a, best) if _name(a, best) != best else '장면', '으로/로')} "
+                f"이야기가 {also}.",
                 [_set("story_branches", branch.branch_id, "to_scene", best)])
 
 
@@ -1040,7 +1041,7 @@ def type_problem_fix(text: str, flags: Mapping[str, Flag], flag: str, position: 
         options: list[tuple[int, Any]] = []
         if spec.type == "enum" and isinstance(node.value, str) and node.value not in spec.values:
             options = sorted((edit_distance(node.value.strip().lower(), v.lower(), 2), v) for v in spec.values)
-            options = [o for o in options if o[0] <= 2]
+            options = [o for o in options if o[0] <= max(1, min(2, len(o[1]) // 3))]
         elif spec.type == "int" and isinstance(node.value, str) and re.fullmatch(r"\s*[+-]?\d+\s*", node.value):
             options = [(0, int(node.value))]
         elif spec.type == "bool" and not isinstance(node.value, bool) and isinstance(node.value, int):
@@ -1064,8 +1065,11 @@ def type_problem_fix(text: str, flags: Mapping[str, Flag], flag: str, position: 
 # ----------------------------------------------------------------------------- flags
 
 
-def unused_flag_fix(flag: Flag, scenes: Iterable[Any] = ()) -> dict[str, Any]:
-    return _fix(f"어느 조건식도 쓰지 않는 플래그 {flag.flag}의 줄(flag_spec {flag.line}번째 줄)을 지우거나, "
+def unused_flag_fix(flag: Flag, scenes: Iterable[Any] = (), story: bool = False) -> dict[str, Any]:
+    """Delete the flag's row (and its name from the scenes that list it).  ``story``: the
+    tables were made from a story, whose rows have no line a person sees."""
+    row = "선언" if story else f"줄(flag_spec {flag.line}번째 줄)"
+    return _fix(f"어느 조건식도 쓰지 않는 플래그 {flag.flag}의 {josa(row, '을/를')} 지우거나, "
                 f"이 플래그로 가르려던 분기의 조건식에 {flag.name} 비교를 더하면 됩니다.",
                 [{"action": "remove", "table": "flag_spec", "row": flag.flag}]
                 + [_set("scene_states", s.scene_id, "available_flags", "|".join(f for f in s.available_flags if f != flag.flag))
