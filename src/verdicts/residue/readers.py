@@ -26,7 +26,6 @@ import io
 import os
 import shutil
 import subprocess
-import tempfile
 import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
@@ -318,6 +317,8 @@ def _run_tesseract(source: str | bytes, psm: str, folder: str | None = None) -> 
 def _read_lines(lines: list[_Line]) -> list[OcrWord]:
     """The words of every line crop, read in one Tesseract run (a list of pictures, one
     line each: page segmentation 7), placed back on the picture; each crop is a line."""
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="residue-ocr-") as folder:
         names = []
         for i, line in enumerate(lines):
