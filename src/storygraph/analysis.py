@@ -109,6 +109,8 @@ class AnalysisMemo:
     graph: Any = None
     #: ``(key, live reachability)``
     live: Any = None
+    #: the refused ``flag_spec`` rows (flag -> line) of the scenario analysed
+    rejected: dict = field(default_factory=dict)
     #: this analysis: scene id -> its key and the flag_spec rows its decision read (the
     #: stuck search and the cards read it)
     keys: dict = field(default_factory=dict)
@@ -122,6 +124,9 @@ class AnalysisMemo:
         row = rows.get(name, _ABSENT)
         if row is _ABSENT:
             spec = flags.get(name)
+            if spec is None and name in self.rejected:
+                row = rows[name] = ("refused", self.rejected[name])
+                return row
             row = rows[name] = None if spec is None else (spec.flag, spec.label, spec.type, spec.min_value, spec.max_value,
                                                          spec.values, spec.line, tuple(spec.raw.items()))
         return row
@@ -219,6 +224,7 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     one, that scene's result is not decided and an issue says why."""
     if memo is not None:
         jobs = 1
+        memo.rejected = scenario.rejected_flags
     issues: list[InputIssue] = []
     scenes = scenario.scenes
     edges = [(b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes]
@@ -285,7 +291,7 @@ def _check_available_flags(a: Analysis) -> None:
         return
     for scene in sc.scenes.values():
         for f in scene.available_flags or ():
-            if f not in sc.flags:
+            if f not in sc.flags and f not in sc.rejected_flags:  # (a refused row has its own issue)
                 a.issues.append(InputIssue(file=sc.files.get("scene_states"), table="scene_states", line=scene.line,
                                            column="available_flags", reason=f"available_flags의 '{f}'이(가) flag_spec에 없습니다."))
 
@@ -680,6 +686,7 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
     conditions = a.conditions
     file = sc.files.get("story_branches")
     undeclared: list[str] = []
+    refused: list[str] = []
     not_available: list[str] = []
     typed: list[str] = []
     culprit_branches: list[str] = []
@@ -689,11 +696,18 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
             broken = True
             continue
         for p in info[2]:
-            (undeclared if p.undeclared else typed).append(p.flag)
+            reason = p.reason
+            if p.undeclared and p.flag in sc.rejected_flags:
+                refused.append(p.flag)
+                reason = (f"플래그 '{p.flag}'의 flag_spec 행({sc.rejected_flags[p.flag]}번째 줄)을 받아들이지 않아 "
+                          "이 조건은 따지지 않았습니다.")
+            else:
+                (undeclared if p.undeclared else typed).append(p.flag)
             culprit_branches.append(b.branch_id)
             a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
-                                       position=p.pos, reason=p.reason,
-                                       fix=type_problem_fix(b.condition_expr or "", flags, p.flag, p.pos, b.branch_id)))
+                                       position=p.pos, reason=reason,
+                                       fix=None if reason is not p.reason else
+                                       type_problem_fix(b.condition_expr or "", flags, p.flag, p.pos, b.branch_id)))
         for f in info[0]:
             if not has_flag_table:
                 undeclared.append(f)
@@ -723,6 +737,8 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
         return Undecided("syntax", column="condition_expr", branch_ids=tuple(b.branch_id for b in ordered if conditions.get(b.branch_id) is None))
     if undeclared:
         return Undecided("undeclared", column="flag", branch_ids=culprits, flags=tuple(dict.fromkeys(undeclared)))
+    if refused:
+        return Undecided("bad_flag", column="flag", branch_ids=culprits, flags=tuple(dict.fromkeys(refused)))
     if typed:
         return Undecided("type", column="condition_expr", branch_ids=culprits, flags=tuple(dict.fromkeys(typed)))
     if not_available:

@@ -135,18 +135,24 @@ def load_scenario(path: str | Path) -> Scenario:
             branches.append(Branch(v["branch_id"], v["from_scene"], v["to_scene"], get("condition_expr"), order,
                                    row.line, row.raw, valid))
     flags: dict[str, Flag] = {}
+    rejected_flags: dict[str, int] = {}
     if "flag_spec" in typed:
         t = typed["flag_spec"]
         for row in t.rows if t.has("flag") else ():
             flag = _flag_from_row(row.values, row.line, row.raw, t, issues)
             if flag is not None:
                 flags[flag.flag] = flag
+            else:
+                rejected_flags.setdefault(row.values["flag"], row.line)
+        for name in flags:
+            rejected_flags.pop(name, None)
     sources = [tbl.source() for tbl in raw.values()]
     return Scenario(
         scenes=scenes, branches=branches, flags=flags, issues=issues, sources=sources,
         columns={name: set(tbl.present) for name, tbl in typed.items()},
         files={name: tbl.file for name, tbl in typed.items()},
         rejected_scene_lines=rejected_scene_lines,
+        rejected_flags=rejected_flags,
         has_flag_table="flag_spec" in typed,
     )
 

@@ -155,6 +155,10 @@ class Scenario:
     columns: dict[str, set[str]]
     files: dict[str, str]
     rejected_scene_lines: list[int] = field(default_factory=list)
+    #: flags whose ``flag_spec`` row was refused (``min_value`` above ``max_value``, an
+    #: unknown type, an enum without values) -> that row's line: their uses are not
+    #: judged, and are not called undeclared
+    rejected_flags: dict[str, int] = field(default_factory=dict)
     has_flag_table: bool = True
 
     def has(self, table: str, column: str) -> bool:

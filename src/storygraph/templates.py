@@ -199,6 +199,7 @@ def hedge_undecided(*, code: str, scene_name: str, siblings: Sequence[str], colu
         "syntax": f"{id_list(branch_ids)}의 조건식을 읽지 못해",
         "kind": f"{id_list(branch_ids)}의 kind가 auto도 choice도 아니라 어느 분기가 먼저 걸리는지 몰라",
         "undeclared": f"flag_spec에 없는 플래그 {josa(id_list(flags), '을/를')} 써서",
+        "bad_flag": f"flag_spec에서 받아들이지 않은 플래그 {josa(id_list(flags), '을/를')} 써서",
         "type": f"{id_list(flags)} 비교가 flag_spec의 형식과 맞지 않아",
         "not_available": f"{josa(id_list(flags), '이/가')} {scene_name}의 available_flags에 없어",
         "budget": f"{scene_name}에서 나가는 분기의 조건이 너무 많이 얽혀 계산 한도 안에 끝나지 않아",

@@ -127,3 +127,27 @@ def test_fuzz_out_that_cannot_be_a_folder_is_a_message(tmp_path, where, reason):
     out = run_bounded("storygraph", "fuzz", "--scenes", "200", "--out", tmp_path / where, timeout=120)
     assert_clean(out, 2)
     assert reason in out.stderr
+
+
+def test_a_refused_flag_row_is_not_called_undeclared_at_every_use(tmp_path):
+    """Issue 19, item 6: after ``min_value > max_value`` refuses a flag's row, its uses
+    say that row was refused (with its line), not that the flag is missing from
+    flag_spec; the branch cards' hedge says the same."""
+    rows = [HEADER, "S0,시작,Y,N,t,,,,,,,,,,,", "S1,끝,N,Y,,,,,,,,,,,,", ",,,,,B0,S0,S1,t > 1,1,,,,,,",
+            ",,,,,B1,S0,S1,t > 2,2,,,,,,", ",,,,,,,,,,t,t,int,9,1,"]
+    path = tmp_path / "minmax.csv"
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    data = lint_json(path).json()
+    reasons = {(i["line"], i["column"]): i["reason"] for i in data["issues"]}
+    assert not any("flag_spec에 없습니다" in r for r in reasons.values())
+    assert reasons[(4, "condition_expr")] == reasons[(5, "condition_expr")] == \
+        "플래그 't'의 flag_spec 행(6번째 줄)을 받아들이지 않아 이 조건은 따지지 않았습니다."
+    assert "max_value 값 1보다 커서" in reasons[(6, "min_value")]
+    b0 = next(c for c in data["cards"] if c["target_no"] == "B0")
+    assert "flag_spec에서 받아들이지 않은 플래그 t를 써서" in b0["hedge"]
+
+
+def test_a_range_bound_past_pythons_digit_limit_is_an_issue(tmp_path):
+    out = lint_json(scenario(tmp_path, "t > 1", max_value="9" * 4400))
+    issue = next(i for i in out.issues() if i["column"] == "max_value")
+    assert issue["line"] == 5 and "(4,400자)" in issue["reason"] and "정수가 아닙니다" in issue["reason"]
