@@ -31,12 +31,28 @@ def _ordered(result: LintResult, scene_id: str) -> list[Branch]:
     return sorted(branches, key=lambda b: (b.order_no is None, b.order_no or 0, b.line))
 
 
+#: at most this many branches in one card's context table: a scene of thousands of
+#: branches would otherwise put thousands of rows under each of its thousands of cards
+MAX_CONTEXT_ROWS = 25
+
+
+def _window(n: int, centre: int | None) -> range:
+    """The rows shown of ``n``: all when few, else :data:`MAX_CONTEXT_ROWS` around
+    ``centre`` (from the first row when there is none)."""
+    if n <= MAX_CONTEXT_ROWS:
+        return range(n)
+    start = 0 if centre is None else min(max(0, centre - MAX_CONTEXT_ROWS // 2), n - MAX_CONTEXT_ROWS)
+    return range(start, start + MAX_CONTEXT_ROWS)
+
+
 def context_tables(result: LintResult) -> dict[str, ContextTable]:
     """Card key -> the branches leaving the scene concerned (the scene itself for a
     scene card, the ``from_scene`` for a branch card), in order, with columns
     ``branch_id`` / ``title`` (of the destination) / ``condition_expr`` / ``order_no``.
 
-    The card's own branch is marked, and so is every branch that never fires.
+    The card's own branch is marked, and so is every branch that never fires.  Past
+    :data:`MAX_CONTEXT_ROWS` branches only that many around the card's own branch are
+    shown, and the caption says which.
     """
     sc = result.scenario
     shadowed = result.analysis.shadowed if getattr(result, "analysis", None) else {}
@@ -48,8 +64,12 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
         scene = sc.scenes.get(scene_id)
         name = f"{scene.title} ({scene_id})" if scene and scene.title else scene_id
         ordered = _ordered(result, scene_id)
+        window = range(len(ordered))
+        if len(ordered) > MAX_CONTEXT_ROWS:
+            own = next((k for k, b in enumerate(ordered) if b.branch_id == card.branch_id), None)
+            window = _window(len(ordered), own)
         rows, marks = [], {}
-        for i, b in enumerate(ordered):
+        for i, b in zip(range(len(window)), (ordered[k] for k in window)):
             dest = sc.scenes.get(b.to_scene)
             title = (f"{dest.title} → {b.to_scene}" if dest and dest.title else f"→ {b.to_scene}") if dest else f"(없는 장면) → {b.to_scene}"
             rows.append([b.branch_id, title, b.condition_expr or "", b.order_no])
@@ -62,8 +82,10 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
                 notes.append("나오지 않음")
             if notes:
                 marks[i] = " · ".join(notes)
+        shown = "" if len(window) == len(ordered) else \
+            f", {len(ordered):,}개 가운데 {window.start + 1:,}–{window.stop:,}번째"
         tables[card.key] = ContextTable(
-            caption=f"{name}에서 나가는 분기 (order_no 순서, title = 도착 장면)",
+            caption=f"{name}에서 나가는 분기 (order_no 순서, title = 도착 장면{shown})",
             columns=["branch_id", "title", "condition_expr", "order_no"],
             rows=rows, highlight=marks, empty=f"{name}에서 나가는 분기가 없습니다.",
         )

@@ -163,3 +163,17 @@ def test_linear_irredundant_cover_chooses_as_before():
                 target & ~(earlier[a] | earlier[b]) == 0 for a, b in combinations(range(n), 2)):
             continue
         assert shadowing._mask_cover(target, earlier, 24) == _old_mask_cover(target, earlier)
+
+
+def test_the_report_screen_of_a_scene_with_thousands_of_branches_stays_small(tmp_path):
+    """Each card's context table shows at most MAX_CONTEXT_ROWS branches around its own
+    (2,000 cards × 2,000 rows took 839 MB and over two minutes); the caption says which."""
+    from storygraph.screen import MAX_CONTEXT_ROWS, context_tables
+
+    report = lint(builders.overlapping_branches(tmp_path, 120))
+    tables = context_tables(report)
+    assert all(len(t.rows) <= MAX_CONTEXT_ROWS for t in tables.values())
+    own = tables["B30"]
+    assert own.caption.endswith("120개 가운데 79–103번째)") and own.rows[12][0] == "B30" and own.highlight[12].startswith("이 카드")
+    first = tables["A0"]
+    assert [r[0] for r in first.rows][:2] == ["A0", "A1"] and "1–25번째" in first.caption
