@@ -17,9 +17,9 @@ def _report(runs) -> str:
 
 
 def test_a_slice_of_the_sweep(tmp_path):
-    runs = sweep(tmp_path, names=["evil-text", "lone-quote", "flags22", "fifo"], entry_names=SLICE_ENTRIES + ("verdicts run residue",),
+    runs = sweep(tmp_path, names=["evil-text", "lone-quote", "flags22", "fifo"], entry_names=SLICE_ENTRIES + ("verdicts run residue", "verdicts grade residue"),
                  server=False)
-    assert len(runs) == 4 * (len(SLICE_ENTRIES) + 1)
+    assert len(runs) == 4 * (len(SLICE_ENTRIES) + 2)
     assert not any(r.problems for r in runs), _report(runs)
 
 
