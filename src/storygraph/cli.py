@@ -28,9 +28,23 @@ def _echo(message: str) -> None:
     sys.stderr.write(message + "\n")
 
 
+def _check_outputs(*pairs: tuple[str, Path | None], folder: bool = False) -> None:
+    """Refuse, before any work, an output path that cannot take its file (exit 2)."""
+    from verdicts.errors import OutputPathError
+    from verdicts.outputs import check_output_file, check_output_folder
+
+    for option, path in pairs:
+        if path is None:
+            continue
+        try:
+            (check_output_folder if folder else check_output_file)(path, option)
+        except OutputPathError as exc:
+            raise fail(str(exc))
+
+
 # ----------------------------------------------------------------------------- lint
 def lint(paths: list[Path], format: str | None, config: Path | None, html: Path | None, dot: Path | None,
-         grading: Path | None, quiet: bool, jobs: int | None) -> int:
+         grading: Path | None, quiet: bool, jobs: int | None, all_: bool = False) -> int:
     """시나리오의 장면과 분기를 하나하나 판정해 판정별 카드, 입력 문제, 자동 검증을 차례로
     보여 줍니다. 여러 경로를 주면 하나씩 차례로 보고하고, 읽을 수 없는 파일이 있어도 나머지는
     판정합니다. 종료 코드는 가장 나쁜 결과를 따릅니다."""
@@ -39,6 +53,10 @@ def lint(paths: list[Path], format: str | None, config: Path | None, html: Path 
 
     from .domain import DOMAIN
 
+    if all_:
+        from verdicts.report import show_passing_in_full
+
+        show_passing_in_full()
     options = Options(format=format, config=config, jobs=jobs, quiet=quiet)
     if not (html or dot or grading):
         return judge(DOMAIN, paths, options)
@@ -47,6 +65,7 @@ def lint(paths: list[Path], format: str | None, config: Path | None, html: Path 
         raise fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
     if grading is not None and html is None:
         raise fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+    _check_outputs(("--html", html), ("--dot", dot))
     # one scenario whose report the diagram or the screen needs as a whole
     target = targets[0]
     try:
@@ -54,7 +73,7 @@ def lint(paths: list[Path], format: str | None, config: Path | None, html: Path 
     except VerdictsError as exc:
         _echo(f"storygraph: {exc}")
         tolerant_stdout()
-        sys.stdout.write(render_single(DOMAIN, target, str(exc), "text"))
+        sys.stdout.write(render_single(DOMAIN, target, str(exc), options.format or "text"))
         return 2
     fmt = options.format or cfg.format
     try:
@@ -115,7 +134,7 @@ def explain(name: str) -> int:
 
         names = explainable_names()
         close = get_close_matches(name.strip(), names, n=1, cutoff=0.6)
-        hint = f" 혹시 '{close[0]}'을 찾으셨나요?" if close else ""
+        hint = f" 혹시 {josa(repr(close[0]), '을/를')} 찾으셨나요?" if close else ""
         raise fail(f"{josa(repr(name), '은/는')} 알 수 없는 이름입니다.{hint} 쓸 수 있는 이름: {', '.join(names)}")
     sys.stdout.write(text + "\n")
     return 0
@@ -170,6 +189,7 @@ def fuzz(seed: int, scenes: int, flags: int, out: Path | None, plant: list[str],
     from .fuzz import render_fuzz_text, run_fuzz
 
     counts = _parse_plants(plant, scenes)
+    _check_outputs(("--out", out), folder=True)
     progress = None
     if sys.stderr.isatty() and scenes >= 500:
         progress = _progress_bar()
@@ -219,6 +239,7 @@ def render(path: Path, output: Path, format: str | None, focus: str | None, hops
     from .diagram import diagram_model, write_diagram
     from .domain import find_config, lint as run_lint, load_config
 
+    _check_outputs(("-o", output))
     try:
         cfg = load_config(find_config(path))
         report = run_lint(path, config=cfg)
@@ -291,6 +312,8 @@ def build() -> CommandLine:
     c.flag("--quiet", "-q", help="진행 줄을 쓰지 않습니다 (터미널에서 1초 넘게 걸릴 때만 나옵니다)")
     c.option("--jobs", "-j", type=int_in("--jobs", 1), metavar="N",
              help="프로세스 수: 큰 시나리오의 카드나 여러 시나리오를 나눠 맡깁니다 (기본: 코어마다 하나, VERDICTS_JOBS로도 정합니다)")
+    c.option("--all", dest="all_", action="store_true",
+             help="글 보고서에 끝까지 닿음 카드와 통과한 자동 검증을 모두 적습니다 (기본은 개수만 적습니다)")
 
     c = cl.command("watch", watch)
     c.argument("paths", nargs="+", type=Path, metavar="PATH", help="따라갈 시나리오 (lint처럼 파일이나 폴더)")

@@ -494,6 +494,8 @@ def write_diagram(model: DiagramModel, path: str | Path, *, format: str | None =
     ``.dot`` writes the source without laying it out (no size limit); SVG and PNG run
     ``dot``; Mermaid writes a fenced Markdown block for ``.md`` and bare text otherwise.
     """
+    from verdicts.outputs import write_output
+
     path = Path(path)
     fmt = format_for(path, format)
     if fmt == "dot":

@@ -10,13 +10,14 @@ from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
+from verdicts.recognise import refuse_foreign
 
 from .analysis import TABLE_FORMS, Analysis, analyse
 from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
-from .model import BRANCH, REACHED_AND_ENDS, SCENE, VERDICTS, Scenario, StoryCard
+from .model import BRANCH, REACHED_AND_ENDS, SCENE, TABLE_SPECS, VERDICTS, Scenario, StoryCard
 from .rules import BRANCH_BOOK, SCENE_BOOK
 
 if TYPE_CHECKING:
@@ -119,6 +120,8 @@ class StorygraphDomain(Domain):
         return screen_extras(report, self, grading=grading)
 
     input_noun = "시나리오"
+    input_kind = "시나리오 표"
+    table_specs = TABLE_SPECS
 
     def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
         return lint(path, config, progress or SILENT)
@@ -177,6 +180,15 @@ def _issue_order(issue) -> tuple:
     return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
 
 
+def _refuse_other_kinds(path: str | Path) -> None:
+    """Refuse another domain's tables (:func:`verdicts.recognise.refuse_foreign`); a
+    story in its own format (ink, Twine, …) is the importers' to read."""
+    from .stories import story_format
+
+    if story_format(Path(path)) is None:
+        refuse_foreign(DOMAIN, Path(path))
+
+
 def lint(path: str | Path, config: "Config | None" = None, progress: Progress = SILENT) -> LintResult:
     """Judge every scene and branch of the scenario at ``path``.
 
@@ -189,6 +201,7 @@ def lint(path: str | Path, config: "Config | None" = None, progress: Progress = 
     config = config or Config()
     with without_gc():
         progress.start("읽기")
+        _refuse_other_kinds(path)
         scenario = load_scenario(path)
         progress.start("분석")
         analysis = analyse(scenario, budgets=config.budget.budgets())
@@ -245,6 +258,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
     config = config or Config()
     with without_gc():
         progress.start("읽기")
+        _refuse_other_kinds(path)
         scenario = load_scenario(path)
         progress.start("분석")
         n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)

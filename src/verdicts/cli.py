@@ -111,6 +111,13 @@ def run(
     if len(paths) != 1:
         raise _fail("--save 와 --html 은 입력 하나에만 쓸 수 있습니다.")
     path = paths[0]
+    if html is not None:
+        from .outputs import check_output_file
+
+        try:
+            check_output_file(html, "--html")
+        except VerdictsError as exc:
+            raise _fail(str(exc))
     try:
         report, cfg = judge_one(plugin, path, options, "verdicts")
         if html is not None:

@@ -63,6 +63,39 @@ class Domain(ABC):
 
     #: what one input is called in a progress line over several (storygraph: 시나리오)
     input_noun: str = "입력"
+    #: the domain's input tables (their names and columns tell its inputs from another
+    #: domain's, :mod:`verdicts.recognise`)
+    table_specs: tuple[Any, ...] = ()
+
+    @property
+    def default_input_kind(self) -> str:
+        return f"{self.name} 도메인의 입력"
+
+    @property
+    def input_kind(self) -> str:
+        """What the domain's input is called when another kind is refused (storygraph:
+        시나리오 표)."""
+        return self.default_input_kind
+
+    def registered_domains(self) -> list["Domain"]:
+        """Every registered domain that loads (the ones an input may belong to)."""
+        out = []
+        for name in domain_names():
+            try:
+                out.append(get_domain(name))
+            except Exception:  # noqa: BLE001 - a broken plug-in must not hide the others
+                continue
+        return out
+
+    def input_names(self) -> dict[str, frozenset[str]]:
+        """Each input table's name → its column names (from :attr:`table_specs`)."""
+        return {spec.name: frozenset(spec.column_names) for spec in self.table_specs}
+
+    def input_columns(self) -> list[tuple[frozenset[str], frozenset[str]]]:
+        """Each input table's columns, with those that only this table's rows have
+        (its key and required columns)."""
+        return [(frozenset(spec.column_names), frozenset(c.name for c in spec.columns if c.required or c.name == spec.key))
+                for spec in self.table_specs]
 
     #: the class of the report (a :class:`Report` subclass may name what it keeps)
     report_type: type[Report] = Report
@@ -88,8 +121,12 @@ class Domain(ABC):
         :meth:`build`, :meth:`check_context` are what a table domain declares; a domain
         with its own pipeline (storygraph) overrides this.
 
-        Raises :class:`~verdicts.errors.InputError` only when nothing at all can be read.
+        Raises :class:`~verdicts.errors.InputError` only when nothing at all can be read,
+        or when ``path`` is plainly another kind of input (:mod:`verdicts.recognise`).
         """
+        from .recognise import refuse_foreign
+
+        refuse_foreign(self, path)
         inputs = self.load(path)
         data = self.build(inputs)
         context = self.check_context(inputs, data)

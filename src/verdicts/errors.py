@@ -7,7 +7,7 @@ API: they are wrapped in one of these.
 
 from __future__ import annotations
 
-__all__ = ["VerdictsError", "InputError", "ConditionSyntaxError", "ConfigError"]
+__all__ = ["VerdictsError", "InputError", "ConditionSyntaxError", "ConfigError", "OutputPathError"]
 
 
 class VerdictsError(Exception):
@@ -44,3 +44,8 @@ class ConditionSyntaxError(VerdictsError):
 
 class ConfigError(VerdictsError):
     """A configuration file is invalid."""
+
+
+class OutputPathError(VerdictsError):
+    """A file the command was asked to write (``--html``, ``--dot``, ``-o``, ``--out``)
+    cannot go where it was asked to: its folder is missing, or the path is a folder."""

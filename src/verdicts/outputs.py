@@ -17,11 +17,13 @@ verdicts.errors.VerdictsError: ...: 파일이 아니라 폴더라서 그 자리�
 from __future__ import annotations
 
 import errno
+import os
+import stat
 from pathlib import Path
 
-from .errors import VerdictsError
+from .errors import OutputPathError, VerdictsError
 
-__all__ = ["write_output", "output_folder", "output_error"]
+__all__ = ["write_output", "output_folder", "output_error", "check_output_file", "check_output_folder"]
 
 _REASONS = {
     errno.ENOENT: "이 파일을 넣을 폴더가 없어 쓰지 못했습니다",
@@ -71,3 +73,58 @@ def output_folder(path: Path | str) -> Path:
     except OSError as exc:
         raise output_error(path, exc) from None
     return path
+
+
+# ---------------------------------------------------------------------------- before any work
+
+
+def _kind(path: Path) -> str:
+    """``file``, ``dir``, ``missing``, ``under-file`` or ``other`` (following links)."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return "missing"
+    except NotADirectoryError:
+        return "under-file"
+    except (OSError, ValueError):  # no permission to look, NUL in the path
+        return "other"
+    if stat.S_ISDIR(st.st_mode):
+        return "dir"
+    return "file" if stat.S_ISREG(st.st_mode) else "other"
+
+
+def _check_parent(path: Path, option: str, what: str = "파일") -> None:
+    parent = path.parent if str(path.parent) else Path(".")
+    kind = _kind(parent)
+    if kind in ("missing", "under-file"):
+        raise OutputPathError(f"{option} {path}: 이 {what}을 담을 폴더가 없습니다 ({parent}). 폴더를 먼저 만들어 주세요.")
+    if kind != "dir":
+        raise OutputPathError(f"{option} {path}: 이 {what}을 담을 자리({parent})가 폴더가 아닙니다.")
+
+
+def check_output_file(path: str | Path, option: str) -> None:
+    """Refuse, before any work is done, a path that cannot take a file: its folder does
+    not exist or is a file, or the path is a folder (an existing file is replaced).
+    The message names the option (:class:`~verdicts.errors.OutputPathError`).
+
+    >>> check_output_file("/no/such/folder/report.html", "--html")
+    Traceback (most recent call last):
+    ...
+    verdicts.errors.OutputPathError: --html /no/such/folder/report.html: 이 파일을 담을 폴더가 없습니다 (/no/such/folder). 폴더를 먼저 만들어 주세요.
+    """
+    path = Path(path)
+    if _kind(path) == "dir":
+        raise OutputPathError(f"{option} {path}: 파일이 아니라 폴더입니다. 폴더 안에 쓸 파일 이름까지 적어 주세요.")
+    _check_parent(path, option)
+
+
+def check_output_folder(path: str | Path, option: str) -> None:
+    """Refuse, before any work is done, a folder path that is a file, or whose parent
+    folder does not exist (the folder itself is made when missing)."""
+    path = Path(path)
+    kind = _kind(path)
+    if kind == "dir":
+        return
+    if kind != "missing":
+        raise OutputPathError(f"{option} {path}: 폴더가 아니라 파일입니다. 결과를 담을 폴더를 적어 주세요.")
+    _check_parent(path, option, "폴더")

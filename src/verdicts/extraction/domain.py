@@ -10,7 +10,7 @@ from verdicts.domain import Domain, Report
 
 from .checks import CHECKS, CheckContext
 from .loading import load_batch
-from .model import MATCHES, VERDICTS, Batch, ExtractionCard
+from .model import MATCHES, VERDICTS, Batch, ExtractionCard, TABLE_SPECS
 from .rules import BOOK, build_cards
 
 __all__ = ["ExtractionDomain", "DOMAIN", "judge_batch", "ExtractionReport"]
@@ -24,6 +24,7 @@ class ExtractionReport(Report):
 
 class ExtractionDomain(Domain):
     name = "extraction"
+    table_specs = TABLE_SPECS
     title = "AI Worker가 서류에서 뽑은 값이 원문과 맞는지 칸마다 가립니다."
     card_type = ExtractionCard
     verdicts = VERDICTS

@@ -11,7 +11,7 @@ from verdicts.domain import Domain, Report
 
 from .checks import CHECKS, CheckContext
 from .loading import load_mailbox
-from .model import AS_ORIGINAL, VERDICTS, MailCard, Mailbox
+from .model import AS_ORIGINAL, VERDICTS, MailCard, Mailbox, TABLE_SPECS
 from .rules import BOOK, build_cards
 
 __all__ = ["MailDomain", "DOMAIN", "judge_mailbox", "MailReport"]
@@ -25,6 +25,7 @@ class MailReport(Report):
 
 class MailDomain(Domain):
     name = "mail"
+    table_specs = TABLE_SPECS
     title = "AI가 대신 보낸 메일이 받은 메일에 있던 말대로 나갔는지 처리마다 가립니다."
     card_type = MailCard
     verdicts = VERDICTS

@@ -17,7 +17,7 @@ from verdicts.model import InputIssue
 
 from .checks import CHECKS, CheckContext
 from .loading import TABLE, ComponentSet, load_components
-from .model import ANSWERS, COMPLETE, SATELLITE_ONLY, VERDICTS, ResidueCard
+from .model import ANSWERS, COMPLETE, SATELLITE_ONLY, VERDICTS, Component, ResidueCard
 from .pictures import UnreadablePicture
 from .readers import DEFAULT_READER, Reader, ReaderUnavailable
 from .rules import BOOK, build_card
@@ -68,6 +68,15 @@ class ResidueDomain(Domain):
     def card_table(self, card: dict[str, Any]) -> str:
         """A component's file is recorded under its ``component_id``."""
         return str(card.get("component_id"))
+
+    input_kind = "컴포넌트 파일"
+
+    def input_names(self) -> dict[str, frozenset[str]]:
+        """One kind of file: a component, whose top-level keys are its fields."""
+        return {TABLE: frozenset(Component.model_fields)}
+
+    def input_columns(self) -> list[tuple[frozenset[str], frozenset[str]]]:
+        return [(frozenset(Component.model_fields), frozenset({"component_id"}))]
 
     def screen_extras(self, report: Report, grading: Any = None) -> Any:
         """The generic screen with a figure on every card: the component's picture (or

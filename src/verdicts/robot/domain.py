@@ -10,7 +10,7 @@ from verdicts.domain import Domain, Report
 
 from .checks import CHECKS, CheckContext
 from .loading import load_round
-from .model import DEPLOY, NOT_IN_TRAINING, VERDICTS, RobotCard, Round
+from .model import DEPLOY, NOT_IN_TRAINING, VERDICTS, RobotCard, Round, TABLE_SPECS
 from .rules import BOOK, build_cards
 
 __all__ = ["RobotDomain", "DOMAIN", "judge_round", "RobotReport"]
@@ -24,6 +24,7 @@ class RobotReport(Report):
 
 class RobotDomain(Domain):
     name = "robot"
+    table_specs = TABLE_SPECS
     title = "평가가 끝난 로봇 태스크마다 다음에 무엇을 더 모을지 정합니다."
     card_type = RobotCard
     verdicts = VERDICTS
