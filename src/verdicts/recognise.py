@@ -44,18 +44,25 @@ class InputShape:
 
     tables: frozenset[str]
     columns: frozenset[str]
+    #: whether the columns come from a single CSV file's header
+    csv: bool = False
 
     def __bool__(self) -> bool:
         return bool(self.tables or self.columns)
 
 
-def _decode(data: bytes) -> str:
+def _decode(data: bytes) -> str | None:
+    """The text of ``data`` in UTF-8 or CP949 (cut at a character boundary), or ``None``
+    (UTF-16, binary, broken bytes: the loader says what is wrong with them)."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        return None
     for encoding in ("utf-8-sig", "cp949"):
-        try:
-            return data.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return data.decode("utf-8", errors="replace")
+        for cut in range(4):  # the peek may end inside a character
+            try:
+                return data[: len(data) - cut].decode(encoding)
+            except UnicodeDecodeError:
+                continue
+    return None
 
 
 def _csv_header(path: Path) -> list[str]:
@@ -65,6 +72,8 @@ def _csv_header(path: Path) -> list[str]:
     except (OSError, ValueError):
         return []
     text = _decode(data)
+    if text is None:
+        return []
     first = text.splitlines()[0] if text.strip() else ""
     if not first.strip():
         return []
@@ -86,7 +95,8 @@ def _document_keys(path: Path) -> tuple[set[str], set[str]]:
         if suffix == ".json":
             if size > _JSON_PEEK:
                 return set(), set()
-            data = json.loads(_decode(path.read_bytes()))
+            text = _decode(path.read_bytes())
+            data = json.loads(text) if text is not None else None
             if not isinstance(data, dict):
                 return set(), set()
             columns: set[str] = set()
@@ -96,8 +106,8 @@ def _document_keys(path: Path) -> tuple[set[str], set[str]]:
             return {str(k) for k in data}, columns
         with open(path, "rb") as f:
             text = _decode(f.read(_PEEK))
-        return set(_YAML_KEY.findall(text)), set()
-    except (OSError, ValueError):
+        return (set(_YAML_KEY.findall(text)) if text is not None else set()), set()
+    except (OSError, ValueError, RecursionError):
         return set(), set()
 
 
@@ -127,7 +137,8 @@ def input_shape(path: Path) -> InputShape:
             keys, inner = _document_keys(file)
             tables |= keys
             columns |= keys | inner
-    return InputShape(frozenset(tables), frozenset(columns))
+    single_csv = len(files) == 1 and files[0].suffix.lower() in (".csv", ".tsv") and path.is_file()
+    return InputShape(frozenset(tables), frozenset(columns), single_csv)
 
 
 def _owns(domain: Any, shape: InputShape) -> bool:
@@ -193,6 +204,8 @@ def foreign_input_message(domain: Any, path: Path, registered: list[Any] | None 
         by = "파일 이름" if by_name else "열 이름"
         return (f"{path}: {josa(kind, '이/가')} 아닙니다. {josa(f'{by}({shown})', '으로/로')} 보아 {what}. "
                 f"verdicts run {other.name} 명령으로 검사해 보세요.")
+    if shape.tables or not shape.csv:
+        return None  # a document or folder no domain claims: the loader says what is wrong with it
     strong = list(dict.fromkeys(c for _, cols in domain.input_columns() for c in sorted(cols)))
     if strong:
         return f"{path}: {josa(kind, '이/가')} 아닙니다. {kind}에 꼭 있어야 할 열({', '.join(strong)}) 가운데 하나도 없습니다."
