@@ -93,6 +93,7 @@ def run(
     grading: Optional[Path] = typer.Option(None, "--grading", help="A grading run's JSON output (`verdicts grade DOMAIN … --format json`) for the self-grading panel of --html."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for several inputs (default: one per core); also VERDICTS_JOBS."),
+    all_: bool = typer.Option(False, "--all", help="List every passing card and check in the text report (by default they are counted)."),
 ) -> None:
     """Judge every target of DOMAIN and print the cards grouped by verdict, then the
     input issues, findings and checks (the exit code: 0 nothing fails, 1 findings or
@@ -105,6 +106,10 @@ def run(
         plugin = get_domain(domain)
     except VerdictsError as exc:
         raise _fail(str(exc))
+    if all_:
+        from .report import show_passing_in_full
+
+        show_passing_in_full()
     options = Options(format=format.value if format else None, config=config, jobs=jobs, quiet=quiet)
     if not (save or html):
         raise typer.Exit(judge(plugin, paths, options, prog="verdicts"))

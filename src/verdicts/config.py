@@ -223,6 +223,37 @@ def _parse_toml(path: Path) -> dict[str, Any]:
         raise ConfigError(f"{path}: 배열이나 표가 너무 깊게 겹쳐 있어 TOML로 읽을 수 없습니다.") from None
 
 
+def _field_types(model) -> dict:
+    """Field name → annotation of a pydantic model or a dataclass."""
+    import dataclasses
+    import typing
+
+    if hasattr(model, "model_fields"):
+        return {name: f.annotation for name, f in model.model_fields.items()}
+    if dataclasses.is_dataclass(model):
+        try:
+            hints = typing.get_type_hints(model)
+        except Exception:  # noqa: BLE001 - an annotation that cannot be resolved
+            hints = {}
+        return {f.name: hints.get(f.name) for f in dataclasses.fields(model)}
+    return {}
+
+
+def _did_you_mean(key: str, cls) -> str:
+    """``(혹시 'fail_on'?)`` for a key close to one the configuration has."""
+    import difflib
+
+    *parents, last = key.split(".")
+    model = cls
+    for part in parents:  # a nested table: its own keys
+        model = _field_types(model).get(part)
+        if model is None or not _field_types(model):
+            return ""
+    known = [name for name in _field_types(model) if name != "source"]
+    close = difflib.get_close_matches(last, known, n=1, cutoff=0.6)
+    return f"(혹시 '{close[0]}'?)" if close else ""
+
+
 def load_config(domain, path: Path | None) -> Config:
     """Read and validate ``domain``'s configuration from ``path`` (``None`` gives the
     defaults)."""
@@ -242,7 +273,7 @@ def load_config(domain, path: Path | None) -> Config:
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"])
             if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
-                problems.append(f"알 수 없는 키 '{key}'")
+                problems.append(f"알 수 없는 키 '{key}'{_did_you_mean(key, cls)}")
             else:
                 problems.append(f"'{key}': {err['msg']}")
     if problems:

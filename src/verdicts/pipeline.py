@@ -106,10 +106,21 @@ def write_report_to_stdout(domain, report, format: str) -> None:
     """One report on standard output in ``format``, in pieces."""
     from .reporters import REPORTERS
 
-    out = binary_stdout(format)
+    out = _coloured(binary_stdout(format), format, domain)
     for piece in REPORTERS[format].pieces(report, domain):
         out.write(piece)
+    getattr(out, "flush", sys.stdout.flush)()
     sys.stdout.flush()
+
+
+def _coloured(out, fmt: str, domain):
+    """``out``, colouring the text report line by line on a terminal (``NO_COLOR``
+    respected, :mod:`verdicts.colour`)."""
+    from .colour import ColourLines, wants_colour
+
+    if fmt == "text" and wants_colour(sys.stdout):
+        return ColourLines(out, domain.passing_verdicts)
+    return out
 
 
 def judge(domain, paths: Sequence[Path], options: Options = Options(), *, prog: str | None = None) -> int:
@@ -133,7 +144,8 @@ def judge(domain, paths: Sequence[Path], options: Options = Options(), *, prog: 
     except VerdictsError as exc:
         _say(prog, str(exc))
         tolerant_stdout()
-        sys.stdout.write(_combine(domain, [(target, "error", str(exc))], "text"))
+        # JSON and SARIF stay machine-readable: the error is an item, never plain text
+        sys.stdout.write(_combine(domain, [(target, "error", str(exc))], fmt))
         return 2
     sys.stdout.flush()
     return code
@@ -148,7 +160,20 @@ def _stream(domain, target: Path, fmt: str, cfg: Any, options: Options) -> int:
     from .reporters import REPORTERS
 
     progress = for_terminal(options.quiet)
-    out = binary_stdout(fmt)
+    out = _coloured(binary_stdout(fmt), fmt, domain)
+    try:
+        return _stream_into(domain, target, fmt, cfg, options, progress, out)
+    finally:
+        flush = getattr(out, "flush", None)
+        if flush is not None:
+            flush()
+
+
+def _stream_into(domain, target: Path, fmt: str, cfg: Any, options: Options, progress, out) -> int:
+    from .accept import CHECKS_FAILED, checks_failed_message, exit_code, failed_checks
+    from .domain import Domain
+    from .reporters import REPORTERS
+
     if type(domain).stream_to is Domain.stream_to:
         report = domain.judge(target, cfg, progress=progress)
         for piece in REPORTERS[fmt].pieces(report, domain):
@@ -241,10 +266,13 @@ def _judge_many(domain, targets: list[Path], options: Options, prog: str) -> int
     for state, message, _ in done:
         if state == "error":
             _say(prog, message)
-    if not any(state == "ok" for state, _, _ in done):
-        fmt = "text"  # nothing was read: the messages, as text
     tolerant_stdout()
-    sys.stdout.write(_combine(domain, [(p, state, piece) for p, (state, piece, _) in zip(targets, done)], fmt))
+    text = _combine(domain, [(p, state, piece) for p, (state, piece, _) in zip(targets, done)], fmt)
+    if fmt == "text":
+        from .colour import colour_text, wants_colour
+
+        text = colour_text(text, domain.passing_verdicts) if wants_colour(sys.stdout) else text
+    sys.stdout.write(text)
     return max(code for _, _, code in done)
 
 
@@ -252,7 +280,7 @@ def render_single(domain, target: Path, report_or_error: Any, fmt: str) -> str:
     """The report of one input already judged (or its error message), as the pipeline
     writes it when the domain's extras (an HTML screen, a diagram) needed the report."""
     if isinstance(report_or_error, str):
-        return _combine(domain, [(target, "error", report_or_error)], "text")
+        return _combine(domain, [(target, "error", report_or_error)], fmt)
     if fmt == "json":
         from .reporters import REPORTERS
 

@@ -14,30 +14,78 @@ import sys
 import time
 from typing import TextIO
 
-__all__ = ["Progress", "SILENT", "StageTimes", "for_terminal"]
+__all__ = ["Progress", "SILENT", "StageTimes", "for_terminal", "STAGE_WORDS", "display_width", "elapsed_words"]
 
 #: set to 1 to have each stage's wall and CPU time and the peak memory written to stderr
 DELAY_ENV = "VERDICTS_PROGRESS_DELAY"
 TIMINGS_ENV = "VERDICTS_TIMINGS"
 
 
+#: what each stage is called on the progress line, in plain words
+STAGE_WORDS = {
+    "읽기": "파일 읽는 중",
+    "분석": "길과 조건 살피는 중",
+    "발견": "린트 발견 찾는 중",
+    "카드 준비": "판정 준비 중",
+    "카드": "판정 카드 만드는 중",
+    "자동 검증": "자동 검증 중",
+    "쓰기": "보고서 쓰는 중",
+}
+
+
+def display_width(text: str) -> int:
+    """Columns ``text`` takes on a terminal (Hangul and other wide characters: two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1 for ch in text)
+
+
+def elapsed_words(seconds: float) -> str:
+    """``12초``, ``3분 5초``, ``1시간 2분``.
+
+    >>> elapsed_words(4.2), elapsed_words(185), elapsed_words(3720)
+    ('4초', '3분 5초', '1시간 2분')
+    """
+    s = int(seconds)
+    if s < 60:
+        return f"{s}초"
+    if s < 3600:
+        return f"{s // 60}분 {s % 60}초"
+    return f"{s // 3600}시간 {s % 3600 // 60}분"
+
+
+def _columns(stream: TextIO) -> int:
+    import shutil
+
+    try:
+        columns = os.get_terminal_size(stream.fileno()).columns
+    except (AttributeError, OSError, ValueError):
+        columns = shutil.get_terminal_size((80, 24)).columns
+    return max(20, columns or 80)
+
+
 class Progress:
-    """Counts of what is done, drawn as one line ``\\r``-rewritten on ``stream``.
+    """One line on ``stream``, ``\\r``-rewritten: the stage in plain words, the percent
+    done, the elapsed time, then (as the terminal's width allows) the counts and a bar.
+    The line never wraps (it is cut to the terminal's width, 50 columns included) and
+    is erased when the run ends.
 
     >>> import io
     >>> out = io.StringIO()
-    >>> p = Progress(out, delay=0.0, interval=0.0)
+    >>> p = Progress(out, delay=0.0, interval=0.0, columns=80)
     >>> p.start("카드", {"장면": 2, "분기": 3})
     >>> p.advance("장면"); p.advance("분기", 3)
-    >>> p.close()
-    >>> out.getvalue().split("\\r")[-1].replace("\\x1b[K", "").strip()
-    '카드 [################----]  장면 1/2 · 분기 3/3'
+    >>> out.getvalue().split("\\r")[-1].replace("\\x1b[K", "")
+    '판정 카드 만드는 중 80% · 0초 · 장면 1/2 · 분기 3/3 [################----]'
+    >>> p.close(); out.getvalue().endswith("\\r\\x1b[K")
+    True
     """
 
     enabled = True
 
-    def __init__(self, stream: TextIO, *, delay: float = 1.0, interval: float = 0.1, width: int = 20):
+    def __init__(self, stream: TextIO, *, delay: float = 1.0, interval: float = 0.1, width: int = 20, columns: int | None = None):
         self.stream, self.delay, self.interval, self.width = stream, delay, interval, width
+        self.columns = columns
         self.began = time.monotonic()
         self.last = 0.0
         self.stage = ""
@@ -67,6 +115,27 @@ class Progress:
         self.done = dict(self.total)
         self._draw(force=True)
 
+    def line(self, now: float) -> str:
+        """The progress line as it fits the terminal (without control characters)."""
+        done, total = sum(self.done.values()), sum(self.total.values())
+        stage = STAGE_WORDS.get(self.stage, self.stage)
+        head = f"{stage} {min(100, int(100 * done / total))}%" if total else f"{stage}…"
+        head += f" · {elapsed_words(now - self.began)}"
+        counts = " · ".join(f"{k} {self.done.get(k, 0):,}/{v:,}" for k, v in self.total.items())
+        filled = int(self.width * done / total) if total else 0
+        bar = f"[{'#' * filled}{'-' * (self.width - filled)}]" if total else ""
+        room = (self.columns or _columns(self.stream)) - 1
+        for candidate in (" · ".join(p for p in (head, counts) if p) + (f" {bar}" if bar else ""),
+                          " · ".join(p for p in (head, counts) if p), head):
+            if display_width(candidate) <= room:
+                return candidate
+        cut = ""
+        for ch in head:
+            if display_width(cut + ch) > room - 1:
+                return cut + "…"
+            cut += ch
+        return cut
+
     def _draw(self, force: bool = False, now: float | None = None) -> None:
         now = time.monotonic() if now is None else now
         if now - self.began < self.delay:
@@ -74,21 +143,17 @@ class Progress:
         if not force and now - self.last < self.interval:
             return
         self.last = now
-        done, total = sum(self.done.values()), sum(self.total.values())
-        filled = int(self.width * done / total) if total else 0
-        bar = f" [{'#' * filled}{'-' * (self.width - filled)}]" if total else ""
-        counts = " · ".join(f"{k} {self.done.get(k, 0):,}/{v:,}" for k, v in self.total.items())
-        self.stream.write(f"\r{self.stage}{bar}  {counts}\x1b[K" if counts else f"\r{self.stage}…\x1b[K")
+        self.stream.write(f"\r{self.line(now)}\x1b[K")
         self.stream.flush()
         self.drawn = True
 
     def close(self) -> None:
-        """Draw the final counts and end the line (only if anything was drawn)."""
-        if self.total:
-            self._draw(force=True)
+        """Erase the line (only if anything was drawn): the report follows on a clean
+        terminal."""
         if self.drawn:
-            self.stream.write("\n")
+            self.stream.write("\r\x1b[K")
             self.stream.flush()
+            self.drawn = False
 
 
 class _Silent(Progress):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import OrderedDict
+from contextvars import ContextVar
 
 from typing import Any, ClassVar, Iterable, Iterator, NamedTuple, Sequence
 
@@ -16,7 +17,7 @@ from typing import Any, ClassVar, Iterable, Iterator, NamedTuple, Sequence
 from .model import Card, Report
 from .safe_text import clean, continuation
 
-__all__ = ["group_by_verdict", "fix_line", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented"]
+__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -83,52 +84,120 @@ def _text_head(report: Report) -> list[str]:
     return lines
 
 
-def _text_tail(report: Report, domain: Domain) -> list[str]:
-    """What follows the cards: input issues, lint findings, the automatic checks."""
-    lines = [f"■ 입력 문제 ({len(report.issues)})"]
+#: whether the text report lists every passing card and check (``--all``) instead of
+#: counting them
+PASSING_IN_FULL: ContextVar[bool] = ContextVar("PASSING_IN_FULL", default=False)
+
+
+def show_passing_in_full(on: bool = True) -> None:
+    """Make the text reports of this process (and of the processes it forks) list every
+    passing card and check (``--all``)."""
+    PASSING_IN_FULL.set(on)
+
+
+def _issue_lines(report: Report) -> list[str]:
+    if not report.issues:
+        return []
+    lines = [f"■ 입력 문제 ({len(report.issues):,})"]
     for issue in report.issues:
         lines.append(f"  {clean(issue.where())} — {continuation(issue.reason, '    ')}")
         if getattr(issue, "fix", None):
             lines.append(fix_line(issue.fix, "    ").rstrip("\n"))
-    lines.append("")
-    if report.findings:
-        lines.append(f"■ 린트 발견 ({len(report.findings)})")
-        for finding in report.findings:
-            accepted = getattr(finding, "accepted", None)
-            mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
-            place = domain.finding_place(finding, report)
-            lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(finding.message)}{mark}")
-            if getattr(finding, "fix", None):
-                lines.append(fix_line(finding.fix, "    ").rstrip("\n"))
-        lines.append("")
+    return lines + [""]
+
+
+def _finding_lines(report: Report, domain: Domain) -> list[str]:
+    if not report.findings:
+        return []
+    lines = [f"■ 린트 발견 ({len(report.findings):,})"]
+    for finding in report.findings:
+        accepted = getattr(finding, "accepted", None)
+        mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
+        place = domain.finding_place(finding, report)
+        lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(finding.message)}{mark}")
+        if getattr(finding, "fix", None):
+            lines.append(fix_line(finding.fix, "    ").rstrip("\n"))
+    return lines + [""]
+
+
+def _check_lines(report: Report, judged: int) -> list[str]:
+    """The automatic checks: one line when all pass, every failing check named (all with
+    ``--all``); nothing green when nothing was judged (an empty or header-only input)."""
+    if not report.checks:
+        return []
+    if judged == 0:
+        return ["■ 자동 검증: 판정한 대상이 없어 검증할 것이 없습니다.", ""]
     passed = sum(1 for c in report.checks if c.passed)
-    lines.append(f"■ 자동 검증 ({passed}/{len(report.checks)} 통과)")
+    lines = [f"■ 자동 검증 ({passed}/{len(report.checks)} 통과)"]
+    full = PASSING_IN_FULL.get()
     for check in report.checks:
+        if check.passed and not full:
+            continue
         status = "통과" if check.passed else "실패"
         tail = f" — 실패: {', '.join(map(clean, check.failed_targets))}" if check.failed_targets else ""
         note = f" ({clean(check.note)})" if check.note else ""
         lines.append(f"  [{status}] {check.id} {check.description}{tail}{note}")
-    return lines
+    return lines + [""]
+
+
+def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str]) -> str:
+    """The closing line: what needs looking at, then what passed."""
+    problems = sum(n for v, n in counts.items() if v not in passing)
+    parts = [f"문제 {problems:,}건"]
+    if report.issues:
+        parts.append(f"입력 문제 {len(report.issues):,}건")
+    if report.findings:
+        parts.append(f"린트 발견 {len(report.findings):,}건")
+    parts.extend(f"{clean(v)} {counts.get(v, 0):,}건" for v in passing)
+    judged = sum(counts.values())
+    if not judged:
+        parts.append("판정한 대상 없음")
+    elif report.checks:
+        failed = sum(1 for c in report.checks if not c.passed)
+        parts.append(f"자동 검증 {len(report.checks) - failed}/{len(report.checks)} 통과")
+    return "요약: " + " · ".join(parts)
+
+
+def _passing_head(verdict: str, count: int, listed: bool) -> str:
+    if listed or count == 0:
+        return f"■ {verdict} ({count:,})"
+    return f"■ {verdict} ({count:,}) — 목록을 보려면 --all을 붙이세요."
 
 
 def render_text(report: Report, domain: Domain) -> str:
-    """Cards grouped by verdict (label · key · summary, hedge below), then input issues,
-    then lint findings, then the automatic checks."""
+    """The problems first: each verdict that is not passing, with its cards (label · key
+    · summary, hedge below), then the input issues, the lint findings, the automatic
+    checks (the failing ones; all with ``--all``), the passing verdicts counted (their
+    cards listed with ``--all``), and one closing summary line."""
     parts = [line + "\n" for line in _text_head(report)]
     groups = group_by_verdict(report.cards, domain.verdicts)
-    for verdict, cards in groups.items():
-        parts.append(f"■ {verdict} ({len(cards)})\n")
+    passing = [v for v in groups if v in domain.passing_verdicts]
+    full = PASSING_IN_FULL.get()
+
+    def cards_of(verdict: str, cards: list[Card]) -> None:
         for sub, sub_cards in _subgroups(domain, verdict, cards):
             indent = "  "
             if sub is not None:
-                parts.append(f"  ▸ {clean(sub)} ({len(sub_cards)})\n")
+                parts.append(f"  ▸ {clean(sub)} ({len(sub_cards):,})\n")
                 indent = "    "
             for card in sub_cards:
                 parts.append(card_text(card.verdict, card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
                                        domain.card_place(card.to_json()),
                                        card.data.get("fix") if hasattr(card, "data") else None))
+
+    for verdict, cards in groups.items():
+        if verdict in passing or not cards:
+            continue
+        parts.append(f"■ {verdict} ({len(cards):,})\n")
+        cards_of(verdict, cards)
         parts.append("\n")
-    parts.extend(line + "\n" for line in _text_tail(report, domain))
+    tail = _issue_lines(report) + _finding_lines(report, domain) + _check_lines(report, len(report.cards))
+    parts.extend(line + "\n" for line in tail)
+    for verdict in passing:
+        parts.append(_passing_head(verdict, len(groups[verdict]), full) + "\n")
+        if full:
+            cards_of(verdict, groups[verdict])
+    parts.append("\n" + _summary_line(report, {v: len(c) for v, c in groups.items()}, passing) + "\n")
     return "".join(parts)
 
 
@@ -141,12 +210,25 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
     yield "".join(line + "\n" for line in _text_head(report)).encode("utf-8")
     groups = {v: card_groups.get(v, (0, [])) for v in domain.verdicts}
     groups.update(card_groups)  # a verdict outside the domain's list comes last, as group_by_verdict puts it
+    passing = [v for v in groups if v in domain.passing_verdicts]
+    full = PASSING_IN_FULL.get()
     for verdict, (count, blobs) in groups.items():
-        yield f"■ {verdict} ({count})\n".encode("utf-8")
+        if verdict in passing or not count:
+            continue
+        yield f"■ {verdict} ({count:,})\n".encode("utf-8")
         for blob in blobs:
             yield from _blob_pieces(blob)
         yield b"\n"
-    yield "".join(line + "\n" for line in _text_tail(report, domain)).encode("utf-8")
+    judged = sum(count for count, _ in groups.values())
+    tail = _issue_lines(report) + _finding_lines(report, domain) + _check_lines(report, judged)
+    yield "".join(line + "\n" for line in tail).encode("utf-8")
+    for verdict in passing:
+        count, blobs = groups[verdict]
+        yield (_passing_head(verdict, count, full) + "\n").encode("utf-8")
+        if full:
+            for blob in blobs:
+                yield from _blob_pieces(blob)
+    yield ("\n" + _summary_line(report, {v: c for v, (c, _) in groups.items()}, passing) + "\n").encode("utf-8")
 
 
 def render_json(report: Report, domain: Domain) -> str:

@@ -34,7 +34,7 @@ def test_all_six_combinations_with_every_check_passing(cli):
 def test_text_groups_in_order_and_splits_the_not_in_training_group(cli):
     out = cli("verdicts", "run", "robot", ROUND, check_code=1).stdout
     heads = ["■ 학습에 없는 조건 (6)", "▸ 능력 불일치 (3)", "▸ 평가 미실시 (3)", "■ 성공률 미달 (6)", "■ 실패 유형 쏠림 (5)",
-             "■ 작업 주기 초과 (5)", "■ 배포 후보 (8)", "■ 입력 문제 (0)", "■ 자동 검증 (15/15 통과)"]
+             "■ 작업 주기 초과 (5)", "■ 자동 검증 (15/15 통과)", "■ 배포 후보 (8)", "요약: 문제 22건"]  # problems first
     positions = [out.index(h) for h in heads]
     assert positions == sorted(positions)
     mismatch = out[out.index("▸ 능력 불일치"):out.index("▸ 평가 미실시")]
