@@ -8,7 +8,8 @@ Scenes are nodes and branches are edges.  What the diagram tells apart:
   node;
 * **colour** — the verdict of the scene's or the branch's card (the colours of
   :mod:`verdicts.palette`, the same as on the report screen), explained by a legend;
-* **edge label** — ``order_no`` and ``condition_expr`` (and the ``branch_id`` below);
+* **edge label** — ``order_no`` and the condition in words, as the cards word it (and
+  the ``branch_id`` below; the ``condition_expr`` as written is the edge's tooltip);
 * **dashed edge** — a branch that never fires (shadowed by earlier branches, or a
   condition that cannot hold).
 
@@ -108,9 +109,13 @@ class DEdge:
     tail: str  # node name
     head: str
     order_no: int | None
+    #: the condition in words (as the cards say it); the written ``condition_expr`` when
+    #: it could not be read
     condition: str | None
     verdict: str | None
     never_fires: bool
+    #: the ``condition_expr`` as written (shown on hover)
+    written: str | None = None
 
 
 @dataclass
@@ -193,14 +198,28 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
             ghosts += 1
         return names[scene_id]
 
+    conditions = result.analysis.conditions if getattr(result, "analysis", None) else {}
+
+    def words(b) -> str | None:
+        """A branch's condition as the cards word it (``신뢰도 3 이상``), not as code."""
+        from .templates import describe_condition
+
+        expr = conditions.get(b.branch_id)
+        if expr is None or not (b.condition_expr or "").strip():
+            return b.condition_expr
+        try:
+            return describe_condition(expr, sc.flags)
+        except Exception:  # noqa: BLE001 - a wording must never stop the diagram
+            return b.condition_expr
+
     edges: list[DEdge] = []
     for j, b in enumerate(sc.branches):
         card = cards.get(b.branch_id)
         edges.append(DEdge(
             name=f"b{j}", branch_id=b.branch_id, tail=node_for(b.from_scene), head=node_for(b.to_scene),
-            order_no=b.order_no, condition=b.condition_expr,
+            order_no=b.order_no, condition=words(b),
             verdict=card.verdict if card is not None and card.target_kind == BRANCH else None,
-            never_fires=b.branch_id in shadowed,
+            never_fires=b.branch_id in shadowed, written=b.condition_expr,
         ))
     all_nodes = list(nodes.values())
     counts: dict[str, int] = {}
@@ -301,7 +320,7 @@ def _legend(model: DiagramModel, colours: dict[str, tuple[str, str]]) -> str:
         rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{html_text(SHAPE_WORDS[role])}</TD></TR>')
     rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT">점선 화살표 = 앞 순번에 덮여 나오지 않는 분기</TD></TR>')
     rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT"><FONT COLOR="#b00020">붉은 이중 테두리 ⚠</FONT> = 어떤 독자에게는 분기가 하나도 걸리지 않는 장면</TD></TR>')
-    rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT">화살표 글씨 = order_no · condition_expr</TD></TR>')
+    rows.append('<TR><TD COLSPAN="2" ALIGN="LEFT">화살표 글씨 = 순번 · 조건(말로 푼 것, 원문은 화살표에 마우스를 올리면 보입니다)</TD></TR>')
     if model.partial:
         rows.append(f'<TR><TD COLSPAN="2" ALIGN="LEFT">{html_text(model.caption())}</TD></TR>')
     return '<<TABLE BORDER="0" CELLBORDER="1" CELLSPACING="0" CELLPADDING="4">' + "".join(rows) + "</TABLE>>"
@@ -340,7 +359,7 @@ def to_graphviz(model: DiagramModel, *, links: dict[str, str] | None = None) -> 
     for e in model.edges:
         stroke = colours.get(e.verdict, UNJUDGED)[1] if e.verdict else UNJUDGED[1]
         attrs = {"color": stroke, "fontcolor": stroke, "id": f"edge-{e.name}",
-                 "tooltip": graphviz.escape(clean(f"{e.branch_id} · {e.verdict or '판정 보류'}"))}
+                 "tooltip": graphviz.escape(clean(f"{e.branch_id} · {e.verdict or '판정 보류'}" + (f" · {e.written}" if e.written else "")))}
         if e.never_fires:
             attrs.update(style="dashed", penwidth="1.2")
         else:

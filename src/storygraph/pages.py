@@ -31,17 +31,17 @@ def sample_path() -> Path:
     raise VerdictsError("샘플 시나리오(examples/lighthouse/scenario.csv)를 찾지 못했습니다.")
 
 
-def _judged_page(path: Path, names: dict[str, str], *, limit: int, timeout: float) -> str:
+def _judged_page(path: Path, names: dict[str, str], *, limit: int, timeout: float, sample: bool = False) -> str:
     """The served screen of an upload (run in the server's worker process)."""
     from verdicts.serve import relabel_files
 
-    return report_html(relabel_files(lint(path), names), DOMAIN, upload=True, upload_limit_bytes=limit, timeout=timeout)
+    return report_html(relabel_files(lint(path), names), DOMAIN, upload=True, upload_limit_bytes=limit, timeout=timeout, sample=sample)
 
 
 def _sample_page(*, limit: int, timeout: float) -> str:
     """The served screen of the bundled sample (run in the server's worker process)."""
     path = sample_path()
-    return _judged_page(path, {str(path): "샘플: examples/lighthouse/scenario.csv"}, limit=limit, timeout=timeout)
+    return _judged_page(path, {str(path): "샘플: examples/lighthouse/scenario.csv"}, limit=limit, timeout=timeout, sample=True)
 
 
 #: ``serve --watch``: per followed scenario, what its last lint made (the page maker

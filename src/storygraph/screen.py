@@ -123,7 +123,7 @@ def _fits(model, max_nodes: int, max_edges: int) -> bool:
 
 def screen_extras(result: LintResult, domain, *, diagram: bool = True, grading: GradingPanel | None = None, upload: bool = False,
                   upload_limit_bytes: int | None = None, banner: str | None = None, timeout: float = DOT_TIMEOUT,
-                  max_nodes: int = MAX_NODES, max_edges: int = MAX_EDGES, live: str | None = None) -> ScreenExtras:
+                  max_nodes: int = MAX_NODES, max_edges: int = MAX_EDGES, live: str | None = None, sample: bool = False) -> ScreenExtras:
     """Everything storygraph adds to the shared screen for ``result``.
 
     The diagram is the whole scenario when it is within ``max_nodes``/``max_edges``, else
@@ -138,7 +138,7 @@ def screen_extras(result: LintResult, domain, *, diagram: bool = True, grading: 
         diagram_svg=svg, diagram_caption=caption, diagram_error=error, diagram_targets=targets, context=context_tables(result),
         notes=domain.notes, grading=grading, upload=upload,
         upload_limit_bytes=upload_limit_bytes, banner=banner, heading="storygraph 보고서 — " + domain.title,
-        tool=f"storygraph {tool_version()}", live=live,
+        tool=f"storygraph {tool_version()}", live=live, sample=sample,
     )
 
 

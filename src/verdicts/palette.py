@@ -3,25 +3,27 @@
 Colours follow a domain's verdict order: the passing verdicts are green, the findings
 take the next colours of a fixed palette (so the same verdict has the same colour on the
 screen and in the diagram of one domain).  Each colour is a ``(fill, stroke)`` pair of
-hex codes; ``stroke`` is dark enough to be read as text on white.
+hex codes; ``stroke`` is dark enough to be read as text on white and on its own ``fill``
+(WCAG AA, 4.5:1, checked in the browser test).  Colour is never the only difference:
+each verdict also has its own mark and border style (:func:`verdict_marks`).
 """
 
 from __future__ import annotations
 
 from typing import Iterable
 
-__all__ = ["PASSING", "FINDINGS", "UNJUDGED", "verdict_colours"]
+__all__ = ["PASSING", "FINDINGS", "UNJUDGED", "verdict_colours", "verdict_marks"]
 
 #: (fill, stroke) for a passing verdict
-PASSING = ("#e3f2e5", "#2e7d32")
+PASSING = ("#e3f2e5", "#256b29")
 #: (fill, stroke) for the findings, in a domain's verdict order
 FINDINGS = (
     ("#ece6f6", "#5e35b1"),  # purple
     ("#fde8e8", "#c62828"),  # red
-    ("#fff0dd", "#d35400"),  # orange
-    ("#fff7d6", "#8d6e00"),  # amber
+    ("#fff0dd", "#a64200"),  # orange
+    ("#fff7d6", "#7a5f00"),  # amber
     ("#e3eefb", "#1f5fa8"),  # blue
-    ("#def3f1", "#00796b"),  # teal
+    ("#def3f1", "#00695c"),  # teal
     ("#f7e4ef", "#ad1457"),  # pink
 )
 #: (fill, stroke) for a target that has no card (its verdict was withheld)
@@ -43,5 +45,30 @@ def verdict_colours(verdicts: Iterable[str], passing: Iterable[str]) -> dict[str
             out[verdict] = PASSING
         else:
             out[verdict] = FINDINGS[i % len(FINDINGS)]
+            i += 1
+    return out
+
+
+#: the mark and border style of the passing verdicts, then of the findings in order
+PASSING_MARK = ("✓", "solid")
+FINDING_MARKS = (("✕", "solid"), ("▲", "dashed"), ("◆", "double"), ("●", "dotted"), ("■", "solid"), ("★", "dashed"), ("✚", "double"))
+
+
+def verdict_marks(verdicts: Iterable[str], passing: Iterable[str]) -> dict[str, tuple[str, str]]:
+    """Map every verdict to a ``(mark, border style)`` pair, so that verdicts differ by
+    shape as well as colour.
+
+    >>> m = verdict_marks(["나쁨", "좋음", "모름"], ["좋음"])
+    >>> m["좋음"], m["나쁨"], m["모름"]
+    (('✓', 'solid'), ('✕', 'solid'), ('▲', 'dashed'))
+    """
+    passing = set(passing)
+    out: dict[str, tuple[str, str]] = {}
+    i = 0
+    for verdict in verdicts:
+        if verdict in passing:
+            out[verdict] = PASSING_MARK
+        else:
+            out[verdict] = FINDING_MARKS[i % len(FINDING_MARKS)]
             i += 1
     return out

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Sequence
 from .errors import InputError
 from .grading import sha256_of
 from .model import Card, Evidence, Report, card_field_names
-from .palette import UNJUDGED, verdict_colours
+from .palette import UNJUDGED, verdict_colours, verdict_marks
 from .safe_text import clean
 from .report import group_by_verdict
 
@@ -144,6 +144,8 @@ class ScreenExtras:
     #: card key -> a figure shown in the card's body above its evidence (residue: the
     #: component's picture with the texts read off it boxed and coloured by source)
     figures: dict[str, "CardFigure"] = field(default_factory=dict)
+    #: the screen of the bundled sample (labelled as such)
+    sample: bool = False
     #: a served page that follows its file: the server-sent-events path it listens on
     #: (the page then fetches itself again and updates in place, keeping what was open)
     live: str | None = None
@@ -316,35 +318,58 @@ def _fix_line(fix: dict[str, Any] | None) -> str:
     return f'<p class="fix"><b>고치는 법</b> {escape(fix["text"])}</p>'
 
 
-def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extras: ScreenExtras) -> str:
+_MARKS: dict[str, tuple[str, str]] = {}
+
+
+def _badge(verdict: str, colours: dict[str, tuple[str, str]]) -> str:
+    """A verdict's badge: its colours, and its own mark and border style (never colour alone)."""
+    fill, stroke = colours.get(verdict, UNJUDGED)
+    mark, border = _MARKS.get(verdict, ("?", "solid"))
+    return (f'<span class="badge" style="background:{fill};color:{stroke};border-color:{stroke};border-style:{border}">'
+            f'<span class="mark" aria-hidden="true">{mark}</span> {escape(verdict)}</span>')
+
+
+def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extras: ScreenExtras, undone: bool = False) -> str:
     fill, stroke = colours.get(card.verdict, UNJUDGED)
     accepted = getattr(card, "accepted", None)
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
     hedge = f'<p class="hedge">↳ {escape(card.hedge)}</p>' if getattr(card, "hedge", None) else ""
-    hedge += _fix_line(card.data.get("fix") if hasattr(card, "data") else None)
+    # a hedge is read without opening the row; on a passing card it may undo the verdict
+    warn = '<b class="undone">⚠ 단서가 판정과 어긋납니다</b> ' if undone else ""
+    inline = f'<span class="hedge-inline">{warn}↳ {escape(card.hedge)}</span>' if getattr(card, "hedge", None) else ""
+    fix = _fix_line(card.data.get("fix") if hasattr(card, "data") else None)
     target = extras.diagram_targets.get(card.key) if extras.diagram_svg else None
     locate = (f'<button type="button" class="locate" data-action="locate" data-target="{escape(target)}">그림에서 보기</button>'
               if target else "")
     return (
-        f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(card.verdict)}">'
-        f'<summary><span class="badge" style="background:{fill};color:{stroke};border-color:{stroke}">{escape(card.verdict)}</span>'
-        f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}</summary>'
-        f'<div class="card-body">{hedge}{locate}{_card_fields(card)}{_figure(extras.figures.get(card.key))}'
+        f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(card.verdict)}"{" data-undone" if undone else ""}>'
+        f'<summary>{_badge(card.verdict, colours)}'
+        f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}{inline}</summary>'
+        f'<div class="card-body">{fix}{locate}{_card_fields(card)}{_figure(extras.figures.get(card.key))}'
         f'{_evidence_table(card.evidence)}{_context_table(extras.context.get(card.key))}</div></details></li>'
     )
 
 
 def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]], extras: ScreenExtras) -> str:
+    """The verdict groups: the problems first, their rows in view; then the passing
+    verdicts, their rows folded — except a passing card whose hedge undoes it, which is
+    shown, marked, above the fold."""
     index = {id(c): i for i, c in enumerate(report.cards)}
+    groups = list(enumerate(group_by_verdict(report.cards, domain.verdicts).items()))
+    passing = domain.passing_verdicts
+    ordered = [g for g in groups if g[1][0] not in passing] + [g for g in groups if g[1][0] in passing]
     out = []
-    for gi, (verdict, cards) in enumerate(group_by_verdict(report.cards, domain.verdicts).items()):
+    for gi, (verdict, cards) in ordered:
         fill, stroke = colours.get(verdict, UNJUDGED)
         sub_field = domain.subgroup_field.get(verdict)
+        is_passing = verdict in passing
+        undone = [c for c in cards if is_passing and getattr(c, "hedge", None)] if is_passing else []
+        rest = [c for c in cards if c not in undone] if undone else cards
         if not cards:
             body = '<p class="muted empty">이 판정을 받은 대상이 없습니다.</p>'
         elif sub_field:
             parts: dict[Any, list[Card]] = {}
-            for c in cards:
+            for c in rest:
                 parts.setdefault(getattr(c, sub_field, None), []).append(c)
             body = "".join(
                 f'<section class="subgroup" data-subgroup="{escape(str(sub))}"><h3><code>{escape(sub_field)}</code> = '
@@ -353,11 +378,15 @@ def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]],
                 for sub, cs in parts.items()
             )
         else:
-            body = '<ul class="rows">' + "".join(_card_row(c, index[id(c)], colours, extras) for c in cards) + "</ul>"
+            body = '<ul class="rows">' + "".join(_card_row(c, index[id(c)], colours, extras) for c in rest) + "</ul>"
+        if is_passing and cards:
+            shown = ('<ul class="rows undone-rows">' + "".join(_card_row(c, index[id(c)], colours, extras, undone=True) for c in undone)
+                     + "</ul>") if undone else ""
+            body = (shown + f'<details class="fold"><summary>나머지 {len(rest):,}건 펼치기</summary>{body}</details>') if rest else shown
+        state = "passing" if is_passing else "problem"
         out.append(
-            f'<section class="group" id="group-{gi}" data-verdict="{escape(verdict)}" style="border-left-color:{stroke}">'
-            f'<h2><span class="badge" style="background:{fill};color:{stroke};border-color:{stroke}">{escape(verdict)}</span>'
-            f' <span class="count" data-count="{len(cards)}">{len(cards)}건</span></h2>{body}</section>'
+            f'<section class="group" id="group-{gi}" data-verdict="{escape(verdict)}" data-state="{state}" style="border-left-color:{stroke}">'
+            f'<h2>{_badge(verdict, colours)} <span class="count" data-count="{len(cards)}">{len(cards):,}건</span></h2>{body}</section>'
         )
     return "".join(out)
 
@@ -387,11 +416,27 @@ def _summary_chips(report: Report, domain: Domain, colours: dict[str, tuple[str,
     chips = []
     for gi, (verdict, cards) in enumerate(group_by_verdict(report.cards, domain.verdicts).items()):
         fill, stroke = colours.get(verdict, UNJUDGED)
-        chips.append(f'<a class="chip" href="#group-{gi}" style="background:{fill};color:{stroke};border-color:{stroke}">'
-                     f'{escape(verdict)} <b>{len(cards)}</b></a>')
+        mark, border = _MARKS.get(verdict, ("?", "solid"))
+        chips.append(f'<a class="chip" href="#group-{gi}" style="background:{fill};color:{stroke};border-color:{stroke};border-style:{border}">'
+                     f'<span class="mark" aria-hidden="true">{mark}</span> {escape(verdict)} <b>{len(cards):,}</b></a>')
     n = len(report.issues)
     chips.append(f'<a class="chip issues-chip{" has" if n else ""}" href="#issues">입력 문제 <b>{n}</b></a>')
     return '<nav class="chips">' + "".join(chips) + "</nav>"
+
+
+def _strip(report: Report, domain: Domain, extras: ScreenExtras) -> str:
+    """One line on top: the file, then how many problems, input issues and findings,
+    then what passed."""
+    groups = group_by_verdict(report.cards, domain.verdicts)
+    problems = sum(len(c) for v, c in groups.items() if v not in domain.passing_verdicts)
+    files = sorted({s.file for s in report.sources})
+    name = ", ".join(files) if len(files) <= 2 else f"{files[0]} 외 {len(files) - 1}개"
+    parts = [f'<b class="n-problems">문제 {problems:,}건</b>', f'<a href="#issues">입력 문제 {len(report.issues):,}건</a>',
+             f'<a href="#findings">린트 발견 {len(report.findings):,}건</a>']
+    parts += [f"{escape(v)} {len(c):,}건" for v, c in groups.items() if v in domain.passing_verdicts]
+    sample = '<span class="sample-tag">샘플 데이터</span> ' if extras.sample else ""
+    return (f'<p class="strip" id="summary-strip">{sample}<span class="file">{escape(name)}</span>'
+            f'<span class="counts"> · ' + " · ".join(parts) + "</span></p>")
 
 
 def _issues(report: Report) -> str:
@@ -403,12 +448,14 @@ def _issues(report: Report) -> str:
         col = i.column or ""
         if i.position is not None:
             col += f" (글자 {i.position})"
-        rows.append(f'<tr><td class="mono">{_e(i.file)}</td><td>{_e(i.table)}</td><td class="num">{_e(i.line)}</td>'
-                    f'<td class="mono">{escape(col) if col else _e(None)}</td><td><pre class="reason">{escape(i.reason)}</pre>'
+        rows.append(f'<tr><td class="mono" data-label="file">{_e(i.file)}</td><td data-label="table">{_e(i.table)}</td>'
+                    f'<td class="num" data-label="line">{_e(i.line)}</td>'
+                    f'<td class="mono" data-label="column">{escape(col) if col else _e(None)}</td>'
+                    f'<td data-label="reason"><pre class="reason">{escape(i.reason)}</pre>'
                     f'{_fix_line(getattr(i, "fix", None))}</td></tr>')
     return (f'<section class="panel" id="issues"><h2>입력 문제 <span class="count">{len(report.issues)}건</span></h2>'
             '<p class="muted">아래 줄에 기대는 판정만 빠졌고, 나머지 판정 묶음은 그대로 보입니다.</p>'
-            '<div class="scroll"><table class="issues"><thead><tr><th>file</th><th>table</th><th>line</th><th>column</th><th>reason</th></tr></thead>'
+            '<div class="scroll"><table class="issues reflow"><thead><tr><th>file</th><th>table</th><th>line</th><th>column</th><th>reason</th></tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table></div></section>')
 
 
@@ -422,14 +469,17 @@ def _findings(report: Report) -> str:
     for f in report.findings:
         accepted = getattr(f, "accepted", None)
         mark = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
-        rows.append(f'<tr{_ACCEPTED_CLASS if accepted else ""}><td class="mono">{escape(f.code)}</td>'
-                    f'<td class="mono">{escape(f.target)}</td><td>{escape(f.message)}{mark}{_fix_line(getattr(f, "fix", None))}</td></tr>')
+        rows.append(f'<tr{_ACCEPTED_CLASS if accepted else ""}><td class="mono" data-label="code">{escape(f.code)}</td>'
+                    f'<td class="mono" data-label="target">{escape(f.target)}</td><td data-label="message">{escape(f.message)}{mark}{_fix_line(getattr(f, "fix", None))}</td></tr>')
     rows = "".join(rows)
     return (f'<section class="panel" id="findings"><h2>린트 발견 <span class="count">{len(report.findings)}건</span></h2>'
-            f'<table><thead><tr><th>code</th><th>target</th><th>message</th></tr></thead><tbody>{rows}</tbody></table></section>')
+            f'<table class="findings reflow"><thead><tr><th>code</th><th>target</th><th>message</th></tr></thead><tbody>{rows}</tbody></table></section>')
 
 
-def _checks(report: Report) -> str:
+def _checks(report: Report, judged: bool = True) -> str:
+    if report.checks and not judged:
+        return ('<section class="panel always" id="checks"><h2>자동 검증 <span class="count none">검증할 것 없음</span></h2>'
+                '<p class="muted nothing-judged">판정한 대상이 없어 자동 검증은 볼 것이 없습니다. 입력 문제를 먼저 확인하세요.</p></section>')
     passed = sum(1 for c in report.checks if c.passed)
     rows = []
     for c in report.checks:
@@ -526,6 +576,13 @@ def _diagram(extras: ScreenExtras) -> str:
     return f'<section class="panel" id="diagram"><h2>그림</h2>{caption}{body}</section>'
 
 
+def _sample_note(extras: ScreenExtras) -> str:
+    if not extras.sample:
+        return ""
+    return ('<div class="sample-note" role="note"><b>샘플 데이터입니다.</b> 함께 들어 있는 등대 시나리오(examples/lighthouse)를 '
+            '검사한 화면입니다. 내 시나리오는 아래에서 올려 주세요.</div>')
+
+
 def _upload(extras: ScreenExtras) -> str:
     if not extras.upload:
         return ""
@@ -534,7 +591,9 @@ def _upload(extras: ScreenExtras) -> str:
     return (
         f'<section class="panel upload" id="upload"><h2>{escape(extras.upload_title)}</h2>'
         f'<form method="post" action="/upload" enctype="multipart/form-data" data-limit="{int(limit or 0)}">'
-        f'<input type="file" name="files" id="files" multiple accept="{escape(extras.accept)}">'
+        '<div class="drop" id="drop"><p class="drop-hint">여기로 파일을 끌어다 놓거나</p>'
+        f'<label class="pick" for="files">파일 고르기</label><input type="file" name="files" id="files" multiple accept="{escape(extras.accept)}" class="visually-hidden">'
+        '<p class="picked muted" aria-live="polite">고른 파일이 없습니다.</p></div>'
         '<button type="submit">검사하기</button></form>'
         '<form method="get" action="/sample" class="inline"><button type="submit" id="sample">샘플 데이터로 보기</button></form>'
         f'<p class="muted">받는 형식: {escape(extras.upload_formats)}. 크기 한도 {escape(limit_text)}. '
@@ -554,6 +613,8 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
     """
     extras = extras or ScreenExtras()
     colours = verdict_colours(domain.verdicts, domain.passing_verdicts)
+    _MARKS.clear()
+    _MARKS.update(verdict_marks(domain.verdicts, domain.passing_verdicts))
     notes = extras.notes if extras.notes is not None else getattr(domain, "notes", None)
     css = _asset("screen.css").replace("/*FONT_STACK*/", FONT_STACK)
     script = _asset("screen.js")
@@ -568,11 +629,14 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
         chips = ""
         title = heading
     else:
-        main = _issues(report) + f'<div id="groups">{_groups(report, domain, colours, extras)}</div>' + _card_list_panels(report, extras) + _findings(report) + _diagram(extras)
-        side = _checks(report) + _notes(notes) + _grading(extras.grading, domain) + _sources(report)
-        chips = _summary_chips(report, domain, colours)
+        # the input issues first when there are any; an empty panel goes below the problems
+        issues = _issues(report)
+        main = ((issues if report.issues else "") + f'<div id="groups">{_groups(report, domain, colours, extras)}</div>'
+                + _card_list_panels(report, extras) + _findings(report) + ("" if report.issues else issues) + _diagram(extras))
+        side = _checks(report, bool(report.cards)) + _notes(notes) + _grading(extras.grading, domain) + _sources(report)
+        chips = _strip(report, domain, extras) + _summary_chips(report, domain, colours)
         title = f"{heading} — " + ", ".join(sorted({s.file for s in report.sources})) if report.sources else heading
-    mode = "채점 화면" if extras.grading else "예측 화면"
+    mode = ("샘플 데이터 · " if extras.sample else "") + ("채점 화면" if extras.grading else "예측 화면")
     when = datetime.now(timezone.utc).replace(microsecond=0).isoformat()
     tool = escape(extras.tool or domain.name)
     return (
@@ -582,11 +646,11 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
         f"<title>{escape(title)}</title><style>{css}</style></head>"
         f'<body data-domain="{escape(domain.name)}" data-mode="{"grading" if extras.grading else "prediction"}"'
         + (f' data-live="{escape(extras.live)}"' if extras.live else "") + ">"
-        f'<header><h1>{escape(heading)}</h1><p class="mode">{mode} · <span class="muted">{escape(domain.name)}</span></p>{chips}'
-        '<div class="tools"><button type="button" data-action="expand">모두 펼치기</button>'
+        f'<header><h1>{escape(heading)}</h1><p class="mode">{mode} · <span class="muted">{escape(domain.name)}</span></p>{chips}</header>'
+        '<nav class="tools"><button type="button" data-action="expand">모두 펼치기</button>'
         '<button type="button" data-action="collapse">모두 접기</button>'
-        '<input type="search" id="filter" placeholder="번호나 글자로 거르기"></div></header>'
-        f"{banner}{_upload(extras)}"
+        '<input type="search" id="filter" placeholder="번호나 글자로 거르기" aria-label="번호나 글자로 거르기"></nav>'
+        f"{banner}{_sample_note(extras)}{_upload(extras)}"
         f'<div class="layout"><main>{main}</main><aside>{side}</aside></div>'
         f'<footer class="muted">{tool} · {when} · 이 파일 하나로 열립니다 (외부 자원 없음).</footer>'
         f"<script>{script}</script></body></html>\n"

@@ -36,7 +36,7 @@ def test_groups_with_counts_match_the_cards(cli, lighthouse_html):
     for verdict in ("어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "끝까지 닿음"):
         n = sum(1 for c in cards if c["verdict"] == verdict)
         assert re.search(rf'data-verdict="{verdict}"[^>]*>.*?data-count="{n}"', lighthouse_html), verdict
-    rows = re.findall(r'<details class="card" id="card-\d+" data-key="([^"]+)" data-verdict="([^"]+)">', lighthouse_html)
+    rows = re.findall(r'<details class="card" id="card-\d+" data-key="([^"]+)" data-verdict="([^"]+)"(?: data-undone)?>', lighthouse_html)
     assert sorted(rows) == sorted((c["target_no"], c["verdict"]) for c in cards)
 
 
@@ -89,7 +89,7 @@ def test_partly_broken_input_keeps_the_other_groups(cli, tmp_path):
     for issue in issues:
         assert escape(issue["reason"]) in html
         if issue["line"] is not None:
-            assert f'<td class="num">{issue["line"]}</td>' in html
+            assert f'<td class="num" data-label="line">{issue["line"]}</td>' in html
     groups = re.findall(r'data-verdict="([^"]+)"[^>]*><h2>.*?data-count="(\d+)"', html)
     assert len(groups) == 5 and sum(int(n) for _, n in groups) > 0
     assert "cp949" in html.lower()  # the encoding read is said

@@ -9,7 +9,11 @@
     var id = decodeURIComponent(location.hash.slice(1));
     if (!id) return;
     var el = document.getElementById(id);
-    if (el && el.tagName === "DETAILS") { el.open = true; el.scrollIntoView({ block: "center" }); }
+    if (el && el.tagName === "DETAILS") { openWithParents(el); el.scrollIntoView({ block: "center" }); }
+  }
+  // a card inside a folded group opens with the fold around it
+  function openWithParents(el) {
+    for (var d = el; d; d = d.parentElement ? d.parentElement.closest("details") : null) d.open = true;
   }
   window.addEventListener("hashchange", openTarget);
   openTarget();
@@ -19,6 +23,7 @@
     var action = btn.getAttribute("data-action");
     if (action === "expand" || action === "collapse") {
       cards().forEach(function (d) { d.open = action === "expand"; });
+      document.querySelectorAll("details.fold").forEach(function (d) { d.open = action === "expand"; });
     } else if (action === "locate") {
       var el = document.getElementById(btn.getAttribute("data-target"));
       if (!el) return;
@@ -34,6 +39,7 @@
   if (filter) {
     filter.addEventListener("input", function () {
       var q = filter.value.trim().toLowerCase();
+      if (q) document.querySelectorAll("details.fold").forEach(function (d) { d.open = true; });
       cards().forEach(function (d) {
         var hit = !q || d.querySelector("summary").textContent.toLowerCase().indexOf(q) >= 0;
         d.parentElement.classList.toggle("hidden-by-filter", !hit);
@@ -50,7 +56,7 @@
       var q = filter ? filter.value : "";
       fetch(location.pathname, { cache: "no-store" }).then(function (r) { return r.text(); }).then(function (html) {
         var fresh = new DOMParser().parseFromString(html, "text/html");
-        ["header .chips", ".layout", "footer"].forEach(function (sel) {
+        ["header .chips", "#summary-strip", ".layout", "footer"].forEach(function (sel) {
           var now = document.querySelector(sel), next = fresh.querySelector(sel);
           if (now && next) now.replaceWith(document.importNode(next, true));
         });
@@ -59,6 +65,27 @@
         document.body.setAttribute("data-version", (parseInt(document.body.getAttribute("data-version") || "0", 10) + 1).toString());
         window.scrollTo(x, y);
       });
+    });
+  }
+  // upload: a Korean button for the file picker, and drag and drop onto the box
+  var drop = document.getElementById("drop");
+  if (drop) {
+    var picker = document.getElementById("files"), picked = drop.querySelector(".picked");
+    var show = function () {
+      var names = [];
+      for (var i = 0; i < picker.files.length; i++) names.push(picker.files[i].name);
+      picked.textContent = names.length ? names.join(", ") : "고른 파일이 없습니다.";
+    };
+    picker.addEventListener("change", show);
+    ["dragenter", "dragover"].forEach(function (t) {
+      drop.addEventListener(t, function (ev) { ev.preventDefault(); drop.classList.add("over"); });
+    });
+    ["dragleave", "drop"].forEach(function (t) {
+      drop.addEventListener(t, function () { drop.classList.remove("over"); });
+    });
+    drop.addEventListener("drop", function (ev) {
+      ev.preventDefault();
+      if (ev.dataTransfer && ev.dataTransfer.files.length) { picker.files = ev.dataTransfer.files; show(); }
     });
   }
   var form = document.querySelector("form[data-limit]");
