@@ -26,7 +26,10 @@ from typing import Any, Callable, Sequence
 
 from .korean import josa
 
-__all__ = ["CommandLine", "Command", "Exit", "fail", "int_in", "number_in"]
+__all__ = ["CommandLine", "Command", "Exit", "fail", "int_in", "number_in", "BROKEN_PIPE"]
+
+#: the exit code when the reader of standard output went away (128 + SIGPIPE, as a shell reports it)
+BROKEN_PIPE = 141
 
 
 class Exit(Exception):
@@ -181,6 +184,13 @@ class CommandLine:
             code = cmd.func(**values)
         except Exit as exc:
             return exc.code
+        except BrokenPipeError:
+            # the reader went away (``| head``): stop quietly, as a shell command does
+            # (the rest of the output goes nowhere instead of failing at exit)
+            import os
+
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return BROKEN_PIPE
         return 0 if code is None else int(code)
 
     # ------------------------------------------------------------------ wrong command lines

@@ -104,3 +104,19 @@ def test_version_and_short_help(cli):
         assert cli(command, "-V", check_code=0).stdout.strip() == version
         assert ("사용법:" if command == "storygraph" else "Usage:") in cli(command, "-h", check_code=0).stdout
     assert "--format" in cli("storygraph", "lint", "-h", check_code=0).stdout
+
+
+def test_a_reader_that_goes_away_stops_the_lint_quietly():
+    """``storygraph lint … | head``: the rest of the report goes nowhere, no traceback,
+    exit 141 (128 + SIGPIPE, as a shell reports it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    exe = Path(sys.executable).parent / "storygraph"
+    proc = subprocess.Popen([str(exe), "lint", "tests/golden/corpus/fuzz-5-250.csv", "--format", "json", "--quiet"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=Path(__file__).resolve().parents[2])
+    assert proc.stdout.read(100)  # the reader takes a little and goes away
+    proc.stdout.close()
+    err = proc.stderr.read().decode("utf-8", "replace")
+    assert proc.wait(timeout=120) == 141 and "Traceback" not in err
