@@ -293,7 +293,7 @@ def _check_available_flags(a: Analysis) -> None:
         for f in scene.available_flags or ():
             if f not in sc.flags and f not in sc.rejected_flags:  # (a refused row has its own issue)
                 a.issues.append(InputIssue(file=sc.files.get("scene_states"), table="scene_states", line=scene.line,
-                                           column="available_flags", reason=f"available_flags의 '{f}'이(가) flag_spec에 없습니다."))
+                                           column="available_flags", reason=f"'available_flags'에 적힌 {josa(repr(f), '이/가')} 'flag_spec'에 없습니다."))
 
 
 def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None) -> None:
@@ -459,7 +459,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
     )
     if first and not has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
-                                   reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없습니다; 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
+                                   reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없어 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
     flags = sc.flags
     # per condition tree (by id; the trees live in ``conditions``): flags, constants, type problems
     infos: dict[int, tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]] = {}
@@ -549,7 +549,7 @@ def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditio
                 if b.order_no in seen:
                     dup.append(b.branch_id)
                     a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
-                                               reason=f"{scene_id}에서 나가는 {seen[b.order_no].branch_id}와(과) order_no {b.order_no}이(가) 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
+                                               reason=f"장면 '{scene_id}'에서 나가는 분기 {josa(repr(seen[b.order_no].branch_id), '과/와')} 'order_no'가 {josa(str(b.order_no), '으로/로')} 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
                 else:
                     seen[b.order_no] = b
     else:
@@ -716,7 +716,7 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
                 not_available.append(f)
                 culprit_branches.append(b.branch_id)
                 a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
-                                           reason=f"조건식이 쓰는 플래그 '{f}'이(가) 장면 {scene_id}의 available_flags에 없습니다."))
+                                           reason=f"조건식이 쓰는 플래그 {josa(repr(f), '이/가')} 장면 '{scene_id}'의 'available_flags'에 없습니다."))
     if missing_column is not None:
         return Undecided("column", column=missing_column)
     if available is None:

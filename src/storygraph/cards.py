@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from verdicts.korean import join_clauses
+from verdicts.korean import code, join_clauses
 from verdicts.model import Finding, InputIssue
 from verdicts.progress import SILENT, Progress
 
@@ -74,15 +74,15 @@ class _Builder:
         name = self._names.get(scene_id)
         if name is None:
             s = self.sc.scenes.get(scene_id)
-            name = self._names[scene_id] = s.name if s else scene_id
+            name = self._names[scene_id] = s.spoken if s else f"장면 {code(scene_id)}"
         return name
 
     def labelled(self, scene_id: str) -> str:
         """``선장의 고백(SC-19)``, or the bare id of an unknown or untitled scene."""
         s = self.sc.scenes.get(scene_id)
-        return f"{s.name}({scene_id})" if s and s.title else scene_id
+        return f"{s.name}({code(scene_id)})" if s and s.title else code(scene_id)
 
-    def cond(self, branch: Branch) -> str:
+    def cond(self, branch: Branch) -> "T.Cond":
         """The branch's condition in words (remembered per parsed condition: identical
         texts share one tree)."""
         if self.a.opaque and branch.branch_id in self.a.opaque:
@@ -90,7 +90,7 @@ class _Builder:
         expr = self.a.conditions.get(branch.branch_id)
         text = self._cond_text.get(id(expr))
         if text is None:
-            text = self._cond_text[id(expr)] = T.describe_condition(expr, self.flags)
+            text = self._cond_text[id(expr)] = T.describe_condition(expr, self.flags, branch.condition_expr)
         return text
 
     def same_spelling(self, target: str) -> str | None:
@@ -139,9 +139,9 @@ class _Builder:
             return None  # a lone branch has nothing to be shadowed by
         u: Undecided = state.undecided
         siblings = [b.branch_id for b in state.ordered if b.branch_id != branch.branch_id]
-        return T.hedge_undecided(code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
+        return T.hedge_undecided(reason_code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
                                  column=u.column, branch_ids=u.branch_ids,
-                                 flags=[self.flags[f].name if f in self.flags else f for f in u.flags])
+                                 flags=[T.flag_word(self.flags[f]) if f in self.flags else code(f) for f in u.flags])
 
     # ------------------------------------------------------------ cards
     def scene_card(self, scene: Scene) -> StoryCard | None:

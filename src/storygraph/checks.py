@@ -130,8 +130,8 @@ CARD_CHECKS = CardChecks(
     required=("target_no", "target_kind", "verdict", "reached_from_entry", "evidence", "summary"),
     tables=tuple(spec.name for spec in TABLE_SPECS),
 )
-CHECKS.add(CARD_CHECKS.enum_check("C01", "verdict 가 다섯 판정 가운데 하나이고 target_kind 가 장면·분기 가운데 하나인지 확인합니다."))
-CHECKS.add(CARD_CHECKS.required_check("C02", "target_no·target_kind·verdict·reached_from_entry·evidence·summary 가 모두 있는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.enum_check("C01", "`verdict` 값이 다섯 판정 가운데 하나이고 `target_kind`가 장면·분기 가운데 하나인지 확인합니다."))
+CHECKS.add(CARD_CHECKS.required_check("C02", "`target_no`·`target_kind`·`verdict`·`reached_from_entry`·`evidence`·`summary` 값이 모두 있는지 확인합니다."))
 
 
 #: the checks that judge the input tables rather than the cards (each other check's
@@ -140,7 +140,7 @@ CHECKS.add(CARD_CHECKS.required_check("C02", "target_no·target_kind·verdict·r
 TABLE_CHECKS = frozenset({"C03"})
 
 
-@CHECKS.register("C03", "모든 분기의 order_no 가 1 이상인지 확인합니다.")
+@CHECKS.register("C03", "모든 분기의 `order_no`가 1 이상인지 확인합니다.")
 def order_positive(ctx: CheckContext):
     """``order_no`` starts at 1; zero or negative numbers make the order meaningless."""
     failed = []
@@ -185,7 +185,7 @@ def unreached_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C05", "없는 장면을 가리킴은 그 분기의 to_scene 이 scene_id 어디에도 없는지 다시 계산합니다.")
+@CHECKS.register("C05", "없는 장면을 가리킴은 그 분기의 `to_scene`이 `scene_id` 어디에도 없는지 다시 계산합니다.")
 def missing_target_recomputed(ctx: CheckContext):
     """The destination of such a branch is not among the ``scene_id`` values."""
     to_scene = ctx.to_scenes()
@@ -545,9 +545,9 @@ def no_ending_recomputed(ctx: CheckContext):
     return failed
 
 
-CHECKS.add(CARD_CHECKS.evidence_field_check("C08", "evidence 의 field 이름이 입력에 실제로 있는 열인지 대조합니다."))
-CHECKS.add(CARD_CHECKS.evidence_value_check("C09", "agg 가 없는 evidence 의 value 가 인용한 줄의 원문 값과 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다."))
-CHECKS.add(CARD_CHECKS.polite_check("C10", "summary 와 hedge(있을 때)가 존댓말 한 문장으로 끝나는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.evidence_field_check("C08", "`evidence`의 `field` 이름이 입력에 실제로 있는 열인지 대조합니다."))
+CHECKS.add(CARD_CHECKS.evidence_value_check("C09", "`agg` 값이 없는 `evidence`의 `value`가 인용한 줄의 원문 값과 같고, 여러 줄에서 센 값에는 `agg`가 붙었는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("C10", "`summary`와 `hedge`(있을 때)가 존댓말 한 문장으로 끝나는지 확인합니다."))
 
 
 def run_storygraph_checks(scenario: Scenario, cards: list[dict[str, Any]]):

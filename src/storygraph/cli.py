@@ -62,9 +62,9 @@ def lint(paths: list[Path], format: str | None, config: Path | None, html: Path 
         return judge(DOMAIN, paths, options)
     targets = DOMAIN.expand_paths(paths)
     if len(targets) != 1:
-        raise fail("--html, --dot, --grading 은 시나리오 하나에만 쓸 수 있습니다.")
+        raise fail("'--html', '--dot', '--grading'은 시나리오 하나에만 쓸 수 있습니다.")
     if grading is not None and html is None:
-        raise fail("--grading 은 --html 과 함께 써야 합니다 (자기 채점 칸은 보고서 화면에 있습니다).")
+        raise fail("'--grading'은 '--html'과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
     _check_outputs(("--html", html), ("--dot", dot))
     # one scenario whose report the diagram or the screen needs as a whole
     target = targets[0]
@@ -135,7 +135,7 @@ def explain(name: str) -> int:
         names = explainable_names()
         close = get_close_matches(name.strip(), names, n=1, cutoff=0.6)
         hint = f" 혹시 {josa(repr(close[0]), '을/를')} 찾으셨나요?" if close else ""
-        raise fail(f"{josa(repr(name), '은/는')} 알 수 없는 이름입니다.{hint} 쓸 수 있는 이름: {', '.join(names)}")
+        raise fail(f"{josa(repr(name), '은/는')} 알 수 없는 이름입니다.{hint} 쓸 수 있는 이름은 {', '.join(repr(n) for n in names)}입니다.")
     sys.stdout.write(text + "\n")
     return 0
 
@@ -169,7 +169,7 @@ def _parse_plants(items: list[str], scenes: int) -> dict[str, int]:
         kind, sep, number = item.partition("=")
         kind = kind.strip().replace("-", "_")
         if not sep or not number.strip().isdigit():
-            raise fail(f"--plant 는 KIND=N 꼴이어야 합니다: '{item}'")
+            raise fail(f"'--plant'는 'KIND=N' 꼴이어야 합니다. 받은 값은 '{item}'입니다.")
         if kind == "all":
             counts = {k: int(number) for k in KINDS}
         elif kind in KINDS:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from verdicts.errors import ConditionSyntaxError
+from verdicts.korean import josa
 
 from .model import Flag
 
@@ -167,9 +168,9 @@ class _ToAstRules:
             elif right.kind == "flag" and left.kind != "flag":
                 parts.append(Compare(right.value, _FLIP[op], left.value, right.pos))
             elif left.kind == "flag":
-                raise _SemanticError(right.pos, f"두 플래그 '{left.text}'와(과) '{right.text}'을(를) 서로 비교할 수는 없습니다; 한쪽은 정수나 따옴표 문자열이어야 합니다. 문자열 값이라면 \"{right.text}\"처럼 따옴표로 감싸 주세요.")
+                raise _SemanticError(right.pos, f"두 플래그 {josa(_q(left.text), '과/와')} {josa(_q(right.text), '을/를')} 서로 비교할 수는 없습니다. 한쪽은 정수나 따옴표 문자열이어야 합니다. 문자열 값이라면 \"{right.text}\"처럼 따옴표로 감싸 주세요.")
             else:
-                raise _SemanticError(left.pos, f"'{left.text} {op_tok} {right.text}'에는 플래그가 없습니다; 비교의 한쪽은 플래그 이름이어야 합니다.")
+                raise _SemanticError(left.pos, f"'{left.text} {op_tok} {right.text}'에는 플래그가 없습니다. 비교의 한쪽은 플래그 이름이어야 합니다.")
         return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
@@ -212,7 +213,7 @@ def _expected_words(expected: set[str]) -> list[str]:
 
 def _one_of(words: list[str]) -> str:
     if len(words) == 1:
-        return f"{words[0]}이(가)"
+        return josa(words[0], "이/가")
     return f"{', '.join(words)} 가운데 하나가"
 
 
@@ -237,11 +238,11 @@ def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.column if exc.column and exc.column > 0 else exc.pos_in_stream + 1
         ch = text[pos - 1] if 0 < pos <= len(text) else ""
-        hint = {"&": " 그리고는 'and'나 '&&'로 씁니다.", "|": " 또는은 'or'나 '||'로 씁니다.",
+        hint = {"&": " '그리고'는 'and'나 '&&'로 씁니다.", "|": " '또는'은 'or'나 '||'로 씁니다.",
                 '"': " 따옴표가 닫히지 않았습니다.", "'": " 따옴표가 닫히지 않았습니다."}.get(ch, "")
         expected = _expected_words(set(exc.allowed or ()))
         exp_text = f" 이 자리에는 {_one_of(expected)} 와야 합니다." if expected else ""
-        return ConditionSyntaxError(text, pos, expected, f"{pos}번째 글자 '{ch}'은(는) 조건식에 쓸 수 없습니다.{hint}{exp_text}")
+        return ConditionSyntaxError(text, pos, expected, f"{pos}번째 글자 {josa(_q(ch), '은/는')} 조건식에 쓸 수 없습니다.{hint}{exp_text}")
     if isinstance(exc, (UnexpectedToken, UnexpectedEOF)):
         token = getattr(exc, "token", None)
         expected = _expected_words(set(getattr(exc, "expected", None) or getattr(exc, "accepts", None) or ()))
@@ -256,10 +257,10 @@ def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
         word = str(token)
         extra = ""
         if token.type in _KEYWORD_TOKENS and "플래그 이름" in expected:
-            extra = f" '{word}'은(는) 예약어라 플래그 이름으로 쓸 수 없습니다."
+            extra = f" {josa(_q(word), '은/는')} 예약어라 플래그 이름으로 쓸 수 없습니다."
         return ConditionSyntaxError(
             text, pos, expected,
-            f"{pos}번째 글자의 '{word}'이(가) 이 자리에 올 수 없습니다; {_one_of(expected)} 와야 합니다.{extra}",
+            f"{pos}번째 글자의 {josa(_q(word), '은/는')} 이 자리에 올 수 없습니다. 이 자리에는 {_one_of(expected)} 와야 합니다.{extra}",
         )
     return ConditionSyntaxError(text, 1, [], f"조건식을 읽을 수 없습니다 ({exc}).")  # pragma: no cover
 
@@ -292,7 +293,7 @@ def parse_condition(text: str | None) -> Expr:
     >>> parse_condition("(" * 101 + "x" + ")" * 101)
     Traceback (most recent call last):
     ...
-    verdicts.errors.ConditionSyntaxError: 101번째 글자에서 괄호와 not이 100단계보다 깊게 겹칩니다; 100단계까지만 쓸 수 있으니 식을 나누거나 겹친 괄호를 줄여 주세요.
+    verdicts.errors.ConditionSyntaxError: 101번째 글자에서 괄호와 not이 100단계보다 깊게 겹칩니다. 100단계까지만 쓸 수 있으니 식을 나누거나 겹친 괄호를 줄여 주세요.
     """
     if text is None or not text.strip():
         return Const(True)
@@ -365,7 +366,7 @@ def _too_deep(text: str, node: Tree) -> ConditionSyntaxError:
         openers -= 1
     return ConditionSyntaxError(
         text, pos + 1, [],
-        f"{pos + 1}번째 글자에서 괄호와 not이 {MAX_NESTING}단계보다 깊게 겹칩니다; "
+        f"{pos + 1}번째 글자에서 괄호와 not이 {MAX_NESTING}단계보다 깊게 겹칩니다. "
         f"{MAX_NESTING}단계까지만 쓸 수 있으니 식을 나누거나 겹친 괄호를 줄여 주세요.",
     )
 
@@ -671,29 +672,29 @@ def check_types(expr: Expr, flags: Mapping[str, Flag]) -> list[TypeProblem]:
             continue
         spec = flags.get(node.flag)
         if spec is None:
-            problems.append(TypeProblem(node.flag, node.pos, f"플래그 '{node.flag}'이(가) flag_spec에 없습니다.", undeclared=True))
+            problems.append(TypeProblem(node.flag, node.pos, f"플래그 {josa(_q(node.flag), '이/가')} 'flag_spec'에 없습니다.", undeclared=True))
             continue
         if isinstance(node, FlagTrue):
             if spec.type != "bool":
                 kind = "정수" if spec.type == "int" else "열거형"
-                problems.append(TypeProblem(node.flag, node.pos, f"'{node.flag}'은(는) {kind} 플래그라 이름만 쓸 수 없고 '{node.flag} == …'처럼 비교해야 합니다."))
+                problems.append(TypeProblem(node.flag, node.pos, f"{josa(_q(node.flag), '은/는')} {kind} 플래그라 이름만 쓸 수 없고 '{node.flag} == …'처럼 비교해야 합니다."))
             continue
         value, op = node.value, node.op
         if spec.type == "bool":
             if op not in ("==", "!="):
-                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 '{node.flag}'에는 '{op}'을(를) 쓸 수 없습니다; == 나 != 로 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 '{node.flag}'에는 {josa(_q(op), '을/를')} 쓸 수 없습니다. '=='나 '!='로 비교해 주세요."))
             elif not (isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))):
-                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 '{node.flag}'을(를) {value!r}와(과) 비교했습니다; true/false 또는 1/0과 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. true/false 또는 1/0과 비교해 주세요."))
         elif spec.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
-                problems.append(TypeProblem(node.flag, node.pos, f"정수 플래그 '{node.flag}'을(를) {_show(value)}와(과) 비교했습니다; 정수와 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"정수 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. 정수와 비교해 주세요."))
         elif spec.type == "enum":
             if not isinstance(value, str):
-                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 '{node.flag}'을(를) {_show(value)}와(과) 비교했습니다; \"{spec.values[0] if spec.values else '값'}\"처럼 따옴표로 감싼 값과 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. \"{spec.values[0] if spec.values else '값'}\"처럼 따옴표로 감싼 값과 비교해 주세요."))
             elif op not in ("==", "!="):
-                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 '{node.flag}'에는 '{op}'을(를) 쓸 수 없습니다; == 나 != 로 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 '{node.flag}'에는 {josa(_q(op), '을/를')} 쓸 수 없습니다. '=='나 '!='로 비교해 주세요."))
             elif value not in spec.values:
-                problems.append(TypeProblem(node.flag, node.pos, f"'{value}'은(는) 열거형 플래그 '{node.flag}'에 선언된 값이 아닙니다 (선언된 값: {'|'.join(spec.values)})."))
+                problems.append(TypeProblem(node.flag, node.pos, f"{josa(_q(value), '은/는')} 열거형 플래그 '{node.flag}'에 선언된 값이 아닙니다 (선언된 값: {'|'.join(spec.values)})."))
     return problems
 
 
@@ -720,6 +721,11 @@ def types_fit(expr: Expr, flags: Mapping[str, Flag]) -> bool:
             if not isinstance(value, str) or op not in ("==", "!=") or value not in spec.values:
                 return False
     return True
+
+
+def _q(text: Any) -> str:
+    """``text`` between single quotes, as messages quote what the creator wrote."""
+    return f"'{text}'"
 
 
 def _show(value: Any) -> str:

@@ -20,6 +20,8 @@ from . import fixes as F
 from . import templates as T
 from .analysis import Analysis
 from .conditions import OPS, Compare, Not, compile3, expr_atoms, expr_facts
+from verdicts.korean import code
+
 from .liveness import describe_assignment, describe_stuck
 from .reach import strongly_connected
 from .shadowing import find_witness, menu_blockers, scene_domains
@@ -66,7 +68,7 @@ def kind(code: str, title: str):
 
 def _name(a: Analysis, scene_id: str) -> str:
     s = a.scenario.scenes.get(scene_id)
-    return s.name if s else scene_id
+    return s.spoken if s else f"장면 {code(scene_id)}"
 
 
 @kind("unsatisfiable-condition", "참이 될 수 없는 조건")
@@ -89,7 +91,7 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
     for info in a.shadowed.values():
         if info.unsatisfiable:
             b = branch_by_id[info.branch_id]
-            cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags)
+            cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags, b.condition_expr)
             yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line,
                       fix=F.unsatisfiable_fix(a, b.branch_id))
 
@@ -119,16 +121,17 @@ def stuck_combination(a: Analysis) -> Iterator[Hit]:
         if stuck.limit is not None:  # not decided: an input issue says why, the card's hedge says so
             yield Hit(scene_id, None, scene.line, table="scene_states", hedge=T.hedge_stuck_undecided())
             continue
-        desc = describe_stuck(stuck, flags)
+        region, more = describe_stuck(stuck, flags)
+        readers = T.region_readers(region, more)
         example = describe_assignment(stuck.example, flags)
-        data = {"count": stuck.count, "total": stuck.total, "example": stuck.example, "uncovered": desc}
+        data = {"count": stuck.count, "total": stuck.total, "example": stuck.example, "uncovered": T.region_when(region, more)}
         state = a.shadowing.get(scene_id)
         menu = bool(a.kinds) and state is not None and any(a.kinds.get(b.branch_id) == "choice" for b in state.ordered)
         yield Hit(
-            scene_id, T.finding_stuck(name=scene.name, description=desc, count=stuck.count, total=stuck.total, example=example,
+            scene_id, T.finding_stuck(name=scene.spoken, readers=readers, count=stuck.count, total=stuck.total, example=example,
                                       menu=menu),
             scene.line, table="scene_states", data=data,
-            hedge=T.hedge_stuck(description=desc, count=stuck.count, total=stuck.total, menu=menu),
+            hedge=T.hedge_stuck(readers=readers, count=stuck.count, total=stuck.total, menu=menu),
             fix=F.stuck_fix(a, scene_id, stuck),
         )
 
@@ -153,7 +156,7 @@ def reached_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
         return
     for scene_id, dead in sorted(a.live.reached_only_through.items()):
         scene = a.scenario.scenes[scene_id]
-        yield Hit(scene_id, T.finding_reached_only_dead(name=scene.name, branches=sorted(set(dead))), scene.line,
+        yield Hit(scene_id, T.finding_reached_only_dead(name=scene.spoken, branches=sorted(set(dead))), scene.line,
                   table="scene_states", data={"dead_branches": sorted(set(dead))},
                   hedge=T.hedge_reached_only_dead(branches=sorted(set(dead))), fix=F.dead_branch_fix(a, sorted(set(dead))))
 
@@ -180,7 +183,7 @@ def ending_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
         return
     for scene_id, dead in sorted(a.live.ending_only_through.items()):
         scene = a.scenario.scenes[scene_id]
-        yield Hit(scene_id, T.finding_ending_only_dead(name=scene.name, branches=sorted(set(dead))), scene.line,
+        yield Hit(scene_id, T.finding_ending_only_dead(name=scene.spoken, branches=sorted(set(dead))), scene.line,
                   table="scene_states", data={"dead_branches": sorted(set(dead))},
                   hedge=T.hedge_ending_only_dead(branches=sorted(set(dead))), fix=F.dead_branch_fix(a, sorted(set(dead))))
 
@@ -236,7 +239,7 @@ def used_up_menu(a: Analysis) -> Iterator[Hit]:
         home = component.get(scene.scene_id)
         if all(b.to_scene in sc.scenes and component.get(b.to_scene) == home for b in offered):
             ids = [b.branch_id for b in offered]
-            yield Hit(scene.scene_id, T.finding_used_up_menu(name=scene.name, choices=ids), scene.line,
+            yield Hit(scene.scene_id, T.finding_used_up_menu(name=scene.spoken, choices=ids), scene.line,
                       table="scene_states", data={"choices": ids})
 
 
@@ -300,7 +303,7 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
                 if label is None:
                     label = labels[f] = _label(a, f)
                 names.append(label)
-            yield Hit(scene.scene_id, T.finding_available_unused(name=scene.name, flags=names),
+            yield Hit(scene.scene_id, T.finding_available_unused(name=scene.spoken, flags=names),
                       scene.line, table="scene_states", data={"flags": unused}, fix=F.available_unused_fix(scene, unused))
 
 
@@ -311,7 +314,7 @@ def _mentions(text: str, name: str) -> bool:
 
 def _label(a: Analysis, flag: str) -> str:
     spec = a.scenario.flags.get(flag)
-    return spec.name if spec else flag
+    return T.flag_word(spec) if spec else code(flag)
 
 
 def _constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> bool | None:
@@ -357,7 +360,7 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
             hits = fixed[id(expr)] = _fixed_comparisons(expr, flags)
         for node, spec, truth in hits:
             yield Hit(b.branch_id, T.finding_out_of_range(
-                branch_id=b.branch_id, comparison=f"{node.flag} {node.op} {node.value}", label=spec.name,
+                branch_id=b.branch_id, comparison=f"{node.flag} {node.op} {node.value}", label=T.flag_word(spec),
                 lo=spec.min_value, hi=spec.max_value, truth=truth), b.line,
                 data={"flag": node.flag, "op": node.op, "value": node.value, "always": truth, "position": node.pos},
                 fix=F.out_of_range_fix(a, b, node, spec, truth))

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any, Mapping, Sequence
 
+from . import templates as T
 from .budgets import Budgets, Meter
 from .conditions import Eval3, Expr, compile3
 from .model import Flag
@@ -191,55 +192,52 @@ def _class_members(flag: Flag, domain: FlagDomain, index: int) -> tuple[Any, Any
     return (value, end)
 
 
-def describe_stuck(stuck: StuckScene, flags: Mapping[str, Flag], limit: int = 3) -> str:
-    """The uncovered assignments in words, at most ``limit`` cubes (``… 외 N가지``)."""
-    texts = []
+def describe_stuck(stuck: StuckScene, flags: Mapping[str, Flag], limit: int = 3) -> tuple[list["T.Pred | None"], int]:
+    """The uncovered assignments as predicates, at most ``limit`` cubes (``None`` for a
+    cube that leaves every flag free), and how many more cubes there are."""
+    region: list[T.Pred | None] = []
     for cube in stuck.cubes[:limit]:
-        parts = [_describe_flag(flags[f], idx, stuck.domains[f]) for f, idx in cube.classes]
-        texts.append(" 그리고 ".join(parts) if parts else "모든 조합")
-    text = " 또는 ".join(texts)
-    if len(stuck.cubes) > limit:
-        text += f" 외 {len(stuck.cubes) - limit}가지"
-    return text
+        parts = [p for p in (_describe_flag(flags[f], idx, stuck.domains[f]) for f, idx in cube.classes) if p is not None]
+        region.append(T.all_of(parts) if parts else None)
+    return region, max(0, len(stuck.cubes) - limit)
 
 
-def _describe_flag(spec: Flag, indices: frozenset[int], domain: FlagDomain | None) -> str:
-    label = spec.name
+def _describe_flag(spec: Flag, indices: frozenset[int], domain: FlagDomain | None) -> "T.Pred | None":
+    label = T.flag_word(spec)
     assert domain is not None
     members = [_class_members(spec, domain, i) for i in sorted(indices)]
     if spec.type == "bool":
         values = {bool(m) for m in members}
-        return f"{label} {'있음' if values == {True} else '없음'}" if len(values) == 1 else f"{label} 상관없음"
+        return T.exists_pred(label, values == {True}) if len(values) == 1 else None
     if spec.type == "enum":
         names = [v for m in members for v in m]  # type: ignore[union-attr]
-        return f"{label} {'/'.join(names)}"
+        return T.enum_pred(label, names)
     ranges: list[list[Any]] = []
     for lo, hi in members:  # type: ignore[misc]
         if ranges and ranges[-1][1] is not None and lo == ranges[-1][1] + 1:
             ranges[-1][1] = hi
         else:
             ranges.append([lo, hi])
-    texts = []
-    for lo, hi in ranges:
-        if hi is None:
-            texts.append(f"{lo} 이상")
-        elif lo == hi:
-            texts.append(str(lo))
-        else:
-            texts.append(f"{lo}–{hi}")
-    return f"{label} {', '.join(texts)}"
+    if len(ranges) == 1 and ranges[0] == [spec.min_value, spec.max_value]:
+        return None  # the whole range: any value
+    # an end at the flag's own bound is not said (신뢰도가 2 이하, not 0 이상 2 이하)
+    return T.range_pred(label, [(None if lo == spec.min_value and hi is not None and lo != hi else lo,
+                                 None if hi == spec.max_value and lo != spec.min_value else hi) for lo, hi in ranges])
 
 
 def describe_assignment(example: Mapping[str, Any], flags: Mapping[str, Flag]) -> str:
-    """``신뢰도 2, 열쇠 없음, 등불 꺼짐``."""
+    """``신뢰도가 2이고 열쇠가 없고 등불이 꺼졌다면``."""
     parts = []
     for f, v in example.items():
         spec = flags[f]
+        label = T.flag_word(spec)
         if spec.type == "bool":
-            parts.append(f"{spec.name} {'있음' if v else '없음'}")
+            parts.append(T.exists_pred(label, bool(v)))
+        elif spec.type == "enum":
+            parts.append(T.enum_pred(label, [str(v)]))
         else:
-            parts.append(f"{spec.name} {v}")
-    return ", ".join(parts)
+            parts.append(T.range_pred(label, [(v, v)]))
+    return T.assignment_if(T.all_of(parts)) if parts else "어떤 조합이든"
 
 
 # --------------------------------------------------------------------------- live reachability

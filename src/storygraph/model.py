@@ -94,6 +94,12 @@ class Scene:
         into single spaces, so a sentence stays one line), else its id."""
         return " ".join((self.title or "").split()) or self.scene_id
 
+    @property
+    def spoken(self) -> str:
+        """How a sentence calls the scene: its title, else ``장면 `SC-7```` (an id is
+        quoted, and never stands alone as a subject)."""
+        return " ".join((self.title or "").split()) or f"장면 `{self.scene_id}`"
+
 
 @dataclass(slots=True)
 class Branch:

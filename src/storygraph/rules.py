@@ -82,7 +82,7 @@ class SceneUnreached(Rule["CardBuilder", Scene]):
         sources = [ctx.labelled(s) for s in dict.fromkeys(b.from_scene for b in incoming)]
         for b in incoming[:5]:
             draft.evidence.append(_branch_cell(b, "from_scene"))
-        draft.summary = T.scene_unreached(name=scene.name, incoming=len(incoming), sources=sources)
+        draft.summary = T.scene_unreached(name=scene.spoken, incoming=len(incoming), sources=sources)
         if incoming:
             draft.hedge(T.hedge_island(sources=sources))
 
@@ -118,7 +118,7 @@ class SceneNoEnding(Rule["CardBuilder", Scene]):
             draft.evidence.append(_branch_cell(b, "to_scene"))
         draft.evidence.append(_count("from_scene", len(out), "story_branches"))
         draft.evidence.append(_count("is_ending", 0, "scene_states"))
-        draft.summary = T.scene_no_ending(name=scene.name, outgoing=len(out), onward=ctx.onward_count(scene.scene_id),
+        draft.summary = T.scene_no_ending(name=scene.spoken, outgoing=len(out), onward=ctx.onward_count(scene.scene_id),
                                           endings=ctx.endings)
 
 
@@ -146,7 +146,7 @@ class SceneReaches(Rule["CardBuilder", Scene]):
         if scene.is_ending:
             draft.evidence.append(_scene_cell(scene, "is_ending"))
         draft.evidence.append(_count("is_ending", n, "scene_states"))
-        draft.summary = T.scene_reaches(name=scene.name, is_entry=bool(scene.is_entry), is_ending=bool(scene.is_ending),
+        draft.summary = T.scene_reaches(name=scene.spoken, is_entry=bool(scene.is_entry), is_ending=bool(scene.is_ending),
                                         reachable_endings=n, endings=ctx.endings)
 
 
@@ -219,7 +219,7 @@ class BranchUnreached(Rule["CardBuilder", Branch]):
         if ctx.has_entry:
             draft.evidence.append(_scene_cell(scene, "is_entry"))
         draft.evidence.append(_count("to_scene", incoming, "story_branches"))
-        draft.summary = T.branch_unreached(branch_id=bid, from_scene=from_scene, from_name=scene.name, incoming=incoming)
+        draft.summary = T.branch_unreached(branch_id=bid, from_scene=from_scene, from_name=scene.spoken, incoming=incoming)
 
 
 class BranchShadowing(Rule["CardBuilder", Branch]):
@@ -312,7 +312,7 @@ class BranchNoEnding(Rule["CardBuilder", Branch]):
         to = ctx.sc.scenes[branch.to_scene]
         draft.evidence.append(_scene_cell(to, "is_ending"))
         draft.evidence.append(_count("is_ending", 0, "scene_states"))
-        draft.summary = T.branch_no_ending(branch_id=branch.branch_id, from_name=ctx.name(branch.from_scene), to_name=to.name,
+        draft.summary = T.branch_no_ending(branch_id=branch.branch_id, from_name=ctx.name(branch.from_scene), to_name=to.spoken,
                                            endings=ctx.endings)
 
 
@@ -342,7 +342,7 @@ class BranchReaches(Rule["CardBuilder", Branch]):
             draft.evidence.append({"source": "scene_states", "field": "is_ending", "agg": "count", "value": n})
         draft.summary = T.branch_reaches(branch_id=branch.branch_id, from_name=ctx.name(branch.from_scene),
                                          condition=ctx.cond(branch), to_name=ctx.name(to_scene),
-                                         to_is_ending=bool(to.is_ending), reachable_endings=n)
+                                         to_is_ending=bool(to.is_ending), reachable_endings=n, endings=ctx.endings)
 
 
 SCENE_RULES: tuple[Rule, ...] = (SceneUnreached(), SceneNoEnding(), SceneReaches())
@@ -371,6 +371,16 @@ def _scene_hedges(ctx: "CardBuilder", scene: Scene, draft: Draft) -> None:
     extra = ctx.extra_hedges.get(scene.scene_id)
     if extra:
         draft.hedges.extend(extra)
+    live = ctx.a.live
+    dead = live.reached_only_through.get(scene.scene_id) if live is not None else None
+    if draft.decision.verdict == REACHED_AND_ENDS and draft.summary and live is not None:
+        # the tables' paths reach an ending, real readers never get in (or never get
+        # out to an ending): say that first
+        blocked = live.ending_only_through.get(scene.scene_id)
+        if dead:
+            draft.summary = T.undone(why=T.undone_reached_only_dead(branches=sorted(set(dead))), summary=draft.summary)
+        elif blocked:
+            draft.summary = T.undone(why=T.undone_ending_only_dead(branches=sorted(set(blocked))), summary=draft.summary)
 
 
 def _branch_lead(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
@@ -395,6 +405,10 @@ def _branch_hedges(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
     findings' hedges."""
     a, bid = ctx.a, branch.branch_id
     own = a.shadowed.get(bid)
+    if own is not None and draft.decision.verdict == REACHED_AND_ENDS and draft.summary:
+        # the branch never fires: its path exists only on paper
+        why = T.undone_unsatisfiable() if own.unsatisfiable else T.undone_never_fires()
+        draft.summary = T.undone(why=why, summary=draft.summary)
     if own is not None:
         if own.unsatisfiable:
             draft.hedge(T.hedge_unsatisfiable(condition=ctx.cond(branch), first=own.previous is None))

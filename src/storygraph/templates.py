@@ -8,53 +8,261 @@ one sentence by :func:`verdicts.korean.join_clauses`.
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
 
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 
-from .conditions import And, Compare, Const, Expr, FlagTrue, Not, Or
+from .conditions import And, Compare, Const, Expr, FlagTrue, Not, Or, types_fit
 from .model import Flag
 
-__all__ = ["describe_condition", "id_list", "Clause"]
+__all__ = ["describe_condition", "id_list", "Clause", "Cond", "Pred", "when"]
 
 Clause = tuple[str, str]
 
-_INT_OPS = {">=": "{v} 이상", ">": "{v} 초과", "<=": "{v} 이하", "<": "{v} 미만", "==": "{v}", "!=": "{v} 아님"}
+# ------------------------------------------------------------------ conditions in words
+#
+# A condition is worded as a Korean predicate with its subject ("열쇠가 있다", "신뢰도가
+# 3 이상이다", "등불이 꺼졌다"), kept in the five endings sentences need: ``when`` (있을
+# 때), ``adn`` (있는 독자), ``conj`` (있고 …), ``disj`` (있거나 …), ``cond`` (있다면).
+
+_FORMS = ("when", "adn", "conj", "disj", "cond")
 
 
-def _label(flag: str, flags: Mapping[str, Flag]) -> str:
-    spec = flags.get(flag)
-    return spec.name if spec else flag
+@dataclass(frozen=True)
+class Pred:
+    """A condition as a predicate: ``subject`` (with its particle and a space, or '') and
+    the predicate in each of :data:`_FORMS`."""
+
+    subject: str
+    forms: tuple[str, str, str, str, str]
+
+    def text(self, form: str) -> str:
+        return self.subject + self.forms[_FORMS.index(form)]
 
 
-def describe_condition(expr: Expr | None, flags: Mapping[str, Flag]) -> str:
-    """The condition in words, flags by label: ``trust >= 3 and not has_key`` →
-    ``신뢰도 3 이상 그리고 열쇠 없음``."""
-    if expr is None:
-        return "읽지 못한 조건"
+def _with_final(syllable: str, jong: int) -> str:
+    """``syllable`` (no final consonant) with final consonant number ``jong`` added."""
+    return chr(ord(syllable) + jong)
+
+
+_J_N, _J_L, _J_SS = 4, 8, 20  # ㄴ, ㄹ, ㅆ
+
+
+def _copula(subject: str, comp: str) -> Pred:
+    """``신뢰도가 3 이상이다``."""
+    return Pred(subject, (comp + "일", comp + "인", comp + "이고", comp + "이거나", josa(comp, "이라/라") + "면"))
+
+
+def _not_copula(subject: str, comp: str) -> Pred:
+    """``날씨가 안개가 아니다``."""
+    base = josa(comp, "이/가") + " 아니"
+    return Pred(subject, (base[:-1] + "닐", base[:-1] + "닌", base + "고", base + "거나", base + "라면"))
+
+
+def _stem(subject: str, stem: str, past: bool = False) -> Pred:
+    """A verb or adjective stem: ``있``, ``밝``, ``희미하`` (present), ``꺼지`` (``past``:
+    a state reached, 꺼졌다)."""
+    last = stem[-1]
+    jong = (ord(last) - 0xAC00) % 28
+    if past:
+        # 지 + 었 → 졌: the vowel ㅣ becomes ㅕ and takes ㅆ
+        code_point = ord(last) - 0xAC00
+        done = stem[:-1] + chr(0xAC00 + (code_point // 588) * 588 + 6 * 28 + _J_SS)
+        return Pred(subject, (done + "을", stem[:-1] + _with_final(last, _J_N), done + "고", done + "거나", done + "다면"))
+    if jong:  # 있, 밝: -을, -은
+        adn = stem + ("는" if stem in ("있", "없") else "은")
+        return Pred(subject, (stem + "을", adn, stem + "고", stem + "거나", stem + "다면"))
+    return Pred(subject, (stem[:-1] + _with_final(last, _J_L), stem[:-1] + _with_final(last, _J_N),
+                          stem + "고", stem + "거나", stem + "다면"))
+
+
+def _not_stem(subject: str, stem: str, past: bool = False) -> Pred:
+    """``등불이 꺼지지 않았다``, ``등불이 밝지 않다``."""
+    if past:
+        return Pred(subject, (f"{stem}지 않았을", f"{stem}지 않은", f"{stem}지 않았고", f"{stem}지 않았거나", f"{stem}지 않았다면"))
+    return Pred(subject, (f"{stem}지 않을", f"{stem}지 않은", f"{stem}지 않고", f"{stem}지 않거나", f"{stem}지 않다면"))
+
+
+def _verbal(value: str) -> tuple[str, bool] | None:
+    """The stem of an enum value written as a noun form of a verb or adjective
+    (``꺼짐`` → ``꺼지``, past; ``희미함`` → ``희미하``; ``밝음`` → ``밝``), or ``None``."""
+    if len(value) < 2 or not all("\uac00" <= ch <= "\ud7a3" for ch in value):
+        return None
+    last, prev = value[-1], value[-2]
+    offset = ord(last) - 0xAC00
+    if last == "음" and (ord(prev) - 0xAC00) % 28 not in (0, _J_L):
+        return value[:-1], False  # 밝음 → 밝다
+    if offset % 28 != 16:  # no final ㅁ
+        return None
+    stem = value[:-1] + chr(ord(last) - 16)
+    if stem.endswith("하"):
+        return stem, False  # 희미함 → 희미하다
+    if (offset // 28) % 21 == 20:  # vowel ㅣ: 꺼짐, 열림, 닫힘, 잠김 → a state reached
+        return stem, True
+    return None
+
+
+def flag_word(spec: Flag) -> str:
+    """How sentences call a flag: its label, else its name quoted as code."""
+    label = " ".join((spec.label or "").split())
+    return label or code(spec.flag)
+
+
+def _subject(label: str) -> str:
+    return josa(label, "이/가") + " "
+
+
+def _value_pred(label: str, value: str, negate: bool = False) -> Pred:
+    """``등불이 꺼졌다`` for an enum value; ``날씨가 안개이다`` for a plain noun."""
+    verbal = _verbal(value)
+    if verbal is not None:
+        stem, past = verbal
+        return _not_stem(_subject(label), stem, past) if negate else _stem(_subject(label), stem, past)
+    shown = value if value and value[-1:] != "음" and value.strip() == value else f"'{value}'"
+    return _not_copula(_subject(label), shown) if negate else _copula(_subject(label), shown)
+
+
+def exists_pred(label: str, truth: bool) -> Pred:
+    """``열쇠가 있다`` / ``열쇠가 없다`` (a true/false flag)."""
+    return _stem(_subject(label), "있" if truth else "없")
+
+
+def enum_pred(label: str, values: Sequence[str]) -> Pred:
+    """``날씨가 맑음이거나 안개이다``: one of several values."""
+    preds = [_value_pred(label, v) for v in values]
+    return any_of(preds) if len(preds) > 1 else preds[0]
+
+
+def range_pred(label: str, ranges: Sequence[tuple[int | None, int | None]]) -> Pred:
+    """``신뢰도가 2 이하이거나 4 이상이다``: closed ranges (``None``: no lower or upper end)."""
+    preds = []
+    for lo, hi in ranges:
+        if lo is None:
+            preds.append(_copula(_subject(label), f"{hi} 이하"))
+        elif hi is None:
+            preds.append(_copula(_subject(label), f"{lo} 이상"))
+        elif lo == hi:
+            preds.append(_copula(_subject(label), str(lo)))
+        else:
+            preds.append(_copula(_subject(label), f"{lo} 이상 {hi} 이하"))
+    return any_of(preds) if len(preds) > 1 else preds[0]
+
+
+def _int_pred(label: str, op: str, value: int) -> Pred:
+    subject = _subject(label)
+    if op == ">=":
+        return _copula(subject, f"{value} 이상")
+    if op == "<=":
+        return _copula(subject, f"{value} 이하")
+    if op == ">":
+        return Pred(subject, (f"{value}보다 클", f"{value}보다 큰", f"{value}보다 크고", f"{value}보다 크거나", f"{value}보다 크다면"))
+    if op == "<":
+        return Pred(subject, (f"{value}보다 작을", f"{value}보다 작은", f"{value}보다 작고", f"{value}보다 작거나", f"{value}보다 작다면"))
+    if op == "!=":
+        return _not_copula(subject, str(value))
+    return _copula(subject, str(value))
+
+
+def _joined(preds: Sequence[Pred], link: str) -> Pred:
+    """Preds joined by ``conj`` (and) or ``disj`` (or); a subject repeated right after
+    itself is said once (``신뢰도가 2 이상이고 4 이하이다``)."""
+    texts = []
+    previous = None
+    for p in preds[:-1]:
+        texts.append((p.subject if p.subject != previous else "") + p.text(link)[len(p.subject):])
+        previous = p.subject
+    last = preds[-1]
+    subject = last.subject if last.subject != previous else ""
+    head = " ".join(texts) + " " + subject
+    return Pred("", tuple(head + f for f in last.forms))  # type: ignore[arg-type]
+
+
+def _case(pred: Pred) -> Pred:
+    """A compound inside another as one noun: ``(A이고 B인) 경우이다``."""
+    return _copula("", pred.text("adn") + " 경우")
+
+
+def all_of(preds: Sequence[Pred]) -> Pred:
+    return preds[0] if len(preds) == 1 else _joined(preds, "conj")
+
+
+def any_of(preds: Sequence[Pred]) -> Pred:
+    return preds[0] if len(preds) == 1 else _joined(preds, "disj")
+
+
+_NEGATED_OP = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
+
+
+def _pred(expr: Expr, flags: Mapping[str, Flag], negate: bool = False) -> Pred:
+    """The predicate of a condition whose types fit its flags."""
     if isinstance(expr, Const):
-        return "조건 없음" if expr.value else "늘 거짓"
+        truth = expr.value != negate
+        return _copula("", "늘 참인 조건" if truth else "늘 거짓인 조건")
     if isinstance(expr, FlagTrue):
-        return f"{_label(expr.flag, flags)} 있음"
+        return exists_pred(flag_word(flags[expr.flag]), not negate)
     if isinstance(expr, Compare):
-        label = _label(expr.flag, flags)
-        spec = flags.get(expr.flag)
-        if (spec is not None and spec.type == "bool") or isinstance(expr.value, bool):
-            truth = bool(expr.value) == (expr.op == "==")
-            return f"{label} {'있음' if truth else '없음'}"
-        if isinstance(expr.value, str):
-            return f"{label} {expr.value or '빈 값'}" + (" 아님" if expr.op == "!=" else "")
-        return f"{label} " + _INT_OPS[expr.op].format(v=expr.value)
+        spec = flags[expr.flag]
+        op = _NEGATED_OP[expr.op] if negate else expr.op
+        if spec.type == "bool":
+            return exists_pred(flag_word(spec), bool(expr.value) == (op == "=="))
+        if spec.type == "enum":
+            return _value_pred(flag_word(spec), str(expr.value), negate=op == "!=")
+        return _int_pred(flag_word(spec), op, int(expr.value))
     if isinstance(expr, Not):
-        if isinstance(expr.arg, FlagTrue):
-            return f"{_label(expr.arg.flag, flags)} 없음"
-        return f"({describe_condition(expr.arg, flags)}) 아님"
-    joiner = " 그리고 " if isinstance(expr, And) else " 또는 "
+        if isinstance(expr.arg, (FlagTrue, Compare, Not, Const)):
+            return _pred(expr.arg, flags, not negate)
+        inner = _pred(expr.arg, flags)
+        return _case(inner) if negate else _not_copula("", inner.text("adn") + " 경우")
+    args = list(expr.args)
+    outer_and = isinstance(expr, And) != negate  # De Morgan under a negation
     parts = []
-    for arg in expr.args:
-        text = describe_condition(arg, flags)
-        parts.append(f"({text})" if isinstance(arg, (And, Or)) else text)
-    return joiner.join(parts)
+    for arg in args:
+        p = _pred(arg, flags, negate)
+        inner_and = isinstance(arg, And) != negate
+        if isinstance(arg, (And, Or)) and inner_and != outer_and:
+            p = _case(p)
+        parts.append(p)
+    return all_of(parts) if outer_and else any_of(parts)
+
+
+@dataclass(frozen=True)
+class Cond:
+    """A branch condition as sentences use it: ``when`` (``신뢰도가 3 이상일 때``,
+    ``조건 없이``), ``name`` (in parentheses after a branch id) and ``adn`` (before a
+    noun: ``신뢰도가 3 이상인``)."""
+
+    when: str
+    name: str
+    adn: str
+
+
+NO_CONDITION = Cond("조건 없이", "조건 없음", "조건이 없는")
+UNREAD_CONDITION = Cond("읽지 못한 조건식에 따라", "읽지 못한 조건식", "읽지 못한 조건식이 가리키는")
+#: how an opaque condition (``condition_opaque``) is named in sentences
+OPAQUE_CONDITION = Cond("알 수 없는 조건에 따라", "알 수 없는 조건", "알 수 없는 조건이 가리키는")
+
+
+def describe_condition(expr: Expr | None, flags: Mapping[str, Flag], source: str | None = None) -> Cond:
+    """The condition in words, flags by label: ``trust >= 3 and not has_key`` →
+    ``신뢰도가 3 이상이고 열쇠가 없을 때``.  A condition whose types do not fit its flags
+    (``has_key >= 1`` on a true/false flag) is not worded: it is quoted as written."""
+    if expr is None:
+        return UNREAD_CONDITION
+    if isinstance(expr, Const) and expr.value:
+        return NO_CONDITION
+    if not types_fit(expr, flags):
+        if not (source and source.strip()):
+            return Cond("형식이 맞지 않는 조건식에 따라", "형식이 맞지 않는 조건식", "형식이 맞지 않는 조건식에 맞는")
+        shown = code(source.strip())
+        return Cond(f"형식이 맞지 않는 조건식 {shown}에 따라", f"형식이 맞지 않는 조건식 {shown}", f"조건식 {shown}에 맞는")
+    pred = _pred(expr, flags)
+    return Cond(pred.text("when") + " 때", pred.text("when") + " 때", pred.text("adn"))
+
+
+def when(cond: Cond) -> str:
+    """``신뢰도가 5 이상일 때`` or ``조건 없이``."""
+    return cond.when
 
 
 #: longer lists name the first few and count the rest
@@ -62,9 +270,9 @@ ID_LIST_LIMIT = 5
 
 
 def id_list(ids: Sequence[str]) -> str:
-    """``BR-1``, ``BR-1와 BR-2``, ``BR-1, BR-2와 BR-3``; past five, the first four and
+    """```BR-1```, ```BR-1`과 `BR-2```, …; ids quoted; past five, the first four and
     ``외 N개`` (a hedge on a scene with 2,000 branches stays readable)."""
-    ids = list(ids)
+    ids = [code(i) for i in ids]
     if len(ids) > ID_LIST_LIMIT:
         return f"{', '.join(ids[:ID_LIST_LIMIT - 1])} 외 {len(ids) - ID_LIST_LIMIT + 1}개"
     if len(ids) <= 1:
@@ -72,19 +280,55 @@ def id_list(ids: Sequence[str]) -> str:
     return ", ".join(ids[:-2] + [josa(ids[-2], "과/와") + " " + ids[-1]])
 
 
-#: how an opaque condition (``condition_opaque``) is named in sentences
-OPAQUE_CONDITION = "알 수 없는 조건"
+def comma_list(ids: Sequence[str]) -> str:
+    """```BR-1`, `BR-2`, `BR-3```: ids quoted and joined by commas alone, for a list that
+    a particle (과/와) follows; past five, the first four and ``외 N개``."""
+    ids = [code(i) for i in ids]
+    if len(ids) > ID_LIST_LIMIT:
+        return f"{', '.join(ids[:ID_LIST_LIMIT - 1])} 외 {len(ids) - ID_LIST_LIMIT + 1}개"
+    return ", ".join(ids)
 
 
-def when(cond_text: str) -> str:
-    """``신뢰도 5 이상일 때`` or ``조건 없이``."""
-    if cond_text == "조건 없음":
-        return "조건 없이"
-    if cond_text == OPAQUE_CONDITION:
-        return "알 수 없는 조건에 따라"
-    if cond_text == "읽지 못한 조건":
-        return "읽지 못한 조건식으로"
-    return f"{cond_text}일 때"
+def branches(ids: Sequence[str]) -> str:
+    """``분기 `BR-1```, ``분기 `BR-1`과 `BR-2```: ids after the noun that says what they are."""
+    return "분기 " + id_list(ids)
+
+
+def _count(n: int, counter: str = "개") -> str:
+    return f"{n:,}{counter}"
+
+
+# ------------------------------------------------------------------ counting words
+
+
+def name_list(names: Sequence[str]) -> str:
+    """Scene names (already quoted where they hold an id) joined like :func:`id_list`."""
+    names = list(names)
+    if len(names) > ID_LIST_LIMIT:
+        return f"{', '.join(names[:ID_LIST_LIMIT - 1])} 외 {len(names) - ID_LIST_LIMIT + 1}곳"
+    if len(names) <= 1:
+        return "".join(names)
+    return ", ".join(names[:-2] + [josa(names[-2], "과/와") + " " + names[-1]])
+
+
+def _no_ending_reached(endings: int) -> str:
+    """``엔딩 3개 가운데 어디에도 닿지 못합니다`` (without the final ``니다.``)."""
+    if endings == 0:
+        return "닿을 엔딩이 하나도 없어 이야기를 끝내지 못합"
+    if endings == 1:
+        return "하나뿐인 엔딩에 닿지 못합"
+    return f"엔딩 {_count(endings)} 가운데 어디에도 닿지 못합"
+
+
+def _some_endings(reachable: int, endings: int) -> str:
+    """``엔딩 3개 가운데 2개``, ``엔딩 3개 모두``, ``하나뿐인 엔딩``."""
+    if endings == 1:
+        return "하나뿐인 엔딩"
+    if reachable == endings:
+        return f"엔딩 {_count(endings)} 모두"
+    if reachable == 1:
+        return f"엔딩 {_count(endings)} 가운데 하나"
+    return f"엔딩 {_count(endings)} 가운데 {_count(reachable)}"
 
 
 # ------------------------------------------------------------------ scene summaries
@@ -92,68 +336,112 @@ def when(cond_text: str) -> str:
 
 def scene_unreached(*, name: str, incoming: int, sources: Sequence[str]) -> str:
     if incoming == 0:
-        return f"{josa(name, '은/는')} 시작 장면이 아니고 이 장면으로 오는 분기가 0개라 독자가 들어올 길이 없습니다."
-    return (f"{josa(name, '으로/로')} 오는 분기 {incoming}개가 모두 독자가 닿지 못하는 "
-            f"{id_list(sources)}에서 출발해 이 장면에도 아무도 들어오지 못합니다.")
+        return f"{josa(name, '은/는')} 시작 장면이 아닌데 이 장면으로 오는 분기가 하나도 없어 독자가 들어올 길이 없습니다."
+    if incoming == 1:
+        return (f"{josa(name, '으로/로')} 오는 분기는 하나뿐인데 그 분기가 독자가 닿지 못하는 {name_list(sources)}에서 출발해 "
+                f"이 장면에도 아무도 들어오지 못합니다.")
+    return (f"{josa(name, '으로/로')} 오는 분기 {_count(incoming)}가 모두 독자가 닿지 못하는 "
+            f"{name_list(sources)}에서 출발해 이 장면에도 아무도 들어오지 못합니다.")
 
 
 def scene_no_ending(*, name: str, outgoing: int, onward: int, endings: int) -> str:
     if outgoing == 0:
-        return f"{josa(name, '은/는')} 엔딩이 아닌데 나가는 분기가 0개라 여기 들어온 독자는 그 자리에서 멈춥니다."
-    return f"{name}에 들어온 독자는 이어지는 장면 {onward}곳을 돌아도 엔딩 {endings}개 가운데 어디에도 닿지 못합니다."
+        return f"{josa(name, '은/는')} 엔딩이 아닌데 나가는 분기가 하나도 없어 여기 들어온 독자는 그 자리에서 멈춥니다."
+    if onward == 0:
+        return f"{name}에 들어온 독자는 이 장면을 맴돌 뿐 {_no_ending_reached(endings)}니다."
+    where = "이어지는 장면 한 곳" if onward == 1 else f"이어지는 장면 {_count(onward, '곳')}"
+    return f"{name}에 들어온 독자는 {josa(where, '을/를')} 돌아도 {_no_ending_reached(endings)}니다."
+
 
 def scene_reaches(*, name: str, is_entry: bool, is_ending: bool, reachable_endings: int, endings: int) -> str:
     if is_ending and not is_entry:
         return f"{josa(name, '은/는')} 엔딩 장면이라 여기 닿은 독자는 이야기를 마칩니다."
+    reach = _some_endings(reachable_endings, endings)
     if is_entry:
-        return f"시작 장면인 {name}에서 출발한 독자는 엔딩 {endings}개 가운데 {reachable_endings}개에 닿을 수 있습니다."
-    return f"{name}에 들어온 독자는 엔딩 {endings}개 가운데 {reachable_endings}개까지 길이 이어집니다."
+        return f"시작 장면인 {name}에서 출발한 독자는 {reach}에 닿을 수 있습니다."
+    return f"{name}에 들어온 독자는 {reach}까지 길이 이어집니다."
+
+
+def undone(*, why: str, summary: str) -> str:
+    """The summary of a card whose verdict stands on the tables' paths while a hedge
+    undoes it for real readers: the hedge's point first.  ``why`` ends so that ``지만``
+    may follow (``실제 독자는 여기 닿지 못하``)."""
+    return f"{why}지만, 표의 길만 따지면 {summary}"
+
+
+def undone_reached_only_dead(*, branches: Sequence[str]) -> str:
+    return f"한 번도 걸리지 않는 {branches_(branches, '을/를')} 거쳐야만 들어오는 곳이라 실제 독자는 여기 닿지 못하"
+
+
+def undone_ending_only_dead(*, branches: Sequence[str]) -> str:
+    return f"엔딩으로 가는 길이 한 번도 걸리지 않는 {branches_(branches, '뿐')}이라 실제 독자는 끝까지 가지 못하"
+
+
+def branches_(ids: Sequence[str], particle: str) -> str:
+    """``분기 `BR-14`를``: the branches with a particle (or ``뿐``)."""
+    text = "분기 " + id_list(ids)
+    return text + particle if "/" not in particle else josa(text, particle)
+
+
+def undone_never_fires() -> str:
+    return "이 분기는 앞 분기에 가려 실제로는 한 번도 걸리지 않"
+
+
+def undone_unsatisfiable() -> str:
+    return "이 분기의 조건은 플래그 범위 안에서 참이 될 수 없어 실제로는 한 번도 걸리지 않"
 
 
 # ------------------------------------------------------------------ branch summaries
 
 
-def branch_missing_target(*, branch_id: str, from_name: str, condition: str, to_scene: str, scenes: int) -> str:
-    return (f"{from_name}에서 {when(condition)} 갈라지는 {josa(branch_id, '이/가')} 장면 {scenes}개 목록에 없는 "
-            f"{josa(to_scene, '을/를')} 가리켜 그 자리에서 이야기가 끊깁니다.")
+def branch_missing_target(*, branch_id: str, from_name: str, condition: Cond, to_scene: str, scenes: int) -> str:
+    return (f"{from_name}에서 {when(condition)} 갈라지는 분기 {josa(code(branch_id), '이/가')} 장면 {_count(scenes)}의 목록에 없는 "
+            f"{josa(code(to_scene), '을/를')} 가리켜 그 자리에서 이야기가 끊깁니다.")
 
 
 def branch_unreached(*, branch_id: str, from_scene: str, from_name: str | None, incoming: int) -> str:
     if from_name is None:
-        return f"{josa(branch_id, '이/가')} 출발하는 {josa(from_scene, '은/는')} 장면 목록에 없어 이 분기를 지나는 독자가 없습니다."
-    return (f"{from_name}에는 시작 장면에서 이어지는 길이 없어(들어오는 분기 {incoming}개) "
-            f"그곳에서 출발하는 {josa(branch_id, '을/를')} 지나는 독자가 없습니다.")
+        return (f"분기 {josa(code(branch_id), '이/가')} 출발하는 장면 {josa(code(from_scene), '은/는')} 장면 목록에 없어 "
+                f"이 분기를 지나는 독자가 없습니다.")
+    if incoming == 0:
+        return (f"{from_name}에는 들어오는 분기가 하나도 없어 그곳에서 출발하는 분기 {josa(code(branch_id), '을/를')} "
+                f"지나는 독자가 없습니다.")
+    return (f"{from_name}에는 시작 장면에서 이어지는 길이 없어 그곳에서 출발하는 분기 {josa(code(branch_id), '을/를')} "
+            f"지나는 독자가 없습니다.")
 
 
 def branch_shadowing(*, branch_id: str, order_no: int | None, from_name: str, later_id: str, later_order: int | None,
-                     later_condition: str, covers: Sequence[str], unsatisfiable: bool, role: str = "auto") -> str:
-    later = f"순번 {later_order}의 {later_id}({later_condition})"
+                     later_condition: Cond, covers: Sequence[str], unsatisfiable: bool, role: str = "auto") -> str:
+    later = f"순번 {later_order}인 분기 {code(later_id)}({later_condition.name})"
     if role == "choice" and not unsatisfiable:
-        return (f"{from_name}에서 메뉴보다 앞선 자동 분기 {josa(id_list(covers), '이/가')} {josa(later, '이/가')} 열릴 모든 경우에 "
-                f"먼저 걸려 선택지 {josa(later_id, '은/는')} 어떤 독자에게도 제시되지 않습니다.")
+        return (f"{from_name}에서 메뉴보다 앞선 자동 {josa(branches(covers), '이/가')} {josa(later, '이/가')} 열릴 모든 경우에 "
+                f"먼저 걸려 이 선택지는 어떤 독자에게도 제시되지 않습니다.")
     if role == "fallback" and not unsatisfiable:
-        return (f"{from_name}에서 {josa(id_list(covers), '이/가')} 모든 독자에게 늘 하나 이상 걸리거나 제시되어 메뉴 뒤의 대비 분기인 "
+        return (f"{from_name}에서 {josa(branches(covers), '이/가')} 모든 독자에게 늘 하나 이상 걸리거나 제시되어 메뉴 뒤의 대비 분기인 "
                 f"{josa(later, '은/는')} 어떤 독자에게도 걸리지 않습니다.")
     if unsatisfiable:
-        return (f"{from_name}에서 순번 {order_no}인 {branch_id} 바로 뒤의 {josa(later, '은/는')} "
+        return (f"{from_name}에서 순번 {order_no}인 분기 {code(branch_id)} 바로 뒤의 {josa(later, '은/는')} "
                 f"플래그 범위 안에서 조건이 참이 될 수 없어 어떤 독자에게도 나오지 않습니다.")
     if list(covers) == [branch_id]:
-        return (f"{from_name}에서 순번 {order_no}인 {branch_id}의 조건이 {josa(later, '을/를')} 남김없이 덮어 "
-                f"{josa(later_id, '은/는')} 어떤 독자에게도 나오지 않습니다.")
-    return (f"{from_name}에서 앞 순번 {id_list(covers)}의 조건 {len(covers)}개가 합쳐서 {josa(later, '을/를')} 남김없이 덮어 "
-            f"{josa(later_id, '은/는')} 어떤 독자에게도 나오지 않습니다.")
+        return (f"{from_name}에서 순번 {order_no}인 분기 {code(branch_id)}의 조건이 {josa(later, '을/를')} 남김없이 덮어 "
+                f"뒤의 분기는 어떤 독자에게도 나오지 않습니다.")
+    return (f"{from_name}에서 앞 순번 {id_list(covers)}의 조건이 함께 {josa(later, '을/를')} 남김없이 덮어 "
+            f"뒤의 분기는 어떤 독자에게도 나오지 않습니다.")
 
 
 def branch_no_ending(*, branch_id: str, from_name: str, to_name: str, endings: int) -> str:
-    return (f"{from_name}에서 {josa(to_name, '으로/로')} 가는 {josa(branch_id, '을/를')} 탄 독자는 "
-            f"그 뒤로 엔딩 {endings}개 가운데 어디에도 닿지 못합니다.")
+    return (f"{from_name}에서 {josa(to_name, '으로/로')} 가는 분기 {josa(code(branch_id), '을/를')} 탄 독자는 "
+            f"그 뒤로 {_no_ending_reached(endings)}니다.")
 
 
-def branch_reaches(*, branch_id: str, from_name: str, condition: str, to_name: str, to_is_ending: bool, reachable_endings: int) -> str:
+def branch_reaches(*, branch_id: str, from_name: str, condition: Cond, to_name: str, to_is_ending: bool, reachable_endings: int,
+                   endings: int | None = None) -> str:
     if to_is_ending:
-        return f"{from_name}에서 {when(condition)} 엔딩 {josa(to_name, '으로/로')} 바로 이어지는 분기 {josa(branch_id, '은/는')} 이야기를 끝까지 이끕니다."
-    return (f"{from_name}에서 {when(condition)} {josa(to_name, '으로/로')} 이어지는 {josa(branch_id, '은/는')} "
-            f"그 뒤로 엔딩 {reachable_endings}개까지 길이 열려 있습니다.")
+        return (f"{from_name}에서 {when(condition)} 엔딩 {josa(to_name, '으로/로')} 바로 이어지는 분기 {josa(code(branch_id), '은/는')} "
+                f"이야기를 끝까지 이끕니다.")
+    reach = _some_endings(reachable_endings, endings) if endings is not None else f"엔딩 {_count(reachable_endings)}"
+    return (f"{from_name}에서 {when(condition)} {josa(to_name, '으로/로')} 이어지는 분기 {josa(code(branch_id), '은/는')} "
+            f"그 뒤로 {reach}까지 길이 열려 있습니다.")
 
 
 # ------------------------------------------------------------------ hedges
@@ -161,68 +449,77 @@ def branch_reaches(*, branch_id: str, from_name: str, condition: str, to_name: s
 
 def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str, role: str = "auto") -> Clause:
     if role == "choice":
-        head = f"메뉴보다 앞선 자동 분기 {josa(id_list(covers), '이/가')} 늘 먼저 걸려 이 선택지는 메뉴에 나오지 않"
+        head = f"메뉴보다 앞선 자동 {josa(branches(covers), '이/가')} 늘 먼저 걸려 이 선택지는 메뉴에 나오지 않"
     elif role == "fallback":
-        head = f"{josa(id_list(covers), '이/가')} 늘 하나 이상 걸리거나 제시되어 메뉴 뒤의 이 대비 분기는 실제로 걸리지 않"
+        head = f"{josa(branches(covers), '이/가')} 늘 하나 이상 걸리거나 제시되어 메뉴 뒤의 이 대비 분기는 실제로 걸리지 않"
     else:
-        head = f"앞 순번 {josa(id_list(covers), '이/가')} 조건을 모두 덮어 이 분기는 실제로 나오지 않"
+        head = f"앞 순번 {josa(branches(covers), '이/가')} 조건을 모두 덮어 이 분기는 실제로 나오지 않"
     if same_target:
         base = f"{head}지만 같은 {josa(to_name, '으로/로')} 가는 중복이라 길이 끊기지는 않"
         return base + "고", base + "습니다."
     base = f"{head}으므로 {josa(to_name, '으로/로')} 가는 이 길은 어떤 독자도 밟지 못하"
     return base + "고", base + "는 길입니다."
 
-def hedge_unsatisfiable(*, condition: str, first: bool) -> Clause:
+
+def hedge_unsatisfiable(*, condition: Cond, first: bool) -> Clause:
     head = "순번 맨 앞이라 가리는 분기는 없지만 " if first else ""
-    base = f"{head}이 분기의 조건({condition})은 플래그 범위 안에서 그 자체로 참이 될 수 없어 한 번도 나오지 않"
+    base = f"{head}{condition.adn} 경우는 플래그 범위 안에 없어 이 분기는 한 번도 나오지 않"
     return base + "고", base + "습니다."
 
 
 def hedge_opaque(*, source: str | None) -> Clause:
-    written = f"이 분기의 조건은 원래 '{source}'라고 적혀 있는데" if source else "이 분기의 원래 조건은"
+    written = f"이 분기의 조건은 원래 {josa(code(source), '이라/라')}고 적혀 있는데" if source else "이 분기의 원래 조건은"
     base = (f"{written} 조건식 언어로 옮기지 못해 적힌 그대로 읽지 못했으므로 걸릴 수도 있고 안 걸릴 수도 있는 것으로 보아 "
             f"겹침과 막힌 조합을 따지지 않았")
     return base + "고", base + "습니다."
 
 
 def hedge_later_unsatisfiable(*, later_id: str) -> Clause:
-    base = f"뒤 순번 {josa(later_id, '은/는')} 이 분기와 상관없이 조건 자체가 참이 될 수 없는 경우"
+    base = f"뒤 순번의 분기 {josa(code(later_id), '은/는')} 이 분기와 상관없이 조건 자체가 참이 될 수 없는 경우"
     return base + "이고", base + "입니다."
 
-def hedge_undecided(*, code: str, scene_name: str, siblings: Sequence[str], column: str | None,
+
+def hedge_undecided(*, reason_code: str, scene_name: str, siblings: Sequence[str], column: str | None,
                     branch_ids: Sequence[str], flags: Sequence[str]) -> Clause:
-    others = f"같은 장면의 {josa(id_list(siblings), '과/와')} " if siblings else ""
+    """``flags`` by label (an undeclared one by its name, quoted)."""
+    kind = reason_code
+    others = f"같은 장면의 분기 {josa(comma_list(siblings), '과/와')} " if siblings else ""
     reason = {
-        "no_flags": f"{scene_name}에 쓸 수 있는 플래그(available_flags)가 적혀 있지 않아",
-        "column": f"입력에 {column} 열이 없어",
-        "order": f"{id_list(branch_ids)}의 order_no가 비었거나 겹쳐 어느 분기가 먼저 걸리는지 몰라",
-        "syntax": f"{id_list(branch_ids)}의 조건식을 읽지 못해",
-        "kind": f"{id_list(branch_ids)}의 kind가 auto도 choice도 아니라 어느 분기가 먼저 걸리는지 몰라",
-        "undeclared": f"flag_spec에 없는 플래그 {josa(id_list(flags), '을/를')} 써서",
-        "bad_flag": f"flag_spec에서 받아들이지 않은 플래그 {josa(id_list(flags), '을/를')} 써서",
-        "type": f"{id_list(flags)} 비교가 flag_spec의 형식과 맞지 않아",
-        "not_available": f"{josa(id_list(flags), '이/가')} {scene_name}의 available_flags에 없어",
+        "no_flags": f"{scene_name}에 쓸 수 있는 플래그({code('available_flags')})가 적혀 있지 않아",
+        "column": f"입력에 {code(column)} 열이 없어",
+        "order": f"{branches(branch_ids)}의 {code('order_no')} 값이 비었거나 겹쳐 어느 분기가 먼저 걸리는지 몰라",
+        "syntax": f"{branches(branch_ids)}의 조건식을 읽지 못해",
+        "kind": f"{branches(branch_ids)}의 {code('kind')} 값이 {code('auto')}도 {code('choice')}도 아니라 어느 분기가 먼저 걸리는지 몰라",
+        "undeclared": f"{code('flag_spec')}에 없는 플래그 {josa(name_list(flags), '을/를')} 써서",
+        "bad_flag": f"{code('flag_spec')}에서 받아들이지 않은 플래그 {josa(name_list(flags), '을/를')} 써서",
+        "type": f"플래그 {name_list(flags)}의 비교가 {code('flag_spec')}의 형식과 맞지 않아",
+        "not_available": f"플래그 {josa(name_list(flags), '이/가')} {scene_name}의 {code('available_flags')}에 없어",
         "budget": f"{scene_name}에서 나가는 분기의 조건이 너무 많이 얽혀 계산 한도 안에 끝나지 않아",
-    }[code]
+    }[kind]
     base = f"{reason} {others}조건이 겹치는지는 따지지 않았"
     return base + "고", base + "습니다."
 
+
 def hedge_island(*, sources: Sequence[str]) -> Clause:
-    base = f"이 장면은 독자가 닿지 못하는 {id_list(sources)}에서만 들어오는 자리라 그쪽에 길을 내면 함께 열리"
+    base = f"이 장면은 독자가 닿지 못하는 {name_list(sources)}에서만 들어오는 자리라 그쪽에 길을 내면 함께 열리"
     return base + "고", base[:-1] + "립니다."
+
 
 def hedge_missing_target(*, to_scene: str, close: str | None, rejected_lines: Sequence[int]) -> Clause:
     if close:
-        base = f"{josa(to_scene, '은/는')} 있는 장면 {close}의 오타일 수도 있어 분기를 고칠지 장면을 새로 만들지는 창작자가 정"
+        base = (f"장면 {josa(code(to_scene), '은/는')} 있는 장면 {code(close)}의 오타일 수도 있어 분기를 고칠지 장면을 새로 만들지는 "
+                f"창작자가 정")
     elif rejected_lines:
         lines = ", ".join(str(n) for n in rejected_lines[:3])
-        base = f"scene_id가 비어 판정하지 못한 장면 줄({lines}번째 줄)이 {to_scene}일 수도 있어 그 줄을 채울지 분기를 고칠지는 창작자가 정"
+        base = (f"{code('scene_id')} 값이 비어 판정하지 못한 장면 줄({lines}번째 줄)이 장면 {code(to_scene)}일 수도 있어 "
+                f"그 줄을 채울지 분기를 고칠지는 창작자가 정")
     else:
-        base = f"{josa(to_scene, '이/가')} 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 분기를 옮길지는 창작자가 정"
+        base = f"장면 {josa(code(to_scene), '이/가')} 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 분기를 옮길지는 창작자가 정"
     return base + "하고", base + "합니다."
 
+
 def hedge_from_missing_scene(*, from_scene: str) -> Clause:
-    base = f"출발 장면 {josa(from_scene, '이/가')} 목록에 없어 이 분기의 조건이 겹치는지도 따지지 않"
+    base = f"출발 장면 {josa(code(from_scene), '이/가')} 목록에 없어 이 분기의 조건이 겹치는지도 따지지 않"
     return base + "았고", base + "았습니다."
 
 
@@ -232,21 +529,43 @@ def hedge_from_missing_scene(*, from_scene: str) -> Clause:
 def _count_text(count: int | None, total: int | None) -> str:
     if count is None or total is None:
         return "셀 수 없이 많은 조합"
-    return f"조합 {total}개 가운데 {count}개"
+    if count == total:
+        return f"조합 {_count(total)} 모두"
+    if count == 1:
+        return f"조합 {_count(total)} 가운데 하나"
+    return f"조합 {_count(total)} 가운데 {_count(count)}"
 
 
-def finding_unsatisfiable(*, branch_id: str, condition: str) -> str:
-    return f"{branch_id}의 조건({condition})은 플래그 범위 안에서 참이 될 수 없어 이 분기는 한 번도 나오지 않습니다."
+def region_readers(region: Sequence[Pred], more: int = 0) -> str:
+    """``등불이 꺼졌고 열쇠가 없는 독자``: the readers of uncovered flag combinations."""
+    texts = [p.text("adn") + " 독자" if p is not None else "모든 독자" for p in region]
+    text = " 또는 ".join(texts)
+    if more:
+        text += f" 외 {more}가지 경우의 독자"
+    return text
+
+
+def region_when(region: Sequence[Pred], more: int = 0) -> str:
+    """``등불이 꺼졌고 열쇠가 없을 때``: the same combinations as a condition."""
+    if any(p is None for p in region):
+        return "모든 경우"
+    text = any_of(list(region)).text("when") + " 때" if region else "모든 경우"
+    return text + (f" 외 {more}가지" if more else "")
+
+
+def assignment_if(pred: Pred) -> str:
+    """``신뢰도가 2이고 열쇠가 없다면``: one example combination."""
+    return pred.text("cond")
 
 
 def _nothing_taken(menu: bool) -> str:
     return "자동 분기가 하나도 걸리지 않고 선택지도 하나 제시되지 않아" if menu else "나가는 분기가 하나도 걸리지 않아"
 
 
-def finding_stuck(*, name: str, description: str, count: int | None, total: int | None, example: str,
+def finding_stuck(*, name: str, readers: str, count: int | None, total: int | None, example: str,
                   menu: bool = False) -> str:
-    return (f"{name}에서 {description}인 독자에게는 {_nothing_taken(menu)}({_count_text(count, total)}) "
-            f"예를 들어 {josa(example, '이라/라')}면 이야기가 멈춥니다.")
+    return (f"{name}에서 {readers}에게는 {_nothing_taken(menu)}({_count_text(count, total)}) "
+            f"예를 들어 {example} 이야기가 멈춥니다.")
 
 
 def hedge_stuck_undecided() -> Clause:
@@ -254,8 +573,8 @@ def hedge_stuck_undecided() -> Clause:
     return base + "고", base + "습니다."
 
 
-def hedge_stuck(*, description: str, count: int | None, total: int | None, menu: bool = False) -> Clause:
-    base = f"{description}인 독자에게는 {_nothing_taken(menu)}({_count_text(count, total)}) 이 장면에서 멈추"
+def hedge_stuck(*, readers: str, count: int | None, total: int | None, menu: bool = False) -> Clause:
+    base = f"{readers}에게는 {_nothing_taken(menu)}({_count_text(count, total)}) 이 장면에서 멈추"
     return base + "고", base[:-1] + "춥니다."
 
 
@@ -270,7 +589,8 @@ def hedge_reached_only_dead(*, branches: Sequence[str]) -> Clause:
 
 
 def finding_used_up_menu(*, name: str, choices: Sequence[str]) -> str:
-    return (f"{josa(name, '은/는')} 한 번만 고를 수 있는 선택지 {len(choices)}개({id_list(choices)})만 내놓는데 "
+    some = "하나" if len(choices) == 1 else _count(len(choices))
+    return (f"{josa(name, '은/는')} 한 번만 고를 수 있는 선택지 {some}({id_list(choices)})만 내놓는데 "
             f"어느 것을 골라도 이 장면으로 돌아올 수 있어, 모두 고른 독자가 다시 오면 고를 것이 남지 않아 이야기가 멈춥니다.")
 
 
@@ -284,20 +604,26 @@ def hedge_ending_only_dead(*, branches: Sequence[str]) -> Clause:
     return base + "고", base[:-1] + "합니다."
 
 
+def finding_unsatisfiable(*, branch_id: str, condition: Cond) -> str:
+    return f"{condition.adn} 경우는 플래그 범위 안에 없어 분기 {josa(code(branch_id), '은/는')} 한 번도 나오지 않습니다."
+
+
 def finding_unused_flag(*, flag: str, label: str) -> str:
-    shown = flag if label == flag else f"{label}({flag})"
-    return f"flag_spec에 선언된 {josa(shown, '은/는')} 어느 조건식에도 쓰이지 않습니다."
+    shown = code(flag) if label == flag else f"{label}({code(flag)})"
+    return f"{code('flag_spec')}에 선언된 플래그 {josa(shown, '은/는')} 어느 조건식에도 쓰이지 않습니다."
 
 
 def finding_available_unused(*, name: str, flags: Sequence[str]) -> str:
-    return f"{name}의 available_flags에 적힌 {josa(id_list(flags), '은/는')} 이 장면의 어느 분기 조건에도 쓰이지 않습니다."
+    return (f"{name}의 {code('available_flags')}에 적힌 플래그 {josa(name_list(flags), '은/는')} "
+            f"이 장면의 어느 분기 조건에도 쓰이지 않습니다.")
 
 
 def finding_out_of_range(*, branch_id: str, comparison: str, label: str, lo: int | None, hi: int | None, truth: bool) -> str:
     always = "늘 참" if truth else "늘 거짓"
-    return f"{branch_id}의 비교 {josa(comparison, '은/는')} {label} 범위 {lo}–{hi} 안에서 {always}이라 아무것도 가르지 못합니다."
+    return (f"분기 {code(branch_id)}의 비교 {josa(code(comparison), '은/는')} {label}의 범위 {lo}–{hi} 안에서 {always}이라 "
+            f"아무것도 가르지 못합니다.")
 
 
 def finding_always_true(*, branch_id: str, condition: str, later: Sequence[str]) -> str:
-    return (f"{branch_id}의 조건 {josa(condition, '은/는')} 어떤 독자에게나 참이라 "
-            f"뒤 순번 {josa(id_list(later), '은/는')} 한 번도 나오지 않습니다.")
+    return (f"분기 {code(branch_id)}의 조건 {josa(code(condition), '은/는')} 어떤 독자에게나 참이라 "
+            f"뒤 순번의 {josa(branches(later), '은/는')} 한 번도 나오지 않습니다.")

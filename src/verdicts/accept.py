@@ -63,11 +63,11 @@ def apply_acceptances(domain, report, config: Config):
         if not accept(entry.target, entry.code, entry.reason):
             what = f"{entry.target}" + (f" ({entry.code})" if entry.code else "")
             issues.append(InputIssue(file=config.source, table="accept", column="target",
-                                     reason=f"의도된 것으로 적어 둔 {what}에 해당하는 판정이나 발견이 없습니다; 낡은 항목이면 지워 주세요."))
+                                     reason=f"의도된 것으로 적어 둔 {what}에 해당하는 판정이나 발견이 없습니다. 낡은 항목이면 지워 주세요."))
     for target, reason, file, table, line in rows:
         if not accept(target, None, reason):
             issues.append(InputIssue(file=file, table=table, line=line, column="lint_ignore",
-                                     reason=f"lint_ignore가 적혀 있지만 {target}에는 의도됨으로 둘 판정이나 발견이 없습니다; 낡은 값이면 지워 주세요."))
+                                     reason=f"'lint_ignore'가 적혀 있지만 {target}에는 의도됨으로 둘 판정이나 발견이 없습니다. 낡은 값이면 지워 주세요."))
     for key, reason in domain.extend_acceptances(report, dict(accepted_cards)).items():
         accepted_cards.setdefault(key, reason)
     out = copy.copy(report)

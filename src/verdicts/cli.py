@@ -101,7 +101,7 @@ def run(
     from .pipeline import Options, judge, judge_one, write_report_to_stdout
 
     if grading is not None and html is None:
-        raise _fail("--grading 은 --html 과 함께 써야 합니다 (자가채점 칸은 보고서 화면에 있습니다).")
+        raise _fail("'--grading'은 '--html'과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
     try:
         plugin = get_domain(domain)
     except VerdictsError as exc:
@@ -114,7 +114,7 @@ def run(
     if not (save or html):
         raise typer.Exit(judge(plugin, paths, options, prog="verdicts"))
     if len(paths) != 1:
-        raise _fail("--save 와 --html 은 입력 하나에만 쓸 수 있습니다.")
+        raise _fail("'--save'와 '--html'은 입력 하나에만 쓸 수 있습니다.")
     path = paths[0]
     if html is not None:
         from .outputs import check_output_file

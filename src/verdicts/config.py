@@ -30,6 +30,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from .errors import ConfigError, InputError
+from .korean import josa
 
 __all__ = ["Config", "Acceptance", "find_config", "load_config", "known_fail_on", "default_fail_on"]
 
@@ -211,7 +212,7 @@ def _parse_toml(path: Path) -> dict[str, Any]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다; 설정 파일은 UTF-8로 저장해야 합니다.") from None
+        raise ConfigError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다. 설정 파일은 UTF-8로 저장해야 합니다.") from None
     try:
         parsed = tomllib.loads(text)
         if depth_over(parsed, MAX_DEPTH):  # the same refusal whatever depth the parser reaches
@@ -277,11 +278,11 @@ def load_config(domain, path: Path | None) -> Config:
             else:
                 problems.append(f"'{key}': {err['msg']}")
     if problems:
-        raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — " + "; ".join(problems)) from None
+        raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — " + ", ".join(problems)) from None
     if config.fail_on is not None:
         known = known_fail_on(domain)
         bad = [v for v in config.fail_on if v not in known]
         if bad:
-            raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — 'fail_on': 알 수 없는 값 {bad}; "
-                              "쓸 수 있는 값: 판정 이름이나 코드, 린트 발견 코드, findings, issues")
+            raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — 'fail_on'에 알 수 없는 값 {josa(str(bad), '이/가')} 있습니다. "
+                              "쓸 수 있는 값은 판정 이름이나 코드, 린트 발견 코드, findings, issues입니다.")
     return config

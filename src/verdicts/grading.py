@@ -27,6 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from .korean import josa
 from .model import Card, InputIssue
 
 from .tables import read_csv
@@ -117,11 +118,11 @@ def read_gold(path: str | Path, *, key_field: str, verdicts: Sequence[str], comp
     for raw in table.rows:
         key, verdict = raw.values.get(key_field), raw.values.get("verdict")
         if not key:
-            issues.append(InputIssue(file=file, table="gold", line=raw.line, column=key_field, reason=f"{key_field}가 비어 있어 이 정답 줄은 채점하지 않았습니다."))
+            issues.append(InputIssue(file=file, table="gold", line=raw.line, column=key_field, reason=f"{josa(repr(key_field), '이/가')} 비어 있어 이 정답 줄은 채점하지 않았습니다."))
             continue
         if verdict not in verdicts:
             issues.append(InputIssue(file=file, table="gold", line=raw.line, column="verdict",
-                                     reason=f"'{verdict}'은(는) 판정 목록({', '.join(verdicts)})에 없는 값이라 이 정답 줄은 채점하지 않았습니다."))
+                                     reason=f"{josa(repr(verdict), '은/는')} 판정 목록({', '.join(verdicts)})에 없는 값이라 이 정답 줄은 채점하지 않았습니다."))
             continue
         if key in seen:
             issues.append(InputIssue(file=file, table="gold", line=raw.line, column=key_field,

@@ -9,14 +9,19 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "join_clauses", "number_word"]
+__all__ = ["code", "josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "join_clauses", "number_word"]
 
 # How the last character of a non-Hangul word is read aloud: does it end in a consonant,
 # and is that consonant ㄹ (which takes 로, not 으로)?
 _DIGIT_FINAL = {"0": "ㅇ", "1": "ㄹ", "2": "", "3": "ㅁ", "4": "", "5": "", "6": "ㄱ", "7": "ㄹ", "8": "ㄹ", "9": ""}
-_LATIN_FINAL = {"b": "", "c": "", "d": "", "f": "", "g": "", "h": "", "j": "", "k": "", "l": "ㄹ", "m": "ㅁ", "n": "ㄴ",
-                "p": "", "q": "", "r": "ㄹ", "s": "", "t": "", "v": "", "w": "", "x": "", "y": "", "z": "",
-                "a": "", "e": "", "i": "", "o": "", "u": ""}
+#: a round number is read by its last unit: 십, 백, 천, 만 (십만, 백만, 천만), 억
+_ZEROS_FINAL = {1: "ㅂ", 2: "ㄱ", 3: "ㄴ", 4: "ㄴ", 5: "ㅂ", 6: "ㄱ", 7: "ㄴ", 8: "ㄱ"}
+# an English word is read as Korean loanwords are written: -l is ㄹ (hotel 호텔), -m ㅁ,
+# -n ㄴ, -ng ㅇ; -r, -er, -or are not sounded (Tower 타워, weather 웨더); other final
+# consonants get a vowel (key 키, desk 데스크, set 세트)
+_LATIN_FINAL = {"l": "ㄹ", "m": "ㅁ", "n": "ㄴ"}
+# a word of capitals is spelled out letter by letter (SQL 에스큐엘, ROM 롬 but HTML 에이치티엠엘)
+_LETTER_FINAL = {"L": "ㄹ", "M": "ㅁ", "N": "ㄴ", "R": "ㄹ"}
 _JONG = ["", "ㄱ", "ㄲ", "ㄳ", "ㄴ", "ㄵ", "ㄶ", "ㄷ", "ㄹ", "ㄺ", "ㄻ", "ㄼ", "ㄽ", "ㄾ", "ㄿ", "ㅀ", "ㅁ", "ㅂ", "ㅄ", "ㅅ",
          "ㅆ", "ㅇ", "ㅈ", "ㅊ", "ㅋ", "ㅌ", "ㅍ", "ㅎ"]
 
@@ -56,10 +61,59 @@ def _final(word: str) -> str:
     if 0xAC00 <= code <= 0xD7A3:
         return _JONG[(code - 0xAC00) % 28]
     if ch.isdigit():
-        if len(stripped) >= 2 and stripped[-2:] == "10":
-            return "ㅂ"  # 십
-        return _DIGIT_FINAL.get(ch, "")
-    return _LATIN_FINAL.get(ch.lower(), "")
+        return _number_final(stripped)
+    if ch in "`」』":  # quoted code or a quoted title: read what is quoted
+        inner = stripped[:-1]
+        opener = {"`": "`", "」": "「", "』": "『"}[ch]
+        if opener in inner:
+            inner = inner[inner.rindex(opener) + 1:]
+        return _final(inner) if inner else ""
+    return _latin_final(stripped)
+
+
+def _number_final(text: str) -> str:
+    """The final consonant of the number ``text`` ends with, read in Sino-Korean."""
+    digits = re.search(r"[\d,]*\d$", text).group().replace(",", "")
+    if digits.strip("0") == "":
+        return _DIGIT_FINAL["0"]
+    if len(text) > len(digits) and text[-len(digits) - 1:-len(digits)] == ".":
+        return _DIGIT_FINAL.get(digits[-1], "")  # after a decimal point each digit is read alone
+    zeros = len(digits) - len(digits.rstrip("0"))
+    if zeros:
+        return _ZEROS_FINAL.get(zeros % 8 or 8, "ㄱ")
+    return _DIGIT_FINAL.get(digits[-1], "")
+
+
+def _latin_final(text: str) -> str:
+    """The final consonant of how the Latin word at the end of ``text`` is read."""
+    m = re.search(r"[A-Za-z]+$", text)
+    if not m:
+        return ""
+    word = m.group()
+    if word.isupper() and (len(word) <= 4 or not re.search(r"[AEIOU]", word)):
+        return _LETTER_FINAL.get(word[-1], "")
+    low = word.lower()
+    if low.endswith("ng"):
+        return "ㅇ"
+    # a short vowel before a final stop keeps it: luck 럭, robot 로봇, web 웹
+    stop = re.search(r"(?:^|[^aeiou])[aeiou](ck|[ptkb])$", low)
+    if stop:
+        return {"ck": "ㄱ", "k": "ㄱ", "p": "ㅂ", "b": "ㅂ", "t": "ㅅ"}[stop.group(1)]
+    if low.endswith("ype"):
+        return "ㅂ"  # type 타입
+    if len(low) >= 2 and low[-1] == "e" and low[-2] not in "aeiouy":
+        # a silent e: name 네임, code 코드, file 파일
+        return _LATIN_FINAL.get(low[-2], "") if low[-2] in "lmn" else ""
+    return _LATIN_FINAL.get(low[-1], "")
+
+
+def code(text: object) -> str:
+    """``text`` quoted as code (an id, a column name, a condition as written): ```BR-13```.
+
+    Sentences never let code stand bare; :func:`josa` reads through the quotes
+    (```BR-13```을, ```Tower```는).
+    """
+    return f"`{text}`"
 
 
 def has_final_consonant(word: str) -> bool:

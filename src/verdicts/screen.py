@@ -37,6 +37,7 @@ from typing import Any, Iterable, Sequence
 from .errors import InputError
 from .grading import sha256_of
 from .model import Card, Evidence, Report, card_field_names
+from .korean import josa
 from .palette import UNJUDGED, verdict_colours, verdict_marks
 from .safe_text import clean
 from .report import group_by_verdict
@@ -234,10 +235,10 @@ def load_grading(path: str | Path, domain: Domain, *, inputs: Iterable[str | Pat
         raise InputError(f"{path}: 채점 결과는 JSON 객체여야 합니다.")
     missing = [k for k in GRADING_KEYS if k not in data]
     if missing:
-        raise InputError(f"{path}: 채점기 출력이 아닙니다 — {', '.join(missing)} 이(가) 없습니다.")
+        raise InputError(f"{path}: 채점기 출력이 아닙니다. {josa(', '.join(repr(k) for k in missing), '이/가')} 없습니다.")
     prov = data["provenance"]
     if not isinstance(prov, dict) or not all(k in prov for k in ("tool", "time", "gold")):
-        raise InputError(f"{path}: 채점 결과의 provenance 에 tool, time, gold 가 있어야 합니다.")
+        raise InputError(f"{path}: 채점 결과의 'provenance'에 'tool', 'time', 'gold'가 있어야 합니다.")
     if prov.get("domain") not in (None, domain.name):
         raise InputError(f"{path}: 이 채점 결과는 '{prov.get('domain')}' 도메인의 것이라 {domain.name} 화면에 쓸 수 없습니다.")
     same: bool | None = None
@@ -503,7 +504,7 @@ def _notes(notes: dict[str, list[str]] | None) -> str:
         items = "".join(f"<li>{escape(s)}</li>" for s in sentences) or '<li class="muted">적힌 내용이 없습니다.</li>'
         parts.append(f'<div class="note-part" data-part="{escape(part)}"><h3>{escape(part)} <small>{escape(NOTE_HINTS[part])}</small></h3>'
                      f"<ul>{items}</ul></div>")
-    return f'<section class="panel always" id="notes"><h2>검증 메모</h2>{"".join(parts)}</section>'
+    return f'<section class="panel always" id="notes"><h2>검증 노트</h2>{"".join(parts)}</section>'
 
 
 def _pct(rate: Any) -> str:
@@ -511,7 +512,7 @@ def _pct(rate: Any) -> str:
 
 
 def _grading(panel: GradingPanel | None, domain: Domain) -> str:
-    head = '<section class="panel always" id="grading"><h2>자기 채점</h2>'
+    head = '<section class="panel always" id="grading"><h2>자가채점</h2>'
     if panel is None:
         return (head + '<p class="empty-grading" data-state="empty">예측 화면입니다. 이 칸은 사람이 만든 정답 파일로 채점기를 돌린 '
                 '결과(JSON)로만 채웁니다: 지금은 그런 결과가 없어 비워 둡니다.</p>'

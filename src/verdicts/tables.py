@@ -504,10 +504,12 @@ def _extra_cells(cells: list[str], ncols: int, file: str, table: str, line: int,
     """Report the non-empty cells past the header's width and drop every cell past it."""
     extra = [c for c in cells[ncols:] if c.strip()]
     if extra:
-        shown = ", ".join(_shown(c) for c in extra[:3]) + (f" 외 {len(extra) - 3:,}개" if len(extra) > 3 else "")
+        more = len(extra) - 3
+        shown = ", ".join(_shown(c) for c in extra[:3]) + ((" 외 하나" if more == 1 else f" 외 {more:,}개") if more > 0 else "")
         issues.append(
             InputIssue(file=file, table=table, line=line,
-                       reason=f"칸이 머리글보다 많습니다 (머리글 {ncols}칸, 이 줄 {len(cells)}칸); 넘치는 값 [{shown}]은 읽지 않았습니다.")
+                       reason=f"이 줄의 칸이 머리글보다 많아(머리글 {ncols}칸, 이 줄 {len(cells)}칸) 넘치는 값 {josa(shown, '은/는')} "
+                              f"읽지 않았습니다.")
         )
     del cells[ncols:]
 

@@ -31,7 +31,7 @@ def test_the_gather_divert_bug_is_a_finding_at_its_line():
     assert cards["keeper.gather-40#1"]["verdict"] == SHADOWING
     assert cards["keeper.gather-40#1"]["overlapping_branch_id"] == "keeper.gather-40#2"
     assert cards["keeper.gather-40#2"]["overlapping_branch_id"] == "keeper.gather-40#3"
-    assert "선택지 keeper.gather-40#2는 어떤 독자에게도 제시되지 않습니다" in cards["keeper.gather-40#1"]["summary"]
+    assert "분기 `keeper.gather-40#2`(조건 없음)가 열릴 모든 경우에 먼저 걸려 이 선택지는 어떤 독자에게도 제시되지 않습니다" in cards["keeper.gather-40#1"]["summary"]
     cited = {e["field"]: e["value"] for e in cards["keeper.gather-40#1"]["evidence"]}
     assert cited["source_line"] == "40" and cited["source_file"].endswith("lighthouse.ink")
     assert all(c.passed for c in report.checks), [c.id for c in report.checks if not c.passed]
@@ -163,7 +163,7 @@ def test_an_opaque_condition_is_may_or_may_not(tmp_path):
     report = lint(story)
     card = _by_key(report)["start#1"]
     assert "알 수 없는 조건에 따라" in card["summary"] and "조건 없이" not in card["summary"]
-    assert "원래 'RANDOM(1, 6) > 3'라고 적혀 있는데 조건식 언어로 옮기지 못해" in card["hedge"]
+    assert "원래 `RANDOM(1, 6) > 3`이라고 적혀 있는데 조건식 언어로 옮기지 못해" in card["hedge"]
     # the importer's issue points at the line of the choice
     assert [(Path(i.file).name, i.line) for i in report.issues] == [("dice.ink", 3)]
     assert not report.findings and all(c.passed for c in report.checks)

@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from verdicts.korean import josa
+
 from .scenario import KINDS, OK, Generated, Mark
 
 __all__ = ["Outcome", "observed_marks", "compare"]
@@ -123,13 +125,13 @@ def _stuck_example_wrong(gen: Generated, scene_id: str, example: Any) -> str:
     if scene is None or not isinstance(example, Mapping):
         return f"{scene_id}: 예시 조합이 없음"
     if set(example) != set(scene.available_flags):
-        return f"{scene_id}: 예시 조합의 플래그 {sorted(example)}이(가) available_flags와 다름"
+        return f"{scene_id}: 예시 조합의 플래그 {josa(str(sorted(example)), '이/가')} available_flags와 다름"
     flags = {f.flag: f for f in gen.flags}
     for name, value in example.items():
         domain = flags[name].domain()
         if not any(value == v and type(value) is type(v) for v in domain):
-            return f"{scene_id}: 예시 조합의 {name}={value!r}이(가) 범위 밖"
+            return f"{scene_id}: 예시 조합의 {josa(f'{name}={value!r}', '이/가')} 범위 밖"
     for br in gen.branches:
         if br.from_scene == scene_id and br.condition.holds(example):
-            return f"{scene_id}: 예시 조합 {dict(example)}에서 {br.branch_id}이(가) 걸림"
+            return f"{scene_id}: 예시 조합 {dict(example)}에서 {josa(br.branch_id, '이/가')} 걸림"
     return ""

@@ -250,10 +250,10 @@ CARD_CHECKS = CardChecks(
     empty=(None, ""),
 )
 
-CHECKS.add(CARD_CHECKS.enum_check("1", "verdict 가 다섯 판정 가운데 하나인지 확인합니다."))
+CHECKS.add(CARD_CHECKS.enum_check("1", "`verdict` 값이 다섯 판정 가운데 하나인지 확인합니다."))
 
 
-@CHECKS.register("2", "item_key·run_id·field_name·verdict·ai_value·source_value·evidence·summary 필드가 빠짐없이 있는지 확인합니다.")
+@CHECKS.register("2", "`item_key`·`run_id`·`field_name`·verdict·`ai_value`·`source_value`·`evidence`·`summary` 필드가 빠짐없이 있는지 확인합니다.")
 def fields_present(ctx: CheckContext):
     """Every card carries the schema's eight required fields: ``ai_value`` and
     ``source_value`` may be null, the other six may not be null or empty, and
@@ -269,7 +269,7 @@ def fields_present(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("3", "evidence_page 가 1 이상이고 그 run_id 의 source_pages.page 가운데 가장 큰 값 이하인지 확인합니다.")
+@CHECKS.register("3", "`evidence_page` 값이 1 이상이고 그 `run_id`의 `source_pages.page` 가운데 가장 큰 값 이하인지 확인합니다.")
 def page_in_range(ctx: CheckContext):
     """A cited page (the worker row's ``evidence_page`` and any ``evidence_page`` the card
     cites) is a whole number from 1 to the run's last page; an empty one is not checked
@@ -291,7 +291,7 @@ def page_in_range(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("4", "field_rules.required 가 참인 field_name 이 그 run_id 의 worker_outputs 에 없거나 value 가 빈 문자열이면 verdict 는 필수 칸이 빔입니다.")
+@CHECKS.register("4", "`field_rules.required` 값이 참인 `field_name`이 그 `run_id`의 `worker_outputs`에 없거나 `value`가 빈 문자열이면 `verdict`는 '필수 칸이 빔'입니다.")
 def required_empty(ctx: CheckContext):
     """A required field absent from the run or sent empty is ``필수 칸이 빔`` (a card may
     stop there when the requirement or the row cannot be read); every required field of
@@ -326,7 +326,7 @@ def _rule_check(index: int, verdict: str):
     return run
 
 
-@CHECKS.register("5", "pattern 이 있는 칸의 value 가 그 정규식에 전체가 맞지 않으면 verdict 는 형식이 규칙과 다름입니다.")
+@CHECKS.register("5", "`pattern` 값이 있는 칸의 `value`가 그 정규식에 전체가 맞지 않으면 `verdict`는 '형식이 규칙과 다름'입니다.")
 def format_broken(ctx: CheckContext):
     """With the first rule not firing, a value the field's pattern does not match from
     start to end is ``형식이 규칙과 다름``, and a card under that verdict has such a value
@@ -334,7 +334,7 @@ def format_broken(ctx: CheckContext):
     return _rule_check(1, FORMAT)(ctx)
 
 
-@CHECKS.register("6", "evidence_text 가 비었거나, 같은 run_id·evidence_page 의 source_pages.text 에 그대로 들어 있지 않으면 verdict 는 근거 문구가 원문에 없음입니다.")
+@CHECKS.register("6", "`evidence_text` 값이 비었거나, 같은 `run_id`·`evidence_page`의 `source_pages.text`에 그대로 들어 있지 않으면 `verdict`는 '근거 문구가 원문에 없음'입니다.")
 def not_in_source(ctx: CheckContext):
     """With the earlier rules not firing, an empty phrase, an empty or absent cited page,
     or a phrase not found verbatim in the text of that page of the same run is
@@ -343,7 +343,7 @@ def not_in_source(ctx: CheckContext):
     return _rule_check(2, NOT_IN_SOURCE)(ctx)
 
 
-@CHECKS.register("7", "evidence_text 가 원문에 있으면 ' : ' 뒤나 마지막 어절에서 source_value 를 뽑아(amount_krw 는 끝의 '원' 을 떼고) value 와 견주고, 다르면 verdict 는 원문 값과 다름입니다.")
+@CHECKS.register("7", "`evidence_text` 값이 원문에 있으면 ' : ' 뒤나 마지막 어절에서 `source_value`를 뽑아(`amount_krw` 값은 끝의 '원'을 떼고) `value`와 견주고, 다르면 `verdict`는 '원문 값과 다름'입니다.")
 def differs_from_source(ctx: CheckContext):
     """``source_value`` is what the phrase states when the phrase is on its page (null
     otherwise); with the earlier rules not firing, a value that differs from it — digits
@@ -356,17 +356,17 @@ def differs_from_source(ctx: CheckContext):
     return sorted(set(failed) | set(_rule_check(3, DIFFERS)(ctx)))
 
 
-@CHECKS.register("8", "4~7번이 둘 이상 걸리면 4, 5, 6, 7번 차례로 하나만 남기고, 하나도 안 걸리면 verdict 는 원문과 맞음입니다.")
+@CHECKS.register("8", "4~7번이 둘 이상 걸리면 4, 5, 6, 7번 차례로 하나만 남기고, 하나도 안 걸리면 `verdict`는 '원문과 맞음'입니다.")
 def precedence(ctx: CheckContext):
     """The verdict is the first of checks 4 to 7 that fires (or cannot be told), in that
     order, and ``원문과 맞음`` when none does."""
     return [c["item_key"] for c in ctx.cards if c.get("verdict") != ctx.expected(c).verdict()]
 
 
-CHECKS.add(CARD_CHECKS.evidence_field_check("9", "evidence 의 field 이름이 세 입력 표의 컬럼에 실재하는지 대조합니다."))
+CHECKS.add(CARD_CHECKS.evidence_field_check("9", "`evidence`의 `field` 이름이 세 입력 표의 컬럼에 실재하는지 대조합니다."))
 
 
-@CHECKS.register("10", "agg 가 없는 evidence 의 value 가 수록된 행의 원문 값과 같은지, evidence_text 가 그 run_id 원문 페이지의 substring 인지 확인합니다.")
+@CHECKS.register("10", "`agg` 값이 없는 `evidence`의 `value`가 수록된 행의 원문 값과 같은지, `evidence_text`가 그 `run_id` 원문 페이지의 `substring`인지 확인합니다.")
 def evidence_values(ctx: CheckContext):
     """The kit's claim (an evidence ``value`` without ``agg`` is the cited row's cell; a
     counted one carries an ``agg``), and the seed's: a card that relies on its phrase
@@ -385,4 +385,4 @@ def evidence_values(ctx: CheckContext):
     return sorted(failed)
 
 
-CHECKS.add(CARD_CHECKS.polite_check("11", "summary 와 hedge 가 존댓말로 끝나는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("11", "`summary`와 `hedge`가 존댓말로 끝나는지 확인합니다."))

@@ -177,12 +177,12 @@ CARD_CHECKS = CardChecks(
     empty=(None, "", []),
 )
 
-CHECKS.add(CARD_CHECKS.enum_check("C01", "verdict 가 스키마가 선언한 다섯 값 가운데 하나인지 확인합니다."))
+CHECKS.add(CARD_CHECKS.enum_check("C01", "`verdict` 값이 스키마가 선언한 다섯 값 가운데 하나인지 확인합니다."))
 CHECKS.add(CARD_CHECKS.required_check(
-    "C02", "action_no·thread_id·verdict·overdue_hours·low_confidence·summary·evidence 필드가 카드마다 있는지 확인합니다."))
+    "C02", "`action_no`·`thread_id`·`verdict`·`overdue_hours`·`low_confidence`·`summary`·`evidence` 필드가 카드마다 있는지 확인합니다."))
 
 
-@CHECKS.register("C03", "카드가 판정한 처리의 confidence 가 0 이상 1 이하인지 agent_action 에서 다시 읽어 확인합니다.")
+@CHECKS.register("C03", "카드가 판정한 처리의 `confidence`가 0 이상 1 이하인지 `agent_action`에서 다시 읽어 확인합니다.")
 def confidence_in_range(ctx: CheckContext):
     """The judged action's ``confidence`` cell, read again from ``agent_action``, is a
     number from 0 to 1; a card for an action that is not in the table fails too."""
@@ -195,7 +195,7 @@ def confidence_in_range(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C04", "overdue_hours 를 sent_at − received_at(시간) − max_reply_hours 로 다시 계산해 소수 둘째 자리까지 반올림한 값과 같은지, 0 이하이거나 reply_deadline 이 비면 null 인지 봅니다.")
+@CHECKS.register("C04", "`overdue_hours`를 `sent_at` − `received_at`(시간) − `max_reply_hours`로 다시 계산해 소수 둘째 자리까지 반올림한 값과 같은지, 0 이하이거나 `reply_deadline`이 비면 `null`인지 봅니다.")
 def overdue_recomputed(ctx: CheckContext):
     """The answered message is found again (the thread's latest message received at or
     before ``sent_at``); hours between it and ``sent_at`` less the kind's
@@ -215,7 +215,7 @@ def overdue_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C05", "low_confidence 를 confidence < min_confidence 로 다시 계산하고, needs_confirm 이 참이면 확인 받아야 하는데 그냥 보냄으로 갔는지, 거짓이면 판정은 그대로 두고 이 칸만 참인지 맞춰 봅니다.")
+@CHECKS.register("C05", "`low_confidence`를 `confidence < min_confidence`로 다시 계산하고, `needs_confirm`이 참이면 확인 받아야 하는데 그냥 보냄으로 갔는지, 거짓이면 판정은 그대로 두고 이 칸만 참인지 맞춰 봅니다.")
 def low_confidence_recomputed(ctx: CheckContext):
     """``low_confidence`` is ``confidence`` strictly below the kind's ``min_confidence``
     (false when the minimum is empty), whatever the verdict.  A low confidence on a kind
@@ -243,7 +243,7 @@ def low_confidence_recomputed(ctx: CheckContext):
     return failed
 
 
-CHECKS.add(CARD_CHECKS.evidence_field_check("C06", "evidence 의 field 가 세 데이터셋(agent_action, mailbox_thread, action_policy)의 컬럼에 실재하는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.evidence_field_check("C06", "`evidence`의 `field`가 세 데이터셋(`agent_action`, `mailbox_thread`, `action_policy`)의 컬럼에 실재하는지 확인합니다."))
 
 
 def _quote_failures(ctx: CheckContext) -> list[str]:
@@ -266,7 +266,7 @@ def _quote_failures(ctx: CheckContext) -> list[str]:
     return failed
 
 
-@CHECKS.register("C07", "evidence 의 quote 가 인용한 행의 원문 그대로이고, agg 없는 value 가 그 행의 값과 같은지 확인합니다.")
+@CHECKS.register("C07", "`evidence`의 `quote`가 인용한 행의 원문 그대로이고, `agg`가 없는 `value`가 그 행의 값과 같은지 확인합니다.")
 def quotes_verbatim(ctx: CheckContext):
     """Every evidence ``quote`` is the cited cell's text as it stands in the input
     (the row at ``line``, else the card's own rows), character for character; and, as
@@ -276,10 +276,10 @@ def quotes_verbatim(ctx: CheckContext):
     return sorted(set(values) | set(_quote_failures(ctx)))
 
 
-CHECKS.add(CARD_CHECKS.polite_check("C08", "summary 가 존댓말로 끝나는 한 문장인지(hedge 가 있으면 hedge 도) 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("C08", "`summary` 값이 존댓말로 끝나는 한 문장인지(`hedge` 값이 있으면 `hedge`도) 확인합니다."))
 
 
-@CHECKS.register("C09", "답한 메일의 reply_deadline 이 비어 있으면 overdue_hours 가 null 인지 확인합니다(성립 사례 TH-1048, 불성립 사례 ACT-20260303-004).")
+@CHECKS.register("C09", "답한 메일의 `reply_deadline`이 비어 있으면 `overdue_hours`가 `null`인지 확인합니다(성립 사례 `TH-1048`, 불성립 사례 `ACT-20260303-004`).")
 def no_deadline_no_overdue(ctx: CheckContext):
     """The conditional rule of the seed: when the answered message has an empty
     ``reply_deadline`` the other side set no deadline, and ``overdue_hours`` is ``null``

@@ -15,7 +15,7 @@ from decimal import Decimal
 from typing import Sequence
 
 from verdicts.engine import Clause
-from verdicts.korean import josa, number_word
+from verdicts.korean import code, josa, number_word
 
 __all__ = [
     "won", "day", "hours", "score", "head", "made_up", "values_unreadable", "twice", "unconfirmed", "confirm_unknown",
@@ -88,7 +88,7 @@ def _stopped(step: str) -> str:
 
 
 def _cells(names: Sequence[str]) -> str:
-    names = list(dict.fromkeys(names))
+    names = [code(n) for n in dict.fromkeys(names)]
     if len(names) == 1:
         return f"{names[0]} 칸"
     return josa(", ".join(names[:-1]), "과/와") + f" {names[-1]} 칸"
@@ -125,7 +125,7 @@ def values_unreadable(*, counterpart: str, kind: str, cells: Sequence[str]) -> s
 
 def twice(*, counterpart: str, replies: int, previous: str, minutes: int) -> str:
     who = f"{counterpart} 대화" if counterpart else "이 대화"
-    return (f"{who}의 같은 메일에 답장이 {number_word(replies)} 통 나갔는데, 앞선 답장 {previous} 뒤 {_gap(minutes)} 만에 "
+    return (f"{who}의 같은 메일에 답장이 {number_word(replies)} 통 나갔는데, 앞선 답장 {code(previous)} 뒤 {_gap(minutes)} 만에 "
             f"다시 보냈고 그사이 새로 받은 메일은 없습니다.")
 
 
@@ -138,7 +138,7 @@ def unconfirmed(*, counterpart: str, kind: str, confidence: Decimal, minimum: De
 
 
 def confirm_unknown(*, counterpart: str, kind: str, cells: Sequence[str], confidence: Decimal) -> str:
-    return (f"{head(counterpart, kind)} 확신도 {josa(score(confidence), '으로/로')} 나갔지만 action_policy의 {_cells(cells)}이 비어 있거나 "
+    return (f"{head(counterpart, kind)} 확신도 {josa(score(confidence), '으로/로')} 나갔지만 {code('action_policy')}의 {_cells(cells)}이 비어 있거나 "
             f"읽을 수 없어 사람 확인이 필요했는지 가리지 못하고 " + _stopped("확인"))
 
 
@@ -190,7 +190,7 @@ def hedge_stopped(*, cells: Sequence[str], later: Sequence[str]) -> Clause:
 
 
 def hedge_also_late(*, over: Decimal) -> Clause:
-    base = f"이 처리는 회신 기한도 {hours(over)}시간 넘겼지만 판정 순서에서 앞선 사유로 카드를 세우고 넘긴 시간은 overdue_hours 칸에 남겨 두었"
+    base = f"이 처리는 회신 기한도 {hours(over)}시간 넘겼지만 판정 순서에서 앞선 사유로 카드를 세우고 넘긴 시간은 {code('overdue_hours')} 칸에 남겨 두었"
     return base + "고", base + "습니다."
 
 
@@ -201,7 +201,7 @@ def hedge_also_unconfirmed(*, confidence: Decimal, minimum: Decimal) -> Clause:
 
 
 def hedge_also_twice(*, previous: str) -> Clause:
-    base = f"새 메일 없이 앞선 답장 {previous} 뒤에 다시 나간 답장이라 두 번 답장에도 걸렸"
+    base = f"새 메일 없이 앞선 답장 {code(previous)} 뒤에 다시 나간 답장이라 두 번 답장에도 걸렸"
     return base + "고", base + "습니다."
 
 
@@ -216,11 +216,11 @@ def hedge_confirmed_by(*, confidence: Decimal, minimum: Decimal, who: str) -> Cl
 
 
 def hedge_min_unknown() -> Clause:
-    base = "action_policy의 min_confidence 칸이 비어 있거나 읽을 수 없어 확신도를 기준과 견주지 못했"
+    base = f"{code('action_policy')}의 {code('min_confidence')} 칸이 비어 있거나 읽을 수 없어 확신도를 기준과 견주지 못했"
     return base + "고", base + "습니다."
 
 
 def hedge_low_confidence(*, confidence: Decimal, minimum: Decimal) -> Clause:
     base = (f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤지만 사람 확인 대상이 아닌 종류라 "
-            "판정은 그대로 두고 low_confidence만 참으로 두었")
+            f"판정은 그대로 두고 {code('low_confidence')} 값만 참으로 두었")
     return base + "고", base + "으니 한 번 살펴보시기 바랍니다."

@@ -45,7 +45,7 @@ def answer_matches_card(ctx: CheckContext) -> list[str]:
             or c.get("verdict") != labels[c["answer"]] or c.get("defect") is not (c["answer"] in bad)]
 
 
-@CHECKS.register("R2", "근거가 그림에서 읽은 글과 이 장의 page_yaml 글만 인용하는지 대조합니다.")
+@CHECKS.register("R2", "근거가 그림에서 읽은 글과 이 장의 `page_yaml` 글만 인용하는지 대조합니다.")
 def evidence_is_read(ctx: CheckContext) -> list[str]:
     """An evidence item from ``visible_texts`` quotes a text step 1 read, verbatim; one
     from ``page_yaml`` quotes a value of the component's items.  Texts only in the data
@@ -67,7 +67,7 @@ def evidence_is_read(ctx: CheckContext) -> list[str]:
     return failed
 
 
-@CHECKS.register("R3", "근거 한 줄이 「『글』→출처, 자리」를 ;로 잇고 「⇒ 답」으로 끝나는지 확인합니다.")
+@CHECKS.register("R3", "근거 한 줄이 「『글』→출처, 자리」를 `;`로 잇고 「⇒ 답」으로 끝나는지 확인합니다.")
 def evidence_line_form(ctx: CheckContext) -> list[str]:
     """``evidence_text`` is the quotes joined by ``; `` and ``⇒ answer`` at the end, or
     ``잔존 후보 없음 ⇒ complete`` for a card without evidence."""

@@ -77,13 +77,20 @@ def complete(count: int, not_counted: int = 0) -> str:
     >>> complete(3), complete(0)
     ('그림에서 읽은 글 3개가 모두 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.', '그림에서 읽은 글이 없고 비어 보이는 본문 자리도 없습니다.')
     >>> complete(5, 1)
-    '그림에서 읽은 글 5개 가운데 1개는 남은 것으로 세지 않는 글이고 나머지는 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.'
+    '그림에서 읽은 글 5개 가운데 하나는 남은 것으로 세지 않는 글이고 나머지는 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.'
+    >>> complete(1)
+    '그림에서 읽은 글 하나가 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.'
     """
     if count == 0:
         return "그림에서 읽은 글이 없고 비어 보이는 본문 자리도 없습니다."
     if not_counted:
-        return (f"그림에서 읽은 글 {count}개 가운데 {not_counted}개는 남은 것으로 세지 않는 글이고 "
+        some = "하나는" if not_counted == 1 else f"{not_counted}개는"
+        if not_counted == count:
+            return f"그림에서 읽은 글 {'하나' if count == 1 else f'{count}개 모두'}가 남은 것으로 세지 않는 글이라 남은 자리가 없습니다."
+        return (f"그림에서 읽은 글 {count}개 가운데 {some} 남은 것으로 세지 않는 글이고 "
                 "나머지는 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다.")
+    if count == 1:
+        return "그림에서 읽은 글 하나가 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다."
     return f"그림에서 읽은 글 {count}개가 모두 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다."
 
 
@@ -99,8 +106,8 @@ def hedge_replaced_data(text: str) -> Clause:
 
 
 def hedge_unboxed(count: int) -> Clause:
-    return (f"위치 없이 주어진 글 {count}개는 글자만 보고 자리를 정했고",
-            f"위치 없이 주어진 글 {count}개는 글자만 보고 자리를 정했습니다.")
+    what = "위치 없이 주어진 글 하나는" if count == 1 else f"위치 없이 주어진 글 {count}개는"
+    return (f"{what} 글자만 보고 자리를 정했고", f"{what} 글자만 보고 자리를 정했습니다.")
 
 
 #: the summary template of each answer key

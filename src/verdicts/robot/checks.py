@@ -171,11 +171,11 @@ CARD_CHECKS = CardChecks(
     aggs=AGGS,
     empty=(None, "", []),
 )
-CHECKS.add(CARD_CHECKS.enum_check("C01", "verdict 가 다섯 판정 가운데 하나인지 확인합니다."))
-CHECKS.add(CARD_CHECKS.required_check("C02", "task_id·model_artifact·verdict·evidence·summary 다섯 칸이 모두 차 있는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.enum_check("C01", "`verdict` 값이 다섯 판정 가운데 하나인지 확인합니다."))
+CHECKS.add(CARD_CHECKS.required_check("C02", "`task_id`·`model_artifact`·`verdict`·`evidence`·`summary` 다섯 칸이 모두 차 있는지 확인합니다."))
 
 
-@CHECKS.register("C03", "success_rate 를 다시 계산해 반올림한 값과 같은지, 그 값이 target_success_rate 보다 작을 때만 성공률 미달인지 확인합니다.")
+@CHECKS.register("C03", "`success_rate`를 다시 계산해 반올림한 값과 같은지, 그 값이 `target_success_rate`보다 작을 때만 성공률 미달인지 확인합니다.")
 def success_rate_recomputed(ctx: CheckContext):
     """``success_rate`` = successes ÷ runs rounded half up to two decimals; ``성공률 미달``
     exactly when it is strictly below the target (equal is not below).  A card may stop
@@ -196,7 +196,7 @@ def success_rate_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C04", "failure_total·top_failure_reason·top_failure_count·top_failure_share 를 사유가 빈 실패까지 분모에 넣어 다시 계산합니다.")
+@CHECKS.register("C04", "`failure_total`·`top_failure_reason`·`top_failure_count`·`top_failure_share`를 사유가 빈 실패까지 분모에 넣어 다시 계산합니다.")
 def failure_counts_recomputed(ctx: CheckContext):
     """Failures count every run with ``success`` false, empty reasons included; the top
     reason is the most frequent non-empty one, ties going to the name that sorts first;
@@ -211,7 +211,7 @@ def failure_counts_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C05", "실패 유형 쏠림이 실패 3회 이상이고 top_failure_share 가 top_reason_share_limit 를 넘을 때만 붙었는지 확인합니다.")
+@CHECKS.register("C05", "실패 유형 쏠림이 실패 3회 이상이고 `top_failure_share`가 `top_reason_share_limit`을 넘을 때만 붙었는지 확인합니다.")
 def concentration_recomputed(ctx: CheckContext):
     """With at least three failures and a share strictly over the limit the verdict is
     ``실패 유형 쏠림``; equal to the limit, or fewer than three failures, it is not.  A card
@@ -235,7 +235,7 @@ def concentration_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C06", "cycle_sec_median 을 다시 계산하고(짝수면 가운데 두 값의 평균) max_cycle_sec 보다 클 때만 작업 주기 초과인지 확인합니다.")
+@CHECKS.register("C06", "`cycle_sec_median`을 다시 계산하고(짝수면 가운데 두 값의 평균) `max_cycle_sec`보다 클 때만 작업 주기 초과인지 확인합니다.")
 def cycle_recomputed(ctx: CheckContext):
     """The median of the runs' ``cycle_sec`` (the mean of the two middle values for an
     even count), rounded half up; ``작업 주기 초과`` exactly when it is strictly above
@@ -257,7 +257,7 @@ def cycle_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C07", "more_episode_count 를 min_episode_count − episode_count(음수면 0)로 다시 계산하고, 수집 줄이나 episode_count 가 없으면 비었는지 확인합니다.")
+@CHECKS.register("C07", "`more_episode_count`를 `min_episode_count` − `episode_count`(음수면 0)로 다시 계산하고, 수집 줄이나 `episode_count`가 없으면 비었는지 확인합니다.")
 def more_episodes_recomputed(ctx: CheckContext):
     """How many more episodes to collect: the task's minimum less what the dataset row
     holds, floored at 0; empty without a dataset row or its ``episode_count``."""
@@ -281,7 +281,7 @@ def no_runs_no_stats(ctx: CheckContext):
     return [c["task_id"] for c in ctx.cards if not ctx.task(c).runs and any(c.get(k) is not None for k in _STATS)]
 
 
-@CHECKS.register("C09", "blocked_cause 가 학습에 없는 조건에만 있고, 능력 짝이 어긋나면 능력 불일치·평가가 없으면 평가 미실시인지 확인합니다.")
+@CHECKS.register("C09", "`blocked_cause` 값이 학습에 없는 조건에만 있고, 능력 짝이 어긋나면 능력 불일치·평가가 없으면 평가 미실시인지 확인합니다.")
 def blocked_cause_recomputed(ctx: CheckContext):
     """``능력 불일치`` when the dataset row is missing or its ``required_skill`` differs
     from the task's (or either is empty); else ``평가 미실시`` when the round has no run of
@@ -304,7 +304,7 @@ def blocked_cause_recomputed(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C10", "recapture_site·recapture_hand 가 배포 후보이거나 수집 줄이 없으면 비고, 그 밖에는 수집 줄의 capture_site·robot_hand_type 과 같은지 확인합니다.")
+@CHECKS.register("C10", "`recapture_site`·`recapture_hand` 값이 배포 후보이거나 수집 줄이 없으면 비고, 그 밖에는 수집 줄의 `capture_site`·`robot_hand_type`과 같은지 확인합니다.")
 def recapture_copied(ctx: CheckContext):
     """Where and with which hand to collect again is copied from the task's dataset row;
     a deployment candidate needs no recapture."""
@@ -320,7 +320,7 @@ def recapture_copied(ctx: CheckContext):
     return failed
 
 
-@CHECKS.register("C11", "success_rate·top_failure_share 가 0 이상 1 이하이고 cycle_sec_median 이 0보다 큰지 확인합니다.")
+@CHECKS.register("C11", "`success_rate`·`top_failure_share` 값이 0 이상 1 이하이고 `cycle_sec_median`이 0보다 큰지 확인합니다.")
 def value_ranges(ctx: CheckContext):
     """Rates are fractions; a cycle time is positive."""
     failed = []
@@ -335,6 +335,6 @@ def value_ranges(ctx: CheckContext):
     return failed
 
 
-CHECKS.add(CARD_CHECKS.evidence_field_check("C12", "evidence 의 field 이름이 세 표의 컬럼에 실제로 있는 이름인지 대조합니다."))
-CHECKS.add(CARD_CHECKS.evidence_value_check("C13", "agg 가 없는 evidence 의 value 가 인용한 줄의 값과 글자 그대로 같고, 여러 줄에서 센 값에는 agg 가 붙었는지 확인합니다."))
-CHECKS.add(CARD_CHECKS.polite_check("C14", "summary 가 존댓말 한 문장으로 끝나는지(hedge 가 있으면 hedge 도) 확인합니다."))
+CHECKS.add(CARD_CHECKS.evidence_field_check("C12", "`evidence`의 `field` 이름이 세 표의 컬럼에 실제로 있는 이름인지 대조합니다."))
+CHECKS.add(CARD_CHECKS.evidence_value_check("C13", "`agg` 값이 없는 `evidence`의 `value`가 인용한 줄의 값과 글자 그대로 같고, 여러 줄에서 센 값에는 `agg`가 붙었는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("C14", "`summary` 값이 존댓말 한 문장으로 끝나는지(`hedge` 값이 있으면 `hedge`도) 확인합니다."))

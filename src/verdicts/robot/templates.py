@@ -12,7 +12,7 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Sequence
 
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 
 
 __all__ = ["pct", "sec", "where", "Clause"]
@@ -39,10 +39,10 @@ def sec(value: Decimal) -> str:
 
 
 def where(site: str | None, hand: str | None) -> str:
-    """``안산 현장에서 parallel_2f 손으로`` (parts that are unknown are left out)."""
+    """``안산 현장에서 `parallel_2f` 손으로`` (parts that are unknown are left out)."""
     parts = [f"{site} 현장에서" if site else "수집 현장에서"]
     if hand:
-        parts.append(f"{hand} 손으로")
+        parts.append(f"{code(hand)} 손으로")
     return " ".join(parts)
 
 
@@ -55,12 +55,13 @@ _STOP = "단계에서 판정을 멈췄습니다."
 
 def skill_mismatch(*, required: str | None, have: str | None, has_row: bool, more: int | None, minimum: int | None,
                    site: str | None, hand: str | None) -> str:
-    need = f"{required} 능력" if required else "필요한 능력"
+    need = f"{code(required)} 능력" if required else "요구 능력"
     if not has_row:
-        return f"이 태스크에 필요한 {need}을 담은 수집 줄이 dataset_index에 없어 그 능력의 시연부터 새로 모아야 합니다."
+        return (f"이 태스크에 필요한 {josa(need, '을/를')} 담은 수집 줄이 {code('dataset_index')}에 없어 "
+                f"그 능력의 시연부터 새로 모아야 합니다.")
     short = f"최소 {minimum}회 기준에서 {more}회가 모자라며 " if more else ""
-    return (f"이 태스크는 {need}이 필요한데 모아 둔 데이터는 {have}뿐이고 {short}"
-            f"{where(site, hand)} {required or '요구 능력'} 시연을 새로 모아야 합니다.")
+    return (f"이 태스크는 {josa(need, '이/가')} 필요한데 모아 둔 데이터는 {code(have) if have else '다른 능력'}뿐이고 {short}"
+            f"{where(site, hand)} {need}의 시연을 새로 모아야 합니다.")
 
 
 def skill_unknown(*, missing: Sequence[str]) -> str:
@@ -68,15 +69,15 @@ def skill_unknown(*, missing: Sequence[str]) -> str:
 
 
 def not_evaluated(*, required: str | None, artifact: str, more: int | None, minimum: int | None) -> str:
-    need = f"{required} 능력" if required else "요구 능력"
-    head = f"{need}의 데이터는 있지만 이번 회차에 {josa(artifact, '으로/로')} 이 태스크를 한 번도 평가하지 않아 평가부터 돌려야 "
+    need = f"{code(required)} 능력" if required else "요구 능력"
+    head = f"{need}의 데이터는 있지만 이번 회차에 모델 {josa(code(artifact), '으로/로')} 이 태스크를 한 번도 평가하지 않아 평가부터 돌려야 "
     if more:
         return head + f"하고, 수집 회차도 최소 {minimum}회에서 {more}회가 모자랍니다."
     return head + "합니다."
 
 
 def runs_unknown() -> str:
-    return "evaluation_run 표에서 태스크별 평가 줄을 가려낼 수 없어 평가를 돌렸는지 알 수 없으므로 평가 확인 " + _STOP
+    return f"{code('evaluation_run')} 표에서 태스크별 평가 줄을 가려낼 수 없어 평가를 돌렸는지 알 수 없으므로 평가 확인 " + _STOP
 
 
 # ------------------------------------------------------------------ 성공률 미달
@@ -94,11 +95,11 @@ def below_target(*, runs: int, successes: int, rate: Decimal, target: Decimal, m
 
 def success_unknown(*, runs: int, unknown: int) -> str:
     which = f"평가 {runs}회 모두" if unknown == runs else f"평가 {runs}회 가운데 {unknown}회는"
-    return f"{which} success를 알 수 없어 성공률을 내지 못했으므로 성공률 " + _STOP
+    return f"{which} {code('success')} 값을 알 수 없어 성공률을 내지 못했으므로 성공률 " + _STOP
 
 
 def target_unknown(*, runs: int, successes: int, rate: Decimal) -> str:
-    return (f"평가 {runs}회 중 {successes}회 성공해 성공률은 {pct(rate)}이지만 task_spec의 target_success_rate가 비어 "
+    return (f"평가 {runs}회 중 {successes}회 성공해 성공률은 {pct(rate)}이지만 {code('task_spec')}의 {code('target_success_rate')} 값이 비어 "
             f"목표와 견주지 못하고 성공률 " + _STOP)
 
 
@@ -106,17 +107,17 @@ def target_unknown(*, runs: int, successes: int, rate: Decimal) -> str:
 
 
 def concentrated(*, total: int, reason: str, count: int, share: Decimal, limit: Decimal, site: str | None, hand: str | None) -> str:
-    return (f"가장 잦은 실패 사유 {reason} 하나가 실패 {total}회 가운데 {josa(f'{count}회({pct(share)})', '을/를')} 차지해 "
+    return (f"가장 잦은 실패 사유 {code(reason)} 하나가 실패 {total}회 가운데 {josa(f'{count}회({pct(share)})', '을/를')} 차지해 "
             f"쏠림 상한 {josa(pct(limit), '을/를')} 넘으므로 {where(site, hand)} 이 실패가 나는 상황을 골라 모아야 합니다.")
 
 
 def reasons_unknown(*, total: int) -> str:
-    return f"실패 {total}회 모두 failure_reason이 비어 어느 사유로 쏠렸는지 세지 못하고 실패 유형 " + _STOP
+    return f"실패 {total}회 모두 {code('failure_reason')} 값이 비어 어느 사유로 쏠렸는지 세지 못하고 실패 유형 " + _STOP
 
 
 def limit_unknown(*, total: int, reason: str, count: int, share: Decimal) -> str:
-    return (f"가장 잦은 실패 사유 {reason} 하나가 실패 {total}회 가운데 {josa(f'{count}회({pct(share)})', '을/를')} 차지하지만 "
-            f"task_spec의 top_reason_share_limit가 비어 쏠림을 가리지 못하고 실패 유형 " + _STOP)
+    return (f"가장 잦은 실패 사유 {code(reason)} 하나가 실패 {total}회 가운데 {josa(f'{count}회({pct(share)})', '을/를')} 차지하지만 "
+            f"{code('task_spec')}의 {code('top_reason_share_limit')} 값이 비어 쏠림을 가리지 못하고 실패 유형 " + _STOP)
 
 
 # ------------------------------------------------------------------ 작업 주기 초과
@@ -129,12 +130,12 @@ def cycle_over(*, rate: Decimal, target: Decimal, median: Decimal, limit: Decima
 
 def cycle_unknown(*, rate: Decimal, target: Decimal, runs: int, unknown: int) -> str:
     return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰지만 평가 {runs}회 가운데 {unknown}회의 "
-            f"cycle_sec를 읽지 못해 주기 중앙값을 내지 못하고 작업 주기 " + _STOP)
+            f"{code('cycle_sec')} 값을 읽지 못해 주기 중앙값을 내지 못하고 작업 주기 " + _STOP)
 
 
 def max_cycle_unknown(*, rate: Decimal, target: Decimal, median: Decimal) -> str:
     return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰고 주기 중앙값은 {sec(median)}초이지만 "
-            f"task_spec의 max_cycle_sec가 비어 상한과 견주지 못하고 작업 주기 " + _STOP)
+            f"{code('task_spec')}의 {code('max_cycle_sec')} 값이 비어 상한과 견주지 못하고 작업 주기 " + _STOP)
 
 
 # ------------------------------------------------------------------ 배포 후보
@@ -149,10 +150,11 @@ def deploy(*, runs: int, successes: int, rate: Decimal, target: Decimal, median:
 
 
 def _names(values: Sequence[str]) -> str:
-    values = list(values)
+    """Column names quoted and joined: ```success`와 `cycle_sec```."""
+    values = [code(v) for v in values]
     if len(values) == 1:
         return values[0]
-    return ", ".join(values[:-1]) + "와 " + values[-1]
+    return ", ".join(values[:-2] + [josa(values[-2], "과/와") + " " + values[-1]])
 
 
 def hedge_stopped(*, missing: Sequence[str], later: Sequence[str]) -> Clause:
@@ -167,7 +169,7 @@ def hedge_stopped(*, missing: Sequence[str], later: Sequence[str]) -> Clause:
 
 
 def hedge_unnamed_failures(*, total: int, unnamed: int) -> Clause:
-    base = f"실패 {total}회 가운데 {unnamed}회는 failure_reason이 비어 어느 유형인지 세지 못했"
+    base = f"실패 {total}회 가운데 {unnamed}회는 {code('failure_reason')} 값이 비어 어느 유형인지 세지 못했"
     return base + "고", base + "습니다."
 
 
@@ -178,17 +180,17 @@ def hedge_few_failures(*, total: int, share: Decimal, limit: Decimal) -> Clause:
 
 
 def hedge_episode_count_empty() -> Clause:
-    base = "dataset_index의 episode_count가 비어 몇 회를 더 모아야 하는지는 세지 못했"
+    base = f"{code('dataset_index')}의 {code('episode_count')} 값이 비어 몇 회를 더 모아야 하는지는 세지 못했"
     return base + "고", base + "습니다."
 
 
 def hedge_min_episode_empty() -> Clause:
-    base = "task_spec의 min_episode_count가 비어 몇 회를 더 모아야 하는지는 세지 못했"
+    base = f"{code('task_spec')}의 {code('min_episode_count')} 값이 비어 몇 회를 더 모아야 하는지는 세지 못했"
     return base + "고", base + "습니다."
 
 
 def hedge_no_dataset_table() -> Clause:
-    base = "dataset_index 표를 읽지 못해 모든 태스크에 수집 줄이 없는 것으로 보았"
+    base = f"{code('dataset_index')} 표를 읽지 못해 모든 태스크에 수집 줄이 없는 것으로 보았"
     return base + "고", base + "습니다."
 
 
@@ -198,10 +200,14 @@ def hedge_no_runs() -> Clause:
 
 
 def hedge_success_unknown(*, unknown: int) -> Clause:
-    base = f"success를 알 수 없는 평가 줄이 {unknown}개라 성공률과 실패 집계 칸은 비워 두었"
+    base = f"{code('success')} 값을 알 수 없는 평가 줄이 {_rows(unknown)}라 성공률과 실패 집계 칸은 비워 두었"
     return base + "고", base + "습니다."
 
 
 def hedge_cycle_unknown(*, unknown: int) -> Clause:
-    base = f"cycle_sec를 읽지 못한 평가 줄이 {unknown}개라 주기 중앙값 칸은 비워 두었"
+    base = f"{code('cycle_sec')} 값을 읽지 못한 평가 줄이 {_rows(unknown)}라 주기 중앙값 칸은 비워 두었"
     return base + "고", base + "습니다."
+
+
+def _rows(n: int) -> str:
+    return "하나뿐이" if n == 1 else f"{n}개"

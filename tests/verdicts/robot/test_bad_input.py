@@ -161,7 +161,7 @@ def test_empty_failure_reason_is_counted_not_an_issue():
     card = BASE["wipe-table-E02-oily"]
     # failures: residue, residue and one with an empty reason → 3 failures, share 2/3
     assert (card["failure_total"], card["top_failure_count"], card["top_failure_share"]) == (3, 2, 0.67)
-    assert "1회는 failure_reason이 비어" in card["hedge"]
+    assert "1회는 `failure_reason` 값이 비어" in card["hedge"]
     assert judge_round(ROUND).issues == []
 
 
