@@ -80,7 +80,7 @@ class _Builder:
     def labelled(self, scene_id: str) -> str:
         """``선장의 고백(SC-19)``, or the bare id of an unknown or untitled scene."""
         s = self.sc.scenes.get(scene_id)
-        return f"{s.name}({code(scene_id)})" if s and s.title else code(scene_id)
+        return f"{s.name}({code(scene_id)})" if s and s.title and s.title.strip() != scene_id else code(scene_id)
 
     def cond(self, branch: Branch) -> "T.Cond":
         """The branch's condition in words (remembered per parsed condition: identical
@@ -141,7 +141,7 @@ class _Builder:
         siblings = [b.branch_id for b in state.ordered if b.branch_id != branch.branch_id]
         return T.hedge_undecided(reason_code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
                                  column=u.column, branch_ids=u.branch_ids,
-                                 flags=[T.flag_word(self.flags[f]) if f in self.flags else code(f) for f in u.flags])
+                                 flags=[T.flag_name(self.flags[f]) if f in self.flags else code(f) for f in u.flags])
 
     # ------------------------------------------------------------ cards
     def scene_card(self, scene: Scene) -> StoryCard | None:

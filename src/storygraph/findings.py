@@ -314,7 +314,7 @@ def _mentions(text: str, name: str) -> bool:
 
 def _label(a: Analysis, flag: str) -> str:
     spec = a.scenario.flags.get(flag)
-    return T.flag_word(spec) if spec else code(flag)
+    return T.flag_name(spec) if spec else code(flag)
 
 
 def _constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> bool | None:

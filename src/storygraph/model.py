@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
@@ -98,7 +100,11 @@ class Scene:
     def spoken(self) -> str:
         """How a sentence calls the scene: its title, else ``장면 `SC-7```` (an id is
         quoted, and never stands alone as a subject)."""
-        return " ".join((self.title or "").split()) or f"장면 `{self.scene_id}`"
+        title = " ".join((self.title or "").split())
+        # an imported story names a scene by its knot or passage name, which is its id
+        if title and (title != self.scene_id or not re.search(r"[^\s가-힣]", title)):
+            return title
+        return f"장면 `{self.scene_id}`"
 
 
 @dataclass(slots=True)

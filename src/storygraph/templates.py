@@ -8,6 +8,7 @@ one sentence by :func:`verdicts.korean.join_clauses`.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
@@ -103,10 +104,20 @@ def _verbal(value: str) -> tuple[str, bool] | None:
     return None
 
 
+def flag_name(spec: Flag) -> str:
+    """A flag's label, else its name quoted as code (for lists after the word 플래그)."""
+    word = flag_word(spec)
+    return word[len("플래그 "):] if word.startswith("플래그 `") else word
+
+
 def flag_word(spec: Flag) -> str:
     """How sentences call a flag: its label, else its name quoted as code."""
     label = " ".join((spec.label or "").split())
-    return label or code(spec.flag)
+    if label and (label != spec.flag or not re.search(r"[^\s가-힣]", label)):
+        return label
+    # no label, or an imported story's flag labelled with its own name: code, after the
+    # noun that says what it is
+    return f"플래그 {code(spec.flag)}"
 
 
 def _subject(label: str) -> str:
@@ -463,7 +474,7 @@ def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str,
 
 def hedge_unsatisfiable(*, condition: Cond, first: bool) -> Clause:
     head = "순번 맨 앞이라 가리는 분기는 없지만 " if first else ""
-    base = f"{head}{condition.adn} 경우는 플래그 범위 안에 없어 이 분기는 한 번도 나오지 않"
+    base = f"{head}이 분기는 {condition.adn} 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 한 번도 나오지 않"
     return base + "고", base + "습니다."
 
 
@@ -605,7 +616,8 @@ def hedge_ending_only_dead(*, branches: Sequence[str]) -> Clause:
 
 
 def finding_unsatisfiable(*, branch_id: str, condition: Cond) -> str:
-    return f"{condition.adn} 경우는 플래그 범위 안에 없어 분기 {josa(code(branch_id), '은/는')} 한 번도 나오지 않습니다."
+    return (f"분기 {josa(code(branch_id), '은/는')} {condition.adn} 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 "
+            f"한 번도 나오지 않습니다.")
 
 
 def finding_unused_flag(*, flag: str, label: str) -> str:

@@ -260,7 +260,7 @@ def test_a_menu_of_once_only_choices_that_all_come_back_runs_out(tmp_path):
     report = lint(story)
     assert _used_up(report) == [("dock", "hub.ink", 2, ["dock#1", "dock#2"])]
     message = next(f.message for f in report.findings if f.code == "used-up-menu")
-    assert message == ("dock는 한 번만 고를 수 있는 선택지 2개(dock#1과 dock#2)만 내놓는데 어느 것을 골라도 이 장면으로 "
+    assert message == ("장면 `dock`은 한 번만 고를 수 있는 선택지 2개(`dock#1`과 `dock#2`)만 내놓는데 어느 것을 골라도 이 장면으로 "
                        "돌아올 수 있어, 모두 고른 독자가 다시 오면 고를 것이 남지 않아 이야기가 멈춥니다.")
     # the verdicts do not change: a once-only choice is a way on like a sticky one
     sticky = tmp_path / "sticky.ink"

@@ -142,7 +142,7 @@ CONDITIONS = [
     ('lamp == "꺼짐" and has_key', "등불이 꺼졌고 열쇠가 있을 때"),
     ("(trust >= 3 and has_key) or route_south", "신뢰도가 3 이상이고 열쇠가 있는 경우이거나 남쪽 항로가 있을 때"),
     ("not (trust >= 3 and has_key)", "신뢰도가 3 이상이고 열쇠가 있는 경우가 아닐 때"),
-    ("luck >= 7", "`luck`이 7 이상일 때"),
+    ("luck >= 7", "플래그 `luck`이 7 이상일 때"),
     ("true", "조건 없이"),
     # a condition whose types do not fit is quoted, never worded
     ("has_key >= 1", "형식이 맞지 않는 조건식 `has_key >= 1`에 따라"),
@@ -228,7 +228,8 @@ SENTENCES = [
                               to_is_ending=False, reachable_endings=1, endings=1),
      "방에서 형식이 맞지 않는 조건식 `has_key >= 1`에 따라 복도로 이어지는 분기 `BR-7`은 그 뒤로 하나뿐인 엔딩까지 길이 열려 있습니다."),
     (lambda: T.hedge_unsatisfiable(condition=_c("trust > 5"), first=True)[1],
-     "순번 맨 앞이라 가리는 분기는 없지만 신뢰도가 5보다 큰 경우는 플래그 범위 안에 없어 이 분기는 한 번도 나오지 않습니다."),
+     "순번 맨 앞이라 가리는 분기는 없지만 이 분기는 신뢰도가 5보다 큰 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 "
+     "한 번도 나오지 않습니다."),
     (lambda: T.hedge_missing_target(to_scene="SC-88", close=None, rejected_lines=[])[1],
      "장면 `SC-88`이 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 분기를 옮길지는 창작자가 정합니다."),
     (lambda: T.hedge_missing_target(to_scene="sc-07", close="SC-07", rejected_lines=[])[1],
@@ -237,7 +238,7 @@ SENTENCES = [
                                flags=["열쇠"])[1],
      "플래그 열쇠가 해안의 `available_flags`에 없어 같은 장면의 분기 `b2`와 조건이 겹치는지는 따지지 않았습니다."),
     (lambda: T.finding_unsatisfiable(branch_id="BR-51", condition=_c("trust > 5")),
-     "신뢰도가 5보다 큰 경우는 플래그 범위 안에 없어 분기 `BR-51`은 한 번도 나오지 않습니다."),
+     "분기 `BR-51`은 신뢰도가 5보다 큰 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 한 번도 나오지 않습니다."),
     (lambda: T.finding_stuck(name="안개 낀 해안", readers="등불이 꺼졌고 열쇠가 없는 독자", count=1, total=6,
                              example="등불이 꺼졌고 열쇠가 없다면"),
      "안개 낀 해안에서 등불이 꺼졌고 열쇠가 없는 독자에게는 나가는 분기가 하나도 걸리지 않아(조합 6개 가운데 하나) "
@@ -308,7 +309,7 @@ def _run(*argv: str) -> str:
 
 
 #: what a text report puts before a sentence: ``verdict · ID  ``, ``↳ ``, ``[통과] C01 ``
-_PREFIX = re.compile(r"^\s*(?:[^·\n]{1,40} · \S+\s{2}|↳ |\[[^\]]{1,10}\] \S+ |\S+:\d+ [^—\n]{0,80} — )")
+_PREFIX = re.compile(r"^\s*(?:[^·\n]{1,40} · \S+\s{2}|↳ |\[[^\]]{1,10}\] \S+ |\S+:\d+ [^—\n]{0,80} — |[^·\n]{1,40} · \S+ \([^)\n]*\)\s{2})")
 
 
 def _sentences_of_text(out: str):

@@ -333,7 +333,7 @@ class _ChoiceScript:
                 to = self._label_scene(target_file, parts[1]) if len(parts) > 1 else target_file
             cont = f"{self.name}.after-{line}"
             self.b.branch(scene, to, cond, "auto", self.file, line)
-            self.b.scene(cont, f"{self.name} {line}번째 줄 *{cmd}에서 돌아온 뒤", self.file, line)
+            self.b.scene(cont, f"`{self.name}` {line}번째 줄 `*{cmd}`에서 돌아온 뒤", self.file, line)
             self.calls.append((target_file, to, cont, line))
             if cond:
                 self.b.branch(scene, cont, None, "auto", self.file, line)
@@ -386,7 +386,7 @@ class _ChoiceScript:
                     self.b.issue(self.file, last_line(body) or opt.line,
                                  "이 선택지가 *goto나 *finish 없이 끝나 *choice 밖으로 떨어지는데 ChoiceScript는 여기서 오류로 멈추므로, 이 선택지는 막힌 곳으로 적었습니다.")
         if fake:
-            self.b.scene(cont, f"{self.name} {node.line}번째 줄 *fake_choice 뒤", self.file, node.line)
+            self.b.scene(cont, f"`{self.name}` {node.line}번째 줄 `*fake_choice` 뒤", self.file, node.line)
             return cont, True
         return scene, False
 
