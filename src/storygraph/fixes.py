@@ -664,21 +664,30 @@ def shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
     shadowed_expr = scene.rows[j][1]
     gone = {("shadowed", later)}
     by_id = {b.branch_id: b for b in a.shadowing[info.scene_id].ordered}
-    narrow = None
-    always = False
-    if len(covers) == 1:
+    move = ("move", covers[0], None)
+
+    def narrowed() -> list[tuple[str, Any, Any]]:
+        # the cover narrowed to where the shadowed branch does not hold: the region is
+        # the costly part, so it is made only when the narrowing is tried
         cover_id, cover = scene.rows[covers[0]]
         hold_cover, hold_later = compile3(cover), compile3(shadowed_expr)
         region = _scene_region(scene, lambda v: bool(hold_cover(v)) and not hold_later(v))
-        if region is not None and not isinstance(region[0], Const):
-            narrow = ("narrow", cover_id, region[0])
-            always = ("always", cover_id) in scene.before()
-    move = ("move", covers[0], None)
-    candidates: list[tuple[str, Any, Any]] = [move] if narrow is None else ([narrow, move] if always else [move, narrow])
-    same = [ids[i] for i in covers if by_id[ids[i]].to_scene == by_id[later].to_scene]  # type: ignore[index]
-    if same:
-        candidates.append(("remove", same, None))
-    for kind, what, new in candidates:
+        return [("narrow", cover_id, region[0])] if region is not None and not isinstance(region[0], Const) else []
+
+    def candidates():
+        # the narrowing first when the cover holds for every reader, else the move first
+        if len(covers) == 1 and ("always", scene.rows[covers[0]][0]) in scene.before():
+            yield from narrowed()
+            yield move
+        else:
+            yield move
+            if len(covers) == 1:
+                yield from narrowed()
+        same = [ids[i] for i in covers if by_id[ids[i]].to_scene == by_id[later].to_scene]  # type: ignore[index]
+        if same:
+            yield ("remove", same, None)
+
+    for kind, what, new in candidates():
         if kind == "narrow":
             rows = _rows_with(scene, {what: new})
             if scene.acceptable(rows, gone):
