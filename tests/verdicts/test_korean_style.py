@@ -339,11 +339,13 @@ def emitted(tmp_path_factory) -> dict[str, list[str]]:
     # conditions that do not parse or do not fit their flags, and CLI errors
     tmp = tmp_path_factory.mktemp("style")
     bad = tmp / "bad.csv"
-    bad.write_text(
-        "#table,scene_states\nscene_id,title,is_entry,is_ending,available_flags\nS,방,Y,N,trust|has_key\nE,끝,N,Y,\n"
-        "#table,story_branches\nbranch_id,from_scene,to_scene,order_no,condition_expr\n"
-        "b1,S,E,1,has_key >= 1\nb2,S,E,2,trust => 2\nb3,S,E,3,trust >= \"3\"\nb4,S,E,4,luck > 1\nb5,S,Nowhere,5,\n"
-        "#table,flag_spec\nflag,label,type,min_value,max_value,values\ntrust,신뢰도,int,0,5,\nhas_key,열쇠,bool,,,\n",
+    bad.write_text(  # the union form: one header, each row filling its table's columns
+        "scene_id,title,is_entry,is_ending,available_flags,branch_id,from_scene,to_scene,order_no,condition_expr,"
+        "flag,label,type,min_value,max_value,values\n"
+        "S,방,Y,N,trust|has_key,,,,,,,,,,,\nE,끝,N,Y,,,,,,,,,,,,\n"
+        ",,,,,b1,S,E,1,has_key >= 1,,,,,,\n,,,,,b2,S,E,2,trust => 2,,,,,,\n,,,,,b3,S,E,3,trust >= \"3\",,,,,,\n"
+        ",,,,,b4,S,E,4,luck > 1,,,,,,\n,,,,,b5,S,Nowhere,5,,,,,,,\n"
+        ",,,,,,,,,,trust,신뢰도,int,0,5,\n,,,,,,,,,,has_key,열쇠,bool,,,\n",
         encoding="utf-8")
     texts["bad.json"] = list(_strings(_json(_run("storygraph", "lint", str(bad), "--format", "json", "--quiet", stdout_only=True))))
     for argv in (("storygraph", "explain", "없는이름"), ("storygraph", "lint", str(tmp / "없음.csv")),
@@ -354,7 +356,7 @@ def emitted(tmp_path_factory) -> dict[str, list[str]]:
 
 def test_the_corpus_is_large(emitted):
     assert sum(len(v) for v in emitted.values()) > 5000
-    for name in ("robot.json", "mail.json", "extraction.json", "residue.json",
+    for name in ("robot.json", "mail.json", "extraction.json", "residue.json", "bad.json",
                  "lint-tests_golden_corpus_fuzz-3-300.json", "lint-examples_gold_cafe.json"):
         assert emitted[name], name
 
