@@ -19,7 +19,7 @@ from verdicts.model import Finding
 from . import fixes as F
 from . import templates as T
 from .analysis import Analysis
-from .conditions import OPS, Compare, Not, compile3, expr_atoms, expr_facts
+from .conditions import Compare, Not, compile3, expr_atoms, expr_facts
 from verdicts.korean import code
 
 from .liveness import describe_assignment, describe_stuck
@@ -317,21 +317,6 @@ def _label(a: Analysis, flag: str) -> str:
     return T.flag_name(spec) if spec else code(flag)
 
 
-def _constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> bool | None:
-    """True/False when ``x op c`` has the same truth for every x in [lo, hi], else None."""
-    if lo is None or hi is None:
-        return None
-    holds = OPS[op]
-    # the truth can only change at c and c±1: test the ends and the values around c
-    truth = holds(lo, c)
-    if holds(hi, c) != truth:
-        return None
-    for v in (c - 1, c, c + 1):
-        if lo <= v <= hi and holds(v, c) != truth:
-            return None
-    return truth
-
-
 @kind("comparison-out-of-range", "범위 밖 비교")
 def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
     """comparison-out-of-range — a comparison whose answer is fixed by the flag's range.
@@ -375,7 +360,7 @@ def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
             spec = flags.get(node.flag)
             if spec is None or spec.type != "int":
                 continue
-            truth = _constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
+            truth = F.constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
             if truth is not None:
                 out.append((node, spec, truth))
     return out

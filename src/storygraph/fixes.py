@@ -452,10 +452,21 @@ def _fixed(node, flags: Mapping[str, Flag]) -> bool | None:
     if type(node) is not Compare or not isinstance(node.value, int) or isinstance(node.value, bool):
         return None
     spec = flags.get(node.flag)
-    if spec is None or spec.type != "int" or spec.min_value is None or spec.max_value is None:
+    if spec is None or spec.type != "int":
         return None
-    lo, hi, c = spec.min_value, spec.max_value, node.value
-    holds = OPS[node.op]
+    return constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
+
+
+def constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> bool | None:
+    """True/False when ``x op c`` has the same truth for every x in [lo, hi], else None.
+
+    >>> constant_over_range(">=", 0, 0, 10), constant_over_range(">", 5, 0, 10), constant_over_range("<", 0, 0, 10)
+    (True, None, False)
+    """
+    if lo is None or hi is None:
+        return None
+    holds = OPS[op]
+    # the truth can only change at c and c±1: test the ends and the values around c
     truth = holds(lo, c)
     if holds(hi, c) != truth:
         return None
