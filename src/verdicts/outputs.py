@@ -22,6 +22,7 @@ import stat
 from pathlib import Path
 
 from .errors import OutputPathError, VerdictsError
+from .korean import josa
 
 __all__ = ["write_output", "output_folder", "output_error", "check_output_file", "check_output_folder"]
 
@@ -97,9 +98,9 @@ def _check_parent(path: Path, option: str, what: str = "파일") -> None:
     parent = path.parent if str(path.parent) else Path(".")
     kind = _kind(parent)
     if kind in ("missing", "under-file"):
-        raise OutputPathError(f"{option} {path}: 이 {what}을 담을 폴더가 없습니다 ({parent}). 폴더를 먼저 만들어 주세요.")
+        raise OutputPathError(f"{option} {path}: 이 {josa(what, '을/를')} 담을 폴더가 없습니다 ({parent}). 폴더를 먼저 만들어 주세요.")
     if kind != "dir":
-        raise OutputPathError(f"{option} {path}: 이 {what}을 담을 자리({parent})가 폴더가 아닙니다.")
+        raise OutputPathError(f"{option} {path}: 이 {josa(what, '을/를')} 담을 자리({parent})가 폴더가 아닙니다.")
 
 
 def check_output_file(path: str | Path, option: str) -> None:
@@ -125,6 +126,6 @@ def check_output_folder(path: str | Path, option: str) -> None:
     kind = _kind(path)
     if kind == "dir":
         return
-    if kind != "missing":
+    if kind not in ("missing", "under-file"):  # under a file: its parent says so
         raise OutputPathError(f"{option} {path}: 폴더가 아니라 파일입니다. 결과를 담을 폴더를 적어 주세요.")
     _check_parent(path, option, "폴더")

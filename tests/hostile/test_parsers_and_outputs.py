@@ -96,9 +96,9 @@ def test_a_found_config_that_cannot_be_read_is_a_message(tmp_path, kind):
 
 
 OUTPUT_CASES = {
-    "missing-folder": ("없는 폴더/out", "이 파일을 넣을 폴더가 없어"),
-    "onto-a-folder": ("a folder", "파일이 아니라 폴더라서"),
-    "through-a-file": ("a file/out", "경로 중간에 폴더가 아닌 것이 있어"),
+    "missing-folder": ("없는 폴더/out", "이 파일을 담을 폴더가 없습니다"),
+    "onto-a-folder": ("a folder", "파일이 아니라 폴더입니다"),
+    "through-a-file": ("a file/out", "이 파일을 담을 자리("),
 }
 
 
@@ -121,7 +121,7 @@ def test_an_output_path_that_cannot_be_written_is_a_message(tmp_path, story, cas
     assert f"{target}: {reason}" in out.stderr
 
 
-@pytest.mark.parametrize("where,reason", [("a file", "폴더가 아니라 파일이라서"), ("a file/x", "경로 중간에 폴더가 아닌 것이 있어")])
+@pytest.mark.parametrize("where,reason", [("a file", "폴더가 아니라 파일입니다"), ("a file/x", "이 폴더를 담을 자리(")])
 def test_fuzz_out_that_cannot_be_a_folder_is_a_message(tmp_path, where, reason):
     (tmp_path / "a file").write_text("", encoding="utf-8")
     out = run_bounded("storygraph", "fuzz", "--scenes", "200", "--out", tmp_path / where, timeout=120)
@@ -144,7 +144,7 @@ def test_a_refused_flag_row_is_not_called_undeclared_at_every_use(tmp_path):
         "플래그 't'의 flag_spec 행(6번째 줄)을 받아들이지 않아 이 조건은 따지지 않았습니다."
     assert "max_value 값 1보다 커서" in reasons[(6, "min_value")]
     b0 = next(c for c in data["cards"] if c["target_no"] == "B0")
-    assert "flag_spec에서 받아들이지 않은 플래그 t를 써서" in b0["hedge"]
+    assert "`flag_spec`에서 받아들이지 않은 플래그 `t`를 써서" in b0["hedge"]
 
 
 def test_a_range_bound_past_pythons_digit_limit_is_an_issue(tmp_path):
