@@ -209,7 +209,7 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
         if expr is None or not (b.condition_expr or "").strip():
             return b.condition_expr
         try:
-            return describe_condition(expr, sc.flags)
+            return describe_condition(expr, sc.flags).name
         except Exception:  # noqa: BLE001 - a wording must never stop the diagram
             return b.condition_expr
 

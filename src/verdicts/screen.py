@@ -336,7 +336,7 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
     hedge = f'<p class="hedge">↳ {escape(card.hedge)}</p>' if getattr(card, "hedge", None) else ""
     # a hedge is read without opening the row; on a passing card it may undo the verdict
-    warn = '<b class="undone">⚠ 단서가 판정과 어긋납니다</b> ' if undone else ""
+    warn = '<b class="undone">⚠ 판정에 단서가 붙었습니다</b> ' if undone else ""
     inline = f'<span class="hedge-inline">{warn}↳ {escape(card.hedge)}</span>' if getattr(card, "hedge", None) else ""
     fix = _fix_line(card.data.get("fix") if hasattr(card, "data") else None)
     target = extras.diagram_targets.get(card.key) if extras.diagram_svg else None

@@ -67,7 +67,7 @@ def test_problems_first_strip_folded_passing_and_marked_hedges(page, report_file
     assert undone.count() >= 2
     for key in ("SC-12", "SC-28"):
         row = passing.locator(f'details.card[data-undone][data-key="{key}"] summary')
-        assert row.is_visible() and "단서가 판정과 어긋납니다" in row.inner_text()
+        assert row.is_visible() and "판정에 단서가 붙었습니다" in row.inner_text()
     # a card in the fold opens with its fold (a link from the diagram)
     key = passing.locator("details.fold details.card").first.get_attribute("id")
     page.goto(report_file.as_uri() + "#" + key)

@@ -143,7 +143,7 @@ def test_hostile_titles_render_as_text():
     assert backslashed in joined.replace("\u2060", "")
     assert "<script>ghost</script>" in joined  # the ghost's id
     # the condition in words on the edge (its user text as text), the condition_expr as written in the tooltip
-    assert '3 미만 그리고' in joined and '<b>&' in joined and "<b>&" not in svg
+    assert '3보다 작' in joined and '<b>&' in joined and "<b>&" not in svg
 
 
 def test_dot_source_has_no_unescaped_user_markup():

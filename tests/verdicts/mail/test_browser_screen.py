@@ -78,7 +78,7 @@ def test_the_low_confidence_list_is_its_own_panel_and_opens_each_card(page, tmp_
     expect(card).not_to_have_attribute("open", "")
     panel.get_by_role("link", name="ACT-20260303-008").click()
     expect(card).to_have_attribute("open", "")
-    expect(card.locator(".hedge")).to_be_visible()
+    expect(card.locator(".hedge-inline")).to_be_visible()
     evidence = card.locator("table.evidence")
     expect(evidence).to_be_visible()
     assert evidence.locator("thead th").all_inner_texts()[-4:] == ["field", "agg", "value", "quote"]

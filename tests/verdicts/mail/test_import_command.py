@@ -75,8 +75,8 @@ def test_the_same_tables_from_maildir_mbox_and_imap(tmp_path, imap, policy):
         assert f"{log} 3번째 줄" in done.stderr and "JSON으로 읽지 못해" in done.stderr
         assert "받은 메일 5통을 mailbox_thread.csv에, 보낸 메일 4통 가운데 3통을 agent_action.csv에 썼습니다" in done.stderr
         # the user's own reply and the mail the agent only claims to have sent are named, not dropped
-        assert "<s4@home.example>는 에이전트 기록에 없어" in done.stderr
-        assert "<s9@home.example>를 보낸 편지함에서 찾지 못해" in done.stderr
+        assert "보낸 메일 <s4@home.example>" in done.stderr and "에이전트 기록에 없어" in done.stderr
+        assert "<s9@home.example>" in done.stderr and "보낸 편지함에서 찾지 못해" in done.stderr
         # two amounts in the quote mail: which one was taken, and why
         assert "'1.2억 원', '￦12,000,000'으로 여럿이라" in done.stderr
         outs[name] = out

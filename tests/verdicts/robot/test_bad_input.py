@@ -154,7 +154,7 @@ def test_missing_table(cli, tmp_path):
     data = _run(cli, folder)
     assert [(i["table"], i["column"]) for i in data["issues"]] == [("dataset_index", None)]
     assert {(c["verdict"], c["blocked_cause"]) for c in data["cards"]} == {("학습에 없는 조건", "능력 불일치")}
-    assert all("dataset_index 표" in c["hedge"] for c in data["cards"])
+    assert all("`dataset_index` 표" in c["hedge"] for c in data["cards"])
 
 
 def test_empty_failure_reason_is_counted_not_an_issue():
