@@ -5,7 +5,8 @@ verdict marked without opening the row, Korean line breaking, a phone-sized scre
 apart by mark and border as well as colour, every text at WCAG AA contrast (4.5:1), the
 sample labelled, upload by a Korean button or by drag and drop.
 
-Screenshots of the desktop and phone screens go to ``docs/img/`` (docs/screen.md)."""
+Screenshots of the desktop and phone screens go to ``test-artifacts/`` (untracked: a
+test run never changes the repository; copy them to ``docs/img/`` for docs/screen.md)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ import pytest
 from tests.conftest import run
 from tests.storygraph.test_browser_screen import EXAMPLES, browser, page, report_file, server  # noqa: F401 - fixtures
 
-DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+DOCS_IMG = Path(__file__).resolve().parents[2] / "test-artifacts"
+DOCS_IMG.mkdir(exist_ok=True)
 
 #: the contrast of every text node's colour against the background it is drawn on
 CONTRAST_JS = """
