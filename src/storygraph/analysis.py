@@ -20,7 +20,7 @@ from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
 from .budgets import DEFAULT_BUDGETS, BudgetExceeded, Budgets
-from .fixes import condition_text_fix, type_problem_fix
+from .fixes import condition_text_fix, quoted, type_problem_fix
 from .facts import SceneShadowing, ShadowedBranch, Undecided
 from .graph import SceneGraph
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
@@ -435,12 +435,26 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
             out[b.branch_id] = parse_condition(b.condition_expr)
         except ConditionSyntaxError as exc:
             out[b.branch_id] = None
+            fix = condition_text_fix(b.condition_expr or "", scenario.flags, exc.position, b.branch_id)
             issues.append(InputIssue(
                 file=file, table="story_branches", line=b.line, column="condition_expr", position=exc.position,
-                reason=f"조건식 문법 오류: {exc.message}\n{exc.caret}",
-                fix=condition_text_fix(b.condition_expr or "", scenario.flags, exc.position, b.branch_id),
+                reason=f"조건식 문법 오류: {exc.message}{did_you_mean(fix)}\n{exc.caret}", fix=fix,
             ))
     return out
+
+
+def did_you_mean(fix: dict[str, Any] | None) -> str:
+    """`` 혹시 `trust >= 2`를 쓰려던 것인가요?``: the likely intended condition of a
+    condition fix (its new ``condition_expr``), for the issue's own message; nothing
+    without one.
+
+    >>> did_you_mean({"text": "…", "edits": [{"action": "set", "column": "condition_expr", "value": "trust >= 2"}]})
+    ' 혹시 `trust >= 2`를 쓰려던 것인가요?'
+    """
+    for edit in (fix or {}).get("edits", ()):
+        if edit.get("column") == "condition_expr" and edit.get("value"):
+            return f" 혹시 {quoted(edit['value'], '을/를')} 쓰려던 것인가요?"
+    return ""
 
 
 def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo | None = None) -> None:
@@ -704,10 +718,9 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
             else:
                 (undeclared if p.undeclared else typed).append(p.flag)
             culprit_branches.append(b.branch_id)
+            fix = None if reason is not p.reason else type_problem_fix(b.condition_expr or "", flags, p.flag, p.pos, b.branch_id)
             a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
-                                       position=p.pos, reason=reason,
-                                       fix=None if reason is not p.reason else
-                                       type_problem_fix(b.condition_expr or "", flags, p.flag, p.pos, b.branch_id)))
+                                       position=p.pos, reason=reason + did_you_mean(fix), fix=fix))
         for f in info[0]:
             if not has_flag_table:
                 undeclared.append(f)

@@ -72,6 +72,19 @@ def quoted(code: str, pair: str | None = None) -> str:
     return f"`{code}`" + josa(core, pair)[len(core):]
 
 
+def _ids(ids: Sequence[str], pair: str | None = None) -> str:
+    """Ids quoted as code and joined (```A```, ```B```와 ```C```), with ``pair`` after the last.
+
+    >>> _ids(["BR-1", "BR-2"], "을/를")
+    '`BR-1`과 `BR-2`를'
+    """
+    ids = [str(i) for i in ids]
+    last = quoted(ids[-1], pair) if ids else ""
+    if len(ids) <= 1:
+        return last
+    return ", ".join([quoted(i) for i in ids[:-2]] + [quoted(ids[-2], "과/와") + " " + last])
+
+
 def _fix(text: str, edits: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     return {"text": text, "edits": edits or []}
 
@@ -565,7 +578,7 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     new_id = _next_branch_id(a)
     last = max((b.order_no or 0 for b in state.ordered), default=0) + 1
     row = {"branch_id": new_id, "from_scene": scene_id, "to_scene": target, "condition_expr": text, "order_no": last}
-    sentence = (f"{name}의 맨 뒤 순번 {last}에 {josa(new_id, '을/를')} 더하고 {how} {josa(_name(a, target), '으로/로')} 보내면 "
+    sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how} {josa(_name(a, target), '으로/로')} 보내면 "
                 f"아무 분기도 걸리지 않던 조합이 모두 닫힙니다")
     if not minimised:
         sentence = sentence[:-len("닫힙니다")] + "닫히며" + unshrunk
@@ -703,7 +716,8 @@ def shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
             rows = _rows_with(scene, {what: new})
             if scene.acceptable(rows, gone):
                 text = _text_of(new)
-                return _fix(f"{what}의 조건을 {quoted(text, '으로/로')} 좁히면 뒤 순번 {later}도 걸리는 독자가 생깁니다.",
+                return _fix(f"분기 {quoted(what)}의 조건을 {quoted(text, '으로/로')} 좁히면 뒤 순번인 분기 {quoted(later)}도 "
+                            "걸리는 독자가 생깁니다.",
                             [_set("story_branches", what, "condition_expr", text)])
         elif kind == "move":
             first = what
@@ -713,14 +727,14 @@ def shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
                 edits = [_set("story_branches", bid, "order_no", n) for (bid, _), n in zip(rows, numbers) if by_id[bid].order_no != n]
                 new_no = numbers[first]
                 cover_ids = [ids[i] for i in covers]
-                return _fix(f"{josa(later, '을/를')} {_join(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기면 "
-                            f"가려졌던 {later}도 걸리는 독자가 생깁니다.", edits)
+                return _fix(f"분기 {quoted(later, '을/를')} {_ids(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기면 "
+                            "가려졌던 이 분기도 걸리는 독자가 생깁니다.", edits)
         else:
             to_name = _name(a, by_id[later].to_scene)  # type: ignore[index]
             rows = [r for r in scene.rows if r[0] != later]
             if scene.acceptable(rows):
-                return _fix(f"{josa(to_name, '으로/로')}는 앞 순번 {_join(what)}에서도 이미 가므로 한 번도 걸리지 않는 "
-                            f"{later} 줄을 지워도 길은 그대로입니다.",
+                return _fix(f"{josa(to_name, '으로/로')}는 앞 순번의 분기 {_ids(what)}에서도 이미 가므로 한 번도 걸리지 않는 "
+                            f"분기 {quoted(later)}의 줄을 지워도 길은 그대로입니다.",
                             [{"action": "remove", "table": "story_branches", "row": later}])
     return None
 
@@ -782,7 +796,7 @@ def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bo
         if scene is not None and not scene.acceptable(_rows_with(scene, {bid: new}), {("range", f"{bid}:{old}")}):
             continue
         text = _text_of(new)
-        return _fix(f"{bid}의 조건을 {quoted(text, '으로/로')} 고치면 {quoted(old)} 대신 들어간 {quoted(render(guess))} 비교가 "
+        return _fix(f"분기 {quoted(bid)}의 조건을 {quoted(text, '으로/로')} 고치면 {quoted(old)} 대신 들어간 {quoted(render(guess))} 비교가 "
                     f"{spec.name} 범위 {lo}–{hi} 안에서 독자를 가릅니다.",
                     [_set("story_branches", bid, "condition_expr", text)])
     new = _simplify_consts(_replace(expr, node, Const(truth)))
@@ -796,10 +810,10 @@ def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bo
     word = "참" if truth else "거짓"
     if not text:
         return _fix(f"{quoted(old)} 비교는 {spec.name} 범위 {lo}–{hi} 안에서 늘 {word}이라 빼도 뜻이 같으므로 "
-                    f"{bid}의 condition_expr 칸을 비워도 됩니다.",
+                    f"분기 {quoted(bid)}의 {quoted('condition_expr')} 칸을 비워도 됩니다.",
                     [_set("story_branches", bid, "condition_expr", "")])
     return _fix(f"{quoted(old)} 비교는 {spec.name} 범위 {lo}–{hi} 안에서 늘 {word}이라 빼도 뜻이 같으므로 "
-                f"{bid}의 조건을 {quoted(text, '으로/로')} 줄이면 됩니다.",
+                f"분기 {quoted(bid)}의 조건을 {quoted(text, '으로/로')} 줄이면 됩니다.",
                 [_set("story_branches", bid, "condition_expr", text)])
 
 
@@ -866,7 +880,8 @@ def always_true_fix(a: "Analysis", branch, later: Sequence[str]) -> dict[str, An
     if not scene.acceptable(rows, {("always", bid)}):
         return None
     text = _text_of(new)
-    return _fix(f"{bid}의 조건을 {quoted(text, '으로/로')} 좁히면 뒤 순번 {_join(list(later))}도 걸리는 독자가 생깁니다.",
+    return _fix(f"분기 {quoted(bid)}의 조건을 {quoted(text, '으로/로')} 좁히면 뒤 순번인 분기 {_ids(list(later))}도 "
+                "걸리는 독자가 생깁니다.",
                 [_set("story_branches", bid, "condition_expr", text)])
 
 
@@ -953,8 +968,9 @@ def missing_target_fix(a: "Analysis", branch) -> dict[str, Any] | None:
     if best is None:
         return None
     others = [s for _, s in near if s != best][:2]
-    also = f"이어지고, 철자가 비슷한 장면으로는 {_join([f'{_name(a, s)}({s})' for s in others])}도 있습니다" if others else "이어집니다"
-    return _fix(f"{branch.branch_id}의 to_scene 칸을 목록에 없는 {target} 대신 철자가 가까운 {josa(best, '으로/로')} 고치면 "
+    also = f"이어지고, 철자가 비슷한 장면으로는 {_join([f'{_name(a, s)}({quoted(s)})' for s in others])}도 있습니다" if others else "이어집니다"
+    return _fix(f"분기 {quoted(branch.branch_id)}의 {quoted('to_scene')} 칸을 목록에 없는 {quoted(target)} 대신 철자가 가까운 "
+                f"{quoted(best, '으로/로')} 고치면 "
                 f"독자가 닿고 엔딩으로 이어지는 {josa(_name(a, best) if _name(a, best) != best else '장면', '으로/로')} "
                 f"이야기가 {also}.",
                 [_set("story_branches", branch.branch_id, "to_scene", best)])
@@ -1003,8 +1019,12 @@ def _problems(text: str, flags: Mapping[str, Flag]) -> list | None:
     return check_types(expr, flags) if flags else []
 
 
+#: what a repaired condition then does with a ``flag_spec``
+_MATCHES_SPEC = f"{quoted('flag_spec', '과/와')} 맞습니다"
+
+
 def _text_fix(text: str, flags: Mapping[str, Flag], near: int, branch_id: str | None, enough,
-              result: str = "flag_spec과 맞습니다") -> dict[str, Any] | None:
+              result: str = _MATCHES_SPEC) -> dict[str, Any] | None:
     """The single repair nearest to ``near`` after which ``enough(problems)`` holds (else
     the first such pair of repairs)."""
     repairs = sorted(_repairs(text, flags), key=lambda r: abs(r[0] + 1 - near))
@@ -1020,11 +1040,9 @@ def _text_fix(text: str, flags: Mapping[str, Flag], near: int, branch_id: str | 
     return None
 
 
-def _text_sentence(old: str, changes, new: str, branch_id: str | None, result: str = "flag_spec과 맞습니다") -> dict[str, Any]:
+def _text_sentence(old: str, changes, new: str, branch_id: str | None, result: str = _MATCHES_SPEC) -> dict[str, Any]:
     new = " ".join(new.split())
-    said = " 그리고 ".join(f"{quoted(bad)} 대신 {quoted(good)} {noun}" for bad, good, noun in changes)
-    last_noun = changes[-1][2]
-    said = said[: -len(last_noun)] + josa(last_noun, "을/를")
+    said = " 쓰고 ".join(f"{quoted(bad)} 대신 {quoted(good)} {josa(noun, '을/를')}" for bad, good, noun in changes)
     edits = [_set("story_branches", branch_id, "condition_expr", new)] if branch_id else []
     return _fix(f"{said} 써서 조건식을 {quoted(new, '으로/로')} 고치면 {result}.", edits)
 
@@ -1088,8 +1106,8 @@ def type_problem_fix(text: str, flags: Mapping[str, Flag], flag: str, position: 
 def unused_flag_fix(flag: Flag, scenes: Iterable[Any] = (), story: bool = False) -> dict[str, Any]:
     """Delete the flag's row (and its name from the scenes that list it).  ``story``: the
     tables were made from a story, whose rows have no line a person sees."""
-    row = "선언" if story else f"줄(flag_spec {flag.line}번째 줄)"
-    return _fix(f"어느 조건식도 쓰지 않는 플래그 {flag.flag}의 {josa(row, '을/를')} 지우거나, "
+    row = "선언" if story else f"줄({quoted('flag_spec')}의 {flag.line}번째 줄)"
+    return _fix(f"어느 조건식도 쓰지 않는 플래그 {quoted(flag.flag)}의 {josa(row, '을/를')} 지우거나, "
                 f"이 플래그로 가르려던 분기의 조건식에 {flag.name} 비교를 더하면 됩니다.",
                 [{"action": "remove", "table": "flag_spec", "row": flag.flag}]
                 + [_set("scene_states", s.scene_id, "available_flags", "|".join(f for f in s.available_flags if f != flag.flag))
@@ -1100,9 +1118,9 @@ def available_unused_fix(scene, unused: Sequence[str]) -> dict[str, Any]:
     kept = [f for f in scene.available_flags or () if f not in unused]
     value = "|".join(kept)
     if kept:
-        text = f"{scene.name}의 available_flags 칸에서 {_join(list(unused))} 플래그를 빼고 {quoted(value)}만 남기면 됩니다."
+        text = f"{scene.name}의 {quoted('available_flags')} 칸에서 {_ids(list(unused))} 플래그를 빼고 {quoted(value)}만 남기면 됩니다."
     else:
-        text = f"{scene.name}의 분기는 어느 플래그도 쓰지 않으니 available_flags 칸을 비우면 됩니다."
+        text = f"{scene.name}의 분기는 어느 플래그도 쓰지 않으니 {quoted('available_flags')} 칸을 비우면 됩니다."
     return _fix(text, [_set("scene_states", scene.scene_id, "available_flags", value)])
 
 

@@ -67,6 +67,10 @@ def _final(word: str) -> str:
         opener = {"`": "`", "」": "「", "』": "『"}[ch]
         if opener in inner:
             inner = inner[inner.rindex(opener) + 1:]
+        if ch == "`":
+            # code is read to its last word: a closing parenthesis or quote of a
+            # condition is not an annotation (`a or (b <= 6)`으로, `lamp == "꺼짐"`을)
+            inner = inner.rstrip("\"') ") or inner
         return _final(inner) if inner else ""
     return _latin_final(stripped)
 
@@ -125,6 +129,8 @@ def josa(word: str, pair: str) -> str:
 
     >>> josa("등대", "은/는"), josa("선장의 고백", "이/가"), josa("항구", "으로/로"), josa("SC-1", "으로/로")
     ('등대는', '선장의 고백이', '항구로', 'SC-1로')
+    >>> josa("`trust == 0 or (trust <= 6)`", "으로/로"), josa('`lamp == "꺼짐"`', "을/를")
+    ('`trust == 0 or (trust <= 6)`으로', '`lamp == "꺼짐"`을')
     """
     key = (word, pair)
     done = _JOSA_DONE.get(key)

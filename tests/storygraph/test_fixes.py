@@ -132,7 +132,8 @@ def _problems(report, path: Path) -> dict[tuple, object]:
         out[("finding", f.code, f.target)] = f
     for i in report.issues:
         row = keys.get((i.file, i.line), None) if i.line is not None else None
-        reason = re.sub(r"\d+", "#", i.reason.split("\n")[0])
+        # the problem, not its "did you mean" (which another fix may change or take away)
+        reason = re.sub(r"\d+", "#", re.sub(r" 혹시 `.*`\S* 쓰려던 것인가요\?$", "", i.reason.split("\n")[0]))
         out[("issue", i.table, i.column, row if row is not None else i.line, reason)] = i
     return out
 
@@ -251,9 +252,12 @@ def test_condition_typos_get_their_likely_intended_text(text, want, tmp_path):
         f",,,,,B1,S1,S2,{text},1,,,,,,\n,,,,,B2,S1,S2,has_key,2,,,,,,\n,,,,,B3,S1,S2,,3,,,,,,\n"
         ",,,,,,,,,,trust,신뢰도,int,0,5,\n,,,,,,,,,,has_key,열쇠,bool,,,\n", encoding="utf-8")
     report = lint(path)
-    fixed = [i.fix for i in report.issues if i.fix]
+    fixed = [i for i in report.issues if i.fix]
     assert fixed, report.issues
-    assert fixed[0]["edits"][0]["value"] == want
+    assert fixed[0].fix["edits"][0]["value"] == want
+    # the message itself says what was likely meant (issue 18), not only the fix field
+    first_line = fixed[0].reason.split("\n")[0]
+    assert first_line.endswith(f"혹시 {quoted(want, '을/를')} 쓰려던 것인가요?"), fixed[0].reason
     work = tmp_path / "w"
     work.mkdir()
     _check_every_fix(path, work)
@@ -340,7 +344,7 @@ def test_the_fix_is_shown_in_every_format(tmp_path):
     def run(*args: str) -> str:
         return subprocess.run([str(exe), "lint", path, "--quiet", *args], cwd=ROOT, capture_output=True, text=True).stdout
 
-    want = "BR-45의 조건을 `trust <= 3`으로 좁히면 뒤 순번 BR-46도 걸리는 독자가 생깁니다."
+    want = "분기 `BR-45`의 조건을 `trust <= 3`으로 좁히면 뒤 순번인 분기 `BR-46`도 걸리는 독자가 생깁니다."
     assert f"    고치는 법: {want}\n" in run()
     cards = {c["target_no"]: c for c in json.loads(run("--format", "json"))["cards"]}
     assert cards["BR-45"]["fix"]["text"] == want
