@@ -20,7 +20,7 @@ from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
 from .budgets import DEFAULT_BUDGETS, BudgetExceeded, Budgets
-from .fixes import condition_text_fix, quoted, type_problem_fix
+from .fixes import FixMemo, condition_text_fix, quoted, type_problem_fix
 from .facts import SceneShadowing, ShadowedBranch, Undecided
 from .graph import SceneGraph
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
@@ -76,6 +76,8 @@ class Analysis:
     story: bool = False
     #: the per-scene budgets of the exact searches (:mod:`storygraph.budgets`)
     budgets: Budgets = DEFAULT_BUDGETS
+    #: what the fixes (:mod:`storygraph.fixes`) make once for this analysis and read again
+    fix_memo: FixMemo | None = field(default_factory=FixMemo, repr=False, compare=False)
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]

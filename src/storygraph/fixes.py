@@ -37,7 +37,7 @@ from .conditions import (
     And, Compare, Const, Expr, FlagTrue, Not, OPS, Or, check_types, compile3, expr_atoms, expr_facts, parse_condition, render,
 )
 from .model import Flag
-from .shadowing import FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
+from .shadowing import ClassGrid, FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
 
 if TYPE_CHECKING:  # pragma: no cover
     from .liveness import StuckScene
@@ -49,6 +49,7 @@ __all__ = [
     "MAX_ATOMS", "MAX_POINTS", "quoted", "region_condition", "stuck_fix", "shadowing_fix", "missing_target_fix",
     "out_of_range_fix", "always_true_fix", "unsatisfiable_fix", "condition_text_fix", "type_problem_fix",
     "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "minimal_sum", "near_ids", "apply_edits", "edit_distance", "KEYS",
+    "FixMemo",
 ]
 
 #: regions are minimised over at most this many order variables (Quine–McCluskey grows
@@ -277,27 +278,7 @@ def minimal_sum(width: int, minterms: Sequence[int], dontcares: Sequence[int] = 
     full = (1 << width) - 1
     if len(ones | set(dontcares)) == 1 << width:
         return None
-    current = {(m, 0) for m in ones | set(dontcares)}
-    primes: set[tuple[int, int]] = set()
-    while current:
-        merged: set[tuple[int, int]] = set()
-        used: set[tuple[int, int]] = set()
-        by_mask: dict[int, list[tuple[int, int]]] = {}
-        for imp in current:
-            by_mask.setdefault(imp[1], []).append(imp)
-        for mask, group in by_mask.items():
-            values = {v for v, _ in group}
-            for v in values:
-                for bit in range(width):
-                    flag = 1 << bit
-                    if mask & flag or v & flag:
-                        continue
-                    if v | flag in values:
-                        merged.add((v, mask | flag))
-                        used.add((v, mask))
-                        used.add((v | flag, mask))
-        primes |= current - used
-        current = merged
+    primes = _prime_implicants(width, ones | set(dontcares))
     covers = {p: frozenset(m for m in ones if (m & ~p[1] & full) == p[0]) for p in primes}
     covers = {p: c for p, c in covers.items() if c}
     chosen: list[tuple[int, int]] = []
@@ -321,6 +302,64 @@ def minimal_sum(width: int, minterms: Sequence[int], dontcares: Sequence[int] = 
                 todo -= covers[p]
         chosen += best
     return sorted(chosen, key=lambda p: (-bin(p[1]).count("1"), p))
+
+
+def _prime_implicants(width: int, cells: set[int]) -> set[tuple[int, int]]:
+    """Quine–McCluskey's prime implicants ``(value, mask)`` of the function true on
+    ``cells`` (minterms and don't-cares), found with each set of free variables at once.
+
+    For a mask ``m`` of free variables, bit ``v`` of ``within[m]`` says that the product
+    with value ``v`` (its free bits 0) holds on all of its cells: freeing one more
+    variable ``b`` keeps ``v`` when both ``v`` and ``v | b`` were kept.  A product is
+    prime when no product with one more free variable contains it — the ones merged
+    nowhere in the pairwise merging of the textbook method, which finds the same set.
+
+    >>> sorted(_prime_implicants(2, {1, 3}))
+    [(1, 2)]
+    """
+    size = 1 << width
+    clear = _clear_masks(width)
+    within = [0] * size
+    f = 0
+    for c in cells:
+        f |= 1 << c
+    within[0] = f
+    for m in range(1, size):
+        low = m & -m
+        before = within[m ^ low]
+        if before:
+            b = low.bit_length() - 1
+            within[m] = before & (before >> low) & clear[b]
+    primes: set[tuple[int, int]] = set()
+    for m in range(size):
+        keep = within[m]
+        if not keep:
+            continue
+        for b in range(width):
+            flag = 1 << b
+            if m & flag:
+                continue
+            bigger = within[m | flag]
+            if bigger:
+                keep &= ~(bigger | (bigger << flag))
+                if not keep:
+                    break
+        while keep:
+            low = keep & -keep
+            primes.add((low.bit_length() - 1, m))
+            keep ^= low
+    return primes
+
+
+#: width -> per variable, the cells whose bit for it is 0 (one integer bit per cell)
+_CLEAR: dict[int, list[int]] = {}
+
+
+def _clear_masks(width: int) -> list[int]:
+    masks = _CLEAR.get(width)
+    if masks is None:
+        masks = _CLEAR[width] = [sum(1 << v for v in range(1 << width) if not v >> b & 1) for b in range(width)]
+    return masks
 
 
 def _exact_cover(left: set[int], candidates: list, covers: dict) -> list | None:
@@ -366,21 +405,7 @@ class _TooMuch(Exception):
 
 def _cubes(inside: set, order, domains, flags) -> Expr:
     """The points merged greedily into cubes (one flag's classes at a time), unminimised."""
-    work = [[{c} for c in p] for p in sorted(inside)]
-    changed = True
-    while changed:
-        changed = False
-        for i in range(len(work)):
-            for j in range(i + 1, len(work)):
-                a, b = work[i], work[j]
-                diff = [n for n in range(len(order)) if a[n] != b[n]]
-                if len(diff) == 1:
-                    a[diff[0]] = a[diff[0]] | b[diff[0]]
-                    del work[j]
-                    changed = True
-                    break
-            if changed:
-                break
+    work = _merged([[{c} for c in p] for p in sorted(inside)], len(order))
     parts = []
     for cube in work:
         pieces = []
@@ -396,15 +421,164 @@ def _cubes(inside: set, order, domains, flags) -> Expr:
     return parts[0] if len(parts) == 1 else Or(tuple(parts))
 
 
+def _merged(work: list[list[set]], k: int) -> list[list[set]]:
+    """``work`` (cubes: per flag, a set of classes) with, again and again, the first pair
+    ``i < j`` in reading order that differs in one flag only merged into ``i`` (``j``
+    removed), until no pair does.
+
+    A scan from the start after each merge would find the same pair, but it would read
+    again pairs already known not to merge: all rows before ``start`` are known against
+    every other row except the one row ``dirty`` that a merge changed, so the next pair
+    is ``(x, dirty)`` for the first ``x`` before it, else in ``dirty``'s own row, else in
+    a full scan from ``start``."""
+
+    def differ(a: list[set], b: list[set]) -> int:
+        at = -1
+        for n in range(k):
+            if a[n] != b[n]:
+                if at >= 0:
+                    return -1
+                at = n
+        return at
+
+    def merge(i: int, j: int, n: int) -> None:
+        work[i][n] = work[i][n] | work[j][n]
+        del work[j]
+
+    start, dirty = 0, -1
+    while True:
+        if dirty >= 0:
+            d = dirty
+            x = next((x for x in range(d) if differ(work[x], work[d]) >= 0), -1)
+            if x >= 0:
+                merge(x, d, differ(work[x], work[d]))
+                if d < start:
+                    start -= 1
+                dirty = x
+                continue
+            y = next((y for y in range(d + 1, len(work)) if differ(work[d], work[y]) >= 0), -1)
+            if y >= 0:
+                merge(d, y, differ(work[d], work[y]))
+                if y < start:
+                    start -= 1
+                continue
+            dirty = -1
+        found = False
+        for x in range(start, len(work)):
+            a = work[x]
+            for y in range(x + 1, len(work)):
+                n = differ(a, work[y])
+                if n >= 0:
+                    merge(x, y, n)
+                    start = dirty = x
+                    found = True
+                    break
+            if found:
+                break
+        if not found:
+            return work
+
+
 def _holds_at(expr: Expr, order: Sequence[str], domains, point) -> bool:
     return bool(compile3(expr)({f: domains[f].points[c][0] for f, c in zip(order, point)}))
+
+
+# ----------------------------------------------------------------------------- made once per analysis
+
+
+class FixMemo:
+    """What the fixes of one analysis make once and read many times: each scene's
+    conditions as the fixes decide them again (:class:`_Scene`, with the problems of the
+    scene as it is), the 조건이 겹침 and unsatisfiable fixes already made (a card and a
+    finding ask for the same one), the index of scene ids by spelling, the branches by
+    id and the next free branch id.  Owned by the
+    :class:`~storygraph.analysis.Analysis` (its ``fix_memo``): it lives and dies with
+    the analysis, and a process that forks after some fixes were made starts with them."""
+
+    __slots__ = ("scenes", "made", "neighbours", "branches", "next_id")
+
+    def __init__(self) -> None:
+        self.scenes: dict[str, _Scene] = {}
+        self.made: dict[tuple[str, str], dict[str, Any] | None] = {}
+        self.neighbours: _Neighbours | None = None
+        self.branches: dict[str, Any] | None = None
+        self.next_id: str | None = None
+
+
+def _memo(a: "Analysis") -> FixMemo:
+    memo = a.fix_memo
+    if memo is None:  # (an Analysis made by hand)
+        memo = a.fix_memo = FixMemo()
+    return memo
+
+
+def _scene(a: "Analysis", scene_id: str) -> "_Scene":
+    scenes = _memo(a).scenes
+    scene = scenes.get(scene_id)
+    if scene is None:
+        scene = scenes[scene_id] = _Scene(a, scene_id)
+    return scene
+
+
+def _once(a: "Analysis", kind: str, key: str, make) -> dict[str, Any] | None:
+    """The fix ``make()`` made once per ``(kind, key)``; each caller gets its own copy."""
+    made = _memo(a).made
+    try:
+        fix = made[(kind, key)]
+    except KeyError:
+        fix = made[(kind, key)] = make()
+    return None if fix is None else {"text": fix["text"], "edits": [dict(e) for e in fix["edits"]]}
+
+
+def _branches_by_id(a: "Analysis") -> dict[str, Any]:
+    memo = _memo(a)
+    if memo.branches is None:
+        memo.branches = {b.branch_id: b for b in a.scenario.branches}
+    return memo.branches
 
 
 # ----------------------------------------------------------------------------- scene state
 
 
+class _Problems:
+    """The problems of a scene's rows (:meth:`_Scene.problems`): ``found``, a set of
+    ``("shadowed", id)``, ``("unsatisfiable", id)``, ``("always", id)`` and
+    ``("range", id:comparison)``; and the readers stuck, as the class points (over the
+    scene's ``available_flags``) where no branch holds: ``shape`` (the number of classes
+    of each flag, ``None`` when the points are not enumerated) and ``stuck`` (a mask with
+    one byte per point, :class:`~storygraph.shadowing.ClassGrid`'s layout)."""
+
+    __slots__ = ("found", "shape", "stuck")
+
+    def __init__(self, found: set[tuple[str, str]], shape: tuple[int, ...] | None, stuck: int):
+        self.found, self.shape, self.stuck = found, shape, stuck
+
+    def __contains__(self, item: tuple[str, str]) -> bool:
+        return item in self.found
+
+    def stuck_points(self) -> set[tuple[int, ...]]:
+        if self.shape is None:
+            return set()
+        return {p for i, p in enumerate(product(*[range(k) for k in self.shape])) if not (self.stuck >> (8 * i)) & 1}
+
+    def brings(self, before: "_Problems") -> bool:
+        """Whether these problems include one that ``before`` does not."""
+        if self.found - before.found:
+            return True
+        if not self.stuck:
+            return False
+        if self.shape == before.shape:
+            return bool(self.stuck & ~before.stuck)
+        return bool(self.stuck_points() - before.stuck_points())
+
+
 class _Scene:
-    """The conditions of one scene as a list that can be edited and decided again."""
+    """The conditions of one scene as a list that can be edited and decided again.
+
+    Made once per scene and analysis (:class:`FixMemo`): the problems of the scene as it
+    is, and the pieces every edited version shares — the flag classes of a set of
+    conditions, whether a condition holds for everyone under them, its comparisons fixed
+    by a range, where it holds on the grid of points — are each made once."""
 
     def __init__(self, a: "Analysis", scene_id: str):
         self.a = a
@@ -414,22 +588,72 @@ class _Scene:
         scene = a.scenario.scenes.get(scene_id)
         self.available = list(scene.available_flags or ()) if scene is not None else []
         self.flags = a.scenario.flags
-        self._before: set[tuple[str, str]] | None = None
+        self._before: _Problems | None = None
+        # the conditions the keys below name by id, kept alive with them
+        self._alive: list[Expr] = [e for _, e in self.rows]
+        # (names, condition ids) -> (domains, number of their classes); domains by value -> number
+        self._domains: dict[tuple, tuple[dict[str, FlagDomain], int]] = {}
+        self._classes: dict[tuple, int] = {}
+        self._always: dict[tuple[int, int], bool] = {}
+        self._range: dict[tuple[str, int], list[tuple[str, str]]] = {}
+        # classes number -> (shape, grid) of the stuck points (None past the bound)
+        self._grids: dict[int, tuple[tuple[int, ...], ClassGrid] | None] = {}
+        self._masks: dict[tuple[int, int], int] = {}
 
-    def before(self) -> set[tuple[str, str]]:
+    def before(self) -> _Problems:
         """The problems of the scene as it is (made once)."""
         if self._before is None:
             self._before = self.problems(self.rows)
         return self._before
 
-    def problems(self, rows: list[tuple[str, Expr]]) -> set[tuple[str, str]]:
-        """What is wrong in the scene with ``rows`` as its branches: ``("shadowed", id)``,
-        ``("unsatisfiable", id)``, ``("always", id)``, ``("stuck", point)``,
-        ``("range", id)``."""
+    def _classes_of(self, exprs: list[Expr], names: list[str]) -> tuple[dict[str, FlagDomain], int]:
+        key = (tuple(names), frozenset(map(id, exprs)))
+        known = self._domains.get(key)
+        if known is None:
+            domains = scene_domains(exprs, self.flags, names=names)
+            number = self._classes.setdefault(tuple((f, d.points) for f, d in domains.items()), len(self._classes))
+            known = self._domains[key] = (domains, number)
+            self._alive.extend(exprs)
+        return known
+
+    def _stuck_grid(self, domains: Mapping[str, FlagDomain], number: int) -> tuple[tuple[int, ...], ClassGrid] | None:
+        if number in self._grids:
+            return self._grids[number]
+        order = [f for f in self.available if f in domains]
+        grid = None
+        if order and _grid_size(order, domains) <= MAX_POINTS * 4:
+            g = ClassGrid(order, domains)
+            if g.complete:  # (a flag with no class: no point at all)
+                grid = (tuple(len(domains[f].points) for f in order), g)
+        self._grids[number] = grid
+        return grid
+
+    def _holds(self, e: Expr, grid: ClassGrid, number: int) -> int:
+        """Where ``e`` holds on the grid, one byte per point (as :func:`compile3` on each
+        point's assignment: a flag off the grid leaves the condition unknown, not true)."""
+        key = (id(e), number)
+        mask = self._masks.get(key)
+        if mask is None:
+            names = expr_facts(e)[0]
+            if all(f in grid.stride for f in names):
+                mask = grid.mask(e)
+            else:
+                ev, domains = compile3(e), grid.domains
+                order = list(grid.stride)[::-1]  # (made from the flags in reverse)
+                mask = 0
+                for i, p in enumerate(product(*[range(len(domains[f].points)) for f in order])):
+                    if ev({f: domains[f].points[c][0] for f, c in zip(order, p)}):
+                        mask |= 1 << (8 * i)
+            self._masks[key] = mask
+        return mask
+
+    def problems(self, rows: list[tuple[str, Expr]]) -> _Problems:
+        """What is wrong in the scene with ``rows`` as its branches (:class:`_Problems`)."""
         exprs = [e for _, e in rows]
-        names = list(dict.fromkeys(self.available + [f for e in exprs for f in expr_facts(e)[0]]))
-        domains = scene_domains(exprs, self.flags, names=names)
-        used = [f for f in dict.fromkeys(f for e in exprs for f in expr_facts(e)[0]) if f in domains]
+        facts = [expr_facts(e)[0] for e in exprs]
+        names = list(dict.fromkeys(self.available + [f for fl in facts for f in fl]))
+        domains, number = self._classes_of(exprs, names)
+        used = [f for f in dict.fromkeys(f for fl in facts for f in fl) if f in domains]
         kinds = [self.a.kinds.get(bid, "auto") for bid, _ in rows]
         opaque = [bid in self.a.opaque for bid, _ in rows]
         blockers = menu_blockers(kinds, opaque) if (self.a.kinds or self.a.opaque) else None
@@ -438,26 +662,34 @@ class _Scene:
         for j, shadow in decided.items():
             out.add(("unsatisfiable" if shadow.unsatisfiable else "shadowed", rows[j][0]))
         for j, (bid, e) in enumerate(rows[:-1]):
-            if not isinstance(e, Const) and find_witness(compile3(Not(e)), [], domains, list(domains)) is None:
+            if isinstance(e, Const):
+                continue
+            key = (id(e), number)
+            always = self._always.get(key)
+            if always is None:
+                always = self._always[key] = find_witness(compile3(Not(e)), [], domains, list(domains)) is None
+            if always:
                 out.add(("always", bid))
         for bid, e in rows:
-            for node in expr_atoms(e):
-                if _fixed(node, self.flags) is not None:
-                    out.add(("range", f"{bid}:{render(node)}"))
-        order = [f for f in self.available if f in domains]
-        if order and _grid_size(order, domains) <= MAX_POINTS * 4:
-            evals = [compile3(e) for e in exprs]
-            for p in _points(order, domains):
-                assignment = {f: domains[f].points[c][0] for f, c in zip(order, p)}
-                if not any(ev(assignment) for ev in evals):
-                    out.add(("stuck", repr(p)))
-        return out
+            key2 = (bid, id(e))
+            fixed = self._range.get(key2)
+            if fixed is None:
+                fixed = self._range[key2] = [("range", f"{bid}:{render(node)}") for node in expr_atoms(e)
+                                             if _fixed(node, self.flags) is not None]
+            out.update(fixed)
+        grid = self._stuck_grid(domains, number)
+        if grid is None:
+            return _Problems(out, None, 0)
+        shape, g = grid
+        union = 0
+        for e in exprs:
+            union |= self._holds(e, g, number)
+        return _Problems(out, shape, g.all & ~union)
 
     def acceptable(self, rows: list[tuple[str, Expr]], gone: set[tuple[str, str]] = frozenset()) -> bool:  # type: ignore[assignment]
         """Whether ``rows`` bring no problem the scene did not have, and remove ``gone``."""
-        before = self.before()
         after = self.problems(rows)
-        return not (after - before) and not (gone & after)
+        return not after.brings(self.before()) and not (gone & after.found)
 
 
 def _fixed(node, flags: Mapping[str, Flag]) -> bool | None:
@@ -495,9 +727,9 @@ def constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> bool
 def _next_branch_id(a: "Analysis") -> str:
     """A branch id not yet used, in the pattern of the existing ones (``BR-63`` after
     ``BR-62``); made once per analysis (each fix is applied alone)."""
-    known = a.__dict__.get("_fix_next_id")
-    if known is not None:
-        return known
+    memo = _memo(a)
+    if memo.next_id is not None:
+        return memo.next_id
     taken = {b.branch_id for b in a.scenario.branches}
     best: tuple[int, str, int] | None = None
     pattern = re.compile(r"(.*?)(\d+)")
@@ -510,7 +742,7 @@ def _next_branch_id(a: "Analysis") -> str:
         n += 1
         candidate = f"{prefix}{n:0{width}d}"
         if candidate not in taken:
-            a.__dict__["_fix_next_id"] = candidate
+            memo.next_id = candidate
             return candidate
 
 
@@ -674,14 +906,19 @@ def shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
     """For the card of ``branch_id`` (the branch right before a shadowed one): narrow the
     covering branch, move the shadowed one before its cover, or drop it when a covering
     branch already goes to the same scene — the first of these that the scene, decided
-    again, accepts (the narrowing first when the cover holds for every reader)."""
+    again, accepts (the narrowing first when the cover holds for every reader).  Made
+    once per branch and analysis."""
+    return _once(a, "shadowed", branch_id, lambda: _shadowing_fix(a, branch_id))
+
+
+def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
     later = a.overlap.get(branch_id)
     info = a.shadowed.get(later) if later else None
     if info is None or not _decided(a, info.scene_id):
         return None
     if info.unsatisfiable:
         return unsatisfiable_fix(a, later)  # type: ignore[arg-type]
-    scene = _Scene(a, info.scene_id)
+    scene = _scene(a, info.scene_id)
     ids = [bid for bid, _ in scene.rows]
     j = ids.index(later)  # type: ignore[arg-type]
     covers = sorted(ids.index(c) for c in info.covered_by)
@@ -780,7 +1017,7 @@ def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bo
     bid = branch.branch_id
     old = render(node)
     decided = _decided(a, branch.from_scene)
-    scene = _Scene(a, branch.from_scene) if decided else None
+    scene = _scene(a, branch.from_scene) if decided else None
     if truth and scene is not None:
         ids = [bid_ for bid_, _ in scene.rows]
         later = ids[ids.index(bid) + 1:]
@@ -848,10 +1085,12 @@ def _flag_used_elsewhere(a: "Analysis", flag: str, branch) -> bool:
 
 def unsatisfiable_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
     """For a condition no reader can meet because a comparison is always false: that
-    comparison's likely intended form."""
-    by_id = a.__dict__.get("_fix_branches")
-    if by_id is None:
-        by_id = a.__dict__["_fix_branches"] = {b.branch_id: b for b in a.scenario.branches}
+    comparison's likely intended form (made once per branch and analysis)."""
+    return _once(a, "unsatisfiable", branch_id, lambda: _unsatisfiable_fix(a, branch_id))
+
+
+def _unsatisfiable_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
+    by_id = _branches_by_id(a)
     branch = by_id.get(branch_id)
     expr = a.conditions.get(branch_id)
     if branch is None or expr is None:
@@ -869,7 +1108,7 @@ def always_true_fix(a: "Analysis", branch, later: Sequence[str]) -> dict[str, An
     """Narrow an always-true condition to where none of the branches it hides holds."""
     if not _decided(a, branch.from_scene):
         return None
-    scene = _Scene(a, branch.from_scene)
+    scene = _scene(a, branch.from_scene)
     hidden = [compile3(e) for bid, e in scene.rows if bid in later]
     region = _scene_region(scene, lambda v: not any(h(v) for h in hidden))
     if region is None or isinstance(region[0], Const):
@@ -939,10 +1178,10 @@ class _Neighbours:
 
 
 def _neighbours(a: "Analysis") -> _Neighbours:
-    index = a.__dict__.get("_fix_neighbours")
-    if index is None:
-        index = a.__dict__["_fix_neighbours"] = _Neighbours(a.scenario.scenes)
-    return index
+    memo = _memo(a)
+    if memo.neighbours is None:
+        memo.neighbours = _Neighbours(a.scenario.scenes)
+    return memo.neighbours
 
 
 def _number(s: str) -> int | None:
@@ -1158,9 +1397,7 @@ def apply_edits(tables: dict[str, list[dict[str, Any]]], edits: Sequence[Mapping
 def dead_branch_fix(a: "Analysis", branch_ids: Sequence[str]) -> dict[str, Any] | None:
     """For a scene that depends on branches that never fire: the fix that makes the first
     of them fire (its own shadowing, unsatisfiable condition or missing target)."""
-    by_id = a.__dict__.get("_fix_branches")
-    if by_id is None:
-        by_id = a.__dict__["_fix_branches"] = {b.branch_id: b for b in a.scenario.branches}
+    by_id = _branches_by_id(a)
     for bid in branch_ids:
         info = a.shadowed.get(bid)
         fix = None

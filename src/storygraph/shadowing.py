@@ -42,7 +42,7 @@ from .model import Flag
 __all__ = [
     "FlagDomain", "flag_domain", "make_flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing",
     "class_product", "CLASS_PRODUCT_LIMIT", "decide_by_classes", "decide_by_sat", "SatScene",
-    "class_masks", "decide_from_masks", "decide_scene", "menu_blockers", "AUTO", "CHOICE",
+    "class_masks", "decide_from_masks", "decide_scene", "menu_blockers", "AUTO", "CHOICE", "ClassGrid",
 ]
 
 AUTO = "auto"
@@ -348,7 +348,7 @@ def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], 
     if not (size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT):
         return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers, budget=budget), None, None
     names = [f for f in used if f in domains]
-    grid = _ClassGrid(names, domains)
+    grid = ClassGrid(names, domains)
     mask = grid.mask
     masks = [mask(c) for c in conditions]
     shadows = decide_from_masks(masks, exhaustive_pairs, blockers)
@@ -371,14 +371,14 @@ def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDoma
     return decide_from_masks(class_masks(conditions, domains)[1], exhaustive_pairs, blockers)
 
 
-def class_masks(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]) -> tuple["_ClassGrid", list[int]]:
+def class_masks(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]) -> tuple["ClassGrid", list[int]]:
     """The class grid of the flags ``conditions`` use and, per condition, the set of grid
     points where it holds (see :func:`decide_by_classes`)."""
     used: dict[str, None] = {}
     for c in conditions:
         for f in expr_facts(c)[0]:
             used[f] = None
-    grid = _ClassGrid([f for f in used if f in domains], domains)
+    grid = ClassGrid([f for f in used if f in domains], domains)
     mask = grid.mask
     return grid, [mask(c) for c in conditions]
 
@@ -442,7 +442,7 @@ def _mask_cover(target: int, earlier: Sequence[int], exhaustive_pairs: int) -> t
 _ONE, _ZERO = b"\x01", b"\x00"
 
 
-class _ClassGrid:
+class ClassGrid:
     """Every combination of the class representatives of ``flags``, one byte per point.
 
     ``complete`` is False when some flag has no class at all (an empty enum, an int range
