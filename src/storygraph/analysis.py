@@ -78,6 +78,10 @@ class Analysis:
     budgets: Budgets = DEFAULT_BUDGETS
     #: what the fixes (:mod:`storygraph.fixes`) make once for this analysis and read again
     fix_memo: FixMemo | None = field(default_factory=FixMemo, repr=False, compare=False)
+    #: what :func:`~storygraph.findings.collect_findings` may keep from the last lint of
+    #: the same scenario (a :class:`~storygraph.findings.FindingMemo`, set by
+    #: :mod:`storygraph.incremental`); ``None``: everything is found afresh
+    reuse: Any = None
 
     def incoming(self, scene_id: str) -> list[Branch]:
         return [b for b in self.scenario.branches if b.to_scene == scene_id]
@@ -103,7 +107,7 @@ class AnalysisMemo:
 
     env: Any = None
     #: scene key (its rows) -> ``(flags used, their flag_spec rows, order, undecided,
-    #: shadowed, class facts, issues)``
+    #: shadowed, class facts, issues, scene key)``
     scenes: dict = field(default_factory=dict)
     #: ``(scene key, flag_spec rows of available_flags)`` -> stuck combinations or ``None``
     stuck: dict = field(default_factory=dict)
@@ -116,6 +120,10 @@ class AnalysisMemo:
     #: this analysis: scene id -> its key and the flag_spec rows its decision read (the
     #: stuck search and the cards read it)
     keys: dict = field(default_factory=dict)
+    #: this analysis: scene id -> its decision as kept, with its key: equal to the last
+    #: analysis's exactly when nothing the decision reads has changed, and the same
+    #: object when the scene was not decided again
+    tokens: dict = field(default_factory=dict)
     #: this analysis: how many scenes were decided again and how many were kept
     decided: int = 0
     kept: int = 0
@@ -493,7 +501,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
         env = (missing_column, has_flag_table, a.menus, menu_info, file, a.budgets)
         if memo.env != env:
             memo.env, memo.scenes = env, {}
-        memo.keys, memo.decided, memo.kept = {}, 0, 0
+        memo.keys, memo.tokens, memo.decided, memo.kept = {}, {}, 0, 0
         used_of: dict[int, tuple[str, ...]] = {}  # condition tree (by id, alive all along) -> its flags
         rows: dict = {}
     for scene_id, branches in (sc.branches_from().items() if items is None else items):
@@ -507,6 +515,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
             done = memo.scenes.get(key)
             if done is not None and done[1] == tuple([memo.flag_row(flags, f, rows) for f in done[0]]):
                 memo.keys[scene_id] = (key, done[1])
+                memo.tokens[scene_id] = done
                 _restore(a, scene_id, branches, done)
                 kept[key] = done
                 memo.kept += 1
@@ -529,15 +538,16 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
             memo.keys[scene_id] = (key, flag_rows)
             state = a.shadowing[scene_id]
             where = {id(b): i for i, b in enumerate(branches)}
-            kept[key] = (used, flag_rows, tuple(where[id(b)] for b in state.ordered), state.undecided,
-                         tuple(state.shadowed.values()), a.class_facts.get(scene_id), tuple(a.issues[mark:]))
+            kept[key] = memo.tokens[scene_id] = (
+                used, flag_rows, tuple(where[id(b)] for b in state.ordered), state.undecided,
+                tuple(state.shadowed.values()), a.class_facts.get(scene_id), tuple(a.issues[mark:]), key)
     if memo is not None:
         memo.scenes = kept
 
 
 def _restore(a: Analysis, scene_id: str, branches: list[Branch], done: tuple) -> None:
     """A scene's decision kept by :class:`AnalysisMemo`, on this analysis's branches."""
-    _, _, order, undecided, shadowed, facts, issues = done
+    _, _, order, undecided, shadowed, facts, issues, _ = done
     state = SceneShadowing(scene_id, [branches[i] for i in order], undecided)
     a.shadowing[scene_id] = state
     for info in shadowed:

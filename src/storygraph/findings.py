@@ -26,7 +26,7 @@ from .liveness import describe_assignment, describe_stuck
 from .reach import strongly_connected
 from .shadowing import find_witness, menu_blockers, scene_domains
 
-__all__ = ["Hit", "FindingKind", "KINDS", "HEDGING_KINDS", "collect_findings"]
+__all__ = ["Hit", "FindingKind", "KINDS", "HEDGING_KINDS", "collect_findings", "FindingMemo"]
 
 
 @dataclass
@@ -42,6 +42,9 @@ class Hit:
     hedge_on: str | None = None
     #: how to fix it (:mod:`storygraph.fixes`)
     fix: dict[str, Any] | None = None
+    #: ``(file, line, finding)`` as :func:`collect_findings` last made it (a hit kept by a
+    #: :class:`FindingMemo` makes its finding once)
+    made: Any = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -56,6 +59,50 @@ class FindingKind:
 
 
 KINDS: list[FindingKind] = []
+
+
+@dataclass
+class FindingMemo:
+    """What :func:`collect_findings` keeps from one lint of a scenario for the next lint
+    of the same scenario after an edit (:mod:`storygraph.incremental`, through
+    ``Analysis.reuse``).
+
+    The hits of a unit (a scene, a branch, a scene that depends on dead branches) are
+    kept under a key made of exactly what they read; a scene's decision is stood for by
+    its token (``AnalysisMemo.tokens``: the same object while nothing the decision reads
+    has changed), which covers its branches' ids, lines, conditions, order, kinds and
+    the ``flag_spec`` rows of the flags they use.  What every unit may read (every
+    ``flag_spec`` row, the columns, the files, whether the input knows menus) is ``env``:
+    when it changes, nothing is kept."""
+
+    env: Any = None
+    #: ``(kind code, unit)`` -> ``(key, hits)`` of the last lint, and of this one
+    before: dict = field(default_factory=dict)
+    now: dict = field(default_factory=dict)
+    #: scene id -> the token of its decision (``AnalysisMemo.tokens`` of this analysis)
+    tokens: dict = field(default_factory=dict)
+    #: this lint: how many units were found again
+    made: int = 0
+
+    def hits(self, where: tuple, key: Any, make: Callable[[], Iterator[Hit]]) -> list[Hit]:
+        old = self.before.get(where)
+        if old is not None and old[0] == key:
+            hits = old[1]
+        else:
+            hits = list(make())
+            self.made += 1
+        self.now[where] = (key, hits)
+        return hits
+
+    def units(self, kind: str) -> tuple[dict, dict]:
+        """``(last lint's, this lint's)`` units of one kind: unit -> ``(key, hits)``."""
+        now: dict = {}
+        self.now[kind] = now
+        return self.before.get(kind) or {}, now
+
+
+def _memo(a: Analysis) -> FindingMemo | None:
+    return a.reuse
 
 
 def kind(code: str, title: str):
@@ -88,12 +135,24 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
         Fix the constant or the operator (``trust >= 5``), or widen the flag's range.
     """
     branch_by_id = {b.branch_id: b for b in a.scenario.branches}
-    for info in a.shadowed.values():
-        if info.unsatisfiable:
-            b = branch_by_id[info.branch_id]
-            cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags, b.condition_expr)
-            yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line,
-                      fix=F.unsatisfiable_fix(a, b.branch_id))
+
+    def hits(infos) -> Iterator[Hit]:
+        for info in infos:
+            if info.unsatisfiable:
+                b = branch_by_id[info.branch_id]
+                cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags, b.condition_expr)
+                yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line,
+                          fix=F.unsatisfiable_fix(a, b.branch_id))
+
+    memo = _memo(a)
+    if memo is None:
+        yield from hits(a.shadowed.values())
+        return
+    # (one process: a.shadowed holds the scenes' shadowed branches scene by scene, in this order)
+    tokens = memo.tokens
+    for scene_id, state in a.shadowing.items():
+        if state.shadowed:
+            yield from memo.hits(("unsatisfiable", scene_id), tokens[scene_id], lambda: hits(state.shadowed.values()))
 
 
 @kind("stuck-combination", "분기가 하나도 걸리지 않는 조합")
@@ -156,9 +215,10 @@ def reached_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
         return
     for scene_id, dead in sorted(a.live.reached_only_through.items()):
         scene = a.scenario.scenes[scene_id]
-        yield Hit(scene_id, T.finding_reached_only_dead(name=scene.spoken, branches=sorted(set(dead))), scene.line,
-                  table="scene_states", data={"dead_branches": sorted(set(dead))},
-                  hedge=T.hedge_reached_only_dead(branches=sorted(set(dead))), fix=F.dead_branch_fix(a, sorted(set(dead))))
+        yield from _dead_units(a, "reached-only", scene, dead, lambda scene, ids: Hit(
+            scene.scene_id, T.finding_reached_only_dead(name=scene.spoken, branches=ids), scene.line,
+            table="scene_states", data={"dead_branches": ids},
+            hedge=T.hedge_reached_only_dead(branches=ids), fix=F.dead_branch_fix(a, ids)))
 
 
 @kind("ending-only-through-dead-branch", "실제로는 엔딩에 못 가는 장면")
@@ -183,9 +243,52 @@ def ending_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
         return
     for scene_id, dead in sorted(a.live.ending_only_through.items()):
         scene = a.scenario.scenes[scene_id]
-        yield Hit(scene_id, T.finding_ending_only_dead(name=scene.spoken, branches=sorted(set(dead))), scene.line,
-                  table="scene_states", data={"dead_branches": sorted(set(dead))},
-                  hedge=T.hedge_ending_only_dead(branches=sorted(set(dead))), fix=F.dead_branch_fix(a, sorted(set(dead))))
+        yield from _dead_units(a, "ending-only", scene, dead, lambda scene, ids: Hit(
+            scene.scene_id, T.finding_ending_only_dead(name=scene.spoken, branches=ids), scene.line,
+            table="scene_states", data={"dead_branches": ids},
+            hedge=T.hedge_ending_only_dead(branches=ids), fix=F.dead_branch_fix(a, ids)))
+
+
+def _dead_units(a: Analysis, unit: str, scene, dead, make: Callable[[Any, list[str]], Hit]) -> Iterator[Hit]:
+    """The hit of a scene that depends on the ``dead`` branches, kept (with a
+    :class:`FindingMemo`) while the scene's row and what the fix of each dead branch
+    reads are unchanged (:func:`storygraph.fixes.dead_branch_fix`: the decision of the
+    branch's scene and the names of its branches' targets, or for a missing target the
+    scenes spelled like it, their names and whether they are reached and end)."""
+    ids = sorted(set(dead))
+    memo = _memo(a)
+    if memo is None:
+        yield make(scene, ids)
+        return
+    key = (scene.scene_id, scene.title, scene.line, tuple(ids), tuple(_fix_inputs(a, memo, bid) for bid in ids))
+    yield from memo.hits((unit, scene.scene_id), key, lambda: [make(scene, ids)])
+
+
+def _fix_inputs(a: Analysis, memo: FindingMemo, branch_id: str) -> tuple:
+    """What :func:`storygraph.fixes.dead_branch_fix` reads of one dead branch."""
+    by_id = a.__dict__.get("_fix_branches")
+    if by_id is None:
+        by_id = a.__dict__["_fix_branches"] = {b.branch_id: b for b in a.scenario.branches}
+    b = by_id.get(branch_id)
+    if b is None:
+        return (branch_id,)
+    scenes = a.scenario.scenes
+    if branch_id in a.shadowed:
+        state = a.shadowing.get(b.from_scene)
+        targets = tuple((x.to_scene, _title(scenes, x.to_scene)) for x in state.ordered) if state is not None else ()
+        return (branch_id, "shadowed", memo.tokens.get(b.from_scene), targets)
+    reached, ending = a.reached or (), a.reaches_ending or ()
+    live = a.live.reached if a.live is not None else reached
+    near = tuple((s, _title(scenes, s), s in reached, s in ending, s in live) for _, s in F.near_ids(a, b.to_scene))
+    return (branch_id, "missing", b.to_scene, b.to_scene in scenes, near)
+
+
+def _title(scenes, scene_id: str) -> Any:
+    s = scenes.get(scene_id)
+    return s.title if s is not None else _ABSENT
+
+
+_ABSENT = ("absent",)
 
 
 _TRUE = {"1", "true", "yes", "y", "참", "t"}
@@ -287,13 +390,12 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
     conditions = a.conditions
     has_column = a.scenario.has("story_branches", "condition_expr")
     labels: dict[str, str] = {}  # flag -> how sentences call it (made once per flag)
-    for scene in a.scenario.scenes.values():
-        if not scene.available_flags:
-            continue
+
+    def hits(scene) -> Iterator[Hit]:
         branches = by_scene.get(scene.scene_id, [])
         exprs = [conditions.get(b.branch_id) for b in branches]
         if has_column and None in exprs:
-            continue  # an unreadable condition may use it
+            return  # an unreadable condition may use it
         used = {f for expr in exprs if expr is not None for f in expr_facts(expr)[0]}
         unused = [f for f in scene.available_flags if f not in used]
         if unused:
@@ -305,6 +407,30 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
                 names.append(label)
             yield Hit(scene.scene_id, T.finding_available_unused(name=scene.spoken, flags=names),
                       scene.line, table="scene_states", data={"flags": unused}, fix=F.available_unused_fix(scene, unused))
+
+    memo = _memo(a)
+    if memo is None:
+        for scene in a.scenario.scenes.values():
+            if scene.available_flags:
+                yield from hits(scene)
+        return
+    tokens = memo.tokens
+    before, now = memo.units("available")
+    for scene_id, scene in a.scenario.scenes.items():
+        if not scene.available_flags:
+            continue
+        # the token stands for the scene's branches and their conditions (it is None for a scene none leaves)
+        token = tokens.get(scene_id)
+        old = before.get(scene_id)
+        if (old is not None and old[0] is token and old[1] == scene.title and old[2] == scene.line
+                and old[3] == scene.available_flags):
+            now[scene_id] = old
+            found = old[4]
+        else:
+            found = list(hits(scene))
+            now[scene_id] = (token, scene.title, scene.line, scene.available_flags, found)
+            memo.made += 1
+        yield from found
 
 
 def _mentions(text: str, name: str) -> bool:
@@ -336,10 +462,8 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
     flags = a.scenario.flags
     # the comparisons of one condition tree that are fixed by their flag's range, once per tree
     fixed: dict[int, list[tuple[Compare, Any, bool]]] = {}
-    for b in a.scenario.branches:
-        expr = a.conditions.get(b.branch_id)
-        if expr is None:
-            continue
+
+    def found(b, expr) -> Iterator[Hit]:
         hits = fixed.get(id(expr))
         if hits is None:
             hits = fixed[id(expr)] = _fixed_comparisons(expr, flags)
@@ -349,6 +473,35 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
                 lo=spec.min_value, hi=spec.max_value, truth=truth), b.line,
                 data={"flag": node.flag, "op": node.op, "value": node.value, "always": truth, "position": node.pos},
                 fix=F.out_of_range_fix(a, b, node, spec, truth))
+
+    memo = _memo(a)
+    conditions = a.conditions
+    if memo is None:
+        for b in a.scenario.branches:
+            expr = conditions.get(b.branch_id)
+            if expr is not None:
+                yield from found(b, expr)
+        return
+    # the token of the branch's scene stands for its line, its condition and the scene's decision
+    tokens = memo.tokens
+    before, now = memo.units("range")
+    nothing: tuple = ()
+    for b in a.scenario.branches:
+        bid = b.branch_id
+        expr = conditions.get(bid)
+        if expr is None:
+            continue
+        token = tokens.get(b.from_scene)
+        old = before.get(bid)
+        if old is not None and old[0] is token:
+            now[bid] = old
+            if old[1]:
+                yield from old[1]
+            continue
+        hits = list(found(b, expr)) or nothing
+        now[bid] = (token, hits)
+        memo.made += 1
+        yield from hits
 
 
 def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
@@ -384,33 +537,42 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
         as the fallback.
     """
     flags = a.scenario.flags
+    memo = _memo(a)
     for scene_id, state in a.shadowing.items():
         if state.undecided is not None:
             continue
-        known = a.class_facts.get(scene_id)
-        if known is not None:
-            # the class enumeration of the scene already knows which conditions always hold
-            for index in known[1]:
-                b = state.ordered[index]
-                if a.conditions.get(b.branch_id) is None or not (b.condition_expr or "").strip():
-                    continue
-                later = _hidden_by(a, state.ordered, index)
-                if not later:
-                    continue
-                yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
-                          b.line, data={"later": later}, fix=F.always_true_fix(a, b, later))
-            continue
-        for index, b in enumerate(state.ordered[:-1]):
-            expr = a.conditions.get(b.branch_id)
-            if expr is None or not (b.condition_expr or "").strip():
+        if memo is None:
+            yield from _always_true(a, flags, scene_id, state)
+        else:
+            yield from memo.hits(("always", scene_id), memo.tokens[scene_id], lambda: _always_true(a, flags, scene_id, state))
+
+
+def _always_true(a: Analysis, flags, scene_id: str, state) -> Iterator[Hit]:
+    """The always-true conditions of one decided scene."""
+    known = a.class_facts.get(scene_id)
+    if known is not None:
+        # the class enumeration of the scene already knows which conditions always hold
+        for index in known[1]:
+            b = state.ordered[index]
+            if a.conditions.get(b.branch_id) is None or not (b.condition_expr or "").strip():
                 continue
             later = _hidden_by(a, state.ordered, index)
             if not later:
                 continue
-            domains = scene_domains([expr], flags)
-            if find_witness(compile3(Not(expr)), [], domains, list(domains)) is None:
-                yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
-                          b.line, data={"later": later}, fix=F.always_true_fix(a, b, later))
+            yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
+                      b.line, data={"later": later}, fix=F.always_true_fix(a, b, later))
+        return
+    for index, b in enumerate(state.ordered[:-1]):
+        expr = a.conditions.get(b.branch_id)
+        if expr is None or not (b.condition_expr or "").strip():
+            continue
+        later = _hidden_by(a, state.ordered, index)
+        if not later:
+            continue
+        domains = scene_domains([expr], flags)
+        if find_witness(compile3(Not(expr)), [], domains, list(domains)) is None:
+            yield Hit(b.branch_id, T.finding_always_true(branch_id=b.branch_id, condition=b.condition_expr or "", later=later),
+                      b.line, data={"later": later}, fix=F.always_true_fix(a, b, later))
 
 
 def _hidden_by(a: Analysis, ordered: list, index: int) -> list[str]:
@@ -438,6 +600,16 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
     findings: list[Finding] = []
     hedges: dict[str, list[T.Clause]] = {}
     positions = a.positions
+    memo = _memo(a)
+    if memo is not None:
+        sc = a.scenario
+        env = (tuple((f.flag, f.label, f.type, f.min_value, f.max_value, f.values, f.line, tuple(f.raw.items()))
+                     for f in sc.flags.values()),
+               tuple(sc.rejected_flags.items()), sc.has_flag_table, tuple(sorted((t, tuple(sorted(c))) for t, c in sc.columns.items())),
+               tuple(sorted(sc.files.items())), a.menus, bool(a.kinds or a.opaque), a.story)
+        if env != memo.env:
+            memo.env, memo.before = env, {}
+        memo.now, memo.made = {}, 0
     for k in KINDS if kinds is None else kinds:
         for hit in k.func(a):
             file, line = a.scenario.files.get(hit.table), hit.line
@@ -445,8 +617,17 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
                 # an imported story: the row's own place in the story
                 file, line = positions.get((hit.table, hit.target), (file, None if a.story else line))
             if hit.message is not None:
-                findings.append(Finding(code=k.code, target=hit.target, message=hit.message,
-                                        file=file, line=line, data=hit.data, fix=hit.fix))
+                made = hit.made
+                if made is not None and made[0] == file and made[1] == line:
+                    findings.append(made[2])
+                else:
+                    finding = Finding(code=k.code, target=hit.target, message=hit.message,
+                                      file=file, line=line, data=hit.data, fix=hit.fix)
+                    if memo is not None:
+                        hit.made = (file, line, finding)
+                    findings.append(finding)
             if hit.hedge is not None:
                 hedges.setdefault(hit.hedge_on or hit.target, []).append(hit.hedge)
+    if memo is not None and kinds is None:
+        memo.before = memo.now
     return findings, hedges

@@ -40,9 +40,9 @@ from .analysis import Analysis, AnalysisMemo, analyse
 from .cards import CardBuilder, graph_counts, withheld_issues
 from .checks import CHECKS, TABLE_CHECKS, CheckContext
 from .domain import DOMAIN, LintResult
-from .findings import collect_findings
+from .findings import FindingMemo, collect_findings
 from .fixes import near_ids
-from .loading import load_scenario
+from .reread import Reread
 from .model import BRANCH, SCENE, Branch, Scene, StoryCard
 
 __all__ = ["IncrementalLint", "Made", "incremental_judge"]
@@ -67,6 +67,9 @@ class Made:
 class _Chunk:
     made: list[Made]
     outcomes: list = field(default_factory=list)
+    #: the JSON of its cards, joined; the text lines of its cards by verdict, joined
+    json: bytes | None = None
+    text: dict[str, tuple[int, bytes]] | None = None
 
 
 class _Builder(CardBuilder):
@@ -86,6 +89,11 @@ class _Builder(CardBuilder):
         # a row as its line and cells (signatures are compared, never hashed: a dict may be in one)
         self.rows = {sid: (s.line, s.raw) for sid, s in self.sc.scenes.items()}
 
+    #: ``(scene ids, branch ids)`` whose cards may have changed since the last lint (the
+    #: others are taken as they were, without a signature), or ``None``: every card's
+    #: signature is compared
+    dirty: tuple[set, set] | None = None
+
     def _take(self, where: tuple, sig: tuple, make, target) -> StoryCard | None:
         old = self.before.get(where)
         if old is not None and old[0] == sig:
@@ -97,8 +105,20 @@ class _Builder(CardBuilder):
         self.made.append(entry)
         return entry.card
 
+    def _clean(self, where: tuple) -> StoryCard | None | bool:
+        old = self.before.get(where)
+        if old is None:
+            return False
+        self.now[where] = old
+        self.made.append(old[1])
+        return old[1].card
+
     def scene_card(self, scene: Scene) -> StoryCard | None:
         sid = scene.scene_id
+        if self.dirty is not None and sid not in self.dirty[0]:
+            card = self._clean((SCENE, sid, scene.line))
+            if card is not False:
+                return card  # type: ignore[return-value]
         scenes = self.sc.scenes
         incoming = tuple((b.from_scene, b.line, scenes[b.from_scene].title if b.from_scene in scenes else _NOTHING)
                          for b in self.incoming.get(sid, _NOTHING))
@@ -112,6 +132,10 @@ class _Builder(CardBuilder):
     def branch_card(self, branch: Branch) -> StoryCard | None:
         a = self.a
         bid, to = branch.branch_id, branch.to_scene
+        if self.dirty is not None and bid not in self.dirty[1]:
+            card = self._clean((BRANCH, bid, branch.line))
+            if card is not False:
+                return card  # type: ignore[return-value]
         rows = self.rows
         known = to in rows
         # the branches a shadowing card or hedge cites beside this one
@@ -134,6 +158,80 @@ class _Builder(CardBuilder):
             live = a.live.reached if a.live is not None else self.reached
             sig += (tuple((s, rows.get(s), s in self.reached, s in self.good, s in live) for _, s in near_ids(a, to)),)
         return self._take((BRANCH, bid, branch.line), sig, super().branch_card, branch)
+
+
+@dataclass
+class _Last:
+    """What the cards of one lint read of the whole analysis, kept to tell which cards
+    the next lint must look at again."""
+
+    analysis: Analysis
+    tokens: dict
+    hedges: dict
+    counts: dict
+
+
+def _changed_keys(old: dict, new: dict) -> set:
+    if old is new:
+        return set()
+    out = {k for k, v in new.items() if old.get(k, _NOTHING) != v}
+    out.update(k for k in old if k not in new)
+    return out
+
+
+def _changed_members(old, new) -> set:
+    if old is new:
+        return set()
+    return set(old or ()) ^ set(new or ())
+
+
+def _dirty(builder: _Builder, last: _Last, now: _Last, changes, before_counts) -> tuple[set, set]:
+    """The scenes and branches whose cards may differ from the last lint's, when only
+    the rows in ``changes`` were read again (the ids, the lines and the columns are
+    those of the last lint): each card's signature (:class:`_Builder`) reads its own
+    row, the rows, reachability and counts of the scenes at its ends, the branches into
+    and out of its scene, its scene's decision and the hedges the findings add."""
+    a, b = now.analysis, last.analysis
+    incoming, outgoing = builder.incoming, builder.outgoing
+    rows = set(changes.scenes)  # scenes whose row changed
+    reached = _changed_members(b.reached, a.reached)
+    good = _changed_members(b.reaches_ending, a.reaches_ending)
+    live = _changed_members(b.live.reached if b.live is not None else None, a.live.reached if a.live is not None else None)
+    counted: set = set()
+    if before_counts is not None and before_counts is not now.counts:
+        counted = _changed_keys(before_counts["endings"], now.counts["endings"]) | _changed_keys(
+            before_counts["onward"], now.counts["onward"])
+    elif before_counts is None:
+        counted = set(a.scenario.scenes)
+    decided = {s for s, t in now.tokens.items() if last.tokens.get(s) is not t}
+    decided.update(s for s in last.tokens if s not in now.tokens)
+    hedged = _changed_keys(last.hedges, now.hedges)
+    ends: set = set()  # scenes at the ends of changed branch rows
+    for old, new in changes.branches:
+        ends.update((old.from_scene, old.to_scene, new.from_scene, new.to_scene))
+    # scene cards: own row, reach, counts, branches in and out (with the titles of where they come from)
+    scenes = rows | reached | good | counted | ends | hedged
+    for s in rows:
+        scenes.update(x.to_scene for x in outgoing.get(s, _NOTHING))
+    # branch cards: by their scene (its row, reach, decision, the branches into it and
+    # out of it, the rows of where its branches go), and by where they go
+    froms = rows | reached | decided | ends
+    for t in rows:
+        froms.update(x.from_scene for x in incoming.get(t, _NOTHING))
+    branches = {x.branch_id for s in froms for x in outgoing.get(s, _NOTHING)}
+    for t in rows | good | counted:
+        branches.update(x.branch_id for x in incoming.get(t, _NOTHING))
+    branches |= hedged
+    branches.update(new.branch_id for _, new in changes.branches)
+    # a branch to a missing scene: its fix reads the scenes spelled like the target
+    moved = rows | reached | good | live
+    if moved:
+        scene_ids = builder.sc.scenes
+        for x in builder.sc.branches:
+            if x.to_scene not in scene_ids and x.branch_id not in branches:
+                if any(s in moved for _, s in near_ids(a, x.to_scene)):
+                    branches.add(x.branch_id)
+    return scenes, branches
 
 
 @contextmanager
@@ -172,11 +270,15 @@ class IncrementalLint:
 
     def __init__(self) -> None:
         self.memo = AnalysisMemo()
+        self.found = FindingMemo()
+        self.reader = Reread()
         self._cards: dict = {}
         self._global: Any = None
         self._counts: Any = None
         self._chunks: list[_Chunk] = []
         self._made: list[Made] = []
+        self._last: _Last | None = None
+        self._plain: list | None = None
         #: what the last lint made again: scenes decided, cards made, check runs
         self.last: dict[str, int] = {}
 
@@ -191,9 +293,11 @@ class IncrementalLint:
         config = config if config is not None else Config()
         with _kept_from_gc():
             progress.start("읽기")
-            scenario = load_scenario(path)
+            scenario, changes = self.reader.read(path)
             progress.start("분석")
             a = analyse(scenario, memo=self.memo, budgets=config.budget.budgets())
+            self.found.tokens = self.memo.tokens
+            a.reuse = self.found
             findings, hedges = collect_findings(a)
             sc = scenario
             whole = (len(sc.scenes), len(a.endings), tuple(sorted((t, tuple(sorted(c))) for t, c in sc.columns.items())),
@@ -205,12 +309,16 @@ class IncrementalLint:
             progress.start("카드", {"장면": len(sc.scenes), "분기": len(sc.branches)})
             builder = _Builder(a, hedges, self._cards, self.memo.keys)
             counts_key = (a.graph, tuple(a.endings), a.reaches_ending is None)
+            before_counts = self._counts[1] if self._counts is not None else None
             if self._counts is not None and self._counts[0] == counts_key:
                 builder.prepare(self._counts[1])
             else:
                 counts = graph_counts(a)
                 self._counts = (counts_key, counts)
                 builder.prepare(counts)
+            last, self._last = self._last, _Last(a, dict(self.memo.tokens), hedges, self._counts[1])
+            if self._cards and last is not None and not changes.full and not a.positions:
+                builder.dirty = _dirty(builder, last, self._last, changes, before_counts)
             cards, withheld = builder.build(list(sc.scenes.values()), sc.branches, progress)
             self._cards = builder.now
             made = [m for m in builder.made if m.card is not None]
@@ -218,12 +326,14 @@ class IncrementalLint:
             progress.start("자동 검증")
             checks, runs = self._checks(sc, made)
             report = LintResult("storygraph", list(cards), issues, checks, sc.sources, findings)
+            self._plain = report.cards
             report.scenario = scenario
             report.analysis = a
             # Domain.finish, with the schema check of the cards kept from the last lint
             report = apply_acceptances(DOMAIN, report, config)
             report.config = config.source
-            if any(c.accepted for c in report.cards):
+            if report.cards is not self._plain and any(c.accepted for c in report.cards):
+                self._plain = None
                 report.checks.append(schema_check(DOMAIN.name, report.cards))
             else:
                 for m in made:
@@ -235,7 +345,8 @@ class IncrementalLint:
             progress.close()
         self._made = made
         self.last = {"scenes decided": self.memo.decided, "scenes kept": self.memo.kept, "cards made": builder.new,
-                     "cards kept": len(builder.made) - builder.new, "check runs": runs}
+                     "cards kept": len(builder.made) - builder.new, "check runs": runs, "read": self.reader.last,
+                     "finding units found": self.found.made}
         return report
 
     def _checks(self, scenario, made: list[Made]) -> tuple[list, int]:
@@ -275,25 +386,40 @@ class IncrementalLint:
         from verdicts.reporters import REPORTERS
 
         made = self._made
-        plain = format in ("json", "text") and len(made) == len(report.cards) and all(
-            m.card is c and c.accepted is None for m, c in zip(made, report.cards))
+        # (the report of the last lint with no card accepted holds the cards of its runs)
+        plain = format in ("json", "text") and report.cards is self._plain
         if not plain:
             yield from REPORTERS[format].pieces(report, DOMAIN)
             return
+        # the cards' bytes are joined run by run (the runs of the checks): a run whose
+        # cards are all kept keeps its joined bytes
         if format == "json":
-            for m in made:
-                if m.json is None:
-                    m.json = encode_items([m.card.to_json()])
-            yield from iter_json_bytes(report, DOMAIN, card_blobs=[ITEM_SEPARATOR.join(m.json for m in made)])
+            blobs = []
+            for chunk in self._chunks:
+                if chunk.json is None:
+                    for m in chunk.made:
+                        if m.json is None:
+                            m.json = encode_items([m.card.to_json()])
+                    chunk.json = ITEM_SEPARATOR.join(m.json for m in chunk.made)  # type: ignore[misc]
+                blobs.append(chunk.json)
+            yield from iter_json_bytes(report, DOMAIN, card_blobs=[ITEM_SEPARATOR.join(blobs)])
             return
-        groups: dict[str, list[bytes]] = {}
-        for m in made:
-            if m.text is None:
-                c = m.card
-                m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
-                                   fix=c.data.get("fix")).encode("utf-8")
-            groups.setdefault(m.card.verdict, []).append(m.text)
-        yield from iter_text_bytes(report, DOMAIN, {v: (len(texts), [b"".join(texts)]) for v, texts in groups.items()})
+        groups: dict[str, tuple[int, list[bytes]]] = {}
+        for chunk in self._chunks:
+            if chunk.text is None:
+                lines: dict[str, list[bytes]] = {}
+                for m in chunk.made:
+                    if m.text is None:
+                        c = m.card
+                        m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
+                                           fix=c.data.get("fix")).encode("utf-8")
+                    lines.setdefault(m.card.verdict, []).append(m.text)
+                chunk.text = {v: (len(texts), b"".join(texts)) for v, texts in lines.items()}
+            for v, (n, text) in chunk.text.items():
+                count, parts = groups.get(v, (0, []))
+                parts.append(text)
+                groups[v] = (count + n, parts)
+        yield from iter_text_bytes(report, DOMAIN, {v: (n, [b"".join(parts)]) for v, (n, parts) in groups.items()})
 
     def render(self, report: LintResult, format: str) -> bytes:
         return b"".join(self.pieces(report, format))

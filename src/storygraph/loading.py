@@ -16,13 +16,13 @@ from pathlib import Path
 from verdicts.korean import josa
 from verdicts.model import InputIssue
 from verdicts.errors import InputError
-from verdicts.tables import RawRow, RawTable, TypedTable, load_typed_tables, path_kind, shared_index
+from verdicts.tables import RawRow, RawTable, Row, TypedTable, load_typed_tables, path_kind, shared_index
 
 from .model import TABLE_SPECS, Branch, Flag, Scenario, Scene
 from .batch import is_folder_scenario, table_files
 from .stories import folder_story, point_at_story, story_format, write_story_csv
 
-__all__ = ["load_scenario", "split_union"]
+__all__ = ["load_scenario", "split_union", "scene_of", "branch_of", "UNION"]
 
 UNION = "scenario"
 
@@ -114,26 +114,14 @@ def load_scenario(path: str | Path) -> Scenario:
                                      reason="장면이 한 줄도 없어 판정할 대상이 없습니다."))
         # without the scene_id column no row names a scene (the missing column is an issue)
         for row in t.rows if t.has("scene_id") else ():
-            v = row.values
-            get = v.get
-            scene_id = v["scene_id"]
-            scenes[scene_id] = Scene(scene_id, get("title"), get("is_entry"), get("is_ending"),
-                                     get("available_flags") or None, row.line, row.raw)
+            scene = scene_of(row)
+            scenes[scene.scene_id] = scene
     branches: list[Branch] = []
     if "story_branches" in typed:
         t = typed["story_branches"]
         # likewise a branch needs its id and both ends (a missing column is an issue)
         for row in t.rows if all(t.has(c) for c in ("branch_id", "from_scene", "to_scene")) else ():
-            v = row.values
-            get = v.get
-            order = get("order_no")
-            valid = "order_no" not in row.invalid
-            if order is not None and order < 1:
-                issues.append(InputIssue(file=t.file, table=t.name, line=row.line, column="order_no",
-                                         reason=f"order_no 값은 1 이상이어야 하는데 {order}입니다."))
-                valid = False
-            branches.append(Branch(v["branch_id"], v["from_scene"], v["to_scene"], get("condition_expr"), order,
-                                   row.line, row.raw, valid))
+            branches.append(branch_of(row, t, issues))
     flags: dict[str, Flag] = {}
     rejected_flags: dict[str, int] = {}
     if "flag_spec" in typed:
@@ -155,6 +143,28 @@ def load_scenario(path: str | Path) -> Scenario:
         rejected_flags=rejected_flags,
         has_flag_table="flag_spec" in typed,
     )
+
+
+def scene_of(row: Row) -> Scene:
+    """The scene of a typed ``scene_states`` row (its table has the ``scene_id`` column)."""
+    v = row.values
+    get = v.get
+    return Scene(v["scene_id"], get("title"), get("is_entry"), get("is_ending"), get("available_flags") or None, row.line,
+                 row.raw)
+
+
+def branch_of(row: Row, t: TypedTable, issues: list[InputIssue]) -> Branch:
+    """The branch of a typed ``story_branches`` row of ``t`` (which has the id and both
+    ends); an ``order_no`` below 1 is an issue."""
+    v = row.values
+    get = v.get
+    order = get("order_no")
+    valid = "order_no" not in row.invalid
+    if order is not None and order < 1:
+        issues.append(InputIssue(file=t.file, table=t.name, line=row.line, column="order_no",
+                                 reason=f"order_no 값은 1 이상이어야 하는데 {order}입니다."))
+        valid = False
+    return Branch(v["branch_id"], v["from_scene"], v["to_scene"], get("condition_expr"), order, row.line, row.raw, valid)
 
 
 def _flag_from_row(v: dict, line: int, raw: dict, t: TypedTable, issues: list[InputIssue]) -> Flag | None:

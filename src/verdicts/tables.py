@@ -46,6 +46,7 @@ __all__ = [
     "type_table",
     "parse_bool",
     "MAX_INPUT_BYTES",
+    "read_csv_text",
     "MAX_JSON_BYTES",
     "MAX_YAML_BYTES",
     "MAX_YAML_NODES",
@@ -409,7 +410,12 @@ def read_csv(path: Path, table: str, issues: list[InputIssue], *, free_text: Col
     ``"`` never swallows the rows after it.
     """
     text, encoding = decode_bytes(_read_bytes(path, MAX_INPUT_BYTES, "CSV"), str(path))
-    file = str(path)
+    return read_csv_text(text, str(path), table, issues, encoding=encoding, free_text=free_text)
+
+
+def read_csv_text(text: str, file: str, table: str, issues: list[InputIssue], *, encoding: str = "utf-8",
+                  free_text: Collection[str] = ()) -> RawTable:
+    """:func:`read_csv` of CSV ``text`` already read from ``file`` (decoded as ``encoding``)."""
     if not text.strip():
         issues.append(InputIssue(file=file, table=table, line=1, reason="파일이 비어 있어 머리글(열 이름) 줄이 없습니다."))
         return RawTable(table, file, "csv", encoding, [], [])

@@ -159,8 +159,10 @@ def test_a_one_row_edit_is_made_again_alone(tmp_path):
     assert 1 <= linter.last["cards made"] <= siblings
     assert linter.last["check runs"] == 1
     assert linter.render(report, "json") == _full(path)[1]
+    assert linter.last["read"] == "rows 1"  # the changed line alone was read again
     again = linter.lint(path)  # saved again unchanged: nothing is made
     assert (linter.last["scenes decided"], linter.last["cards made"], linter.last["check runs"]) == (0, 0, 0)
+    assert linter.last["read"] == "same" and linter.last["finding units found"] == 0
     assert linter.render(again, "text") == _full(path)[0]
 
 
@@ -179,3 +181,42 @@ def test_accepted_findings_and_an_unchanged_example(example, tmp_path):
         full = lint(path, config)
         for fmt in ("text", "json"):
             assert linter.render(report, fmt) == b"".join(REPORTERS[fmt].pieces(full, DOMAIN))
+
+
+IN_PLACE = ("condition", "order_no", "kind", "to_scene", "entry_ending", "available_flags", "title", "bad_cell", "flag_range")
+
+
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1), menus=st.booleans(),
+       edits=st.lists(st.lists(st.sampled_from(IN_PLACE), min_size=1, max_size=3), min_size=1, max_size=5))
+def test_rows_read_again_alone_give_the_full_report(tmp_path, seed, menus, edits):
+    """Edits that keep every line where it was (a scene's or a branch's cells changed,
+    a cell that does not read, a flag's range) — the file is read again line by line
+    where it can (:mod:`storygraph.reread`), and the report is the full lint's."""
+    gen = generate(seed, 50, flags=4, plant={k: 1 for k in KINDS if menus or k not in MENU_KINDS})
+    rows = gen.rows()
+    menus = menus or any(r.get("kind") for r in rows)
+    rng = random.Random(seed)
+    path = tmp_path / f"s{seed}.csv"
+    path.write_text(_csv(rows, menus), encoding="utf-8")
+    linter = IncrementalLint()
+    assert _incremental(linter, path) == _full(path)
+    by_rows = 0
+    for save in edits:
+        for what in save:
+            if what == "title":
+                s = rng.choice([r for r in rows if r.get("scene_id")])
+                s["title"] = rng.choice(["", "다른 이름", s["scene_id"], "  여백 "])
+            elif what == "bad_cell":
+                b = rng.choice([r for r in rows if r.get("branch_id")])
+                b["order_no"] = rng.choice(["둘", "-1", "1.5"])
+            else:
+                _edit(rows, what, rng)
+        path.write_text(_csv(rows, menus), encoding="utf-8")
+        text, json = _incremental(linter, path)
+        by_rows += linter.last["read"].startswith("rows") or linter.last["read"] == "same"
+        full_text, full_json = _full(path)
+        assert text == full_text, save
+        assert json == full_json, save
+    if not any(w in ("bad_cell", "flag_range", "order_no") for save in edits for w in save):
+        assert by_rows == len(edits)  # (a bad cell or a flag_spec row is read in full)
