@@ -296,6 +296,12 @@ class IncrementalLint:
             scenario, changes = self.reader.read(path)
             progress.start("분석")
             a = analyse(scenario, memo=self.memo, budgets=config.budget.budgets())
+            if not changes.full and self._last is not None and a.fix_memo is not None:
+                # the same scene and branch ids as the last lint: its index of scene ids by
+                # spelling and its next free branch id hold
+                was = self._last.analysis.fix_memo
+                if was is not None:
+                    a.fix_memo.neighbours, a.fix_memo.next_id = was.neighbours, was.next_id
             self.found.tokens = self.memo.tokens
             a.reuse = self.found
             findings, hedges = collect_findings(a)
