@@ -17,7 +17,6 @@ import operator
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
@@ -93,6 +92,8 @@ OPS: dict[str, Callable[[Any, Any], bool]] = {
 
 def grammar_text() -> str:
     """The grammar, from the installed package or, in a source checkout, ``grammar/``."""
+    from importlib import resources
+
     try:
         return resources.files("storygraph").joinpath("grammar/condition.lark").read_text(encoding="utf-8")
     except (FileNotFoundError, OSError):

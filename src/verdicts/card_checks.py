@@ -32,12 +32,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import itemgetter
-from decimal import Decimal, InvalidOperation
-from typing import Any, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping
 
 from .checks import Check
 from .korean import polite_sentences
 from .tables import parse_bool
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 __all__ = ["CardChecks", "cell_matches"]
 
@@ -45,6 +47,8 @@ _COUNTED = ("count", "sum")
 
 
 def _decimal(value: Any) -> Decimal | None:
+    from decimal import Decimal, InvalidOperation  # only for the cards whose evidence has numbers
+
     if isinstance(value, bool):
         return None
     if isinstance(value, float):
@@ -71,6 +75,8 @@ def cell_matches(value: Any, text: str | None) -> bool:
         return value is None and text is None
     if isinstance(value, bool):
         return parse_bool(text) is value
+    if isinstance(value, int) and len(text) < 19 and text.isascii() and text.isdigit():  # the common case, without decimal
+        return int(text) == value
     if isinstance(value, (int, float)):
         number = _decimal(text)
         return number is not None and number == _decimal(value)

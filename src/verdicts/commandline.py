@@ -19,7 +19,6 @@ and nothing on stdout (so ``--format json`` never gets plain text).
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import sys
 from typing import Any, Callable, Sequence
@@ -106,6 +105,8 @@ class _Wrong(Exception):
 
 def _suggest(word: str, choices: Sequence[str], noun: str) -> str:
     """" 혹시 'lint' 명령을 쓰려던 것인가요?" for the closest of ``choices``, or nothing."""
+    import difflib
+
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" 혹시 '{close[0]}' {josa(noun, '을/를')} 쓰려던 것인가요?" if close else ""
 

@@ -22,7 +22,6 @@ Unknown keys are errors naming the key and the file.
 from __future__ import annotations
 
 import os
-import tomllib
 from pathlib import Path
 import dataclasses
 from dataclasses import dataclass, field
@@ -126,10 +125,40 @@ def _shown(path: Path) -> Path:
     return Path(rel) if not rel.startswith("..") else path
 
 
+def _may_hold(pyproject: Path, keys: tuple[str, ...]) -> bool:
+    """Whether the TOML file ``pyproject`` can hold the table ``keys`` (``tool.storygraph``),
+    read from its lines without parsing it: only a file that can is parsed.
+
+    A project's ``pyproject.toml`` above a scenario is the common case and rarely has the
+    table, and importing the TOML parser and parsing the file cost a small lint about
+    70 million instructions, as much as the floor of reading the scenario.  The test is
+    a necessary condition: the table can only come from a line that starts (after
+    spaces, and a ``[`` or ``[[`` for a table's header) with the dotted key of ``keys``
+    or of its first keys followed by ``]`` (a table that may hold the rest) or ``=``
+    (an inline table), each key bare or quoted; a file with ``\\u`` escapes (a key
+    spelt with them) or that cannot be read here is parsed as before.
+    """
+    import re
+
+    try:
+        with open(pyproject, "rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+        text = data.decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return True
+    if len(data) > MAX_CONFIG_BYTES or "\\u" in text or "\\U" in text:
+        return True
+    quoted = [f"(?:{re.escape(k)}|\"{re.escape(k)}\"|'{re.escape(k)}')" for k in keys]
+    dot = r"[ \t]*\.[ \t]*"
+    ends = [dot.join(quoted[:i + 1]) + r"[ \t]*[\]=]" for i in range(len(keys) - 1)]
+    ends.append(dot.join(quoted) + r"[ \t]*[.\]=]")
+    return re.search(r"^[ \t\ufeff]*(?:\[\[?[ \t]*)?(?:" + "|".join(ends) + ")", text, re.M) is not None
+
+
 def find_config(domain, start: Path) -> Path | None:
     """The nearest configuration file of ``domain`` from ``start`` (a file or folder)
     upwards."""
-    own, _ = domain.config_file
+    own, tool = domain.config_file
     try:
         folder = start.resolve()
     except (OSError, RuntimeError):  # a symlink loop: look from where it was named
@@ -141,7 +170,7 @@ def find_config(domain, start: Path) -> Path | None:
         if _is(path.is_file):
             return _shown(path)
         pyproject = candidate / "pyproject.toml"
-        if _is(pyproject.is_file):
+        if _is(pyproject.is_file) and _may_hold(pyproject, tool):
             try:
                 if _section(domain, _parse_toml(pyproject), pyproject) is not None:
                     return _shown(pyproject)
@@ -213,6 +242,8 @@ def _parse_toml(path: Path) -> dict[str, Any]:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다. 설정 파일은 UTF-8로 저장해야 합니다.") from None
+    import tomllib  # only when a configuration file is read
+
     try:
         parsed = tomllib.loads(text)
         if depth_over(parsed, MAX_DEPTH):  # the same refusal whatever depth the parser reaches

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from typing import Any, Callable
 
@@ -53,7 +52,8 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
         env = os.environ.get(JOBS_ENV, "").strip()
         if env.isdigit() and int(env) > 0:
             requested = int(env)
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    threading = sys.modules.get("threading")  # no thread was started when it was never imported
+    if not hasattr(os, "fork") or (threading is not None and threading.active_count() > 1):
         return 1  # forking a process that runs other threads (a server) is not safe
     if requested is not None:
         return max(1, requested)

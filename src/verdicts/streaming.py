@@ -89,12 +89,10 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
     ``failing(report)``)."""
     if format not in STREAMED_FORMATS:
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
-    import tempfile
-
     from .checks import merge_outcomes, run_checks_part
     from .parallel import MAX_TASKS, fork_tasks
     from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
-    from .schema import card_valid, schema_result
+    from .schema import card_validator, schema_result
 
     if format in ("sarif", "github"):
         from .sarif import CardResults, github_lines, other_results, render_sarif_results
@@ -109,10 +107,21 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
     tasks: list[tuple] = [("side", t) for t in side]
     tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
     sarif = CardResults(domain, plan.sources) if format in ("sarif", "github") else None
-    # the cards' JSON or text lines, a file per process (SARIF results come back as data)
-    files = [tempfile.TemporaryFile(prefix=f"{domain.name}-cards-") for _ in range(n)] if sarif is None else []
+    # the cards' JSON or text lines, a file per process (SARIF results come back as data);
+    # kept in memory when this process makes every card of a small scenario
+    if sarif is not None:
+        files: list = []
+    elif (n <= 1 or len(tasks) <= 1) and total <= BATCH:
+        import io
+
+        files = [io.BytesIO()]
+    else:
+        import tempfile
+
+        files = [tempfile.TemporaryFile(prefix=f"{domain.name}-cards-") for _ in range(n)]
     root = os.getpid()
     key_field = domain.card_type.key_field
+    card_valid = card_validator(domain.name, total)
     fail_on, passing = plan.fail_on, plan.passing
 
     def do(t: int, w: int):
@@ -124,7 +133,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         cards, held = plan.build(what, chunk, here, n)
         data = [c.data for c in cards]
         outcomes = list(run_checks_part(plan.checks, plan.check_context(data)))
-        schema_failed = [str(c.get(key_field)) for c in data if not card_valid(domain.name, c)]
+        schema_failed = [str(c.get(key_field)) for c in data if not card_valid(c)]
         fails = any(c["verdict"] not in passing and c["verdict"] in fail_on for c in data)
         if sarif is not None:  # the cards' SARIF results come back as data
             made = (sarif.result(c) for c in data)

@@ -16,7 +16,6 @@ be found in a text editor.  Bad cells never raise: they become
 from __future__ import annotations
 
 import csv
-import difflib
 import errno
 import io
 import json
@@ -1587,6 +1586,8 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     unknown = [c for c in raw.columns[:MAX_SUGGESTION_COLUMNS + len(spec_names)] if c not in spec_names][:MAX_SUGGESTION_COLUMNS]
     for name in spec.column_names:
         if name not in present and not spec.column(name).optional:
+            import difflib
+
             hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)
             tail = f"는데, 비슷한 이름의 '{hint[0]}' 열이 오타라면 {josa(repr(name), '으로/로')} 고치면 됩니다" if hint else "습니다"
             issues.append(
