@@ -11,7 +11,7 @@ Nothing here writes sentences or cards.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Hashable, Iterable, Mapping
 
 from verdicts.errors import ConditionSyntaxError
@@ -27,7 +27,8 @@ from .liveness import LiveReach, StuckScene, live_reachability, uncovered
 from .model import Branch, Scenario
 from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain, menu_blockers
 
-__all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "AnalysisMemo", "analyse", "reachable_from", "reaching",
+__all__ = ["Undecided", "SceneShadowing", "ShadowedBranch", "Analysis", "AnalysisMemo", "analyse", "analyse_again",
+           "reachable_from", "reaching",
            "TABLE_FORMS"]
 
 
@@ -247,15 +248,9 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
             memo.graph = (graph_key, graph)
     entries = [s.scene_id for s in scenario.scenes.values() if s.is_entry]
     endings = [s.scene_id for s in scenario.scenes.values() if s.is_ending]
-    scene_file = scenario.files.get("scene_states")
     has_entry_col = scenario.has("scene_states", "is_entry")
     has_ending_col = scenario.has("scene_states", "is_ending")
-    if scenario.scenes and has_entry_col and not entries:
-        issues.append(InputIssue(file=scene_file, table="scene_states", column="is_entry",
-                                 reason="is_entry가 참인 시작 장면이 하나도 없어 어느 장면에도 닿을 수 없습니다."))
-    if scenario.scenes and has_ending_col and not endings:
-        issues.append(InputIssue(file=scene_file, table="scene_states", column="is_ending",
-                                 reason="is_ending이 참인 엔딩 장면이 하나도 없어 어느 장면도 끝에 닿을 수 없습니다."))
+    issues.extend(_whole_issues(scenario, entries, endings))
     reached = reachable_from(graph, entries) if has_entry_col else None
     reaches = reaching(graph, endings) if has_ending_col else None
 
@@ -294,19 +289,128 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     return analysis
 
 
-def _check_available_flags(a: Analysis) -> None:
-    """A flag listed in ``available_flags`` but missing from ``flag_spec`` is an issue."""
+def _whole_issues(scenario: Scenario, entries: list[str], endings: list[str]) -> list[InputIssue]:
+    """The issues of a scenario with no entry or no ending."""
+    issues = []
+    scene_file = scenario.files.get("scene_states")
+    if scenario.scenes and scenario.has("scene_states", "is_entry") and not entries:
+        issues.append(InputIssue(file=scene_file, table="scene_states", column="is_entry",
+                                 reason="is_entry가 참인 시작 장면이 하나도 없어 어느 장면에도 닿을 수 없습니다."))
+    if scenario.scenes and scenario.has("scene_states", "is_ending") and not endings:
+        issues.append(InputIssue(file=scene_file, table="scene_states", column="is_ending",
+                                 reason="is_ending이 참인 엔딩 장면이 하나도 없어 어느 장면도 끝에 닿을 수 없습니다."))
+    return issues
+
+
+def analyse_again(last: Analysis, scenario: Scenario, changes: Any, memo: AnalysisMemo,
+                  budgets: Budgets = DEFAULT_BUDGETS) -> Analysis | None:
+    """The analysis of ``scenario``, which differs from the scenario of ``last`` (made
+    with ``memo``) only in the rows ``changes`` names (:class:`storygraph.reread.Changes`:
+    the same ids, lines and columns; the unchanged scenes, branches and flags are the
+    same objects), made from ``last``: only the scenes whose branches or
+    ``available_flags`` changed are decided again, their issues made again, the stuck
+    search run again where a decision, a scene row or reachability moved; the graph,
+    reachability and live reachability are kept while what they read is.  The result is
+    the same as :func:`analyse` with ``memo``.  ``None`` when this cannot be done (menus,
+    imported positions, a branch that left its scene, …): analyse in full."""
+    sc = scenario
+    before = last.scenario
+    if (changes.full or before.flags is not sc.flags or before.columns is not sc.columns or last.budgets != budgets
+            or not sc.has_flag_table or last.kinds or last.opaque or last.menus or last.positions
+            or last.reached is None or last.reaches_ending is None or last.live is None or memo.live is None
+            or not sc.has("story_branches", "condition_expr") or not sc.has("scene_states", "available_flags")
+            or any(sc.has(t, c) for t in ("scene_states", "story_branches") for c in ("source_file", "kind", "condition_opaque"))
+            or any(o.from_scene != n.from_scene for o, n in changes.branches)):
+        return None
+    scenes = sc.scenes
+    moved = any(o.to_scene != n.to_scene for o, n in changes.branches)
+    marks = any((o.is_entry, o.is_ending) != (n.is_entry, n.is_ending) for o, n in changes.scenes.values())
+    graph = last.graph
+    if moved:
+        edges = [(b.from_scene, b.to_scene) for b in sc.branches if b.from_scene in scenes and b.to_scene in scenes]
+        graph = SceneGraph(scenes, edges)
+        memo.graph = ((tuple(scenes), tuple(edges)), graph)
+    entries, endings = last.entries, last.endings
+    if marks:
+        entries = [s.scene_id for s in scenes.values() if s.is_entry]
+        endings = [s.scene_id for s in scenes.values() if s.is_ending]
+    reached, reaches = last.reached, last.reaches_ending
+    if moved or marks:
+        reached, reaches = reachable_from(graph, entries), reaching(graph, endings)
+    # the scenes decided again, and the lines whose issues are made again
+    redo = {n.from_scene for _, n in changes.branches}
+    redo.update(s for s, (o, n) in changes.scenes.items() if o.available_flags != n.available_flags)
+    again = [b for b in sc.branches if b.from_scene in redo] if redo else []
+    stuck_again = redo | set(changes.scenes) | (reached ^ last.reached)
+    lines = {b.line for b in again} | {scenes[s].line for s in stuck_again if s in scenes}
+    issues = _whole_issues(sc, entries, endings)
+    issues += [i for i in last.issues if i.line is not None and i.line not in lines]
+    conditions = dict(last.conditions)
+    if again:
+        conditions.update(_parse_conditions(replace(sc, branches=again), issues))
+    a = Analysis(sc, graph, entries, endings, reached, reaches, dict(last.shadowing), conditions, issues, budgets=budgets)
+    a.class_facts = {s: f for s, f in last.class_facts.items() if s not in redo}
+    if again:
+        # decided afresh through a memo of their own, whose keys and decisions are then the memo's
+        own = AnalysisMemo(env=None, rejected=sc.rejected_flags)
+        groups: dict[str, list[Branch]] = {}
+        for b in again:
+            groups.setdefault(b.from_scene, []).append(b)
+        _decide_all(a, items=list(groups.items()), first=False, memo=own)
+        memo.keys, memo.tokens = dict(memo.keys), dict(memo.tokens)
+        for s in groups:
+            old_key = memo.keys.get(s)
+            if old_key is not None:
+                memo.scenes.pop(old_key[0], None)
+            memo.keys[s], memo.tokens[s] = own.keys[s], own.tokens[s]
+            memo.scenes[own.keys[s][0]] = own.tokens[s]
+        memo.decided, memo.kept = own.decided, len(memo.keys) - own.decided
+    else:
+        memo.decided, memo.kept = 0, len(memo.keys)
+    # the shadowed branches in the order of the scenes, as a full analysis lists them
+    a.shadowed, a.overlap = {}, {}
+    for state in a.shadowing.values():
+        for bid, info in state.shadowed.items():
+            a.shadowed[bid] = info
+            if info.previous is not None:
+                a.overlap[info.previous] = bid
+    _check_available_flags(a, [s for s in scenes if s in stuck_again])
+    dead = set(a.shadowed) | {b.branch_id for b in sc.branches if b.to_scene not in scenes}
+    live_key = memo.live[0]
+    if not moved and not marks and frozenset(dead) == live_key[2]:
+        a.live = last.live
+    else:
+        triples = [(b.branch_id, b.from_scene, b.to_scene) for b in sc.branches]
+        a.live = live_reachability(set(scenes), triples, dead, entries, endings, reached, reaches, graph)
+        graph_key = memo.graph[0] if memo.graph is not None else None
+        memo.live = ((graph_key, tuple(triples), frozenset(dead), tuple(entries), tuple(endings)), a.live)
+    # the stuck search again where it can have changed; the others' results as they were, in scene order
+    _find_stuck(a, memo, only=stuck_again)
+    found = a.stuck
+    a.stuck = {}
+    for s in a.shadowing:
+        got = found.get(s) if s in stuck_again else last.stuck.get(s)
+        if got is not None:
+            a.stuck[s] = got
+    return a
+
+
+def _check_available_flags(a: Analysis, only: Iterable[str] | None = None) -> None:
+    """A flag listed in ``available_flags`` but missing from ``flag_spec`` is an issue
+    (of the scenes ``only``, when given)."""
     sc = a.scenario
     if not sc.has_flag_table:
         return
-    for scene in sc.scenes.values():
+    for scene in sc.scenes.values() if only is None else [sc.scenes[s] for s in only if s in sc.scenes]:
         for f in scene.available_flags or ():
             if f not in sc.flags and f not in sc.rejected_flags:  # (a refused row has its own issue)
                 a.issues.append(InputIssue(file=sc.files.get("scene_states"), table="scene_states", line=scene.line,
                                            column="available_flags", reason=f"'available_flags'에 적힌 {josa(repr(f), '이/가')} 'flag_spec'에 없습니다."))
 
 
-def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None) -> None:
+def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None, only: set | None = None) -> None:
+    """The stuck combinations of every scene (of the scenes ``only``, when given: the
+    memo then keeps what it kept of the others too)."""
     sc = a.scenario
     flags = sc.flags
     reached = a.reached
@@ -314,6 +418,8 @@ def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None) -> None:
     kept: dict = {}
     rows: dict = {}
     for scene_id, state in a.shadowing.items():
+        if only is not None and scene_id not in only:
+            continue
         scene = sc.scenes.get(scene_id)
         if scene is None or state.undecided is not None or not scene.available_flags or scene.is_ending:
             continue
@@ -352,7 +458,10 @@ def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None) -> None:
             stuck.scene_id = scene_id
             a.stuck[scene_id] = stuck
     if memo is not None:
-        memo.stuck = kept
+        if only is None:
+            memo.stuck = kept
+        else:
+            memo.stuck.update(kept)
 
 
 def _empty_enum_values(scenario: Scenario) -> None:

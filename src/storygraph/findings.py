@@ -134,12 +134,14 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
     Instead:
         Fix the constant or the operator (``trust >= 5``), or widen the flag's range.
     """
-    branch_by_id = {b.branch_id: b for b in a.scenario.branches}
+    by_id: dict = {}
 
     def hits(infos) -> Iterator[Hit]:
+        if not by_id:
+            by_id.update((b.branch_id, b) for b in a.scenario.branches)
         for info in infos:
             if info.unsatisfiable:
-                b = branch_by_id[info.branch_id]
+                b = by_id[info.branch_id]
                 cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags, b.condition_expr)
                 yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line,
                           fix=F.unsatisfiable_fix(a, b.branch_id))
@@ -386,12 +388,14 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
     Instead:
         Remove the flag from ``available_flags``, or test it where it was meant to matter.
     """
-    by_scene = a.scenario.branches_from()
+    by_scene: dict = {}
     conditions = a.conditions
     has_column = a.scenario.has("story_branches", "condition_expr")
     labels: dict[str, str] = {}  # flag -> how sentences call it (made once per flag)
 
     def hits(scene) -> Iterator[Hit]:
+        if not by_scene:
+            by_scene.update(a.scenario.branches_from())
         branches = by_scene.get(scene.scene_id, [])
         exprs = [conditions.get(b.branch_id) for b in branches]
         if has_column and None in exprs:

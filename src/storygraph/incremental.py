@@ -36,7 +36,7 @@ from typing import Any, Iterator
 from verdicts.checks import merge_outcomes, run_checks_part
 from verdicts.progress import SILENT, Progress
 
-from .analysis import Analysis, AnalysisMemo, analyse
+from .analysis import Analysis, AnalysisMemo, analyse, analyse_again
 from .cards import CardBuilder, graph_counts, withheld_issues
 from .checks import CHECKS, TABLE_CHECKS, CheckContext
 from .domain import DOMAIN, LintResult
@@ -234,6 +234,40 @@ def _dirty(builder: _Builder, last: _Last, now: _Last, changes, before_counts) -
     return scenes, branches
 
 
+def _mended_facts(shared: dict, changes) -> dict:
+    """The checks' scenario facts of the last lint (:class:`~storygraph.checks.CheckContext`)
+    for a scenario whose changed rows are ``changes``: what a changed row can alter is
+    mended or dropped (to be made again); everything after a full read is made again."""
+    if changes.full or not shared:
+        return {}
+    if not changes.scenes and not changes.branches:
+        return shared
+    shared = dict(shared)
+    ends = any((o.from_scene, o.to_scene) != (n.from_scene, n.to_scene) for o, n in changes.branches)
+    marks = any((o.is_entry, o.is_ending) != (n.is_entry, n.is_ending) for o, n in changes.scenes.values())
+    if ends:
+        for key in ("adj", "reached", "ending", "by_scene", "to_scene"):
+            shared.pop(key, None)
+    elif marks:
+        shared.pop("reached", None)
+        shared.pop("ending", None)
+    by_scene = shared.get("by_scene")
+    if by_scene is not None and changes.branches:
+        by_scene = shared["by_scene"] = dict(by_scene)
+        for old, new in changes.branches:
+            items = list(by_scene[new.from_scene])
+            items[next(i for i, x in enumerate(items) if x is old)] = new
+            by_scene[new.from_scene] = items
+    rows = shared.get("rows")
+    if rows is not None:
+        rows = shared["rows"] = dict(rows)
+        for table, pairs in (("scene_states", changes.scenes.values()), ("story_branches", changes.branches)):
+            for old, new in pairs:
+                cells = rows[(table, old.line)]
+                rows[(table, new.line)] = [new.raw if x is old.raw else x for x in cells]
+    return shared
+
+
 @contextmanager
 def _kept_from_gc():
     """The cyclic garbage collector paused during a lint, as :func:`verdicts.perf.without_gc`
@@ -279,6 +313,7 @@ class IncrementalLint:
         self._made: list[Made] = []
         self._last: _Last | None = None
         self._plain: list | None = None
+        self._shared: dict = {}
         #: what the last lint made again: scenes decided, cards made, check runs
         self.last: dict[str, int] = {}
 
@@ -295,7 +330,12 @@ class IncrementalLint:
             progress.start("읽기")
             scenario, changes = self.reader.read(path)
             progress.start("분석")
-            a = analyse(scenario, memo=self.memo, budgets=config.budget.budgets())
+            budgets = config.budget.budgets()
+            a = None
+            if not changes.full and self._last is not None:
+                a = analyse_again(self._last.analysis, scenario, changes, self.memo, budgets)
+            if a is None:
+                a = analyse(scenario, memo=self.memo, budgets=budgets)
             if not changes.full and self._last is not None and a.fix_memo is not None:
                 # the same scene and branch ids as the last lint: its index of scene ids by
                 # spelling and its next free branch id hold
@@ -330,7 +370,7 @@ class IncrementalLint:
             made = [m for m in builder.made if m.card is not None]
             issues = sorted(sc.issues + a.issues + withheld_issues(a, withheld), key=_issue_order)
             progress.start("자동 검증")
-            checks, runs = self._checks(sc, made)
+            checks, runs = self._checks(sc, made, changes)
             report = LintResult("storygraph", list(cards), issues, checks, sc.sources, findings)
             self._plain = report.cards
             report.scenario = scenario
@@ -355,10 +395,13 @@ class IncrementalLint:
                      "finding units found": self.found.made}
         return report
 
-    def _checks(self, scenario, made: list[Made]) -> tuple[list, int]:
+    def _checks(self, scenario, made: list[Made], changes) -> tuple[list, int]:
         """The automatic checks: those of the tables over the whole scenario, the others
-        over runs of :data:`CHUNK` cards, a run kept when its cards all are."""
-        shared: dict = {}
+        over runs of :data:`CHUNK` cards, a run kept when its cards all are.  The
+        scenario facts the checks share (:class:`~storygraph.checks.CheckContext`) are
+        kept from the last lint and mended where the rows read again change them."""
+        shared = _mended_facts(self._shared, changes)
+        self._shared = shared
         chunks: list[_Chunk] = []
         runs = 0
         card_checks = [c for c in CHECKS if c.id not in TABLE_CHECKS]
