@@ -93,6 +93,8 @@ def _said(exc: BaseException) -> str:
     """What went wrong, as the server or the TLS layer put it (no final full stop)."""
     if isinstance(exc, ssl.SSLError):
         text = getattr(exc, "verify_message", None) or exc.reason or str(exc)
+    elif isinstance(exc, OSError) and exc.strerror:
+        text = exc.strerror
     else:
         text = exc.args[0] if exc.args else str(exc)
     if isinstance(text, bytes):
@@ -182,8 +184,7 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
             try:
                 status, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
             except _BROKEN as exc:
-                result.broken = (f"{where}: 메일 {result.total}통 가운데 {len(result.mails)}통을 읽은 뒤 연결이 끊겼습니다 "
-                                 f"({_said(exc)}). 읽은 메일은 그대로 두었고, 나머지는 다시 읽어야 합니다.")
+                result.broken = _broken(where, result.total, done - 1, exc, uid.decode())
                 break
             raw = next((part[1] for part in data or [] if isinstance(part, tuple) and len(part) > 1), None)
             if status != "OK" or not isinstance(raw, bytes):
@@ -197,8 +198,7 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
     except _BROKEN as exc:
         if not result.mails and result.total == 0:
             raise InputError(f"{where}: 메일을 읽기 전에 연결이 끊겼습니다 ({_said(exc)}).") from None
-        result.broken = (f"{where}: 메일 {result.total}통 가운데 {len(result.mails)}통을 읽은 뒤 연결이 끊겼습니다 "
-                         f"({_said(exc)}). 읽은 메일은 그대로 두었고, 나머지는 다시 읽어야 합니다.")
+        result.broken = _broken(where, result.total, len(result.mails), exc)
     finally:
         try:
             conn.logout()
@@ -209,6 +209,21 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
                 pass
     result.mails.sort(key=_order)
     return result
+
+
+def _broken(where: str, total: int, read: int, exc: BaseException, uid: str | None = None) -> str:
+    """The one sentence for a connection that broke after the login: how many of the
+    folder's messages were read, which one was being fetched, what the connection said.
+
+    >>> _broken("imap://a@h:143/INBOX", 5, 2, imaplib.IMAP4.abort("socket error: EOF"), "3")
+    'imap://a@h:143/INBOX: 메일 5통 가운데 2통을 읽고 UID 3을 받는 사이에 연결이 끊겼습니다 (서버가 연결을 닫음). 읽은 메일은 그대로 두었고, 나머지 3통은 다시 읽어야 합니다.'
+    """
+    said = _said(exc)
+    if said.endswith("EOF"):  # imaplib's "socket error: EOF": the other side closed
+        said = "서버가 연결을 닫음"
+    at = f"읽고 UID {josa(uid, '을/를')} 받는 사이에" if uid is not None else "읽은 뒤"
+    return (f"{where}: 메일 {total}통 가운데 {read}통을 {at} 연결이 끊겼습니다 ({said}). "
+            f"읽은 메일은 그대로 두었고, 나머지 {total - read}통은 다시 읽어야 합니다.")
 
 
 def _order(m: Mail):

@@ -6,6 +6,10 @@ It runs unprivileged: as the current user, or, when the tests run as root, as th
 ``dovecot`` system user (its files are handed to that user).  TLS is offered through
 STARTTLS with a self-signed certificate made for the run by ``openssl``; the client
 trusts it with ``cafile``.  The system's dovecot service is never touched.
+
+A dropped connection is made with :class:`CuttingRelay`, a relay on loopback between the
+importer and the server that closes at a named command, so the test knows exactly what
+was read before the break (a kill from outside lands at whatever moment the load allows).
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ import email.utils
 import imaplib
 import os
 import pwd
+import selectors
 import shutil
 import socket
 import ssl
 import subprocess
 import tempfile
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,7 +34,6 @@ from typing import Iterator
 from verdicts.mail.imap import log_in
 
 DOVECOT = shutil.which("dovecot") or "/usr/sbin/dovecot"
-DOVEADM = shutil.which("doveadm") or "/usr/bin/doveadm"
 
 
 @dataclass
@@ -61,11 +66,99 @@ class ImapServer:
         finally:
             conn.logout()
 
-    def kick(self, user: str) -> None:
-        """Drop every connection of ``user`` (``doveadm kick``): the server side of a
-        broken connection."""
-        subprocess.run([DOVEADM, "-c", str(self.config), "kick", user], check=True, capture_output=True,
-                       timeout=20, **_as_user(self.run_as))
+
+class CuttingRelay:
+    """A TCP relay on loopback between a client and the server, which ends the
+    connection at a point the test names instead of at whatever moment a kill lands.
+
+    :meth:`cut_at_next_command` arms it; the next bytes the client sends (its next
+    command, TLS or not) then end the connection: with ``reply_bytes=0`` the command never
+    reaches the server; with ``reply_bytes=N`` it is passed on and only the first ``N``
+    bytes of the server's answer come back.  Both sides are then closed (the client's
+    with a FIN, its later bytes read and dropped, so it sees an orderly EOF rather than a
+    reset).  Arming is synchronous: a client that arms it between two commands knows
+    exactly which command meets the cut."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self._upstream = (host, port)
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.host, self.port = self._listener.getsockname()[:2]
+        self._lock = threading.Lock()
+        self._armed: int | None = None
+        self._closed = False
+        self._threads: list[threading.Thread] = []
+        #: how many connections were cut
+        self.cuts = 0
+        accept = threading.Thread(target=self._accept, daemon=True)
+        accept.start()
+        self._threads.append(accept)
+
+    def cut_at_next_command(self, reply_bytes: int = 0) -> None:
+        with self._lock:
+            self._armed = reply_bytes
+
+    def close(self) -> None:
+        self._closed = True
+        self._listener.close()
+        for thread in self._threads[1:]:
+            thread.join(timeout=10)
+
+    def __enter__(self) -> "CuttingRelay":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _take_arm(self) -> int | None:
+        with self._lock:
+            armed, self._armed = self._armed, None
+            return armed
+
+    def _accept(self) -> None:
+        while not self._closed:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            thread = threading.Thread(target=self._relay, args=(client,), daemon=True)
+            thread.start()
+            self._threads.append(thread)
+
+    def _relay(self, client: socket.socket) -> None:
+        server = socket.create_connection(self._upstream, timeout=20)
+        budget: int | None = None  # bytes of the answer still to pass before the cut
+        with selectors.DefaultSelector() as sel, client, server:
+            sel.register(client, selectors.EVENT_READ)
+            sel.register(server, selectors.EVENT_READ)
+            while not self._closed:
+                for key, _ in sel.select(timeout=0.5):
+                    data = key.fileobj.recv(65536)
+                    if not data:
+                        return
+                    if key.fileobj is client:
+                        armed = self._take_arm()
+                        if armed == 0:
+                            return self._cut(client)
+                        if armed is not None:
+                            budget = armed
+                        server.sendall(data)
+                    elif budget is None:
+                        client.sendall(data)
+                    else:
+                        client.sendall(data[:budget])
+                        budget -= len(data[:budget])
+                        if budget == 0:
+                            return self._cut(client)
+
+    def _cut(self, client: socket.socket) -> None:
+        """Close towards the client with a FIN and read what it still sends until it
+        closes too (unread bytes at close would make a reset instead of an EOF)."""
+        self.cuts += 1
+        client.shutdown(socket.SHUT_WR)
+        client.settimeout(20)
+        with contextlib.suppress(OSError):
+            while client.recv(65536):
+                pass
 
 
 def available() -> str | None:

@@ -140,15 +140,24 @@ def test_imaps_reads_the_same_mail_as_starttls(imap):
     assert len(tls.mails) == 5
 
 
-def test_a_dropped_connection_keeps_what_was_read(imap):
-    def drop_after_two(done: int, total: int) -> None:
-        if done == 2:
-            imap.kick(USER)
+@pytest.mark.parametrize("reply_bytes", [0, 40], ids=["before-the-answer", "part-way-through-the-answer"])
+def test_a_dropped_connection_keeps_what_was_read(imap, reply_bytes):
+    """The connection is cut at a named point, not by a kill racing the fetches: a relay
+    between the importer and dovecot ends it at the command after the second message
+    (the third FETCH), either before the server hears it or after 40 bytes of the
+    server's (TLS) answer, so exactly two messages are read, whatever the load."""
+    with imap_server.CuttingRelay(imap.host, imap.port) as relay:
+        def cut_after_two(done: int, total: int) -> None:
+            if done == 2:
+                relay.cut_at_next_command(reply_bytes)
 
-    got = read_imap(imap.url(USER), PASSWORD, cafile=imap.cafile, progress=drop_after_two)
-    assert got.starttls and got.total == 5
+        url = imap.url(USER).replace(f":{imap.port}/", f":{relay.port}/")
+        got = read_imap(url, PASSWORD, cafile=imap.cafile, timeout=20, progress=cut_after_two)
+    assert relay.cuts == 1
+    assert got.starttls and got.total == 5 and got.problems == []
     assert [m.message_id for m in got.mails] == ["<r1@apt.example>", "<r2@acct.example>"]
-    assert got.broken and "메일 5통 가운데 2통을 읽은 뒤 연결이 끊겼습니다" in got.broken
+    assert got.broken == (f"{url}: 메일 5통 가운데 2통을 읽고 UID 3을 받는 사이에 연결이 끊겼습니다 (서버가 연결을 닫음). "
+                          "읽은 메일은 그대로 두었고, 나머지 3통은 다시 읽어야 합니다.")
     # what was read still makes its rows
     rows = import_mailbox(got.mails)["mailbox_thread"]
     assert [r["subject"] for r in rows] == ["3월 관리비 안내", "부가세 신고 자료 요청"]
