@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests.browser import browser, context, page  # noqa: F401 - the browser tests' fixtures, for every test folder
+
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 BIN = Path(sys.executable).parent

@@ -7,11 +7,15 @@ path and the reason in Korean, never a traceback.
 >>> write_output(folder / "없는 폴더" / "r.html", "x")
 Traceback (most recent call last):
 ...
-verdicts.errors.VerdictsError: .../없는 폴더/r.html: 이 파일을 넣을 폴더가 없어 쓰지 못했습니다.
+verdicts.errors.OutputPathError: .../없는 폴더/r.html: 이 파일을 담을 폴더가 없습니다 (.../없는 폴더). 폴더를 먼저 만들어 주세요.
 >>> write_output(folder, "x")
 Traceback (most recent call last):
 ...
-verdicts.errors.VerdictsError: ...: 파일이 아니라 폴더라서 그 자리에 쓰지 못했습니다.
+verdicts.errors.OutputPathError: ...: 파일이 아니라 폴더입니다. 폴더 안에 쓸 파일 이름까지 적어 주세요.
+
+A path in the wrong place (no folder to hold it, a folder where a file goes, a file
+where a folder goes) is said in one wording, by :func:`misplaced`, whether it is found
+before any work (:func:`check_output_file`, naming the option) or when writing.
 """
 
 from __future__ import annotations
@@ -24,12 +28,10 @@ from pathlib import Path
 from .errors import OutputPathError, VerdictsError
 from .korean import josa
 
-__all__ = ["write_output", "output_folder", "output_error", "check_output_file", "check_output_folder"]
+__all__ = ["write_output", "output_folder", "output_error", "misplaced", "check_output_file", "check_output_folder"]
 
+#: operating-system refusals that are not about where the path is (that is :func:`misplaced`)
 _REASONS = {
-    errno.ENOENT: "이 파일을 넣을 폴더가 없어 쓰지 못했습니다",
-    errno.EISDIR: "파일이 아니라 폴더라서 그 자리에 쓰지 못했습니다",
-    errno.ENOTDIR: "경로 중간에 폴더가 아닌 것이 있어 쓰지 못했습니다",
     errno.EACCES: "쓸 권한이 없습니다 (파일이나 그 폴더의 권한을 확인해 주세요)",
     errno.EPERM: "쓸 권한이 없습니다",
     errno.EROFS: "읽기 전용 파일 시스템이라 쓰지 못했습니다",
@@ -39,8 +41,12 @@ _REASONS = {
 }
 
 
-def output_error(path: Path | str, exc: OSError) -> VerdictsError:
-    """The message for an operating-system error met while writing ``path``."""
+def output_error(path: Path | str, exc: OSError, what: str = "파일") -> VerdictsError:
+    """The message for an operating-system error met while writing ``path`` (a 파일 or
+    a 폴더 to make)."""
+    problem = misplaced(Path(path), what)
+    if problem is not None:
+        return OutputPathError(problem)
     reason = _REASONS.get(exc.errno or 0) or f"운영체제가 거부해 쓰지 못했습니다 ({exc.strerror or type(exc).__name__})"
     return VerdictsError(f"{path}: {reason}.")
 
@@ -49,17 +55,16 @@ def write_output(path: Path | str, data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8) to ``path``, or raise a
     :class:`~verdicts.errors.VerdictsError` saying why it cannot be written."""
     path = Path(path)
+    problem = misplaced(path)
+    if problem is not None:
+        raise OutputPathError(problem)
     try:
-        if path.is_dir():
-            raise IsADirectoryError(errno.EISDIR, "Is a directory", str(path))
         if isinstance(data, str):
             path.write_text(data, encoding="utf-8")
         else:
             path.write_bytes(data)
     except OSError as exc:
         raise output_error(path, exc) from None
-    except ValueError:  # a NUL character in the path
-        raise VerdictsError(f"{path}: 경로에 NUL 문자가 있어 쓰지 못했습니다.") from None
 
 
 def output_folder(path: Path | str) -> Path:
@@ -67,12 +72,13 @@ def output_folder(path: Path | str) -> Path:
     :class:`~verdicts.errors.VerdictsError` saying why it cannot be made (a file in
     the way, no permission)."""
     path = Path(path)
+    problem = misplaced(path, "폴더", parents=True)
+    if problem is not None:
+        raise OutputPathError(problem)
     try:
-        if path.exists() and not path.is_dir():
-            raise VerdictsError(f"{path}: 폴더가 아니라 파일이라서 그 안에 쓰지 못했습니다.")
         path.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise output_error(path, exc) from None
+        raise output_error(path, exc, "폴더") from None
     return path
 
 
@@ -94,13 +100,36 @@ def _kind(path: Path) -> str:
     return "file" if stat.S_ISREG(st.st_mode) else "other"
 
 
-def _check_parent(path: Path, option: str, what: str = "파일") -> None:
+def misplaced(path: Path, what: str = "파일", option: str | None = None, *, parents: bool = False) -> str | None:
+    """The one sentence for an output path where a ``what`` (``파일`` or ``폴더``) cannot
+    go, or ``None`` when it can: a folder where a file goes, a file where a folder goes,
+    no folder to hold it (unless ``parents``: missing folders will be made) or a file in
+    the way.  ``option`` (``--html``) stands before the path when given.
+
+    >>> misplaced(Path("/no/such/folder/report.html"), option="--html")
+    '--html /no/such/folder/report.html: 이 파일을 담을 폴더가 없습니다 (/no/such/folder). 폴더를 먼저 만들어 주세요.'
+    >>> misplaced(Path("/no/such/folder"), "폴더", parents=True) is None
+    True
+    """
+    where = f"{option} {path}" if option else str(path)
+    if "\0" in str(path):
+        return f"{where}: 경로에 NUL 문자가 있어 쓰지 못합니다."
+    kind = _kind(path)
+    if what == "파일" and kind == "dir":
+        return f"{where}: 파일이 아니라 폴더입니다. 폴더 안에 쓸 파일 이름까지 적어 주세요."
+    if what == "폴더" and kind == "dir":
+        return None
+    if what == "폴더" and kind not in ("missing", "under-file"):  # under a file: its parent says so
+        return f"{where}: 폴더가 아니라 파일입니다. 결과를 담을 폴더를 적어 주세요."
     parent = path.parent if str(path.parent) else Path(".")
+    while parents and _kind(parent) in ("missing", "under-file") and parent != parent.parent:
+        parent = parent.parent
     kind = _kind(parent)
     if kind in ("missing", "under-file"):
-        raise OutputPathError(f"{option} {path}: 이 {josa(what, '을/를')} 담을 폴더가 없습니다 ({parent}). 폴더를 먼저 만들어 주세요.")
+        return f"{where}: 이 {josa(what, '을/를')} 담을 폴더가 없습니다 ({parent}). 폴더를 먼저 만들어 주세요."
     if kind != "dir":
-        raise OutputPathError(f"{option} {path}: 이 {josa(what, '을/를')} 담을 자리({parent})가 폴더가 아닙니다.")
+        return f"{where}: 이 {josa(what, '을/를')} 담을 자리({parent})가 폴더가 아닙니다."
+    return None
 
 
 def check_output_file(path: str | Path, option: str) -> None:
@@ -113,19 +142,14 @@ def check_output_file(path: str | Path, option: str) -> None:
     ...
     verdicts.errors.OutputPathError: --html /no/such/folder/report.html: 이 파일을 담을 폴더가 없습니다 (/no/such/folder). 폴더를 먼저 만들어 주세요.
     """
-    path = Path(path)
-    if _kind(path) == "dir":
-        raise OutputPathError(f"{option} {path}: 파일이 아니라 폴더입니다. 폴더 안에 쓸 파일 이름까지 적어 주세요.")
-    _check_parent(path, option)
+    problem = misplaced(Path(path), "파일", option)
+    if problem is not None:
+        raise OutputPathError(problem)
 
 
 def check_output_folder(path: str | Path, option: str) -> None:
     """Refuse, before any work is done, a folder path that is a file, or whose parent
     folder does not exist (the folder itself is made when missing)."""
-    path = Path(path)
-    kind = _kind(path)
-    if kind == "dir":
-        return
-    if kind not in ("missing", "under-file"):  # under a file: its parent says so
-        raise OutputPathError(f"{option} {path}: 폴더가 아니라 파일입니다. 결과를 담을 폴더를 적어 주세요.")
-    _check_parent(path, option, "폴더")
+    problem = misplaced(Path(path), "폴더", option)
+    if problem is not None:
+        raise OutputPathError(problem)

@@ -10,9 +10,11 @@ each verdict also has its own mark and border style (:func:`verdict_marks`).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, TypeVar
 
 __all__ = ["PASSING", "FINDINGS", "UNJUDGED", "verdict_colours", "verdict_marks"]
+
+_T = TypeVar("_T")
 
 #: (fill, stroke) for a passing verdict
 PASSING = ("#e3f2e5", "#256b29")
@@ -37,16 +39,7 @@ def verdict_colours(verdicts: Iterable[str], passing: Iterable[str]) -> dict[str
     >>> c["좋음"] == PASSING, c["나쁨"] == FINDINGS[0], c["모름"] == FINDINGS[1]
     (True, True, True)
     """
-    passing = set(passing)
-    out: dict[str, tuple[str, str]] = {}
-    i = 0
-    for verdict in verdicts:
-        if verdict in passing:
-            out[verdict] = PASSING
-        else:
-            out[verdict] = FINDINGS[i % len(FINDINGS)]
-            i += 1
-    return out
+    return _in_order(verdicts, passing, PASSING, FINDINGS)
 
 
 #: the mark and border style of the passing verdicts, then of the findings in order
@@ -62,13 +55,19 @@ def verdict_marks(verdicts: Iterable[str], passing: Iterable[str]) -> dict[str, 
     >>> m["좋음"], m["나쁨"], m["모름"]
     (('✓', 'solid'), ('✕', 'solid'), ('▲', 'dashed'))
     """
+    return _in_order(verdicts, passing, PASSING_MARK, FINDING_MARKS)
+
+
+def _in_order(verdicts: Iterable[str], passing: Iterable[str], for_passing: _T, for_findings: tuple[_T, ...]) -> dict[str, _T]:
+    """``for_passing`` for every passing verdict; the findings take ``for_findings`` in
+    turn, in the domain's verdict order (round again past the last)."""
     passing = set(passing)
-    out: dict[str, tuple[str, str]] = {}
-    i = 0
+    out: dict[str, _T] = {}
+    findings = 0
     for verdict in verdicts:
         if verdict in passing:
-            out[verdict] = PASSING_MARK
+            out[verdict] = for_passing
         else:
-            out[verdict] = FINDING_MARKS[i % len(FINDING_MARKS)]
-            i += 1
+            out[verdict] = for_findings[findings % len(for_findings)]
+            findings += 1
     return out

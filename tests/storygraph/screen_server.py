@@ -3,13 +3,12 @@ server, hostile-server and browser tests)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 import sys
-import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
+
+from tests.browser import private_dirs, started
 
 BIN = Path(sys.executable).parent
 
@@ -24,33 +23,11 @@ def serving(tmpdir: Path, *args: str):
     """Run ``storygraph serve --port 0 ARGS`` with ``TMPDIR=tmpdir``; yield
     ``(process, base URL)``.  On leaving, the server is stopped with SIGTERM (if still
     running) and its log is at ``tmpdir.parent / f"{tmpdir.name}-server.log"``."""
-    run_dir = tmpdir.parent / f"{tmpdir.name}-run"  # the worker fork server's socket goes here (XDG_RUNTIME_DIR)
-    run_dir.mkdir(mode=0o700, exist_ok=True)
-    env = dict(os.environ, TMPDIR=str(tmpdir), XDG_RUNTIME_DIR=str(run_dir))
     log_path = tmpdir.parent / f"{tmpdir.name}-server.log"  # outside TMPDIR, which must end empty
-    log = open(log_path, "w")
-    proc = subprocess.Popen([str(BIN / "storygraph"), "serve", "--port", "0", *args], stdout=subprocess.PIPE,
-                            stderr=log, text=True, env=env)
-    try:
-        deadline = time.monotonic() + 30
-        line = ""
-        while time.monotonic() < deadline and not line:
-            line = proc.stdout.readline().strip()
-            if proc.poll() is not None:
-                raise RuntimeError(f"server exited: {log_path.read_text()}")
-        assert line.startswith("http://127.0.0.1:"), line
-        url = line.rstrip("/")
+    with started([str(BIN / "storygraph"), "serve", "--port", "0", *args], log_path, env=private_dirs(tmpdir)) as (proc, url):
         with urllib.request.urlopen(url + "/sample", timeout=60) as resp:  # the sample page is made at start: wait for it
             assert resp.status == 200
         yield proc, url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @contextmanager

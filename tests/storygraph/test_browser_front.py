@@ -10,15 +10,10 @@ test run never changes the repository; copy them to ``docs/img/`` for docs/scree
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
-from tests.conftest import run
-from tests.storygraph.test_browser_screen import EXAMPLES, browser, page, report_file, server  # noqa: F401 - fixtures
-
-DOCS_IMG = Path(__file__).resolve().parents[2] / "test-artifacts"
-DOCS_IMG.mkdir(exist_ok=True)
+from tests.browser import ARTIFACTS, new_context
+from tests.conftest import EXAMPLES, run
 
 #: the contrast of every text node's colour against the background it is drawn on
 CONTRAST_JS = """
@@ -75,7 +70,7 @@ def test_problems_first_strip_folded_passing_and_marked_hedges(page, report_file
     page.goto(report_file.as_uri() + "#" + key)
     assert page.locator(f"#{key} summary").is_visible()
     page.goto(report_file.as_uri())
-    page.screenshot(path=str(DOCS_IMG / "report.png"))
+    page.screenshot(path=str(ARTIFACTS / "report.png"))
 
 
 def test_korean_breaks_by_words_and_a_font_fallback(page, report_file):
@@ -105,8 +100,8 @@ def test_every_text_at_wcag_aa_contrast(page, request, which):
     assert low == [], low[:10]
 
 
-def test_phone_width_short_header_reflowing_tables_no_sideways_scroll(browser, broken_file):  # noqa: F811
-    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="ko-KR", device_scale_factor=2)
+def test_phone_width_short_header_reflowing_tables_no_sideways_scroll(browser, broken_file):
+    context = new_context(browser, viewport={"width": 390, "height": 844}, device_scale_factor=2)
     pg = context.new_page()
     try:
         pg.goto(broken_file.as_uri())
@@ -118,7 +113,7 @@ def test_phone_width_short_header_reflowing_tables_no_sideways_scroll(browser, b
         texts = pg.evaluate(CONTRAST_JS)
         assert [t for t in texts if t["ratio"] < 4.5] == []
         pg.get_by_role("button", name="모두 접기").click()
-        pg.screenshot(path=str(DOCS_IMG / "report-phone.png"))
+        pg.screenshot(path=str(ARTIFACTS / "report-phone.png"))
     finally:
         context.close()
 

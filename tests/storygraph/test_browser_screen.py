@@ -1,7 +1,6 @@
-"""The report screen in a real browser: Debian's headless Chromium driven by Playwright.
-
-Screenshots go to ``test-artifacts/`` (git-ignored).  Playwright's own browser download
-is never used: Chromium is the system one that ``scripts/setup.sh --test`` installs.
+"""The report screen in a real browser: Debian's headless Chromium driven by Playwright
+(the ``browser`` and ``page`` fixtures of ``tests/browser.py``).  Screenshots go to
+``test-artifacts/`` (git-ignored).
 """
 
 from __future__ import annotations
@@ -12,58 +11,12 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
+from tests.browser import ARTIFACTS
 from tests.storygraph.screen_server import served
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
-ARTIFACTS = ROOT / "test-artifacts"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 VERDICTS = ("어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "끝까지 닿음")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Chromium is missing: run `bash scripts/setup.sh --test`.")
-    from playwright.sync_api import sync_playwright
-
-    ARTIFACTS.mkdir(exist_ok=True)
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1400, "height": 1000}, locale="ko-KR")
-    pg = context.new_page()
-    pg.external_requests = []  # anything not from file:// or the local server
-
-    def guard(route):
-        url = route.request.url
-        if url.startswith(("file://", "http://127.0.0.1:", "data:", "about:")):
-            route.continue_()
-        else:
-            pg.external_requests.append(url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    pg.dialogs = []
-    pg.on("dialog", lambda d: (pg.dialogs.append(d.message), d.dismiss()))
-    yield pg
-    context.close()
-
-
-@pytest.fixture(scope="module")
-def report_file(tmp_path_factory):
-    from tests.conftest import run
-
-    out = tmp_path_factory.mktemp("browser") / "report.html"
-    run("storygraph", "lint", EXAMPLES / "lighthouse" / "scenario.csv", "--html", out, check_code=1)
-    return out
 
 
 def _used_fonts(page, selector: str) -> list[str]:
@@ -167,13 +120,6 @@ def test_script_in_a_title_shows_as_text(page, tmp_path):
     assert "<script>alert(1)</script>" in summary.inner_text()
     assert page.locator("#diagram svg text", has_text="<script>alert(1)</script>").count() == 1
     assert page.locator("img").count() == 0
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    tmpdir = tmp_path_factory.mktemp("browser-server-tmp")
-    with served(tmpdir) as url:
-        yield url, tmpdir
 
 
 def test_served_sample_button(page, server):

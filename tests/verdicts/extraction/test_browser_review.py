@@ -6,10 +6,8 @@ a whole run is reviewed with the keyboard alone; an empty queue opens the sample
 from __future__ import annotations
 
 import json
-import shutil
 import urllib.parse
 import urllib.request
-from pathlib import Path
 
 import pytest
 
@@ -18,29 +16,6 @@ from .review_server import reviewing
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
-
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Chromium is missing: run `bash scripts/setup.sh --test`.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def context(browser):
-    ctx = browser.new_context(viewport={"width": 1300, "height": 900}, locale="ko-KR")
-    yield ctx
-    ctx.close()
 
 
 def _cell(base: str, key: str) -> str:

@@ -7,67 +7,25 @@ the rest of the screen stays up."""
 from __future__ import annotations
 
 import contextlib
-import os
 import shutil
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.browser import private_dirs, started, verdicts_screen
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "examples" / "mail"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 #: the sample's actions whose confidence is below their kind's minimum (two of each outcome)
 LOW = ["ACT-20260303-007", "ACT-20260303-008", "ACT-20260303-012", "ACT-20260303-015"]
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Chromium is missing: run `bash scripts/setup.sh --test`.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1300, "height": 900}, locale="ko-KR")
-    pg = context.new_page()
-    pg.external = []
-
-    def guard(route):
-        if route.request.url.startswith(("file://", "data:", "about:")):
-            route.continue_()
-        else:
-            pg.external.append(route.request.url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    yield pg
-    context.close()
-
-
-def _screen(inputs: Path, out: Path) -> Path:
-    """The screen as a user makes it: `verdicts run mail INPUTS --html OUT`."""
-    done = subprocess.run([sys.executable, "-m", "verdicts.cli", "run", "mail", str(inputs), "--html", str(out), "-q"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120)
-    assert done.returncode in (0, 1), done.stderr
-    assert out.exists(), done.stderr
-    return out
-
-
 def test_the_low_confidence_list_is_its_own_panel_and_opens_each_card(page, tmp_path):
-    page.goto(_screen(EXAMPLE, tmp_path / "mail.html").as_uri())
+    page.goto(verdicts_screen("mail", EXAMPLE, tmp_path / "mail.html").as_uri())
     panel = page.locator("#low-confidence")
     expect(panel.locator("h2 .count")).to_have_text("4건")
     assert panel.locator("tbody tr").evaluate_all("rows => rows.map(r => r.dataset.key)") == LOW
@@ -88,7 +46,7 @@ def test_the_low_confidence_list_is_its_own_panel_and_opens_each_card(page, tmp_
     expect(page.locator("#checks h2 .count")).to_have_text("10/10 통과")
     expect(page.locator("#grading .empty-grading")).to_be_visible()
     expect(page.locator("#notes")).to_contain_text("정직 경계선")
-    assert page.external == []
+    assert page.external_requests == []
 
 
 def test_an_empty_confidence_names_its_line_and_the_screen_stays_up(page, tmp_path):
@@ -100,7 +58,7 @@ def test_an_empty_confidence_names_its_line_and_the_screen_stays_up(page, tmp_pa
     fields[4] = ""
     actions[line - 1] = ",".join(fields)
     (inputs / "agent_action.csv").write_text("\n".join(actions) + "\n", encoding="utf-8")
-    page.goto(_screen(inputs, tmp_path / "bad.html").as_uri())
+    page.goto(verdicts_screen("mail", inputs, tmp_path / "bad.html").as_uri())
     issue = page.locator("#issues tbody tr").filter(has_text="agent_action")
     expect(issue).to_have_count(1)
     cells = issue.locator("td").all_inner_texts()
@@ -115,30 +73,14 @@ def test_an_empty_confidence_names_its_line_and_the_screen_stays_up(page, tmp_pa
 @contextlib.contextmanager
 def _serving(tmp_path: Path):
     """`verdicts mail serve --port 0` for real, in a subprocess; yields its base URL."""
-    tmpdir, run_dir = tmp_path / "tmp", tmp_path / "run"
+    tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
-    run_dir.mkdir(mode=0o700)
-    env = dict(os.environ, TMPDIR=str(tmpdir), XDG_RUNTIME_DIR=str(run_dir))
-    log = open(tmp_path / "server.log", "w")
-    proc = subprocess.Popen([sys.executable, "-m", "verdicts.cli", "mail", "serve", "--port", "0"], stdout=subprocess.PIPE,
-                            stderr=log, text=True, env=env, cwd=ROOT)
-    try:
-        line = proc.stdout.readline().strip()
-        assert line.startswith("http://127.0.0.1:"), (tmp_path / "server.log").read_text()
-        yield line.rstrip("/")
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
-        log.close()
+    with started([sys.executable, "-m", "verdicts.cli", "mail", "serve", "--port", "0"], tmp_path / "server.log",
+                 env=private_dirs(tmpdir)) as (_, url):
+        yield url
 
 
-def test_before_a_mailbox_is_connected_the_screen_offers_the_sample(browser, tmp_path):
-    context = browser.new_context(viewport={"width": 1300, "height": 900}, locale="ko-KR")
-    page = context.new_page()
+def test_before_a_mailbox_is_connected_the_screen_offers_the_sample(page, tmp_path):
     with _serving(tmp_path) as base:
         page.goto(base + "/")
         expect(page.locator("#upload h2")).to_have_text("메일함 표 올리기")
@@ -162,4 +104,3 @@ def test_before_a_mailbox_is_connected_the_screen_offers_the_sample(browser, tmp
         assert cells[0].endswith("agent_action.csv") and cells[2:4] == ["1", "confidence"] and "열이 없어" in cells[4]
         expect(page.locator("#upload")).to_be_visible()
         expect(page.locator("#checks")).to_be_visible()
-    context.close()

@@ -8,67 +8,24 @@ from __future__ import annotations
 
 import csv
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 import yaml
 
+from tests.browser import verdicts_screen
+
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[3]
 EXAMPLES = ROOT / "examples" / "residue"
-CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail("Chromium is missing: run `bash scripts/setup.sh --test`.")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield b
-        b.close()
-
-
-@pytest.fixture
-def page(browser):
-    context = browser.new_context(viewport={"width": 1300, "height": 900}, locale="ko-KR")
-    pg = context.new_page()
-    pg.external, pg.console_errors = [], []
-    pg.on("console", lambda m: pg.console_errors.append(m.text) if m.type == "error" else None)
-
-    def guard(route):
-        if route.request.url.startswith(("file://", "data:", "about:")):
-            route.continue_()
-        else:
-            pg.external.append(route.request.url)
-            route.abort()
-
-    pg.route("**/*", guard)
-    yield pg
-    context.close()
-
-
-def _screen(inputs: Path, out: Path) -> Path:
-    """The screen as a user makes it: `verdicts run residue INPUTS --html OUT`."""
-    done = subprocess.run([sys.executable, "-m", "verdicts.cli", "run", "residue", str(inputs), "--html", str(out), "-q"],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
-    assert done.returncode in (0, 1), done.stderr
-    assert out.exists(), done.stderr
-    return out
 
 
 @pytest.fixture(scope="module")
 def screen(tmp_path_factory) -> Path:
-    return _screen(EXAMPLES, tmp_path_factory.mktemp("screen") / "residue.html")
+    return verdicts_screen("residue", EXAMPLES, tmp_path_factory.mktemp("screen") / "residue.html")
 
 
 def test_components_are_grouped_by_answer(page, screen):
@@ -78,7 +35,7 @@ def test_components_are_grouped_by_answer(page, screen):
         expect(page.locator(f'section.group[data-verdict="{verdict}"] h2 .count')).to_have_text(f"{count}건")
     expect(page.locator("#checks h2 .count")).to_have_text("6/6 통과")
     expect(page.locator('#notes .note-part[data-part="정직 경계선"] li').first).to_be_visible()
-    assert page.external == []
+    assert page.external_requests == []
 
 
 def test_a_pictured_card_shows_its_picture_with_the_read_texts_boxed_by_source(page, screen, tmp_path):
@@ -131,7 +88,7 @@ def test_an_unreadable_picture_is_an_issue_and_the_rest_is_shown(page, tmp_path)
     bad["result_thumb"] = "DO-0002.png"
     (folder / "DO-0002.yaml").write_text(yaml.safe_dump(bad, allow_unicode=True), encoding="utf-8")
     (folder / "DO-0002.png").write_bytes(b"not a picture")
-    page.goto(_screen(folder, tmp_path / "bad.html").as_uri())
+    page.goto(verdicts_screen("residue", folder, tmp_path / "bad.html").as_uri())
     issues = page.locator("#issues table.issues tbody tr")
     expect(issues).to_have_count(1)
     expect(issues.first).to_contain_text("DO-0002.yaml")
