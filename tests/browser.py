@@ -3,8 +3,9 @@ Playwright's own browser download: ``scripts/setup.sh --test`` installs ``chromi
 pages that record what they tried to fetch from outside, and the real servers and
 commands that make the pages under test.
 
-The fixtures ``browser`` (one Chromium for the whole run), ``context`` and ``page`` are
-made available to every test by ``tests/conftest.py``.  Screenshots go to
+The fixtures ``browser`` (one Chromium per test module: Playwright keeps a thread while
+it runs, and code that forks refuses to while other threads run), ``context`` and
+``page`` are made available to every test by ``tests/conftest.py``.  Screenshots go to
 ``test-artifacts/`` (git-ignored): a test run never changes the repository.
 """
 
@@ -31,7 +32,7 @@ VIEWPORT = {"width": 1400, "height": 1000}
 LOCAL = ("file://", "data:", "about:", "http://127.0.0.1:")
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser():
     if not Path(CHROMIUM).exists():
         pytest.fail("Chromium is missing: run `bash scripts/setup.sh --test`.")

@@ -98,9 +98,13 @@ class CuttingRelay:
             self._armed = reply_bytes
 
     def close(self) -> None:
+        """Stop accepting and wait for every thread of the relay to end (the shutdown
+        wakes the ``accept``; a relay ends within its half-second poll)."""
         self._closed = True
+        with contextlib.suppress(OSError):
+            self._listener.shutdown(socket.SHUT_RDWR)
         self._listener.close()
-        for thread in self._threads[1:]:
+        for thread in self._threads:
             thread.join(timeout=10)
 
     def __enter__(self) -> "CuttingRelay":
