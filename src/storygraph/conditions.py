@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
 
 from verdicts.errors import ConditionSyntaxError
 from verdicts.korean import josa
+from verdicts.records import Frozen
 
 from .model import Flag
 
@@ -38,45 +39,72 @@ __all__ = [
 # ----------------------------------------------------------------------------- AST
 
 
-@dataclass(frozen=True, slots=True)
-class Const:
+# the nodes are frozen records (verdicts.records: what a frozen dataclass with slots gave,
+# without compiling its methods at import)
+_set = object.__setattr__
+
+
+class Const(Frozen):
     """Always true or always false (an empty condition is ``Const(True)``)."""
 
+    __slots__ = ("value",)
     value: bool
 
+    def __init__(self, value: bool):
+        _set(self, "value", value)
 
-@dataclass(frozen=True, slots=True)
-class FlagTrue:
+
+class FlagTrue(Frozen):
     """A bare flag name: the (bool) flag is true."""
 
+    __slots__ = ("flag", "pos")
     flag: str
     pos: int
 
+    def __init__(self, flag: str, pos: int):
+        _set(self, "flag", flag)
+        _set(self, "pos", pos)
 
-@dataclass(frozen=True, slots=True)
-class Compare:
+
+class Compare(Frozen):
     """``flag op value`` with the flag always on the left (``3 <= t`` becomes ``t >= 3``).
     ``op`` is one of ``== != < <= > >=`` (``=`` is read as ``==``)."""
 
+    __slots__ = ("flag", "op", "value", "pos")
     flag: str
     op: str
     value: int | str | bool
     pos: int
 
+    def __init__(self, flag: str, op: str, value: int | str | bool, pos: int):
+        _set(self, "flag", flag)
+        _set(self, "op", op)
+        _set(self, "value", value)
+        _set(self, "pos", pos)
 
-@dataclass(frozen=True, slots=True)
-class Not:
+
+class Not(Frozen):
+    __slots__ = ("arg",)
     arg: "Expr"
 
+    def __init__(self, arg: "Expr"):
+        _set(self, "arg", arg)
 
-@dataclass(frozen=True, slots=True)
-class And:
+
+class And(Frozen):
+    __slots__ = ("args",)
     args: tuple["Expr", ...]
 
+    def __init__(self, args: tuple["Expr", ...]):
+        _set(self, "args", args)
 
-@dataclass(frozen=True, slots=True)
-class Or:
+
+class Or(Frozen):
+    __slots__ = ("args",)
     args: tuple["Expr", ...]
+
+    def __init__(self, args: tuple["Expr", ...]):
+        _set(self, "args", args)
 
 
 Expr = Union[Const, FlagTrue, Compare, Not, And, Or]

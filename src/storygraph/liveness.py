@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Any, Mapping, Sequence
 
+from verdicts.records import Frozen
+
 from . import templates as T
 from .budgets import Budgets, Meter
 from .conditions import Eval3, Expr, compile3
@@ -35,12 +37,15 @@ MAX_COUNT_BITS = 3000
 MERGE_COMPARISONS = 2_000_000
 
 
-@dataclass(frozen=True)
-class Cube:
+class Cube(Frozen):
     """A set of assignments: for each constrained flag, the class indices it may take
     (flags not listed are free)."""
 
+    __slots__ = ("classes",)
     classes: tuple[tuple[str, frozenset[int]], ...]
+
+    def __init__(self, classes: tuple[tuple[str, frozenset[int]], ...]):
+        object.__setattr__(self, "classes", classes)
 
     def get(self, flag: str) -> frozenset[int] | None:
         return dict(self.classes).get(flag)

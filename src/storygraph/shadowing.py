@@ -35,6 +35,8 @@ from dataclasses import dataclass, field
 from itertools import combinations, repeat
 from typing import Any, Iterable, Mapping, Sequence
 
+from verdicts.records import Frozen
+
 from .budgets import BudgetExceeded, Budgets, Meter
 from .conditions import OPS, And, Compare, Const, Eval3, Expr, FlagTrue, Not, compile3, expr_facts, flags_of
 from .model import Flag
@@ -265,15 +267,20 @@ def find_witness(target: Eval3, earlier: Sequence[Eval3], domains: Mapping[str, 
     return None
 
 
-@dataclass(frozen=True)
-class Shadow:
+class Shadow(Frozen):
     """Branch ``index`` (position in order) never fires.  ``covered_by``: positions of
     the earlier branches that together cover it (empty when its condition cannot hold by
     itself, ``unsatisfiable``)."""
 
+    __slots__ = ("index", "covered_by", "unsatisfiable")
     index: int
     covered_by: tuple[int, ...]
     unsatisfiable: bool
+
+    def __init__(self, index: int, covered_by: tuple[int, ...], unsatisfiable: bool):
+        object.__setattr__(self, "index", index)
+        object.__setattr__(self, "covered_by", covered_by)
+        object.__setattr__(self, "unsatisfiable", unsatisfiable)
 
 
 def class_product(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr]) -> int:

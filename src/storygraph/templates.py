@@ -9,10 +9,10 @@ one sentence by :func:`verdicts.korean.join_clauses`.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from verdicts.korean import code, josa
+from verdicts.records import Frozen
 
 from .conditions import And, Compare, Const, Expr, FlagTrue, Not, Or, types_fit
 from .model import Flag
@@ -30,13 +30,17 @@ Clause = tuple[str, str]
 _FORMS = ("when", "adn", "conj", "disj", "cond")
 
 
-@dataclass(frozen=True)
-class Pred:
+class Pred(Frozen):
     """A condition as a predicate: ``subject`` (with its particle and a space, or '') and
     the predicate in each of :data:`_FORMS`."""
 
+    __slots__ = ("subject", "forms")
     subject: str
     forms: tuple[str, str, str, str, str]
+
+    def __init__(self, subject: str, forms: tuple[str, str, str, str, str]):
+        object.__setattr__(self, "subject", subject)
+        object.__setattr__(self, "forms", forms)
 
     def text(self, form: str) -> str:
         return self.subject + self.forms[_FORMS.index(form)]
@@ -237,15 +241,20 @@ def _pred(expr: Expr, flags: Mapping[str, Flag], negate: bool = False) -> Pred:
     return all_of(parts) if outer_and else any_of(parts)
 
 
-@dataclass(frozen=True)
-class Cond:
+class Cond(Frozen):
     """A branch condition as sentences use it: ``when`` (``신뢰도가 3 이상일 때``,
     ``조건 없이``), ``name`` (in parentheses after a branch id) and ``adn`` (before a
     noun: ``신뢰도가 3 이상인``)."""
 
+    __slots__ = ("when", "name", "adn")
     when: str
     name: str
     adn: str
+
+    def __init__(self, when: str, name: str, adn: str):
+        object.__setattr__(self, "when", when)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "adn", adn)
 
 
 NO_CONDITION = Cond("조건 없이", "조건 없음", "조건이 없는")

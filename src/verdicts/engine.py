@@ -39,10 +39,10 @@ then is the domain's declared policy, decided once in the rule book:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Generic, Iterable, Literal, Mapping, Sequence, TypeVar
 
 from .korean import join_clauses
+from .records import Frozen
 
 __all__ = ["Missing", "Rule", "Decision", "Draft", "RuleBook", "Clause"]
 
@@ -53,11 +53,14 @@ T = TypeVar("T")
 Clause = tuple[str, str]
 
 
-@dataclass(frozen=True)
-class Missing:
+class Missing(Frozen):
     """The values (``table.column``) a rule needed and found empty, unreadable or absent."""
 
+    __slots__ = ("values",)
     values: tuple[str, ...]
+
+    def __init__(self, values: tuple[str, ...]):
+        object.__setattr__(self, "values", values)
 
     @staticmethod
     def among(needed: dict[str, Any]) -> "Missing | None":
@@ -103,12 +106,16 @@ class Rule(Generic[C, T]):
         return f"{type(self).__name__}({self.verdict!r}, {self.code!r})"
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(Frozen):
     """The rule that gave the verdict, and what it missed when the verdict stopped there."""
 
+    __slots__ = ("rule", "missing")
     rule: Rule
-    missing: tuple[str, ...] = ()
+    missing: tuple[str, ...]
+
+    def __init__(self, rule: Rule, missing: tuple[str, ...] = ()):
+        object.__setattr__(self, "rule", rule)
+        object.__setattr__(self, "missing", missing)
 
     @property
     def verdict(self) -> str:
