@@ -27,22 +27,26 @@ seconds.  They are set in the configuration file:
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from verdicts.records import Frozen
 
 __all__ = ["Budgets", "BudgetExceeded", "Meter", "DEFAULT_BUDGETS", "BUDGET_NAMES"]
 
 
-@dataclass(frozen=True)
-class Budgets:
+class Budgets(Frozen):
     """Per-scene budgets of the exact searches (see the module's text)."""
 
     #: steps of the SAT solver over every question of one scene (whether each branch can
     #: fire, and the search for the smallest set of earlier branches that covers a
     #: shadowed one): its propagations, and per question the variables of the encoding
-    sat_steps: int = 100_000_000
+    sat_steps: int
     #: condition evaluations of the stuck-combination search of one scene (each visited
     #: combination of flag classes evaluates every branch's condition once)
-    stuck_evaluations: int = 1_000_000
+    stuck_evaluations: int
+    __slots__ = ("sat_steps", "stuck_evaluations")
+
+    def __init__(self, sat_steps: int = 100_000_000, stuck_evaluations: int = 1_000_000):
+        object.__setattr__(self, "sat_steps", sat_steps)
+        object.__setattr__(self, "stuck_evaluations", stuck_evaluations)
 
 
 DEFAULT_BUDGETS = Budgets()

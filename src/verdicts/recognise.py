@@ -20,11 +20,11 @@ import csv
 import io
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .records import Frozen
 
 __all__ = ["InputShape", "input_shape", "foreign_input_message", "refuse_foreign"]
 
@@ -37,15 +37,20 @@ _MAX_FILES = 64
 _YAML_KEY = re.compile(r"^([A-Za-z_][\w-]*)\s*:", re.MULTILINE)
 
 
-@dataclass(frozen=True)
-class InputShape:
+class InputShape(Frozen):
     """What an input shows without being read: names of its tables (file stems of a
     folder, top-level keys of a document) and the column names it holds."""
 
+    __slots__ = ("tables", "columns", "csv")
     tables: frozenset[str]
     columns: frozenset[str]
     #: whether the columns come from a single CSV file's header
-    csv: bool = False
+    csv: bool
+
+    def __init__(self, tables: frozenset[str], columns: frozenset[str], csv: bool = False):
+        object.__setattr__(self, "tables", tables)
+        object.__setattr__(self, "columns", columns)
+        object.__setattr__(self, "csv", csv)
 
     def __bool__(self) -> bool:
         return bool(self.tables or self.columns)

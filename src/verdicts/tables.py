@@ -31,6 +31,7 @@ from typing import Any, Collection, Iterable, Literal, Mapping
 from .errors import InputError
 from .korean import josa
 from .model import InputIssue, SourceInfo
+from .records import Frozen
 
 __all__ = [
     "RawRow",
@@ -158,27 +159,43 @@ class RawTable:
         )
 
 
-@dataclass(frozen=True)
-class Column:
+_set = object.__setattr__  # the fields of a frozen record (verdicts.records)
+
+
+class Column(Frozen):
     """A column of a table contract: its name, value type, whether a row needs it,
     whether the header may lack it without an issue (``optional``), and whether its
     cells are free text that may span lines holding separators (``free_text``: a page
     of a document, a mail body; see :func:`read_csv`)."""
 
+    __slots__ = ("name", "type", "required", "optional", "free_text")
     name: str
-    type: ColumnType = "str"
-    required: bool = False
-    optional: bool = False
-    free_text: bool = False
+    type: ColumnType
+    required: bool
+    optional: bool
+    free_text: bool
+
+    def __init__(self, name: str, type: ColumnType = "str", required: bool = False, optional: bool = False,
+                 free_text: bool = False):
+        _set(self, "name", name)
+        _set(self, "type", type)
+        _set(self, "required", required)
+        _set(self, "optional", optional)
+        _set(self, "free_text", free_text)
 
 
-@dataclass(frozen=True)
-class TableSpec:
+class TableSpec(Frozen):
     """The contract of one input table.  ``key`` names the unique id column, if any."""
 
+    __slots__ = ("name", "columns", "key")
     name: str
     columns: tuple[Column, ...]
-    key: str | None = None
+    key: str | None
+
+    def __init__(self, name: str, columns: tuple[Column, ...], key: str | None = None):
+        _set(self, "name", name)
+        _set(self, "columns", columns)
+        _set(self, "key", key)
 
     def column(self, name: str) -> Column:
         for col in self.columns:
