@@ -83,6 +83,38 @@ class FindingMemo:
     tokens: dict = field(default_factory=dict)
     #: this lint: how many units were found again
     made: int = 0
+    #: the scenes whose decision or row changed since the last lint (set by
+    #: :mod:`storygraph.incremental` when the rows were read again in place; ``None``:
+    #: not known): the kinds kept sparsely find only their units again
+    dirty: set | None = None
+    #: kind -> unit -> ``(place, hits)`` of the units with hits (place: the line that
+    #: orders them), of the last lint and of this one
+    sparse: dict = field(default_factory=dict)
+    sparse_now: dict = field(default_factory=dict)
+
+    def keep(self, kind: str, unit: Any, place: Any, hits: list[Hit]) -> None:
+        """Record a unit's hits (found in full) for the sparse lints after this one."""
+        if hits:
+            self.sparse_now.setdefault(kind, {})[unit] = (place, hits)
+        else:
+            self.sparse_now.setdefault(kind, {})
+
+    def can_patch(self, kind: str) -> bool:
+        return self.dirty is not None and kind in self.sparse
+
+    def patch(self, kind: str, redo: Iterator[tuple[Any, Any, Callable[[], Iterator[Hit]]]]) -> list[Hit]:
+        """The hits of ``kind``: the last lint's, with the units ``redo`` (``(unit, place,
+        make)``) found again; in the order of their places."""
+        units = dict(self.sparse[kind])
+        for unit, place, make in redo:
+            hits = list(make())
+            self.made += 1
+            if hits:
+                units[unit] = (place, hits)
+            else:
+                units.pop(unit, None)
+        self.sparse_now[kind] = units
+        return [h for _, hits in sorted(units.values(), key=_first) for h in hits]
 
     def hits(self, where: tuple, key: Any, make: Callable[[], Iterator[Hit]]) -> list[Hit]:
         old = self.before.get(where)
@@ -103,6 +135,15 @@ class FindingMemo:
 
 def _memo(a: Analysis) -> FindingMemo | None:
     return a.reuse
+
+
+def _first(pair: tuple) -> Any:
+    return pair[0]
+
+
+def _first_line(state) -> int:
+    """Where a scene's branches start (the scenes of a decision are in this order)."""
+    return min(b.line for b in state.ordered)
 
 
 def kind(code: str, title: str):
@@ -134,14 +175,10 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
     Instead:
         Fix the constant or the operator (``trust >= 5``), or widen the flag's range.
     """
-    by_id: dict = {}
-
     def hits(infos) -> Iterator[Hit]:
-        if not by_id:
-            by_id.update((b.branch_id, b) for b in a.scenario.branches)
         for info in infos:
             if info.unsatisfiable:
-                b = by_id[info.branch_id]
+                b = next(x for x in a.shadowing[info.scene_id].ordered if x.branch_id == info.branch_id)
                 cond = T.describe_condition(a.conditions.get(b.branch_id), a.scenario.flags, b.condition_expr)
                 yield Hit(b.branch_id, T.finding_unsatisfiable(branch_id=b.branch_id, condition=cond), b.line,
                           fix=F.unsatisfiable_fix(a, b.branch_id))
@@ -150,11 +187,21 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
     if memo is None:
         yield from hits(a.shadowed.values())
         return
+    shadowing = a.shadowing
+    if memo.can_patch("unsatisfiable"):
+        yield from memo.patch("unsatisfiable", (
+            (s, _first_line(shadowing[s]), lambda s=s: hits(shadowing[s].shadowed.values()))
+            for s in memo.dirty if s in shadowing))  # type: ignore[union-attr]
+        return
     # (one process: a.shadowed holds the scenes' shadowed branches scene by scene, in this order)
     tokens = memo.tokens
-    for scene_id, state in a.shadowing.items():
+    for scene_id, state in shadowing.items():
         if state.shadowed:
-            yield from memo.hits(("unsatisfiable", scene_id), tokens[scene_id], lambda: hits(state.shadowed.values()))
+            found = memo.hits(("unsatisfiable", scene_id), tokens[scene_id], lambda: hits(state.shadowed.values()))
+            memo.keep("unsatisfiable", scene_id, _first_line(state) if found else None, found)
+            yield from found
+        else:
+            memo.keep("unsatisfiable", scene_id, None, [])
 
 
 @kind("stuck-combination", "분기가 하나도 걸리지 않는 조합")
@@ -268,17 +315,18 @@ def _dead_units(a: Analysis, unit: str, scene, dead, make: Callable[[Any, list[s
 
 def _fix_inputs(a: Analysis, memo: FindingMemo, branch_id: str) -> tuple:
     """What :func:`storygraph.fixes.dead_branch_fix` reads of one dead branch."""
+    scenes = a.scenario.scenes
+    info = a.shadowed.get(branch_id)
+    if info is not None:
+        state = a.shadowing.get(info.scene_id)
+        targets = tuple((x.to_scene, _title(scenes, x.to_scene)) for x in state.ordered) if state is not None else ()
+        return (branch_id, "shadowed", memo.tokens.get(info.scene_id), targets)
     by_id = a.__dict__.get("_fix_branches")
     if by_id is None:
         by_id = a.__dict__["_fix_branches"] = {b.branch_id: b for b in a.scenario.branches}
     b = by_id.get(branch_id)
     if b is None:
         return (branch_id,)
-    scenes = a.scenario.scenes
-    if branch_id in a.shadowed:
-        state = a.shadowing.get(b.from_scene)
-        targets = tuple((x.to_scene, _title(scenes, x.to_scene)) for x in state.ordered) if state is not None else ()
-        return (branch_id, "shadowed", memo.tokens.get(b.from_scene), targets)
     reached, ending = a.reached or (), a.reaches_ending or ()
     live = a.live.reached if a.live is not None else reached
     near = tuple((s, _title(scenes, s), s in reached, s in ending, s in live) for _, s in F.near_ids(a, b.to_scene))
@@ -364,12 +412,21 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
     """
     if not a.scenario.has("story_branches", "condition_expr"):
         return  # without the conditions nothing can be called unused (the missing column is an issue)
-    distinct = {id(expr): expr for expr in a.conditions.values() if expr is not None}
-    used = {f for expr in distinct.values() for f in expr_facts(expr)[0]}
-    # a condition that could not be read may still use a flag: any name written in it counts
-    unreadable = [b.condition_expr or "" for b in a.scenario.branches if a.conditions.get(b.branch_id) is None]
+    memo = _memo(a)
+    if memo is not None:
+        # the flags each scene's conditions use are part of its decision's token
+        used = {f for token in memo.tokens.values() for f in token[0]}
+    else:
+        distinct = {id(expr): expr for expr in a.conditions.values() if expr is not None}
+        used = {f for expr in distinct.values() for f in expr_facts(expr)[0]}
+    unreadable: list[str] = []
     for flag in a.scenario.flags.values():
-        if flag.flag not in used and not any(_mentions(text, flag.flag) for text in unreadable):
+        if flag.flag in used:
+            continue
+        if not unreadable:
+            # a condition that could not be read may still use a flag: any name written in it counts
+            unreadable = [b.condition_expr or "" for b in a.scenario.branches if a.conditions.get(b.branch_id) is None] or [""]
+        if not any(_mentions(text, flag.flag) for text in unreadable):
             yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec",
                       fix=F.unused_flag_fix(flag, a.scenario.scenes.values(), a.story))
 
@@ -418,9 +475,16 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
             if scene.available_flags:
                 yield from hits(scene)
         return
+    scenes = a.scenario.scenes
+    if memo.can_patch("available"):
+        yield from memo.patch("available", (
+            (s, scenes[s].line, lambda s=s: hits(scenes[s]) if scenes[s].available_flags else iter(()))
+            for s in memo.dirty if s in scenes))  # type: ignore[union-attr]
+        return
     tokens = memo.tokens
     before, now = memo.units("available")
-    for scene_id, scene in a.scenario.scenes.items():
+    memo.keep("available", None, None, [])
+    for scene_id, scene in scenes.items():
         if not scene.available_flags:
             continue
         # the token stands for the scene's branches and their conditions (it is None for a scene none leaves)
@@ -434,6 +498,8 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
             found = list(hits(scene))
             now[scene_id] = (token, scene.title, scene.line, scene.available_flags, found)
             memo.made += 1
+        if found:
+            memo.keep("available", scene_id, scene.line, found)
         yield from found
 
 
@@ -486,9 +552,17 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
             if expr is not None:
                 yield from found(b, expr)
         return
+    if memo.can_patch("range"):
+        shadowing = a.shadowing
+        yield from memo.patch("range", (
+            (b.branch_id, b.line, lambda b=b: found(b, conditions[b.branch_id]) if conditions.get(b.branch_id) is not None
+             else iter(()))
+            for s in memo.dirty if s in shadowing for b in shadowing[s].ordered))  # type: ignore[union-attr]
+        return
     # the token of the branch's scene stands for its line, its condition and the scene's decision
     tokens = memo.tokens
     before, now = memo.units("range")
+    memo.keep("range", None, None, [])
     nothing: tuple = ()
     for b in a.scenario.branches:
         bid = b.branch_id
@@ -500,11 +574,14 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
         if old is not None and old[0] is token:
             now[bid] = old
             if old[1]:
+                memo.keep("range", bid, b.line, old[1])
                 yield from old[1]
             continue
         hits = list(found(b, expr)) or nothing
         now[bid] = (token, hits)
         memo.made += 1
+        if hits:
+            memo.keep("range", bid, b.line, hits)  # type: ignore[arg-type]
         yield from hits
 
 
@@ -542,13 +619,25 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
     """
     flags = a.scenario.flags
     memo = _memo(a)
-    for scene_id, state in a.shadowing.items():
+    shadowing = a.shadowing
+    if memo is not None and memo.can_patch("always"):
+        yield from memo.patch("always", (
+            (s, _first_line(shadowing[s]),
+             lambda s=s: _always_true(a, flags, s, shadowing[s]) if shadowing[s].undecided is None else iter(()))
+            for s in memo.dirty if s in shadowing))  # type: ignore[union-attr]
+        return
+    if memo is not None:
+        memo.keep("always", None, None, [])
+    for scene_id, state in shadowing.items():
         if state.undecided is not None:
             continue
         if memo is None:
             yield from _always_true(a, flags, scene_id, state)
         else:
-            yield from memo.hits(("always", scene_id), memo.tokens[scene_id], lambda: _always_true(a, flags, scene_id, state))
+            found = memo.hits(("always", scene_id), memo.tokens[scene_id], lambda: _always_true(a, flags, scene_id, state))
+            if found:
+                memo.keep("always", scene_id, _first_line(state), found)
+            yield from found
 
 
 def _always_true(a: Analysis, flags, scene_id: str, state) -> Iterator[Hit]:
@@ -612,8 +701,9 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
                tuple(sc.rejected_flags.items()), sc.has_flag_table, tuple(sorted((t, tuple(sorted(c))) for t, c in sc.columns.items())),
                tuple(sorted(sc.files.items())), a.menus, bool(a.kinds or a.opaque), a.story)
         if env != memo.env:
-            memo.env, memo.before = env, {}
-        memo.now, memo.made = {}, 0
+            memo.env, memo.before, memo.sparse, memo.dirty = env, {}, {}, None
+        # (lints that find units sparsely keep the others' entries, which their keys still guard)
+        memo.now, memo.made, memo.sparse_now = dict(memo.before) if memo.dirty is not None else {}, 0, {}
     for k in KINDS if kinds is None else kinds:
         for hit in k.func(a):
             file, line = a.scenario.files.get(hit.table), hit.line
@@ -633,5 +723,5 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
             if hit.hedge is not None:
                 hedges.setdefault(hit.hedge_on or hit.target, []).append(hit.hedge)
     if memo is not None and kinds is None:
-        memo.before = memo.now
+        memo.before, memo.sparse = memo.now, memo.sparse_now
     return findings, hedges

@@ -1,13 +1,31 @@
 """Incremental re-lint: after an edit, make again only what the edit can change.
 
 ``storygraph watch`` and ``storygraph serve --watch`` lint the same file after every
-save.  :class:`IncrementalLint` keeps what one lint made and, on the next, reads the file
-again and recomputes only what depends on what changed; the report is the same, byte for
-byte, as a full lint of the edited file (:func:`storygraph.domain.lint`, the one path of
-``storygraph lint``), which the property test ``tests/storygraph/test_incremental.py``
-checks on random edits of generated scenarios.
+save.  :class:`IncrementalLint` keeps what one lint made and, on the next, recomputes only
+what depends on what changed; the report is the same, byte for byte, as a full lint of
+the edited file (:func:`storygraph.domain.lint`, the one path of ``storygraph lint``),
+which the property tests ``tests/storygraph/test_incremental.py`` check on random edits
+of generated scenarios.
 
-What is kept, and under which key (each key is exactly what the work reads):
+After a save that changes rows in place (a scenario in one UTF-8 CSV file, the same
+lines, ids and columns: the common edit), the work follows the changed rows:
+
+* reading: only the changed lines are read again (:class:`storygraph.reread.Reread`);
+  the unchanged scenes and branches are the objects of the last lint;
+* analysis: made from the last one (:func:`storygraph.analysis.analyse_again`): the
+  scenes whose branches or ``available_flags`` changed are decided again, the stuck
+  search runs again where a decision, a scene row or reachability moved, and the graph,
+  reachability and live reachability are kept while what they read is;
+* findings: found again only for the scenes whose decision or row changed (the kinds
+  kept sparsely), or kept under their keys (:class:`storygraph.findings.FindingMemo`);
+* cards: looked at again only where a changed row, decision, reachability, count or
+  hedge can reach (:func:`_dirty`), each then compared by its signature;
+* checks: the runs of :data:`CHUNK` cards whose cards are all kept keep their
+  outcomes, and the scenario facts the checks share are mended, not made again;
+* the report: the cards' JSON and text bytes are made once and joined run by run.
+
+Any other save (a row added or removed, another form, a ``flag_spec`` row) is read in
+full, and then what is kept is found by keys, each made of exactly what the work reads:
 
 * a scene's shadowing decision and its stuck combinations
   (:class:`~storygraph.analysis.AnalysisMemo`): the scene's branches in order, its
@@ -20,9 +38,6 @@ What is kept, and under which key (each key is exactly what the work reads):
   and reach an ending, the counts it cites, the key of its scene's decision, the
   hedges the findings add to it;
 * the automatic checks of a run of cards that are all kept.
-
-Reachability is recomputed for the whole graph (linear and cheap); the findings are
-collected again (they read the whole analysis).
 """
 
 from __future__ import annotations
@@ -343,6 +358,14 @@ class IncrementalLint:
                 if was is not None:
                     a.fix_memo.neighbours, a.fix_memo.next_id = was.neighbours, was.next_id
             self.found.tokens = self.memo.tokens
+            self.found.dirty = None
+            if not changes.full and self._last is not None:
+                # the scenes whose decision or row changed: the findings kept sparsely are found again there only
+                was = self._last.tokens
+                dirty = {s for s, t in self.memo.tokens.items() if was.get(s) is not t}
+                dirty.update(s for s in was if s not in self.memo.tokens)
+                dirty.update(changes.scenes)
+                self.found.dirty = dirty
             a.reuse = self.found
             findings, hedges = collect_findings(a)
             sc = scenario
@@ -451,7 +474,7 @@ class IncrementalLint:
                             m.json = encode_items([m.card.to_json()])
                     chunk.json = ITEM_SEPARATOR.join(m.json for m in chunk.made)  # type: ignore[misc]
                 blobs.append(chunk.json)
-            yield from iter_json_bytes(report, DOMAIN, card_blobs=[ITEM_SEPARATOR.join(blobs)])
+            yield from iter_json_bytes(report, DOMAIN, card_blobs=blobs)
             return
         groups: dict[str, tuple[int, list[bytes]]] = {}
         for chunk in self._chunks:
