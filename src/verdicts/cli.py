@@ -4,117 +4,80 @@ show the last one, grade against a gold file.
 A thin layer: it parses options, calls the library and picks a reporter.  Library errors
 are caught here only and turned into a message and an exit code: 0 when every card
 passes and nothing else was found, 1 when there are findings or input issues (or, for
-``grade``, disagreements), 2 when the input cannot be read at all or the rounds database
-cannot be used.
+``grade``, disagreements), 2 when the input cannot be read at all, the rounds database
+cannot be used or the command line is wrong.
+
+The command line is :mod:`verdicts.commandline` (the standard library's argparse,
+speaking Korean), as ``storygraph``'s is.  A domain adds its own commands under its
+name (``verdicts mail import``) through the entry-point group ``verdicts.commands``
+(:data:`COMMANDS_GROUP`): the entry point names a function that declares them on a
+:class:`verdicts.commandline.Group`.
 """
 
 from __future__ import annotations
 
 import sys
-from enum import Enum
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Sequence
 
-import typer
+from .commandline import CommandLine, Exit, Group, fail, int_in
 
-from .domain import domain_names, get_domain
-from .errors import VerdictsError
-from .grading import grade_domain, render_grade_text
-from .reporters import REPORTERS
-from .rounds import ENV_VAR, RoundStore, report_from_json
-from .tables import json_dumps
-from .safe_text import clean
-from .version import tool_version
+__all__ = ["main", "run", "build", "COMMANDS_GROUP", "unknown_name_message"]
 
-app = typer.Typer(
-    name="verdicts",
-    help="판정 도메인을 실행합니다 (runs a verdict domain over its input tables).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+#: the entry-point group of a domain's own commands, mounted as ``verdicts NAME …``
+#: (``[project.entry-points."verdicts.commands"] mail = "verdicts.mail.cli:commands"``):
+#: each names a function ``commands(group)`` declaring the group's commands, whose
+#: docstring is the group's help
+COMMANDS_GROUP = "verdicts.commands"
+
+_DB_HELP = "회차 데이터베이스(SQLite) 파일 (기본: $VERDICTS_DB, 없으면 ~/.local/share/verdicts/rounds.sqlite3)"
 
 
-class OutputFormat(str, Enum):
-    text = "text"
-    json = "json"
+def _domain(name: str):
+    from .domain import get_domain
+    from .errors import VerdictsError
+
+    try:
+        return get_domain(name)
+    except VerdictsError as exc:
+        raise fail(str(exc))
 
 
-class RunFormat(str, Enum):
-    text = "text"
-    json = "json"
-    sarif = "sarif"
-    github = "github"
+# ----------------------------------------------------------------------------- commands
+def list_domains() -> int:
+    """등록된 도메인마다 이름과 그 도메인이 판정하는 것을 한 줄씩 보여 줍니다."""
+    from .domain import domain_names, get_domain
 
-
-DB_OPTION = typer.Option(None, "--db", envvar=ENV_VAR, help=f"Rounds database (SQLite); default ${ENV_VAR} or ~/.local/share/verdicts/rounds.sqlite3.")
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    typer.echo(f"verdicts: {message}", err=True)
-    return typer.Exit(code)
-
-
-def _show_version(value: bool) -> None:
-    if value:
-        from verdicts.version import tool_version
-
-        typer.echo(f"verdicts {tool_version()}")
-        raise typer.Exit(0)
-
-
-@app.callback()
-def main(version: bool = typer.Option(False, "--version", "-V", callback=_show_version, is_eager=True,
-                                      help="Print the version and exit.")) -> None:
-    """verdicts — the family of verdict domains."""
-
-
-@app.command("list")
-def list_domains() -> None:
-    """Name every domain with what it decides."""
     for name in domain_names():
         try:
             title = get_domain(name).title
-        except Exception as exc:  # a broken plug-in must not hide the others
+        except Exception as exc:  # noqa: BLE001 - a broken plug-in must not hide the others
             title = f"(불러오지 못함: {exc})"
-        typer.echo(f"{name}\t{title}")
+        sys.stdout.write(f"{name}\t{title}\n")
+    return 0
 
 
-@app.command()
-def run(
-    domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
-    paths: list[Path] = typer.Argument(..., help="The domain's inputs: a folder of CSVs, an .xlsx workbook or JSON/YAML; several are judged one by one into one report."),
-    format: Optional[RunFormat] = typer.Option(None, "--format", "-f", help="text, json, sarif (SARIF 2.1.0) or github (workflow annotations); default: the configuration's, else text."),
-    config: Optional[Path] = typer.Option(None, "--config", help="A verdicts.toml (or pyproject.toml) to use instead of the one found from the inputs' folder upwards."),
-    save: bool = typer.Option(False, "--save", help="Store this round in the rounds database (one input)."),
-    db: Optional[Path] = DB_OPTION,
-    html: Optional[Path] = typer.Option(None, "--html", help="Also write the report screen as one self-contained HTML file (one input)."),
-    grading: Optional[Path] = typer.Option(None, "--grading", help="A grading run's JSON output (`verdicts grade DOMAIN … --format json`) for the self-grading panel of --html."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress line on stderr."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Processes for several inputs (default: one per core); also VERDICTS_JOBS."),
-    all_: bool = typer.Option(False, "--all", help="List every passing card and check in the text report (by default they are counted)."),
-) -> None:
-    """Judge every target of DOMAIN and print the cards grouped by verdict, then the
-    input issues, findings and checks (the exit code: 0 nothing fails, 1 findings or
-    issues, 2 an input could not be read)."""
+def run_domain(domain: str, paths: list[Path], format: str | None, config: Path | None, save: bool, db: Path | None,
+               html: Path | None, grading: Path | None, quiet: bool, jobs: int | None, all_: bool = False) -> int:
+    """DOMAIN의 판정 대상을 하나하나 판정해 판정별 카드, 입력 문제, 발견, 자동 검증을 차례로
+    보여 줍니다. 여러 입력을 주면 하나씩 차례로 보고합니다. 종료 코드는 아무 문제가 없으면 0,
+    발견이나 입력 문제가 있으면 1, 읽을 수 없는 입력이 있으면 2입니다."""
+    from .errors import VerdictsError
     from .pipeline import Options, judge, judge_one, write_report_to_stdout
+    from .reporters import REPORTERS
 
     if grading is not None and html is None:
-        raise _fail("'--grading'은 '--html'과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
-    try:
-        plugin = get_domain(domain)
-    except VerdictsError as exc:
-        raise _fail(str(exc))
+        raise fail("'--grading'은 '--html'과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
+    plugin = _domain(domain)
     if all_:
         from .report import show_passing_in_full
 
         show_passing_in_full()
-    options = Options(format=format.value if format else None, config=config, jobs=jobs, quiet=quiet)
+    options = Options(format=format, config=config, jobs=jobs, quiet=quiet)
     if not (save or html):
-        raise typer.Exit(judge(plugin, paths, options, prog="verdicts"))
+        return judge(plugin, paths, options, prog="verdicts")
     if len(paths) != 1:
-        raise _fail("'--save'와 '--html'은 입력 하나에만 쓸 수 있습니다.")
+        raise fail("'--save'와 '--html'은 입력 하나에만 쓸 수 있습니다.")
     path = paths[0]
     if html is not None:
         from .outputs import check_output_file
@@ -122,100 +85,93 @@ def run(
         try:
             check_output_file(html, "--html")
         except VerdictsError as exc:
-            raise _fail(str(exc))
+            raise fail(str(exc))
     try:
         report, cfg = judge_one(plugin, path, options, "verdicts")
         if html is not None:
+            from .outputs import write_output
             from .screen import load_grading
 
             panel = load_grading(grading, plugin, inputs=[path]) if grading is not None else None
-            from .outputs import write_output
-
             write_output(html, REPORTERS["html"].render(report, plugin, grading=panel))
-            typer.echo(f"verdicts: 보고서 화면을 {html}에 썼습니다.", err=True)
+            sys.stderr.write(f"verdicts: 보고서 화면을 {html}에 썼습니다.\n")
     except VerdictsError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     code = plugin.exit_code(report, cfg)
     if save:
+        from .rounds import RoundStore
+        from .version import tool_version
+
         try:
             store = RoundStore(db)
             round_id = store.save(report, path, exit_code=code, tool_version=tool_version())
         except VerdictsError as exc:
-            raise _fail(str(exc))
-        typer.echo(f"verdicts: {store.path}에 {round_id}번 회차로 저장했습니다.", err=True)
-    write_report_to_stdout(plugin, report, format.value if format else cfg.format)
-    raise typer.Exit(code)
+            raise fail(str(exc))
+        sys.stderr.write(f"verdicts: {store.path}에 {round_id}번 회차로 저장했습니다.\n")
+    write_report_to_stdout(plugin, report, format or cfg.format)
+    return code
 
 
-@app.command()
-def show(
-    domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
-    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
-    db: Optional[Path] = DB_OPTION,
-) -> None:
-    """Show the last stored round of DOMAIN as it was stored (JSON: byte for byte)."""
+def show(domain: str, format: str, db: Path | None) -> int:
+    """DOMAIN의 마지막으로 저장된 회차를 저장된 그대로 보여 줍니다 (JSON은 바이트 하나까지 같게)."""
+    from .errors import VerdictsError
+    from .reporters import REPORTERS
+    from .rounds import RoundStore, report_from_json
+    from .safe_text import clean
+
+    plugin = _domain(domain)
     try:
-        plugin = get_domain(domain)
         store = RoundStore(db)
         stored = store.last(plugin.name)
     except VerdictsError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     if stored is None:
-        raise _fail(f"{store.path}에 저장된 {plugin.name} 회차가 없습니다. `verdicts run {plugin.name} PATH --save`로 먼저 저장해 주세요.", 1)
+        raise fail(f"{store.path}에 저장된 {plugin.name} 회차가 없습니다. `verdicts run {plugin.name} PATH --save`로 먼저 저장해 주세요.", 1)
     header = (f"저장된 회차 #{stored.id} · {stored.saved_at} · {clean(stored.input_path)} "
               f"(입력 sha256 {clean(stored.inputs_sha256[:12])}…, {clean(stored.tool_version) or '버전 미상'})")
     try:
-        text = REPORTERS["text"].render(report_from_json(plugin, stored.data), plugin) if format is not OutputFormat.json else None
-        if format is OutputFormat.json:
+        if format == "json":
             stored.data  # noqa: B018 - checked before it is printed
+            text = None
+        else:
+            text = REPORTERS["text"].render(report_from_json(plugin, stored.data), plugin)
     except VerdictsError as exc:
-        raise _fail(str(exc))
-    if format is OutputFormat.json:
-        typer.echo(header, err=True)
+        raise fail(str(exc))
+    if text is None:
+        sys.stderr.write(header + "\n")
         sys.stdout.write(stored.report_json + "\n")
     else:
         sys.stdout.write(header + "\n\n")
         sys.stdout.write(text)
-    raise typer.Exit(stored.exit_code)
+    return stored.exit_code
 
 
-@app.command()
-def explain(
-    domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
-    name: str = typer.Argument(..., help="A verdict (Korean label or code), a lint finding code or a check id."),
-) -> None:
-    """What a verdict, a finding or a check of DOMAIN flags, why it matters, an example,
-    what to do instead (from the same docstrings as the docs pages)."""
-    try:
-        plugin = get_domain(domain)
-    except VerdictsError as exc:
-        raise _fail(str(exc))
+def explain(domain: str, name: str) -> int:
+    """DOMAIN의 판정, 발견, 자동 검증이 무엇을 짚는지, 왜 중요한지, 예와 고치는 법을 보여
+    줍니다 (문서 쪽과 같은 docstring에서 만듭니다)."""
+    plugin = _domain(domain)
     text = plugin.explain(name.strip())
     if text is None:
-        raise _fail(unknown_name_message(name, plugin.explainable_names()))
-    typer.echo(text)
+        raise fail(unknown_name_message(name, plugin.explainable_names()))
+    sys.stdout.write(text + "\n")
+    return 0
 
 
-@app.command()
-def docs(domain: str = typer.Argument(..., help="Domain name (see `verdicts list`).")) -> None:
-    """Print DOMAIN's docs page (its rules, findings, checks and notes), generated from
-    the docstrings."""
+def docs(domain: str) -> int:
+    """DOMAIN의 문서 쪽(판정 규칙, 발견, 자동 검증, 참고)을 docstring에서 만들어 보여 줍니다."""
     from .docs import render_domain_docs
 
-    try:
-        plugin = get_domain(domain)
-    except VerdictsError as exc:
-        raise _fail(str(exc))
-    sys.stdout.write(render_domain_docs(plugin))
+    sys.stdout.write(render_domain_docs(_domain(domain)))
+    return 0
 
 
 def unknown_name_message(name: str, known: list[str]) -> str:
     """One sentence for a name ``explain`` does not know, with the closest names."""
     import difflib
 
-    close = difflib.get_close_matches(name.strip(), known, n=3, cutoff=0.5)
     from .korean import josa
 
+    close = difflib.get_close_matches(name.strip(), known, n=3, cutoff=0.5)
     if len(close) == 1:
         hint = f" 혹시 {josa(repr(close[0]), '을/를')} 찾으셨나요?"
     elif close:
@@ -225,49 +181,127 @@ def unknown_name_message(name: str, known: list[str]) -> str:
     return f"'{name}'에 해당하는 판정, 발견 코드, 검증 번호가 없습니다. 쓸 수 있는 이름: {', '.join(known)}.{hint}"
 
 
-@app.command()
-def grade(
-    domain: str = typer.Argument(..., help="Domain name (see `verdicts list`)."),
-    path: Path = typer.Argument(..., help="The domain's inputs."),
-    gold: Path = typer.Argument(..., help="Gold CSV: the key column, verdict, the domain's compared fields, note."),
-    format: OutputFormat = typer.Option(OutputFormat.text, "--format", "-f"),
-) -> None:
-    """Compare the researchers' picks in GOLD with the automatic verdicts."""
+def grade(domain: str, path: Path, gold: Path, format: str) -> int:
+    """연구자가 GOLD에 고른 판정을 자동 판정과 견줍니다 (모두 맞고 정답 파일에 문제가 없으면
+    0, 아니면 1)."""
+    from .errors import VerdictsError
+    from .grading import grade_domain, render_grade_text
+    from .tables import json_dumps
+
+    plugin = _domain(domain)
     try:
-        plugin = get_domain(domain)
         result = grade_domain(plugin, path, gold)
     except VerdictsError as exc:
-        raise _fail(str(exc))
+        raise fail(str(exc))
     except OSError as exc:
-        raise _fail(f"{gold}: 정답 파일을 읽을 수 없습니다 ({exc.strerror}).")
-    if format is OutputFormat.json:
+        raise fail(f"{gold}: 정답 파일을 읽을 수 없습니다 ({exc.strerror}).")
+    if format == "json":
         sys.stdout.write(json_dumps(result.to_json()) + "\n")
     else:
         sys.stdout.write(render_grade_text(result))
-    raise typer.Exit(0 if not result.disagreements and not result.issues else 1)
+    return 0 if not result.disagreements and not result.issues else 1
 
 
-#: the entry-point group of a domain's own commands (a typer app mounted as ``verdicts
-#: NAME …``, e.g. ``verdicts mail import``): ``[project.entry-points."verdicts.commands"]``
-COMMANDS_GROUP = "verdicts.commands"
+# ----------------------------------------------------------------------------- the command line
+def build() -> CommandLine:
+    """The ``verdicts`` command line: every command and every domain's command group."""
+    cl = CommandLine("verdicts", "판정 도메인을 입력 표에 돌려 대상마다 판정 카드를 만듭니다.")
+    domain_help = "도메인 이름 (`verdicts list`로 봅니다)"
+
+    cl.command("list", list_domains)
+
+    c = cl.command("run", run_domain)
+    c.argument("domain", metavar="DOMAIN", help=domain_help)
+    c.argument("paths", nargs="+", type=Path, metavar="PATH",
+               help="도메인의 입력: CSV 폴더, .xlsx 통합 문서, JSON/YAML (여럿이면 하나씩 판정해 한 보고서로 냅니다)")
+    c.option("--format", "-f", choices=["text", "json", "sarif", "github"],
+             help="출력 형식: text, json, sarif(SARIF 2.1.0), github(워크플로 주석) (기본: 설정 파일의 값, 없으면 text)")
+    c.option("--config", type=Path, metavar="FILE", help="입력 폴더부터 위로 찾는 설정 대신 쓸 verdicts.toml 또는 pyproject.toml")
+    c.flag("--save", help="이 회차를 회차 데이터베이스에 저장합니다 (입력 하나)")
+    c.option("--db", type=Path, metavar="FILE", help=_DB_HELP)
+    c.option("--html", type=Path, metavar="FILE", help="보고서 화면도 HTML 파일 하나로 씁니다 (입력 하나)")
+    c.option("--grading", type=Path, metavar="FILE",
+             help="--html의 자가채점 칸을 채울 채점 결과 JSON (`verdicts grade DOMAIN … --format json`의 출력)")
+    c.flag("--quiet", "-q", help="진행 줄을 쓰지 않습니다")
+    c.option("--jobs", "-j", type=int_in("--jobs", 1), metavar="N",
+             help="여러 입력을 나눠 맡을 프로세스 수 (기본: 코어마다 하나, VERDICTS_JOBS로도 정합니다)")
+    c.option("--all", dest="all_", action="store_true",
+             help="글 보고서에 통과한 카드와 자동 검증을 모두 적습니다 (기본은 개수만 적습니다)")
+
+    c = cl.command("show", show)
+    c.argument("domain", metavar="DOMAIN", help=domain_help)
+    c.option("--format", "-f", choices=["text", "json"], default="text", help="출력 형식")
+    c.option("--db", type=Path, metavar="FILE", help=_DB_HELP)
+
+    c = cl.command("explain", explain)
+    c.argument("domain", metavar="DOMAIN", help=domain_help)
+    c.argument("name", metavar="NAME", help="판정(한국어 이름이나 코드), 린트 발견 코드 또는 검증 번호")
+
+    c = cl.command("docs", docs)
+    c.argument("domain", metavar="DOMAIN", help=domain_help)
+
+    c = cl.command("grade", grade)
+    c.argument("domain", metavar="DOMAIN", help=domain_help)
+    c.argument("path", type=Path, metavar="PATH", help="도메인의 입력")
+    c.argument("gold", type=Path, metavar="GOLD", help="정답 CSV: 대상 키 열, verdict, 도메인이 견주는 칸, note")
+    c.option("--format", "-f", choices=["text", "json"], default="text", help="출력 형식")
+
+    _mount_domain_commands(cl)
+    return cl
 
 
-def _mount_domain_commands() -> None:
+def _mount_domain_commands(cl: CommandLine) -> None:
     """Mount every registered domain command group; one that cannot be loaded is left
     out with a message (a broken plug-in must not take the other commands down)."""
     from importlib.metadata import entry_points
 
     for point in entry_points(group=COMMANDS_GROUP):
-        try:
-            sub = point.load()
-        except Exception as exc:  # noqa: BLE001 - any failure of a plug-in
-            typer.echo(f"verdicts: '{point.name}' 명령 묶음을 불러오지 못해 뺐습니다 ({type(exc).__name__}: {exc}).", err=True)
+        if point.name in cl.commands or point.name in cl.groups:
+            sys.stderr.write(f"verdicts: '{point.name}' 명령 묶음은 이미 있는 명령과 이름이 같아 뺐습니다.\n")
             continue
-        app.add_typer(sub, name=point.name)
+        try:
+            declare = point.load()
+            if not callable(declare) or not hasattr(declare, "__code__"):
+                raise TypeError("명령 묶음은 commands(group) 함수여야 합니다")
+            declare(cl.group(point.name, declare.__doc__ or ""))
+        except Exception as exc:  # noqa: BLE001 - any failure of a plug-in
+            cl.drop(point.name)
+            sys.stderr.write(f"verdicts: '{point.name}' 명령 묶음을 불러오지 못해 뺐습니다 ({type(exc).__name__}: {exc}).\n")
 
 
-_mount_domain_commands()
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``verdicts`` command line with ``argv`` (default: the process's); the exit code."""
+    try:
+        return build().run(list(sys.argv[1:] if argv is None else argv), version=_version)
+    except Exit as exc:
+        return exc.code
+
+
+def _version() -> str:
+    from .version import tool_version
+
+    return f"verdicts {tool_version()}"
+
+
+def run() -> None:
+    """The ``verdicts`` command: :func:`main`, its output flushed, then its exit code (a
+    reader of standard output that went away is exit 141, without a traceback)."""
+    import os
+
+    from .commandline import BROKEN_PIPE
+
+    code = main()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        code = BROKEN_PIPE
+    sys.exit(code)
+
+
+#: console scripts installed before ``verdicts`` moved off typer call ``verdicts.cli:app``
+app: Callable[[], None] = run
 
 
 if __name__ == "__main__":  # pragma: no cover
-    app()
+    run()

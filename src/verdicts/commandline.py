@@ -3,7 +3,9 @@ Korean: help, usage, every error, and "did you mean" for commands and options.
 
 A command is a function; its arguments and options are declared beside it
 (:meth:`Command.argument`, :meth:`Command.option`, :meth:`Command.flag`) and arrive as
-keyword arguments named after them.  The function returns the exit code, or raises
+keyword arguments named after them.  Commands may be grouped under a name
+(:meth:`CommandLine.group`: ``verdicts mail import``), and a group may run a function of
+its own when no command of it is named (:meth:`Group.alone`).  The function returns the exit code, or raises
 :class:`Exit` (:func:`fail` writes a one-line message first).  A wrong command line is
 one message on stderr naming what was wrong and how to ask for help, with exit code 2
 and nothing on stdout (so ``--format json`` never gets plain text).
@@ -13,6 +15,12 @@ and nothing on stdout (so ``--format json`` never gets plain text).
 >>> c.argument("name"); c.flag("--loud")
 >>> cl.run(["greet", "--loud", "하나"])
 하나
+0
+>>> g = cl.group("mail", "메일 명령입니다.")
+>>> c = g.command("count", lambda n: print(n * 2) or 0)
+>>> c.argument("n", type=int)
+>>> cl.run(["mail", "count", "21"])
+42
 0
 """
 
@@ -25,7 +33,7 @@ from typing import Any, Callable, Sequence
 
 from .korean import josa
 
-__all__ = ["CommandLine", "Command", "Exit", "fail", "int_in", "number_in", "BROKEN_PIPE"]
+__all__ = ["CommandLine", "Command", "Group", "Exit", "fail", "int_in", "number_in", "BROKEN_PIPE"]
 
 #: the exit code when the reader of standard output went away (128 + SIGPIPE, as a shell reports it)
 BROKEN_PIPE = 141
@@ -42,9 +50,10 @@ class Exit(Exception):
 _PROGRAM = ["verdicts"]
 
 
-def fail(message: str, code: int = 2) -> Exit:
-    """Write ``program: message`` on stderr; the :class:`Exit` to raise."""
-    sys.stderr.write(f"{_PROGRAM[0]}: {message}\n")
+def fail(message: str, code: int = 2, prog: str | None = None) -> Exit:
+    """Write ``program: message`` on stderr (``prog``: a group's command, e.g.
+    ``verdicts mail import``); the :class:`Exit` to raise."""
+    sys.stderr.write(f"{prog or _PROGRAM[0]}: {message}\n")
     return Exit(code)
 
 
@@ -114,10 +123,15 @@ def _suggest(word: str, choices: Sequence[str], noun: str) -> str:
 class Command:
     """One subcommand: its function and its parser."""
 
-    def __init__(self, name: str, func: Callable[..., int], parser: argparse.ArgumentParser):
+    def __init__(self, name: str, func: Callable[..., int] | None, parser: argparse.ArgumentParser):
         self.name, self.func, self.parser = name, func, parser
         self._options = parser._optionals
         self._arguments = parser._positionals
+
+    def values(self, ns: argparse.Namespace) -> dict[str, Any]:
+        """The keyword arguments of :attr:`func`: this command's own arguments and options."""
+        return {a.dest: getattr(ns, a.dest) for a in self.parser._actions
+                if a.dest not in (argparse.SUPPRESS, "help") and not isinstance(a, argparse._SubParsersAction)}
 
     def argument(self, name: str, **kw: Any) -> None:
         self._arguments.add_argument(name, **kw)
@@ -130,6 +144,45 @@ class Command:
 
     def option_strings(self) -> list[str]:
         return [s for a in self.parser._actions for s in a.option_strings]
+
+
+def _first_sentence(doc: str) -> str | None:
+    return doc.split(". ")[0].rstrip(".") + "." if doc else None
+
+
+def _add_parser(sub: argparse._SubParsersAction, name: str, doc: str, prog: str, positionals: str) -> argparse.ArgumentParser:
+    """A subparser speaking Korean, with ``-h``."""
+    parser = sub.add_parser(name, help=_first_sentence(doc), description=doc or None, formatter_class=_Formatter,
+                            add_help=False, allow_abbrev=False, prog=prog)
+    parser._optionals.title = "옵션"
+    parser._positionals.title = positionals
+    parser.add_argument("-h", "--help", action="help", help="이 도움말을 보여 줍니다")
+    return parser
+
+
+class Group:
+    """Commands under one name (``verdicts mail import``, ``verdicts mail serve``)."""
+
+    def __init__(self, name: str, parser: argparse.ArgumentParser):
+        self.name, self.parser = name, parser
+        self._sub = parser.add_subparsers(dest=f"_command {name}", metavar="COMMAND", parser_class=_Parser)
+        self.commands: dict[str, Command] = {}
+        #: run when no command of the group is named: the group's help, unless :meth:`alone`
+        self.when_alone = Command(name, None, parser)
+        parser.set_defaults(_run=self.when_alone)
+
+    def command(self, name: str, func: Callable[..., int]) -> Command:
+        doc = " ".join((func.__doc__ or "").split())
+        parser = _add_parser(self._sub, name, doc, f"{self.parser.prog} {name}", "인자")
+        cmd = self.commands[name] = Command(name, func, parser)
+        parser.set_defaults(_run=cmd)
+        return cmd
+
+    def alone(self, func: Callable[..., int]) -> Command:
+        """Run ``func`` when no command of the group is named; declare its options on the
+        :class:`Command` returned (they are the group's own, given before a command)."""
+        self.when_alone.func = func
+        return self.when_alone
 
 
 class CommandLine:
@@ -145,18 +198,31 @@ class CommandLine:
         self.parser.add_argument("-h", "--help", action="help", help="이 도움말을 보여 줍니다")
         self.parser.add_argument("-V", "--version", action="store_true", help="판 번호를 보여 줍니다")
         self._sub = self.parser.add_subparsers(dest="_command", metavar="COMMAND", parser_class=_Parser)
+        self.parser.set_defaults(_run=None)
         self.commands: dict[str, Command] = {}
+        self.groups: dict[str, Group] = {}
 
     def command(self, name: str, func: Callable[..., int]) -> Command:
         doc = " ".join((func.__doc__ or "").split())
-        first = doc.split(". ")[0].rstrip(".") + "." if doc else None
-        parser = self._sub.add_parser(name, help=first, description=doc or None, formatter_class=_Formatter,
-                                      add_help=False, allow_abbrev=False, prog=f"{self.program} {name}")
-        parser._optionals.title = "옵션"
-        parser._positionals.title = "인자"
-        parser.add_argument("-h", "--help", action="help", help="이 도움말을 보여 줍니다")
+        parser = _add_parser(self._sub, name, doc, f"{self.program} {name}", "인자")
         cmd = self.commands[name] = Command(name, func, parser)
+        parser.set_defaults(_run=cmd)
         return cmd
+
+    def group(self, name: str, description: str) -> Group:
+        """Commands under ``name`` (``program name COMMAND …``); ``description``: the
+        group's help, its first sentence listed beside the program's commands."""
+        parser = _add_parser(self._sub, name, " ".join(description.split()), f"{self.program} {name}", "명령")
+        group = self.groups[name] = Group(name, parser)
+        return group
+
+    def drop(self, name: str) -> None:
+        """Take the command or group ``name`` out again (a plug-in that failed half-way)."""
+        self.commands.pop(name, None)
+        self.groups.pop(name, None)
+        self._sub._name_parser_map.pop(name, None)
+        self._sub.choices.pop(name, None)  # type: ignore[union-attr]
+        self._sub._choices_actions[:] = [a for a in self._sub._choices_actions if a.dest != name]
 
     def run(self, argv: list[str], version: Callable[[], str] | None = None) -> int:
         """Parse ``argv`` and run its command; the exit code."""
@@ -170,19 +236,22 @@ class CommandLine:
             ns, extra = self.parser.parse_known_args(argv)
         except _Wrong as wrong:
             return self._wrong(wrong.parser, wrong.message, argv)
+        except SystemExit as exc:  # -h: argparse printed the help and leaves
+            return exc.code if isinstance(exc.code, int) else 0
         if getattr(ns, "version", False) and version is not None:
             sys.stdout.write(version() + "\n")
             return 0
-        name = ns._command
-        if name is None:
+        cmd: Command | None = ns._run
+        if cmd is None:
             self.parser.print_help()
             return 0
-        cmd = self.commands[name]
         if extra:
             return self._unknown(cmd, extra)
-        values = {k: v for k, v in vars(ns).items() if k not in ("_command", "version")}
+        if cmd.func is None:  # a group named without one of its commands
+            cmd.parser.print_help()
+            return 0
         try:
-            code = cmd.func(**values)
+            code = cmd.func(**cmd.values(ns))
         except Exit as exc:
             return exc.code
         except BrokenPipeError:
@@ -201,10 +270,13 @@ class CommandLine:
 
     def _unknown(self, cmd: Command, extra: list[str]) -> int:
         word = extra[0]
-        prog = f"{self.program} {cmd.name}"
+        prog = cmd.parser.prog
         if word.startswith("-"):
             option = word.split("=", 1)[0]
             return self._say(prog, f"'{option}' 옵션은 이 명령에 없습니다.{_suggest(option, cmd.option_strings(), '옵션')}")
+        names = [c for a in cmd.parser._actions if isinstance(a, argparse._SubParsersAction) for c in a.choices]
+        if names:  # a group's word that is none of its commands
+            return self._say(prog, f"'{word}' 명령은 없습니다.{_suggest(word, names, '명령')} 쓸 수 있는 명령: {', '.join(names)}")
         return self._say(prog, f"이 명령은 '{word}' 인자를 받지 않습니다.")
 
     def _wrong(self, parser: argparse.ArgumentParser, message: str, argv: list[str]) -> int:
@@ -212,7 +284,7 @@ class CommandLine:
         m = re.match(r"argument (\S+): invalid choice: '(.*)' \(choose from (.*)\)$", message, re.S)
         if m and m.group(1) in ("COMMAND", "_command"):
             word = m.group(2)
-            names = list(self.commands)
+            names = [c.strip().strip("'") for c in m.group(3).split(",")]
             return self._say(prog, f"'{word}' 명령은 없습니다.{_suggest(word, names, '명령')} 쓸 수 있는 명령: {', '.join(names)}")
         if m:
             choices = [c.strip().strip("'") for c in m.group(3).split(",")]

@@ -302,8 +302,12 @@ def get_domain(name: str) -> Domain:
         point = points[name]
     except KeyError:
         from .errors import VerdictsError
+        from difflib import get_close_matches
+
         known = ", ".join(sorted(points)) or "없음"
-        raise VerdictsError(f"'{name}' 도메인은 등록되어 있지 않습니다(등록된 도메인: {known}).") from None
+        close = get_close_matches(name, list(points), n=1, cutoff=0.6)
+        hint = f" 혹시 '{close[0]}' 도메인을 쓰려던 것인가요?" if close else ""
+        raise VerdictsError(f"'{name}' 도메인은 등록되어 있지 않습니다(등록된 도메인: {known}).{hint}") from None
     domain = point.load()
     if not isinstance(domain, Domain):
         from .errors import VerdictsError

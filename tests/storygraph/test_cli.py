@@ -102,7 +102,7 @@ def test_version_and_short_help(cli):
         version = cli(command, "--version", check_code=0).stdout.strip()
         assert version.startswith(f"{command} ") and version.split()[1][0].isdigit()
         assert cli(command, "-V", check_code=0).stdout.strip() == version
-        assert ("사용법:" if command == "storygraph" else "Usage:") in cli(command, "-h", check_code=0).stdout
+        assert "사용법:" in cli(command, "-h", check_code=0).stdout
     assert "--format" in cli("storygraph", "lint", "-h", check_code=0).stdout
 
 

@@ -62,24 +62,27 @@ def test_docs_page_is_generated_from_the_docstrings(name, cli):
     assert cli("verdicts", "docs", name, check_code=0).stdout == render_domain_docs(domain)
 
 
-def test_a_domain_mounts_its_own_commands(monkeypatch):
-    """A package registers ``[project.entry-points."verdicts.commands"] NAME = "mod:app"``
-    and ``verdicts NAME …`` runs its typer app; one that cannot be loaded is left out
-    with a message."""
+def test_a_domain_mounts_its_own_commands(monkeypatch, capsys):
+    """A package registers ``[project.entry-points."verdicts.commands"] NAME = "mod:commands"``
+    and ``verdicts NAME …`` runs the commands that function declares; one that cannot be
+    loaded, or fails while declaring, is left out with a message and the others run."""
     import importlib.metadata as md
-
-    from typer.testing import CliRunner
 
     from verdicts import cli
 
-    points = [md.EntryPoint("demo", "tests.verdicts.plugin_commands:app", cli.COMMANDS_GROUP),
-              md.EntryPoint("broken", "tests.verdicts.no_such_module:app", cli.COMMANDS_GROUP)]
+    points = [md.EntryPoint("demo", "tests.verdicts.plugin_commands:commands", cli.COMMANDS_GROUP),
+              md.EntryPoint("broken", "tests.verdicts.no_such_module:commands", cli.COMMANDS_GROUP),
+              md.EntryPoint("half", "tests.verdicts.plugin_commands:broken", cli.COMMANDS_GROUP),
+              md.EntryPoint("run", "tests.verdicts.plugin_commands:commands", cli.COMMANDS_GROUP)]
     monkeypatch.setattr(md, "entry_points", lambda group=None: [p for p in points if p.group == group])
-    before = list(cli.app.registered_groups)
-    try:
-        cli._mount_domain_commands()
-        result = CliRunner().invoke(cli.app, ["demo", "hello", "등대"])
-        assert result.exit_code == 0 and "등대 확인했습니다." in result.output
-        assert [g.name for g in cli.app.registered_groups if g not in before] == ["demo"]
-    finally:
-        cli.app.registered_groups[:] = before
+    assert cli.main(["demo", "hello", "등대"]) == 0
+    out, err = capsys.readouterr()
+    assert out == "등대 확인했습니다.\n"
+    assert "'broken' 명령 묶음을 불러오지 못해 뺐습니다" in err and "'half' 명령 묶음을 불러오지 못해 뺐습니다" in err
+    assert "'run' 명령 묶음은 이미 있는 명령과 이름이 같아 뺐습니다" in err
+    assert cli.main(["half", "half", "x"]) == 2  # taken out again, not half there
+    out, err = capsys.readouterr()
+    assert out == "" and "'half' 명령은 없습니다" in err
+    assert cli.main(["-h"]) == 0
+    out, _ = capsys.readouterr()
+    assert "시험용 명령 묶음입니다." in out and "half" not in out
