@@ -82,9 +82,10 @@ class Made:
 class _Chunk:
     made: list[Made]
     outcomes: list = field(default_factory=list)
-    #: the JSON of its cards, joined; the text lines of its cards by verdict, joined
+    #: the JSON of its cards, joined; the text lines of its cards by verdict (and, with
+    #: ``True``, of its passing cards with a hedge), joined
     json: bytes | None = None
-    text: dict[str, tuple[int, bytes]] | None = None
+    text: dict[tuple[str, bool], tuple[int, bytes]] | None = None
 
 
 class _Builder(CardBuilder):
@@ -476,22 +477,26 @@ class IncrementalLint:
                 blobs.append(chunk.json)
             yield from iter_json_bytes(report, DOMAIN, card_blobs=blobs)
             return
-        groups: dict[str, tuple[int, list[bytes]]] = {}
+        # the lines by verdict, and again apart the passing cards with a hedge (listed without --all)
+        groups: dict[tuple[str, bool], tuple[int, list[bytes]]] = {}
         for chunk in self._chunks:
             if chunk.text is None:
-                lines: dict[str, list[bytes]] = {}
+                lines: dict[tuple[str, bool], list[bytes]] = {}
                 for m in chunk.made:
+                    c = m.card
                     if m.text is None:
-                        c = m.card
                         m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
                                            fix=c.data.get("fix")).encode("utf-8")
-                    lines.setdefault(m.card.verdict, []).append(m.text)
-                chunk.text = {v: (len(texts), b"".join(texts)) for v, texts in lines.items()}
-            for v, (n, text) in chunk.text.items():
-                count, parts = groups.get(v, (0, []))
+                    lines.setdefault((c.verdict, False), []).append(m.text)
+                    if c.hedge and c.verdict in DOMAIN.passing_verdicts:
+                        lines.setdefault((c.verdict, True), []).append(m.text)
+                chunk.text = {k: (len(texts), b"".join(texts)) for k, texts in lines.items()}
+            for k, (n, text) in chunk.text.items():
+                count, parts = groups.get(k, (0, []))
                 parts.append(text)
-                groups[v] = (count + n, parts)
-        yield from iter_text_bytes(report, DOMAIN, {v: (n, [b"".join(parts)]) for v, (n, parts) in groups.items()})
+                groups[k] = (count + n, parts)
+        yield from iter_text_bytes(report, DOMAIN, {v: (n, [b"".join(parts)]) for (v, h), (n, parts) in groups.items() if not h},
+                                   {v: (n, [b"".join(parts)]) for (v, h), (n, parts) in groups.items() if h})
 
     def render(self, report: LintResult, format: str) -> bytes:
         return b"".join(self.pieces(report, format))

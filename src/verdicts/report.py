@@ -158,9 +158,13 @@ def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str]
     return "요약: " + " · ".join(parts)
 
 
-def _passing_head(verdict: str, count: int, listed: bool) -> str:
-    if listed or count == 0:
+def _passing_head(verdict: str, count: int, listed: bool, hedged: int = 0) -> str:
+    """The head of a passing verdict: its count, and what is listed under it (without
+    ``--all``: only the cards that carry a hedge, which may undo the verdict)."""
+    if listed or count == 0 or hedged == count:
         return f"■ {verdict} ({count:,})"
+    if hedged:
+        return f"■ {verdict} ({count:,}) — 단서가 붙은 {hedged:,}건만 적습니다. 모두 보려면 --all을 붙이세요."
     return f"■ {verdict} ({count:,}) — 목록을 보려면 --all을 붙이세요."
 
 
@@ -168,7 +172,9 @@ def render_text(report: Report, domain: Domain) -> str:
     """The problems first: each verdict that is not passing, with its cards (label · key
     · summary, hedge below), then the input issues, the lint findings, the automatic
     checks (the failing ones; all with ``--all``), the passing verdicts counted (their
-    cards listed with ``--all``), and one closing summary line."""
+    cards listed with ``--all``; without it, those that carry a hedge — a caveat that may
+    undo the verdict, as the screen shows them above the fold), and one closing summary
+    line."""
     parts = [line + "\n" for line in _text_head(report)]
     groups = group_by_verdict(report.cards, domain.verdicts)
     passing = [v for v in groups if v in domain.passing_verdicts]
@@ -194,18 +200,23 @@ def render_text(report: Report, domain: Domain) -> str:
     tail = _issue_lines(report) + _finding_lines(report, domain) + _check_lines(report, len(report.cards))
     parts.extend(line + "\n" for line in tail)
     for verdict in passing:
-        parts.append(_passing_head(verdict, len(groups[verdict]), full) + "\n")
+        hedged = [c for c in groups[verdict] if c.hedge]
+        parts.append(_passing_head(verdict, len(groups[verdict]), full, len(hedged)) + "\n")
         if full:
             cards_of(verdict, groups[verdict])
+        elif hedged:
+            cards_of(verdict, hedged)
     parts.append("\n" + _summary_line(report, {v: len(c) for v, c in groups.items()}, passing) + "\n")
     return "".join(parts)
 
 
-def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tuple[int, list]]"):
+def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tuple[int, list]]",
+                    hedged: "dict[str, tuple[int, list]] | None" = None):
     """The text of :func:`render_text` as UTF-8 pieces, with the cards' lines already
     written elsewhere: ``card_groups`` maps each verdict to its number of cards and the
     parts of their lines (:func:`card_text` encoded; bytes, files or :class:`Segment`),
-    in order.  Only for a domain without subgroups."""
+    in order; ``hedged`` the same for the passing cards that carry a hedge (listed
+    without ``--all``).  Only for a domain without subgroups."""
     assert not domain.subgroup_field, "the cards of a domain with subgroups are grouped by render_text"
     yield "".join(line + "\n" for line in _text_head(report)).encode("utf-8")
     groups = {v: card_groups.get(v, (0, [])) for v in domain.verdicts}
@@ -224,10 +235,10 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
     yield "".join(line + "\n" for line in tail).encode("utf-8")
     for verdict in passing:
         count, blobs = groups[verdict]
-        yield (_passing_head(verdict, count, full) + "\n").encode("utf-8")
-        if full:
-            for blob in blobs:
-                yield from _blob_pieces(blob)
+        n_hedged, hedged_blobs = (hedged or {}).get(verdict, (0, []))
+        yield (_passing_head(verdict, count, full, n_hedged) + "\n").encode("utf-8")
+        for blob in blobs if full else hedged_blobs:
+            yield from _blob_pieces(blob)
     yield ("\n" + _summary_line(report, {v: c for v, (c, _) in groups.items()}, passing) + "\n").encode("utf-8")
 
 

@@ -144,16 +144,20 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             offset = f.tell()
             write_items(data, f)
             written: Any = (w, offset, f.tell() - offset)
-        else:  # the cards' lines by verdict, each verdict's as one piece of the file
-            lines: dict[str, list[str]] = {}
+        else:  # the cards' lines by verdict, each verdict's as one piece of the file (and
+            # again, apart, the lines of the passing cards with a hedge: listed without --all)
+            lines: dict[tuple[str, bool], list[str]] = {}
             for c in data:
-                lines.setdefault(c["verdict"], []).append(card_text(c["verdict"], str(c[key_field]), c["summary"], c.get("hedge"),
-                                                                    place=domain.card_place(c), fix=c.get("fix")))
+                text = card_text(c["verdict"], str(c[key_field]), c["summary"], c.get("hedge"),
+                                 place=domain.card_place(c), fix=c.get("fix"))
+                lines.setdefault((c["verdict"], False), []).append(text)
+                if c.get("hedge") and c["verdict"] in domain.passing_verdicts:
+                    lines.setdefault((c["verdict"], True), []).append(text)
             written = {}
-            for verdict, texts in lines.items():
+            for part, texts in lines.items():
                 offset = f.tell()
                 f.write("".join(texts).encode("utf-8"))
-                written[verdict] = (len(texts), (w, offset, f.tell() - offset))
+                written[part] = (len(texts), (w, offset, f.tell() - offset))
         f.flush()
         return CardBatch(held, outcomes, schema_failed, fails, written)
 
@@ -176,13 +180,14 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             segments = [Segment(files[r.written[0]], r.written[1], r.written[2]) for r in made]
             pieces = iter_json_bytes(report, domain, card_blobs=segments)
         else:
-            counts: dict[str, int] = {}
-            blobs: dict[str, list] = {}
+            counts: dict[tuple[str, bool], int] = {}
+            blobs: dict[tuple[str, bool], list] = {}
             for r in made:
-                for verdict, (count, (w, offset, length)) in r.written.items():
-                    counts[verdict] = counts.get(verdict, 0) + count
-                    blobs.setdefault(verdict, []).append(Segment(files[w], offset, length))
-            pieces = iter_text_bytes(report, domain, {v: (counts[v], blobs[v]) for v in counts})
+                for part, (count, (w, offset, length)) in r.written.items():
+                    counts[part] = counts.get(part, 0) + count
+                    blobs.setdefault(part, []).append(Segment(files[w], offset, length))
+            pieces = iter_text_bytes(report, domain, {v: (counts[v, h], blobs[v, h]) for v, h in counts if not h},
+                                     {v: (counts[v, h], blobs[v, h]) for v, h in counts if h})
         for piece in pieces:
             out.write(piece)
     finally:

@@ -1,5 +1,6 @@
 """The terminal puts the problems first (issue 18, item 5): problems, input issues,
-findings, the checks, the passing targets counted (listed with ``--all``), one closing
+findings, the checks, the passing targets counted (listed with ``--all``; without it only
+those whose hedge may undo the verdict), one closing
 summary line; colour on a terminal only, ``NO_COLOR`` respected; errors stay JSON under
 ``--format json``; the progress line in plain words, with percent and elapsed time,
 fitting 50 columns and erased at the end; "did you mean" for config keys and explain
@@ -30,7 +31,11 @@ def test_problems_first_then_issues_findings_checks_passing_and_one_summary(cli)
     assert all(h not in ("■ 입력 문제", "■ 린트 발견", "■ 자동 검증", "■ 끝까지 닿음") for h in heads[:-4]) and heads[:-4]
     lines = proc.stdout.rstrip("\n").splitlines()
     assert lines[-1].startswith("요약: 문제 ") and "입력 문제 3건" in lines[-1] and "끝까지 닿음 59건" in lines[-1]
-    assert "끝까지 닿음 ·" not in proc.stdout  # counted, not listed
+    # counted; only the passing cards that carry a hedge are listed
+    cards = json.loads(cli("storygraph", "lint", EXAMPLES / "lighthouse-broken" / "scenario.csv", "--format", "json").stdout)["cards"]
+    hedged = sorted(c["target_no"] for c in cards if c["verdict"] == "끝까지 닿음" and c["hedge"])
+    listed = sorted(line.split(" · ")[1].split()[0] for line in lines if line.startswith("  끝까지 닿음 · "))
+    assert listed == hedged and 0 < len(listed) < 59
     assert "[통과]" not in proc.stdout  # only failing checks are listed
 
 
@@ -44,7 +49,23 @@ def test_all_lists_every_passing_card_and_check(cli):
 def test_verdicts_run_takes_all_too(cli):
     plain = cli("verdicts", "run", "robot", EXAMPLES / "robot", "-q")
     full = cli("verdicts", "run", "robot", EXAMPLES / "robot", "-q", "--all")
-    assert "배포 후보 · " not in plain.stdout and full.stdout.count("배포 후보 · ") == 8
+    cards = json.loads(cli("verdicts", "run", "robot", EXAMPLES / "robot", "-q", "-f", "json").stdout)["cards"]
+    hedged = sum(1 for c in cards if c["verdict"] == "배포 후보" and c["hedge"])
+    assert plain.stdout.count("배포 후보 · ") == hedged < 8 and full.stdout.count("배포 후보 · ") == 8
+
+
+def test_a_passing_card_whose_hedge_undoes_it_is_listed_without_all(cli):
+    """SC-12 and SC-28 reach an ending by the table but no reader gets there: their cards
+    pass, and their summary and hedge say so — the default report shows them under the
+    count, with their hedge (as the screen shows them above the fold)."""
+    out = cli("storygraph", "lint", LIGHTHOUSE).stdout
+    passing = out[out.index("■ 끝까지 닿음"):]
+    assert passing.startswith("■ 끝까지 닿음 (59) — 단서가 붙은 11건만 적습니다. 모두 보려면 --all을 붙이세요.\n")
+    for target in ("SC-12", "SC-28", "BR-14", "BR-51"):
+        at = passing.index(f"  끝까지 닿음 · {target}  ")
+        assert "표의 길만 따지면" in passing[at:passing.index("\n", at)]
+        assert passing[passing.index("\n", at) + 1:].startswith("    ↳ ")
+    assert "끝까지 닿음 · SC-01 " not in out  # a card without a hedge is counted only
 
 
 def test_a_header_only_input_shows_no_passed_check(cli, tmp_path):
