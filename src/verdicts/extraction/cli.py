@@ -111,6 +111,11 @@ def commands(group: Group) -> None:
     c.option("--format", "-f", choices=["csv", "json"], default="csv", help="출력 형식")
 
 
+#: the name the entry point had when this group was a typer app: a virtual environment installed
+#: before (its entry-point metadata not yet rewritten by scripts/setup.sh) still finds the group
+app = commands
+
+
 if __name__ == "__main__":  # pragma: no cover
     from verdicts.cli import main
 

@@ -154,3 +154,8 @@ def commands(group: Group) -> None:
     c.option("--max-upload-mb", type=number_in("--max-upload-mb", 0.001), default=20.0, metavar="MB",
              help="받을 수 있는 가장 큰 업로드 (메가바이트)")
     c.flag("--allow-remote", help="이 컴퓨터 밖에서도 닿는 --host를 허락합니다 (서버에 로그인이 없습니다)")
+
+
+#: the name the entry point had when this group was a typer app: a virtual environment installed
+#: before (its entry-point metadata not yet rewritten by scripts/setup.sh) still finds the group
+app = commands
