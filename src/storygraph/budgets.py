@@ -37,7 +37,9 @@ class Budgets(Frozen):
 
     #: steps of the SAT solver over every question of one scene (whether each branch can
     #: fire, and the search for the smallest set of earlier branches that covers a
-    #: shadowed one): its propagations, and per question the variables of the encoding
+    #: shadowed one): its propagations, and per question the variables of the encoding.
+    #: On a scene decided over its class grid the same budget counts the grid's covering
+    #: search: per mask operation one step and one per 64 bytes it reads
     sat_steps: int
     #: condition evaluations of the stuck-combination search of one scene (each visited
     #: combination of flag classes evaluates every branch's condition once)

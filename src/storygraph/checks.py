@@ -217,8 +217,8 @@ def shadowing_recomputed(ctx: CheckContext):
             for i, b in enumerate(siblings):
                 position.setdefault(b.branch_id, i)  # the first of a repeated id, as list.index finds it
             menus = _menu_blockers(siblings) if menu_input else None
-            entry = ordered[scene_id] = (position, [b.condition_expr for b in siblings], menus)
-        position, conditions, menus = entry
+            entry = ordered[scene_id] = (position, [b.condition_expr for b in siblings], menus, None)
+        position, conditions, menus, prefix = entry
         try:
             at_later, at_card = position.get(later), position.get(c["target_no"])
         except TypeError:  # an id no branch can have
@@ -228,13 +228,23 @@ def shadowing_recomputed(ctx: CheckContext):
             continue
         if menus is None:
             texts = conditions[: at_later + 1]
+            if prefix is None:
+                # each condition's facts, and how many flags the first k + 1 conditions
+                # use (in order of first use), made once per scene: a card's
+                # conditions are a prefix of its scene's
+                prefix = _prefix_facts(conditions, memo)
+                if prefix is None:
+                    prefix = False
+                ordered[scene_id] = (position, conditions, menus, prefix)
+            outcome = _covered(ctx.scenario, texts, memo, *((prefix[0][: at_later + 1], prefix[1][: prefix[2][at_later]])
+                                                            if prefix else ()))
         else:
             blocking = menus[at_later]
             if blocking is None:  # an opaque branch is never shadowed
                 failed.append(c["target_no"])
                 continue
             texts = [conditions[i] for i in blocking] + [conditions[at_later]]
-        outcome = _covered(ctx.scenario, texts, memo)
+            outcome = _covered(ctx.scenario, texts, memo)
         if outcome is None:
             methods.add("too-large")
             continue
@@ -282,25 +292,50 @@ def _methods_note(methods: frozenset) -> str | None:
     return "방법: " + ", ".join(_METHOD_NAMES[m] for m in sorted(methods)) if methods else None
 
 
-def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | None = None) -> tuple[bool, str] | None:
+def _prefix_facts(texts: list[str | None], memo: dict) -> tuple[list, list[str], list[int]] | None:
+    """``(facts, flags, counts)``: each text's :func:`_condition_facts`, the flags they
+    use in order of first use, and per text how many of those the texts up to it use;
+    ``None`` when a text cannot be read."""
+    facts, flags, counts, seen = [], [], [], set()
+    for t in texts:
+        fact = memo.get(("text", t))
+        if fact is None:
+            try:
+                fact = memo[("text", t)] = _condition_facts(t)
+            except Exception:  # as _covered would raise for it: leave the card to it
+                return None
+        facts.append(fact)
+        for f in fact[1]:
+            if f not in seen:
+                seen.add(f)
+                flags.append(f)
+        counts.append(len(flags))
+    return facts, flags, counts
+
+
+def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | None = None, facts: list | None = None,
+             used: list[str] | None = None) -> tuple[bool, str] | None:
     """Whether the last condition is covered by the others: ``(covered, method)``, or
     ``None`` when no method here can decide it.
 
     ``memo`` keeps what one check run already worked out: each condition text's tree,
-    flags and constants, and each flag's full range."""
+    flags and constants, and each flag's full range.  ``facts`` and ``used``: the
+    texts' facts and the flags they use in order of first use, when the caller has them."""
     if memo is None:
         memo = {}
-    facts = []
-    for t in texts:
-        fact = memo.get(("text", t))
-        if fact is None:
-            fact = memo[("text", t)] = _condition_facts(t)
-        facts.append(fact)
-    used: list[str] = []
-    for fact in facts:
-        for f in fact[1]:
-            if f not in used:
-                used.append(f)
+    if facts is None:
+        facts = []
+        for t in texts:
+            fact = memo.get(("text", t))
+            if fact is None:
+                fact = memo[("text", t)] = _condition_facts(t)
+            facts.append(fact)
+    if used is None:
+        used = []
+        for fact in facts:
+            for f in fact[1]:
+                if f not in used:
+                    used.append(f)
     specs = [sc.flags[f] for f in used]
     full = []
     for spec in specs:  # the full range of a flag is the same for every card
@@ -321,12 +356,24 @@ def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | Non
         size = _product(axes)
         if size is None or size > CLASS_LIMIT:
             return _covered_z3(sc, [fact[0] for fact in facts], used)
-    # a grid (up to CLASS_LIMIT bytes a mask) lives for one card only: few cards share one
-    grid = _Grid(used, axes, {spec.flag for spec in specs if spec.type == "int"})
-    masks = [grid.condition_mask(t, fact[0]) for t, fact in zip(texts, facts)]
-    rest = masks[-1]
-    for m in masks[:-1]:
-        rest &= ~m
+    int_flags = {spec.flag for spec in specs if spec.type == "int"}
+    if method == "reference":
+        # over full ranges the grid depends only on the flags: the cards of one scene share
+        # it (the last one is kept), and with it the union of the conditions before a card
+        # (each card of a scene of thousands of branches would otherwise make thousands of
+        # masks again: issue 19)
+        last = memo.get("grid")
+        if last is not None and last[0] == used:
+            grid = last[1]
+        else:
+            grid = _Grid(used, axes, int_flags)
+            memo["grid"] = (used, grid)
+    else:
+        # a grid of candidate points (up to CLASS_LIMIT bytes a mask) lives for one card only
+        grid = _Grid(used, axes, int_flags)
+    others = texts[:-1]
+    union = grid.union(others, facts[:-1])
+    rest = grid.condition_mask(texts[-1], facts[-1][0]) & ~union
     return (rest & grid.all) == 0, method
 
 
@@ -410,6 +457,22 @@ class _Grid:
         self.int_flags = int_flags
         self._atoms: dict[tuple, int] = {}
         self._conditions: dict[str | None, int] = {}
+        self._last: tuple[list, int] = ([], 0)
+
+    def union(self, texts: list[str | None], facts: list) -> int:
+        """The union of the masks of ``texts`` (with their :func:`_condition_facts`).  The
+        last union asked is kept: when ``texts`` extends (or is a prefix of) the texts it
+        was made of, only the difference is added (or it is made again)."""
+        last_texts, last_union = self._last
+        k = len(last_texts)
+        if len(texts) >= k and texts[:k] == last_texts:
+            union, start = last_union, k
+        else:
+            union, start = 0, 0
+        for t, fact in zip(texts[start:], facts[start:]):
+            union |= self.condition_mask(t, fact[0])
+        self._last = (list(texts), union)
+        return union
 
     def condition_mask(self, text: str | None, expr) -> int:
         """:meth:`mask` of ``expr``, the parse of ``text``, remembered by text."""

@@ -874,9 +874,16 @@ def _rows_with(scene: _Scene, changes: Mapping[str, Expr]) -> list[tuple[str, Ex
     return [(bid, changes.get(bid, e)) for bid, e in scene.rows]
 
 
+#: a fix is checked by deciding its scene again, once per candidate and card, so on a
+#: scene of more branches than this (thousands of overlapping ones: issue 19) the check
+#: would cost the square of the scene; its cards then carry no checked fix
+MAX_FIX_BRANCHES = 100
+
+
 def _decided(a: "Analysis", scene_id: str) -> bool:
     state = a.shadowing.get(scene_id)
-    return state is not None and state.undecided is None and all(a.conditions.get(b.branch_id) is not None for b in state.ordered)
+    return (state is not None and state.undecided is None and len(state.ordered) <= MAX_FIX_BRANCHES
+            and all(a.conditions.get(b.branch_id) is not None for b in state.ordered))
 
 
 def _scene_region(scene: _Scene, holds) -> tuple[Expr, bool] | None:

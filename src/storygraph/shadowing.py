@@ -31,8 +31,9 @@ methods are exact over the same classes; see ``docs/decisions.md``.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections import abc
 from dataclasses import dataclass, field
-from itertools import combinations, repeat
+from itertools import combinations, islice, repeat
 from typing import Any, Iterable, Mapping, Sequence
 
 from verdicts.records import Frozen
@@ -44,14 +45,14 @@ from .model import Flag
 __all__ = [
     "FlagDomain", "flag_domain", "make_flag_domain", "scene_domains", "find_witness", "Shadow", "decide_shadowing",
     "class_product", "CLASS_PRODUCT_LIMIT", "decide_by_classes", "decide_by_sat", "SatScene",
-    "class_masks", "decide_from_masks", "decide_scene", "menu_blockers", "AUTO", "CHOICE", "ClassGrid",
+    "class_masks", "decide_from_masks", "decide_scene", "menu_blockers", "Blockers", "AUTO", "CHOICE", "ClassGrid",
 ]
 
 AUTO = "auto"
 CHOICE = "choice"
 
 
-def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) -> list[tuple[int, ...] | None] | None:
+def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) -> list["Blockers | None"] | None:
     """Per branch (in ``order_no`` order), the positions of the branches whose condition,
     when it holds, keeps it from being taken: its *blockers*.  ``None`` for the seed's
     first-match rule (every branch ``auto``, none opaque), where branch ``j``'s blockers
@@ -65,6 +66,10 @@ def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) ->
     it and by every choice.  An opaque branch (``opaque[j]``: its condition could not be
     read, it may or may not hold) blocks nothing and is never decided (``None``).
 
+    Each branch's blockers are a :class:`Blockers`, a sorted sequence of positions made
+    in constant time and space (they share the scene's lists), so a scene of ``n``
+    branches costs ``O(n)``, not the ``O(n²)`` of writing every set out.
+
     >>> menu_blockers(["auto", "auto"])
     >>> menu_blockers(["auto", "choice", "choice", "auto"])
     [(), (0,), (0,), (0, 1, 2)]
@@ -77,25 +82,89 @@ def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) ->
     first = next((i for i, k in enumerate(kinds) if k == CHOICE), None)
     if first is None and not any(opaque):
         return None
-    choices = [i for i, k in enumerate(kinds) if k == CHOICE and not opaque[i]]
-    out: list[tuple[int, ...] | None] = []
+    live: list[int] = []  # the positions of the branches that are not opaque
+    below = [0] * (n + 1)  # below[p]: how many of them come before position p
+    for i in range(n):
+        if not opaque[i]:
+            live.append(i)
+        below[i + 1] = len(live)
+    choices = [i for i in live if kinds[i] == CHOICE]
+    end = len(choices)
+    out: list[Blockers | None] = []
     for j in range(n):
         if opaque[j]:
             out.append(None)
         elif first is None or j < first:
-            out.append(tuple(i for i in range(j) if not opaque[i]))
+            out.append(Blockers(live, j, below[j], opaque, choices, end))
         elif kinds[j] == CHOICE:
-            out.append(tuple(i for i in range(first) if not opaque[i]))
-        else:
-            out.append(tuple(sorted({i for i in range(j) if not opaque[i]} | {i for i in choices if i != j})))
+            out.append(Blockers(live, first, below[first], opaque, choices, end))
+        else:  # a fallback: every earlier branch, then the choices after it
+            out.append(Blockers(live, j, below[j], opaque, choices, bisect_right(choices, j)))
     return out
+
+
+class Blockers(abc.Sequence):
+    """The blockers of one branch (:func:`menu_blockers`): the positions below ``bound``
+    that are not opaque, then ``tail[start:]`` (the choices after a fallback), in
+    ascending order.  It equals (and hashes as) the tuple of those positions; membership
+    and indexing take constant or logarithmic time."""
+
+    __slots__ = ("live", "bound", "count", "opaque", "tail", "start")
+
+    def __init__(self, live: list[int], bound: int, count: int, opaque: Sequence[bool], tail: list[int], start: int):
+        self.live, self.bound, self.count, self.opaque, self.tail, self.start = live, bound, count, opaque, tail, start
+
+    def __len__(self) -> int:
+        return self.count + len(self.tail) - self.start
+
+    def __getitem__(self, k):  # type: ignore[override]
+        if isinstance(k, slice):
+            return tuple(self)[k]
+        size = len(self)
+        if k < 0:
+            k += size
+        if not 0 <= k < size:
+            raise IndexError(k)
+        return self.live[k] if k < self.count else self.tail[self.start + k - self.count]
+
+    def __iter__(self):
+        yield from islice(self.live, self.count)
+        yield from islice(self.tail, self.start, None)
+
+    def __contains__(self, i) -> bool:
+        if type(i) is not int or i < 0:
+            return False
+        if i < self.bound:
+            return not self.opaque[i]
+        k = bisect_left(self.tail, i, self.start)
+        return k < len(self.tail) and self.tail[k] == i
+
+    def __eq__(self, other) -> bool:
+        if isinstance(other, (Blockers, tuple)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
 
 #: scenes whose product of flag classes is at most this are decided by enumerating classes;
 #: larger ones by the SAT solver (measured: enumeration is fine up to about 10^4 points)
 CLASS_PRODUCT_LIMIT = 4096
-#: … and whose product times the number of branches is at most this (each branch's search
-#: tests the earlier ones at every point, so many branches favour the solver too)
-CLASS_WORK_LIMIT = 50_000
+#: … and whose product times the number of branches is at most this: the grid's masks
+#: take that many bytes (twice, when the covering search reads the grid by columns).
+#: Deciding whether each branch is covered is one mask operation per branch and a single
+#: covering branch is found from the columns (:class:`_Columns`), so thousands of
+#: branches on one scene are decided here in about linear work, not by the solver
+CLASS_WORK_LIMIT = 1 << 24
+
+
+def _small(size: int, branches: int) -> bool:
+    """Whether a scene of ``branches`` conditions over ``size`` class points is decided
+    on the class grid (else by the SAT solver)."""
+    return size <= CLASS_PRODUCT_LIMIT and size * branches <= CLASS_WORK_LIMIT
 
 
 @dataclass(frozen=True)
@@ -321,12 +390,10 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
     {2: Shadow(index=2, covered_by=(0,), unsatisfiable=False)}
     """
     if method is None:
-        size = class_product(domains, conditions)
-        small = size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT
-        method = "classes" if small else "sat"
+        method = "classes" if _small(class_product(domains, conditions), len(conditions)) else "sat"
     if method == "sat":
         return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers, budget=budget)
-    return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers)
+    return decide_by_classes(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers, budget=budget)
 
 
 def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
@@ -352,13 +419,13 @@ def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], 
     for f in used:
         if f in domains:
             size *= max(1, len(domains[f].points))
-    if not (size <= CLASS_PRODUCT_LIMIT and size * len(conditions) <= CLASS_WORK_LIMIT):
+    if not _small(size, len(conditions)):
         return decide_by_sat(conditions, domains, exhaustive_pairs=exhaustive_pairs, blockers=blockers, budget=budget), None, None
     names = [f for f in used if f in domains]
     grid = ClassGrid(names, domains)
     mask = grid.mask
     masks = [mask(c) for c in conditions]
-    shadows = decide_from_masks(masks, exhaustive_pairs, blockers)
+    shadows = decide_from_masks(masks, exhaustive_pairs, blockers, _meter(budget), grid.size)
     if not grid.complete or len(names) != len(used):
         return shadows, None, None
     everywhere = grid.all
@@ -368,14 +435,19 @@ def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], 
     return shadows, union == everywhere, tuple(j for j, m in enumerate(masks) if m == everywhere)
 
 
+def _meter(budget: Budgets | None) -> Meter | None:
+    return Meter("sat_steps", budget.sat_steps) if budget is not None else None
+
+
 def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                      blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
+                      blockers: Sequence[tuple[int, ...] | None] | None = None, budget: Budgets | None = None) -> dict[int, Shadow]:
     """:func:`decide_shadowing` by enumerating every combination of class
     representatives, bit-parallel: each condition becomes the set of class points where it
     holds (a Python int, one byte per point), so "branch j is covered" is
     ``mask_j & ~(mask_0 | … | mask_{j-1}) == 0`` and covering sets are found with a few
     integer operations."""
-    return decide_from_masks(class_masks(conditions, domains)[1], exhaustive_pairs, blockers)
+    grid, masks = class_masks(conditions, domains)
+    return decide_from_masks(masks, exhaustive_pairs, blockers, _meter(budget), grid.size)
 
 
 def class_masks(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]) -> tuple["ClassGrid", list[int]]:
@@ -391,33 +463,169 @@ def class_masks(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain]) -
 
 
 def decide_from_masks(masks: Sequence[int], exhaustive_pairs: int = 24,
-                      blockers: Sequence[tuple[int, ...] | None] | None = None) -> dict[int, Shadow]:
+                      blockers: Sequence[Sequence[int] | None] | None = None, meter: Meter | None = None,
+                      size: int = 0) -> dict[int, Shadow]:
     """The shadowing decision from the conditions' grid masks (see :func:`class_masks`);
-    ``blockers`` as :func:`menu_blockers` gives them (``None``: first match)."""
+    ``blockers`` as :func:`menu_blockers` gives them (``None``: first match).
+
+    Whether a branch is covered costs one mask operation (the union of its blockers is a
+    prefix union, plus for a fallback a suffix union of the choices); which earlier
+    branches cover it is chosen as :func:`_mask_cover` does, but the single covering
+    branch is found through the grid's columns (:class:`_Columns`) when there are many
+    candidates, so a scene of thousands of branches costs about linear work.  ``meter``
+    (with ``size``, the grid's points) counts the work of the covering-set search (one
+    step per 64 bytes of mask an operation reads, and one per operation) and raises
+    :class:`~storygraph.budgets.BudgetExceeded` past its budget."""
     out: dict[int, Shadow] = {}
-    if blockers is not None:
+    if not size and masks:
+        size = max(1, (max(masks).bit_length() + 7) >> 3)
+    cols = _Columns(masks, size, meter)
+    if blockers is None:
+        union = 0
         for j, m in enumerate(masks):
-            mine = blockers[j]
-            if mine is None:
-                continue  # opaque: never decided
             if m == 0:
                 out[j] = Shadow(j, (), True)
-                continue
+            elif j and m & ~union == 0:
+                out[j] = Shadow(j, cols.cover(j, range(j), None, exhaustive_pairs), False)
+            union |= m
+        return out
+    prefix: list[int] | None = None  # prefix[k]: union of the first k branches that are not opaque
+    suffix: dict[int, int] = {}  # per shared tail list and start: union of tail[start:]
+    for j, mine in enumerate(blockers):
+        if mine is None:
+            continue  # opaque: never decided
+        m = masks[j]
+        if m == 0:
+            out[j] = Shadow(j, (), True)
+            continue
+        if not mine:
+            continue
+        if type(mine) is Blockers:
+            if prefix is None:
+                prefix = [0]
+                for i in mine.live:
+                    prefix.append(prefix[-1] | masks[i])
+            union = prefix[mine.count]
+            if mine.start < len(mine.tail):
+                tail = suffix.get(mine.start)
+                if tail is None:
+                    tail = 0
+                    for k in range(len(mine.tail) - 1, mine.start - 1, -1):
+                        tail |= masks[mine.tail[k]]
+                        suffix.setdefault(k, tail)
+                union |= tail
+        else:
             union = 0
             for i in mine:
                 union |= masks[i]
-            if mine and m & ~union == 0:
-                cover = _mask_cover(m, [masks[i] for i in mine], exhaustive_pairs)
-                out[j] = Shadow(j, tuple(mine[k] for k in cover), False)
-        return out
-    union = 0
-    for j, m in enumerate(masks):
-        if m == 0:
-            out[j] = Shadow(j, (), True)
-        elif j and m & ~union == 0:
-            out[j] = Shadow(j, _mask_cover(m, masks[:j], exhaustive_pairs), False)
-        union |= m
+            cols.charge(len(mine))
+        if m & ~union == 0:
+            out[j] = Shadow(j, cols.cover(j, mine, mine, exhaustive_pairs), False)
     return out
+
+
+class _Columns:
+    """The covering-set search over grid masks, with the grid's columns (per grid point,
+    the set of branches holding there: a Python int with one byte per branch) made on
+    first need: the earlier branches that hold at every point of branch ``j`` are the
+    intersection of those columns, so the first single cover is found after a few
+    intersections instead of one test per earlier branch."""
+
+    #: a pool of at most this many branches is searched one branch at a time
+    DIRECT = 32
+
+    def __init__(self, masks: Sequence[int], size: int, meter: Meter | None):
+        self.masks, self.size, self.meter = masks, size, meter
+        self.unit = 1 + size // 64  # the steps one operation on a mask costs
+        self.rows: list[bytes] | None = None
+        self.columns: list[int] | None = None
+        self.live: bytes | None = None
+        self.choices = 0
+
+    def charge(self, operations: int, unit: int | None = None) -> None:
+        if self.meter is not None:
+            self.meter.spend(operations * (self.unit if unit is None else unit))
+
+    def cover(self, j: int, pool: Sequence[int], blockers: Sequence[int] | None, exhaustive_pairs: int) -> tuple[int, ...]:
+        """The covering set :func:`_mask_cover` chooses for branch ``j`` among ``pool``
+        (ascending positions), given that their union covers it."""
+        masks, target = self.masks, self.masks[j]
+        single = self._single(j, pool, blockers)
+        if single is not None:
+            return (single,)
+        chosen = [masks[i] for i in pool]
+        self.charge(len(chosen) * 2 + (len(chosen) ** 2 // 2 if len(chosen) <= exhaustive_pairs else 0))
+        positions = pool if isinstance(pool, (list, tuple, range)) else tuple(pool)
+        if len(chosen) <= exhaustive_pairs:
+            for a, b in combinations(range(len(chosen)), 2):
+                if target & ~(chosen[a] | chosen[b]) == 0:
+                    return (positions[a], positions[b])
+        return tuple(positions[k] for k in _irredundant(target, chosen))
+
+    def _single(self, j: int, pool: Sequence[int], blockers: Sequence[int] | None) -> int | None:
+        """The first branch of ``pool`` that covers branch ``j`` alone, or ``None``."""
+        masks, target = self.masks, self.masks[j]
+        if len(pool) <= self.DIRECT:
+            self.charge(len(pool))
+            for i in pool:
+                if target & ~masks[i] == 0:
+                    return i
+            return None
+        if self.columns is None:
+            self._make_columns()
+        rows, columns = self.rows, self.columns
+        n = len(masks)
+        # the pool as a byte mask over the branches
+        if blockers is None:
+            candidates = int.from_bytes(_ONE * j, "little")
+        elif type(blockers) is Blockers:
+            if self.live is None:  # one byte per branch: 1 where it is not opaque, and where it is a choice
+                self.live = bytes([0 if o else 1 for o in blockers.opaque])
+                chosen = bytearray(n)
+                for i in blockers.tail:
+                    chosen[i] = 1
+                self.choices = int.from_bytes(chosen, "little")
+            candidates = int.from_bytes(self.live[:blockers.bound], "little")
+            if blockers.start < len(blockers.tail):
+                shift = 8 * blockers.tail[blockers.start]
+                candidates |= self.choices >> shift << shift
+        else:
+            candidates = 0
+            for i in blockers:
+                candidates |= 1 << (8 * i)
+            self.charge(len(pool))
+        row = rows[j]  # type: ignore[index]
+        column_unit = 1 + n // 64
+        point = row.find(_ONE)
+        done = 0
+        while point != -1:
+            candidates &= columns[point]  # type: ignore[index]
+            done += 1
+            if candidates == 0:
+                self.charge(done + 1, column_unit)
+                return None
+            if done & (done - 1) == 0 or done % 16 == 0:
+                # try the first candidate left: when it covers, it is the first that does
+                low = candidates & -candidates
+                i = (low.bit_length() - 1) >> 3
+                self.charge(1)
+                if target & ~masks[i] == 0:
+                    self.charge(done + 1, column_unit)
+                    return i
+                candidates ^= low
+            point = row.find(_ONE, point + 1)
+        self.charge(done + 1, column_unit)
+        if candidates == 0:
+            return None
+        return ((candidates & -candidates).bit_length() - 1) >> 3
+
+    def _make_columns(self) -> None:
+        size, n = self.size, len(self.masks)
+        self.charge(2 * n)
+        self.rows = rows = [m.to_bytes(size, "little") for m in self.masks]
+        matrix = b"".join(rows)
+        self.charge(size, 1 + n // 64)
+        self.columns = [int.from_bytes(matrix[p::size], "little") for p in range(size)]
 
 
 def _mask_cover(target: int, earlier: Sequence[int], exhaustive_pairs: int) -> tuple[int, ...]:
@@ -432,6 +640,13 @@ def _mask_cover(target: int, earlier: Sequence[int], exhaustive_pairs: int) -> t
         for a, b in combinations(range(n), 2):
             if target & ~(earlier[a] | earlier[b]) == 0:
                 return (a, b)
+    return _irredundant(target, earlier)
+
+
+def _irredundant(target: int, earlier: Sequence[int]) -> tuple[int, ...]:
+    """All of ``earlier`` (whose union covers ``target``) less every branch that can be
+    dropped, from the last to the first: linear in the branches."""
+    n = len(earlier)
     # from the last to the first, drop each branch the others still cover with: the ones
     # before it are all still there (a prefix union), the ones after it are those kept
     prefix = [0] * (n + 1)
@@ -541,10 +756,9 @@ def _block_mask(holds: tuple, stride: int, size: int) -> int:
     if not any(holds):
         return 0
     if stride == 1:
-        block = b"".join([_ONE if h else _ZERO for h in holds])
+        block = bytes(map(bool, holds))
     else:
-        one, zero = _ONE * stride, _ZERO * stride
-        block = b"".join([one if h else zero for h in holds])
+        block = b"".join(map((_ZERO * stride, _ONE * stride).__getitem__, map(bool, holds)))
     return int.from_bytes(block * (size // len(block)), "little")
 
 

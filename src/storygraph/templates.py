@@ -445,7 +445,8 @@ def branch_shadowing(*, branch_id: str, order_no: int | None, from_name: str, la
     if list(covers) == [branch_id]:
         return (f"{from_name}에서 순번 {order_no}인 분기 {code(branch_id)}의 조건이 {josa(later, '을/를')} 남김없이 덮어 "
                 f"뒤의 분기는 어떤 독자에게도 나오지 않습니다.")
-    return (f"{from_name}에서 앞 순번 {id_list(covers)}의 조건이 함께 {josa(later, '을/를')} 남김없이 덮어 "
+    together = "" if len(covers) == 1 else "함께 "  # one earlier branch covers alone
+    return (f"{from_name}에서 앞 순번 {id_list(covers)}의 조건이 {together}{josa(later, '을/를')} 남김없이 덮어 "
             f"뒤의 분기는 어떤 독자에게도 나오지 않습니다.")
 
 
