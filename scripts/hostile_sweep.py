@@ -1,8 +1,9 @@
 """Run the hostile-input sweep (tests/hostile/sweep.py) and print one line per run, the
 runs with problems, and how long it took.
 
-Usage: .venv/bin/python scripts/hostile_sweep.py [--quick] [--no-server] [NAME ...]
-(NAME: hostile files of tests/hostile/builders.py; --quick leaves out the slow ones).
+Usage: .venv/bin/python scripts/hostile_sweep.py [--quick] [--no-server] [--jobs N] [NAME ...]
+(NAME: hostile files of tests/hostile/builders.py; --quick leaves out the slow ones;
+--jobs N sweeps N files at once, default 1).
 Exit 0 when no run has a problem.
 """
 
@@ -20,6 +21,11 @@ def main() -> int:
     from tests.hostile.sweep import sweep
 
     args = sys.argv[1:]
+    jobs = 1
+    if "--jobs" in args:
+        at = args.index("--jobs")
+        jobs = int(args[at + 1])
+        del args[at:at + 2]
     names = [a for a in args if not a.startswith("--")] or None
     started = time.monotonic()
 
@@ -28,7 +34,8 @@ def main() -> int:
               + "; ".join(run.problems)[:300], flush=True)
 
     with tempfile.TemporaryDirectory(prefix="hostile-sweep-") as tmp:
-        runs = sweep(Path(tmp), names=names, server="--no-server" not in args, slow="--quick" not in args, on_run=show)
+        runs = sweep(Path(tmp), names=names, server="--no-server" not in args, slow="--quick" not in args, on_run=show,
+                     jobs=jobs)
     bad = [r for r in runs if r.problems]
     peak = max((r.peak for r in runs), default=0)
     print(f"\n{len(runs)} runs of {len({r.file for r in runs})} files in {time.monotonic() - started:,.0f} s; "

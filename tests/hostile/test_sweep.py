@@ -26,6 +26,6 @@ def test_a_slice_of_the_sweep(tmp_path):
 @pytest.mark.slow
 @pytest.mark.skipif(not DEEP, reason="the whole sweep takes many minutes: scripts/test.sh --deep (the slice above runs always)")
 def test_the_whole_sweep(tmp_path):
-    runs = sweep(tmp_path)
+    runs = sweep(tmp_path, jobs=2)
     assert len({r.file for r in runs}) >= 20
     assert not any(r.problems for r in runs), _report(runs)
