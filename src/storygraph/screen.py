@@ -57,17 +57,26 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
     sc = result.scenario
     shadowed = result.analysis.shadowed if getattr(result, "analysis", None) else {}
     tables: dict[str, ContextTable] = {}
+    # per scene, its branches in order and the position of each branch id (the first of a
+    # repeated one), made once: a scene's thousands of cards share them (issue 19)
+    scenes: dict[str, tuple[list[Branch], dict[str, int]]] = {}
     for card in result.cards:
         scene_id = card.scene_id
         if scene_id is None:
             continue
         scene = sc.scenes.get(scene_id)
         name = f"{scene.title} ({scene_id})" if scene and scene.title else scene_id
-        ordered = _ordered(result, scene_id)
+        known = scenes.get(scene_id)
+        if known is None:
+            ordered = _ordered(result, scene_id)
+            position: dict[str, int] = {}
+            for k, b in enumerate(ordered):
+                position.setdefault(b.branch_id, k)
+            known = scenes[scene_id] = (ordered, position)
+        ordered, position = known
         window = range(len(ordered))
         if len(ordered) > MAX_CONTEXT_ROWS:
-            own = next((k for k, b in enumerate(ordered) if b.branch_id == card.branch_id), None)
-            window = _window(len(ordered), own)
+            window = _window(len(ordered), position.get(card.branch_id))
         rows, marks = [], {}
         for i, b in zip(range(len(window)), (ordered[k] for k in window)):
             dest = sc.scenes.get(b.to_scene)
