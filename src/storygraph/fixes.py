@@ -493,7 +493,8 @@ class FixMemo:
     finding ask for the same one), the index of scene ids by spelling, the branches by
     id and the next free branch id.  Owned by the
     :class:`~storygraph.analysis.Analysis` (its ``fix_memo``): it lives and dies with
-    the analysis, and a process that forks after some fixes were made starts with them."""
+    the analysis, and a process that forks after some fixes were made starts with them.
+    Of the scenes it keeps the :data:`SCENES_KEPT` most recently used."""
 
     __slots__ = ("scenes", "made", "neighbours", "branches", "next_id")
 
@@ -512,21 +513,39 @@ def _memo(a: "Analysis") -> FixMemo:
     return memo
 
 
+#: scenes whose :class:`_Scene` a :class:`FixMemo` keeps (the most recently asked for):
+#: a scene's cards and findings are made close together, and a scene dropped is made
+#: again the same way, so the bound costs little time and keeps the memory flat
+SCENES_KEPT = 256
+
+
 def _scene(a: "Analysis", scene_id: str) -> "_Scene":
     scenes = _memo(a).scenes
-    scene = scenes.get(scene_id)
+    scene = scenes.pop(scene_id, None)
     if scene is None:
-        scene = scenes[scene_id] = _Scene(a, scene_id)
+        scene = _Scene(a, scene_id)
+        if len(scenes) >= SCENES_KEPT:
+            del scenes[next(iter(scenes))]
+    scenes[scene_id] = scene  # (the most recent last)
     return scene
 
 
+#: fixes a :class:`FixMemo` keeps (the most recently made): a finding and a card that
+#: share a fix are made close together or before the cards' processes fork
+FIXES_KEPT = 4096
+
+
 def _once(a: "Analysis", kind: str, key: str, make) -> dict[str, Any] | None:
-    """The fix ``make()`` made once per ``(kind, key)``; each caller gets its own copy."""
+    """The fix ``make()`` made once per ``(kind, key)`` while it is kept; each caller
+    gets its own copy."""
     made = _memo(a).made
     try:
         fix = made[(kind, key)]
     except KeyError:
-        fix = made[(kind, key)] = make()
+        fix = make()
+        if len(made) >= FIXES_KEPT:
+            del made[next(iter(made))]
+        made[(kind, key)] = fix
     return None if fix is None else {"text": fix["text"], "edits": [dict(e) for e in fix["edits"]]}
 
 
@@ -603,7 +622,11 @@ class _Scene:
     def before(self) -> _Problems:
         """The problems of the scene as it is (made once)."""
         if self._before is None:
-            self._before = self.problems(self.rows)
+            # the scene as it is was decided by the analysis (the same decision, which
+            # did not run past its budget, since the scene is decided)
+            state = self.a.shadowing[self.scene_id]
+            decided = {("unsatisfiable" if info.unsatisfiable else "shadowed", bid) for bid, info in state.shadowed.items()}
+            self._before = self.problems(self.rows, decided)
         return self._before
 
     def _classes_of(self, exprs: list[Expr], names: list[str]) -> tuple[dict[str, FlagDomain], int]:
@@ -647,20 +670,22 @@ class _Scene:
             self._masks[key] = mask
         return mask
 
-    def problems(self, rows: list[tuple[str, Expr]]) -> _Problems:
-        """What is wrong in the scene with ``rows`` as its branches (:class:`_Problems`)."""
+    def problems(self, rows: list[tuple[str, Expr]], decided: set[tuple[str, str]] | None = None) -> _Problems:
+        """What is wrong in the scene with ``rows`` as its branches (:class:`_Problems`);
+        ``decided``: its shadowed and unsatisfiable branches when already known."""
         exprs = [e for _, e in rows]
         facts = [expr_facts(e)[0] for e in exprs]
         names = list(dict.fromkeys(self.available + [f for fl in facts for f in fl]))
         domains, number = self._classes_of(exprs, names)
         used = [f for f in dict.fromkeys(f for fl in facts for f in fl) if f in domains]
-        kinds = [self.a.kinds.get(bid, "auto") for bid, _ in rows]
-        opaque = [bid in self.a.opaque for bid, _ in rows]
-        blockers = menu_blockers(kinds, opaque) if (self.a.kinds or self.a.opaque) else None
-        out: set[tuple[str, str]] = set()
-        decided, _, _ = decide_scene(exprs, domains, used=used, blockers=blockers)
-        for j, shadow in decided.items():
-            out.add(("unsatisfiable" if shadow.unsatisfiable else "shadowed", rows[j][0]))
+        if decided is None:
+            kinds = [self.a.kinds.get(bid, "auto") for bid, _ in rows]
+            opaque = [bid in self.a.opaque for bid, _ in rows]
+            blockers = menu_blockers(kinds, opaque) if (self.a.kinds or self.a.opaque) else None
+            shadows, _, _ = decide_scene(exprs, domains, used=used, blockers=blockers)
+            out = {("unsatisfiable" if shadow.unsatisfiable else "shadowed", rows[j][0]) for j, shadow in shadows.items()}
+        else:
+            out = set(decided)
         for j, (bid, e) in enumerate(rows[:-1]):
             if isinstance(e, Const):
                 continue
