@@ -578,7 +578,7 @@ class _Problems:
     def stuck_points(self) -> set[tuple[int, ...]]:
         if self.shape is None:
             return set()
-        return {p for i, p in enumerate(product(*[range(k) for k in self.shape])) if not (self.stuck >> (8 * i)) & 1}
+        return {p for i, p in enumerate(product(*[range(k) for k in self.shape])) if (self.stuck >> (8 * i)) & 1}
 
     def brings(self, before: "_Problems") -> bool:
         """Whether these problems include one that ``before`` does not."""
