@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import operator
 import re
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Union
@@ -681,15 +680,22 @@ def _paren(expr: Expr) -> str:
 # ----------------------------------------------------------------------------- types
 
 
-@dataclass(frozen=True)
-class TypeProblem:
+class TypeProblem(Frozen):
     """A well-formed condition that does not fit ``flag_spec`` (position is 1-based)."""
 
     flag: str
     pos: int
     reason: str
     #: True when the flag is simply not declared (as opposed to a misuse of a declared one)
-    undeclared: bool = False
+    undeclared: bool
+
+    __slots__ = ('flag', 'pos', 'reason', 'undeclared')
+
+    def __init__(self, flag: str, pos: int, reason: str, undeclared: bool = False):
+        object.__setattr__(self, 'flag', flag)
+        object.__setattr__(self, 'pos', pos)
+        object.__setattr__(self, 'reason', reason)
+        object.__setattr__(self, 'undeclared', undeclared)
 
 
 def check_types(expr: Expr, flags: Mapping[str, Flag]) -> list[TypeProblem]:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Generic, Iterable, TypeVar
 
 from .model import CheckResult
+from .records import Frozen
 
 __all__ = ["Check", "CheckRegistry", "run_checks", "Outcome", "TagNote", "merge_outcomes", "run_checks_part", "merge_checks"]
 
@@ -50,13 +51,18 @@ class Check(Generic[Ctx]):
         return Outcome([str(k) for k in outcome], note)
 
 
-@dataclass(frozen=True)
-class TagNote:
+class TagNote(Frozen):
     """A check's note made from a set of tags (which methods decided, say), so that the
     notes of the parts of a run merge by union before ``render`` writes the sentence."""
 
     tags: frozenset
     render: Callable[[frozenset], "str | None"]
+
+    __slots__ = ('tags', 'render')
+
+    def __init__(self, tags: frozenset, render: Callable[[frozenset], "str | None"]):
+        object.__setattr__(self, 'tags', tags)
+        object.__setattr__(self, 'render', render)
 
 
 @dataclass

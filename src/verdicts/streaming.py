@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 from .model import Card, Finding
 from .progress import SILENT, Progress
+from .records import Frozen
 
 __all__ = ["CardPlan", "CardBatch", "stream_cards", "BATCH", "MIN_BATCH", "STREAMED_FORMATS"]
 
@@ -64,8 +65,7 @@ class CardPlan:
     counts: dict[str, int] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
-class CardBatch:
+class CardBatch(Frozen):
     """What a process hands back for one batch of cards (pickled)."""
 
     #: cards withheld (a column they need is missing)
@@ -79,6 +79,15 @@ class CardBatch:
     #: JSON: ``(process, offset, length)`` of the cards' bytes in that process's file;
     #: text: verdict → ``(count, (process, offset, length))``; SARIF/GitHub: the results
     written: Any
+
+    __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written')
+
+    def __init__(self, withheld: int, outcomes: list, schema_failed: list[str], fails: bool, written: Any):
+        object.__setattr__(self, 'withheld', withheld)
+        object.__setattr__(self, 'outcomes', outcomes)
+        object.__setattr__(self, 'schema_failed', schema_failed)
+        object.__setattr__(self, 'fails', fails)
+        object.__setattr__(self, 'written', written)
 
 
 def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Progress = SILENT,
