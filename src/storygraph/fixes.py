@@ -686,6 +686,10 @@ class _Scene:
             out = {("unsatisfiable" if shadow.unsatisfiable else "shadowed", rows[j][0]) for j, shadow in shadows.items()}
         else:
             out = set(decided)
+        # a flag of available_flags that no condition tests any more is a finding
+        # (available-flag-unused): an edit that leaves one behind brings a problem
+        tested = {f for fl in facts for f in fl}
+        out.update(("unused", f) for f in self.available if f not in tested)
         for j, (bid, e) in enumerate(rows[:-1]):
             if isinstance(e, Const):
                 continue

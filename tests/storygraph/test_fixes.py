@@ -231,6 +231,14 @@ def _planted(*kinds: str) -> dict[str, int]:
 # a comparison out of range whose likely intended form cuts the flag's classes anew: the
 # readers it strands are found on the new classes (a fix once missed them)
 @example(seed=0, scenes=20, flags=1, plant=_planted("ending_only_through_dead_branch", "comparison_out_of_range"))
+# dropping or narrowing a shadowed branch must not leave a flag of available_flags that
+# no condition tests any more (available-flag-unused after the re-lint)
+@example(seed=195, scenes=20, flags=1, plant=_planted(
+    "island", "shadowed_one", "loop_no_exit", "reached_only_through_dead_branch", "ending_only_through_dead_branch",
+    "comparison_out_of_range", "always_true_condition", "hidden_choice"))
+@example(seed=3718170, scenes=54, flags=4, plant=_planted(
+    "comparison_out_of_range", "always_true_condition", "plain_menu", "stuck_combination", "shadowed_union",
+    "available_flag_unused"))
 def test_every_fix_of_a_generated_scenario_removes_its_problem_and_adds_none(seed, scenes, flags, plant, tmp_path_factory):
     gen = generate(seed, scenes, flags, plant)
     tmp = tmp_path_factory.mktemp("gen")
