@@ -53,9 +53,9 @@ class Budgets(Frozen):
 
 DEFAULT_BUDGETS = Budgets()
 
-#: each budget in the words of a sentence ("… 한도(SAT 질문 20,000번)를 넘어")
+#: each budget in the words of a sentence ("… 한도(겹침 계산 20,000단계)를 넘어")
 BUDGET_NAMES = {
-    "sat_steps": "SAT 계산 {limit:,}단계",
+    "sat_steps": "겹침 계산 {limit:,}단계",
     "stuck_evaluations": "조건 평가 {limit:,}번",
 }
 
@@ -69,7 +69,7 @@ class BudgetExceeded(Exception):
         self.name, self.limit = name, limit
 
     def words(self) -> str:
-        """The budget in words: ``SAT 계산 5,000,000단계``."""
+        """The budget in words: ``겹침 계산 5,000,000단계``."""
         return BUDGET_NAMES[self.name].format(limit=self.limit)
 
 

@@ -60,7 +60,7 @@ def test_overlapping_branches_past_the_sat_budget_leave_the_scene_undecided(tmp_
     data, _ = _lint_json(path)
     issue = next(i for i in data["issues"] if "계산 한도" in i["reason"])
     assert issue["line"] == 4 and issue["column"] == "condition_expr"
-    assert "분기 400개의 조건이 겹치는지를 계산 한도(SAT 계산 1,000단계)" in issue["reason"]
+    assert "분기 400개의 조건이 겹치는지를 계산 한도(겹침 계산 1,000단계)" in issue["reason"]
     assert "[budget] sat_steps" in issue["reason"]
     branches = [c for c in data["cards"] if c["branch_id"]]
     assert len(branches) == 400 and all(c["verdict"] != "조건이 겹침" for c in branches)
@@ -132,7 +132,7 @@ def test_budgeted_sat_decides_as_the_unbounded_one():
         assert decide_by_sat(conds, domains, budget=Budgets(10 ** 9, 1)) == decide_by_sat(conds, domains)
     with pytest.raises(BudgetExceeded) as caught:
         decide_by_sat(conds, domains, budget=Budgets(10, 1))
-    assert caught.value.name == "sat_steps" and caught.value.words() == "SAT 계산 10단계"
+    assert caught.value.name == "sat_steps" and caught.value.words() == "겹침 계산 10단계"
 
 
 def test_stuck_search_under_budget_is_exact_and_past_it_raises(tmp_path):
