@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Sequence
 
-from verdicts.commandline import CommandLine, Exit, fail, int_in, number_in
+from verdicts.commandline import CommandLine, fail, int_in, number_in
 
 __all__ = ["main", "run", "build"]
 
@@ -378,10 +378,7 @@ def build() -> CommandLine:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``storygraph`` command line with ``argv`` (default: the process's); the exit code."""
-    try:
-        return build().run(list(sys.argv[1:] if argv is None else argv), version=_version)
-    except Exit as exc:
-        return exc.code
+    return build().main(argv, version=_version)
 
 
 def _version() -> str:

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 from typing import Callable, Sequence
 
-from .commandline import CommandLine, Exit, Group, fail, int_in
+from .commandline import CommandLine, fail, int_in
 
 __all__ = ["main", "run", "build", "COMMANDS_GROUP", "unknown_name_message"]
 
@@ -271,10 +271,7 @@ def _mount_domain_commands(cl: CommandLine) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``verdicts`` command line with ``argv`` (default: the process's); the exit code."""
-    try:
-        return build().run(list(sys.argv[1:] if argv is None else argv), version=_version)
-    except Exit as exc:
-        return exc.code
+    return build().main(argv, version=_version)
 
 
 def _version() -> str:

@@ -224,6 +224,14 @@ class CommandLine:
         self._sub.choices.pop(name, None)  # type: ignore[union-attr]
         self._sub._choices_actions[:] = [a for a in self._sub._choices_actions if a.dest != name]
 
+    def main(self, argv: Sequence[str] | None = None, version: Callable[[], str] | None = None) -> int:
+        """:meth:`run` with ``argv`` (default: the process's), an :class:`Exit` raised
+        by the command turned into its code: what a command line's ``main`` returns."""
+        try:
+            return self.run(list(sys.argv[1:] if argv is None else argv), version=version)
+        except Exit as exc:
+            return exc.code
+
     def run(self, argv: list[str], version: Callable[[], str] | None = None) -> int:
         """Parse ``argv`` and run its command; the exit code."""
         if not argv:
