@@ -115,6 +115,19 @@ def _incremental(linter: IncrementalLint, path: Path) -> tuple[bytes, bytes]:
     return linter.render(report, "text"), linter.render(report, "json")
 
 
+def _first_lint(tmp_path: Path, seed: int, gen, menus: bool):
+    """The generated scenario written as CSV and linted once incrementally (the same
+    report as a full lint): its rows, whether it has menus, the edits' random source,
+    its path and the linter that keeps what it made."""
+    rows = gen.rows()
+    menus = menus or any(r.get("kind") for r in rows)
+    path = tmp_path / f"s{seed}.csv"
+    path.write_text(_csv(rows, menus), encoding="utf-8")
+    linter = IncrementalLint()
+    assert _incremental(linter, path) == _full(path)
+    return rows, menus, random.Random(seed), path, linter
+
+
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1), scenes=st.integers(40, 80), menus=st.booleans(),
        plant=st.fixed_dictionaries({k: st.integers(0, 1) for k in KINDS}),
@@ -122,14 +135,7 @@ def _incremental(linter: IncrementalLint, path: Path) -> tuple[bytes, bytes]:
 def test_incremental_report_is_the_full_report(tmp_path, seed, scenes, menus, plant, edits):
     if not menus:
         plant = {k: 0 if k in MENU_KINDS else n for k, n in plant.items()}
-    gen = generate(seed, scenes, flags=4, plant=plant)
-    rows = gen.rows()
-    menus = menus or any(r.get("kind") for r in rows)
-    rng = random.Random(seed)
-    path = tmp_path / f"s{seed}.csv"
-    path.write_text(_csv(rows, menus), encoding="utf-8")
-    linter = IncrementalLint()
-    assert _incremental(linter, path) == _full(path)
+    rows, menus, rng, path, linter = _first_lint(tmp_path, seed, generate(seed, scenes, flags=4, plant=plant), menus)
     for save in edits:
         for what in save:
             _edit(rows, what, rng)
@@ -194,13 +200,7 @@ def test_rows_read_again_alone_give_the_full_report(tmp_path, seed, menus, edits
     a cell that does not read, a flag's range) — the file is read again line by line
     where it can (:mod:`storygraph.reread`), and the report is the full lint's."""
     gen = generate(seed, 50, flags=4, plant={k: 1 for k in KINDS if menus or k not in MENU_KINDS})
-    rows = gen.rows()
-    menus = menus or any(r.get("kind") for r in rows)
-    rng = random.Random(seed)
-    path = tmp_path / f"s{seed}.csv"
-    path.write_text(_csv(rows, menus), encoding="utf-8")
-    linter = IncrementalLint()
-    assert _incremental(linter, path) == _full(path)
+    rows, menus, rng, path, linter = _first_lint(tmp_path, seed, gen, menus)
     by_rows = 0
     for save in edits:
         for what in save:
