@@ -74,6 +74,27 @@ def read_text(path: Path) -> str:
     return _CONTROL.sub(" ", text)
 
 
+#: how a message names the files of a folder story, by format
+_FOLDER_FILES = {"twee": "Twee 파일(.twee, .tw)", "yarn": "Yarn 파일(.yarn)"}
+
+
+def story_texts(folder: Path, fmt: str) -> list[tuple[str, str]]:
+    """``(file name, text)`` of every file of the ``fmt`` story in ``folder``
+    (:func:`.files.story_files`, each read by :func:`read_text`); an :class:`InputError`
+    when the folder cannot be listed or holds none."""
+    from verdicts.errors import InputError
+
+    from .files import story_files
+
+    try:
+        files = story_files(folder, fmt)
+    except OSError as exc:
+        raise InputError(f"{folder}: 폴더를 읽을 수 없습니다 ({exc.strerror or exc}).") from None
+    if not files:
+        raise InputError(f"{folder}: 폴더에 {_FOLDER_FILES[fmt]}이 없습니다.")
+    return [(str(f), read_text(f)) for f in files]
+
+
 def quote_code(text: str, limit: int = 60) -> str:
     """Source text quoted for a message: one line, bounded, in backticks."""
     one = " ".join(str(text).split())

@@ -20,8 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, literal, negate, none_of, quote_code,
-                     read_text, translate)
-from .files import story_files
+                     read_text, story_texts, translate)
 
 __all__ = ["import_twee", "import_twee_text", "import_twee_folder"]
 
@@ -60,15 +59,7 @@ def import_twee_folder(folder: Path, ending_tag: str = "ending") -> StoryBuilder
     story, as Tweego compiles a folder: the passages of all files together, each scene,
     branch and issue pointing at its own file and line; a passage name used in two files
     is an issue naming both places (Tweego stops there)."""
-    from verdicts.errors import InputError
-
-    try:
-        files = story_files(folder, "twee")
-    except OSError as exc:
-        raise InputError(f"{folder}: 폴더를 읽을 수 없습니다 ({exc.strerror or exc}).") from None
-    if not files:
-        raise InputError(f"{folder}: 폴더에 Twee 파일(.twee, .tw)이 없습니다.")
-    return _Twee(str(folder), ending_tag).run([(str(f), read_text(f)) for f in files])
+    return _Twee(str(folder), ending_tag).run(story_texts(folder, "twee"))
 
 
 @dataclass

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, last_line, literal, none_of, quote_code,
-                     read_text, translate)
-from .files import story_files
+                     read_text, story_texts, translate)
 
 __all__ = ["import_yarn", "import_yarn_text", "import_yarn_folder"]
 
@@ -50,15 +49,7 @@ def import_yarn_folder(folder: Path, entries: str = "unreached") -> StoryBuilder
     a node of another file), each scene, branch and issue pointing at its own file and
     line; a node title used in two files is an issue naming both places (Yarn Spinner
     stops there)."""
-    from verdicts.errors import InputError
-
-    try:
-        files = story_files(folder, "yarn")
-    except OSError as exc:
-        raise InputError(f"{folder}: 폴더를 읽을 수 없습니다 ({exc.strerror or exc}).") from None
-    if not files:
-        raise InputError(f"{folder}: 폴더에 Yarn 파일(.yarn)이 없습니다.")
-    return _Yarn(str(folder), entries).run([(str(f), read_text(f)) for f in files])
+    return _Yarn(str(folder), entries).run(story_texts(folder, "yarn"))
 
 
 class _Yarn:
