@@ -142,7 +142,7 @@ TABLE_CHECKS = frozenset({"C03"})
 
 @CHECKS.register("C03", "모든 분기의 `order_no`가 1 이상인지 확인합니다.")
 def order_positive(ctx: CheckContext):
-    """``order_no`` starts at 1; zero or negative numbers make the order meaningless."""
+    """순번(`order_no`)은 1부터 시작합니다. 0이나 음수가 있으면 순번이 뜻을 잃습니다."""
     failed = []
     below_one: dict[str, bool] = {}  # by text: most order numbers repeat
     for b in ctx.scenario.branches:
@@ -174,8 +174,9 @@ def _below_one(text: str) -> bool:
 
 @CHECKS.register("C04", "어디서도 안 닿음을 시작 장면에서 다시 따라가 어느 길로도 닿지 않는지 다시 계산합니다.")
 def unreached_recomputed(ctx: CheckContext):
-    """A scene is unreached when no path from an ``is_entry`` scene leads to it; a branch
-    when its ``from_scene`` is unreached or unknown."""
+    """시작 장면(`is_entry`)에서 출발하는 어떤 길로도 닿지 않는 장면과, 출발 장면(`from_scene`)이 그런
+    장면이거나 장면 목록에 없는 분기가 어디서도 안 닿음 판정을 받습니다.
+    """
     reached = ctx.reached()
     failed = []
     for c in ctx.with_verdict(UNREACHED):
@@ -187,19 +188,18 @@ def unreached_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C05", "없는 장면을 가리킴은 그 분기의 `to_scene`이 `scene_id` 어디에도 없는지 다시 계산합니다.")
 def missing_target_recomputed(ctx: CheckContext):
-    """The destination of such a branch is not among the ``scene_id`` values."""
+    """이 판정을 받은 분기의 도착 장면은 `scene_id` 값 가운데 없어야 합니다."""
     to_scene = ctx.to_scenes()
     return [c["target_no"] for c in ctx.with_verdict(MISSING_TARGET) if to_scene.get(c["target_no"]) in ctx.scenario.scenes]
 
 
 @CHECKS.register("C06", "조건이 겹침은 뒤 순번 분기가 참이 되는 모든 플래그 조합이 앞 순번 조건에 걸리는지 다시 계산합니다.")
 def shadowing_recomputed(ctx: CheckContext):
-    """For each ``조건이 겹침`` card, the named later branch must directly follow the card's
-    branch in ``order_no`` and be covered by the earlier branches' conditions over every
-    assignment of the flags they use — recomputed point by point (bit-parallel, one byte
-    per point) over the full ranges when their product is small, else over candidate
-    points around every constant, else (when even those are too many) by the z3 SMT
-    solver when it is installed."""
+    """조건이 겹침 카드마다, 카드가 가리키는 뒤 분기는 순번(`order_no`)에서 카드의 분기 바로 다음이어야 하고, 그
+    분기들이 쓰는 플래그의 모든 값 조합에서 앞 분기들의 조건에 덮여야 합니다. 범위의 곱이 작으면 범위 전체를
+    한 점씩(점마다 한 바이트, 비트 병렬로), 크면 상수마다 그 둘레의 후보 점을, 그마저 너무 많으면 SMT 솔버
+    z3이 깔려 있을 때 z3으로 다시 계산합니다.
+    """
     failed: list[str] = []
     methods: set[str] = set()
     by_scene = ctx.branches_by_scene()
@@ -593,8 +593,7 @@ def _covered_z3(sc: Scenario, exprs: list, used: list[str]) -> tuple[bool, str] 
 
 @CHECKS.register("C07", "끝에 못 감은 시작 장면에서 닿은 뒤 그 자리에서 어느 길로도 엔딩에 닿지 않는지 다시 계산합니다.")
 def no_ending_recomputed(ctx: CheckContext):
-    """A scene (or a branch's destination) is reached and no path from it reaches an
-    ``is_ending`` scene."""
+    """독자가 닿는 장면(또는 분기의 도착 장면)에서 어떤 길로도 `is_ending` 장면에 이르지 않습니다."""
     reached, ending = ctx.reached(), ctx.to_ending()
     to_scene = ctx.to_scenes()
     failed = []

@@ -122,20 +122,29 @@ def watch(paths: list[Path], config: Path | None, debounce: int) -> int:
     return follow(DOMAIN, targets, options, debounce_ms=debounce, judge=incremental_judge(options))
 
 
-def explain(name: str) -> int:
-    """판정이나 린트 발견이 무엇을 짚는지, 왜 중요한지, 예와 고치는 법을 보여 줍니다."""
-    from verdicts.korean import josa
+def explain(name: str | None = None) -> int:
+    """판정이나 린트 발견, 자동 검증이 무엇을 잡는지, 왜 문제인지, 예시와 고치는 법을 보여
+    줍니다. NAME 없이 부르면 설명할 수 있는 이름을 한 줄 설명과 함께 모두 보여 줍니다."""
+    from verdicts.korean import code, josa
 
     from .docs import explain_text, explainable_names
 
+    if name is None or not name.strip():
+        from verdicts.docs import render_explain_index
+
+        from .domain import DOMAIN
+
+        sys.stdout.write(render_explain_index(DOMAIN, "storygraph explain"))
+        return 0
     text = explain_text(name.strip())
     if text is None:
         from difflib import get_close_matches
 
         names = explainable_names()
         close = get_close_matches(name.strip(), names, n=1, cutoff=0.6)
-        hint = f" 혹시 {josa(repr(close[0]), '을/를')} 찾으셨나요?" if close else ""
-        raise fail(f"{josa(repr(name), '은/는')} 알 수 없는 이름입니다.{hint} 쓸 수 있는 이름은 {', '.join(repr(n) for n in names)}입니다.")
+        hint = f" 혹시 {josa(code(close[0]), '을/를')} 찾으셨나요?" if close else ""
+        raise fail(f"{josa(code(name), '은/는')} 알 수 없는 이름입니다.{hint} 쓸 수 있는 이름은 "
+                   f"{', '.join(code(n) for n in names)}입니다.")
     sys.stdout.write(text + "\n")
     return 0
 
@@ -322,7 +331,8 @@ def build() -> CommandLine:
              help="한 번 저장하며 생긴 마지막 사건 뒤로 기다릴 밀리초 (저장 한 번에 검사 한 번)")
 
     c = cl.command("explain", explain)
-    c.argument("name", metavar="NAME", help="판정 이름(한국어 이름이나 shadowed 같은 코드) 또는 린트 발견 코드")
+    c.argument("name", nargs="?", default=None, metavar="NAME",
+               help="판정 이름(한국어 이름이나 shadowed 같은 코드), 린트 발견 코드 또는 검증 번호 (없으면 쓸 수 있는 이름을 모두 보여 줍니다)")
 
     c = cl.command("grade", grade)
     c.argument("path", type=Path, metavar="PATH", help="시나리오, 또는 NAME.csv와 NAME.gold.csv 쌍이 든 정답 폴더")

@@ -45,7 +45,7 @@ class StorygraphDomain(Domain):
     kind_field = "target_kind"
     kind_labels = {SCENE: "장면(scene)", BRANCH: "분기(branch)"}
     docs_page = "docs/verdicts.md"
-    docs_title = "Verdicts and checks"
+    docs_title = "판정과 자동 검증"
     #: compared with the card when a gold row fills it (``storygraph grade``, ``verdicts grade``)
     gold_fields = ("overlapping_branch_id",)
     notes = {

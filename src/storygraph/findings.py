@@ -161,19 +161,17 @@ def _name(a: Analysis, scene_id: str) -> str:
 
 @kind("unsatisfiable-condition", "참이 될 수 없는 조건")
 def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
-    """unsatisfiable-condition — a branch condition that no flag assignment can make true.
+    """unsatisfiable-condition — 어떤 플래그 값으로도 참이 될 수 없는 분기 조건입니다.
 
-    What it flags:
-        A condition that is false for every value of its flags within their
-        ``flag_spec`` ranges, such as ``trust > 5`` when ``max_value`` is 5, or
-        ``trust > 2 and trust < 1``.
-    Why it matters:
-        The branch never fires, whatever the reader did; its destination cannot be
-        reached through it.
-    Example:
-        ``BR-51`` (``trust > 5``) in 선장실, with 신뢰도 ranging 0–5.
-    Instead:
-        Fix the constant or the operator (``trust >= 5``), or widen the flag's range.
+    잡는 것:
+        플래그마다 `flag_spec` 범위 안의 어떤 값을 넣어도 거짓인 조건을 잡습니다. 최댓값(`max_value`)이 5일 때의
+        `trust > 5`, 또는 `trust > 2 and trust < 1` 같은 조건입니다.
+    왜 문제인가:
+        독자가 무엇을 했든 이 분기는 한 번도 걸리지 않아, 이 분기로는 도착 장면에 갈 수 없습니다.
+    예시:
+        신뢰도의 범위가 0–5인데 선장실의 분기 `BR-51`은 조건이 `trust > 5`입니다.
+    고치는 법:
+        상수나 연산자를 고치거나(`trust >= 5`), 플래그의 범위를 넓히세요.
     """
     def hits(infos) -> Iterator[Hit]:
         for info in infos:
@@ -206,22 +204,19 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
 
 @kind("stuck-combination", "분기가 하나도 걸리지 않는 조합")
 def stuck_combination(a: Analysis) -> Iterator[Hit]:
-    """stuck-combination — a reached scene where, for some readers, no branch fires.
+    """stuck-combination — 독자가 닿는 장면인데 어떤 독자에게는 분기가 하나도 걸리지 않습니다.
 
-    What it flags:
-        A reached scene that is not an ending, whose ``available_flags`` are declared,
-        and for which some assignment of those flags makes none of its branches'
-        conditions true.  The finding describes the uncovered assignments as ranges and
-        values, gives one concrete example, and counts them exactly ("3 of 36").
-    Why it matters:
-        A reader with those flags runs out of content: the story stops with no choice
-        offered, although the scene is not an ending.
-    Example:
-        안개 낀 해안 offers ``lamp != "꺼짐"`` and ``lamp == "꺼짐" and has_key``: a reader
-        whose 등불 is 꺼짐 and who has no 열쇠 has nowhere to go (1 of 6 combinations).
-    Instead:
-        Add a last branch with an empty condition (a fallback), or widen a condition so
-        that every combination is covered.
+    잡는 것:
+        엔딩이 아니고 `available_flags`가 적힌, 독자가 닿는 장면에서 그 플래그들의 값을 어떻게 짝지으면 분기
+        조건이 하나도 참이 되지 않는 경우를 잡습니다. 발견은 걸리지 않는 조합을 범위와 값으로 적고, 구체적인
+        예를 하나 들고, 그런 조합의 수를 정확히 셉니다("조합 36개 가운데 3개").
+    왜 문제인가:
+        그런 플래그를 가진 독자는 읽을 내용이 떨어집니다. 장면이 엔딩이 아닌데도 고를 것 없이 이야기가 멈춥니다.
+    예시:
+        안개 낀 해안에는 `lamp != "꺼짐"`과 `lamp == "꺼짐" and has_key` 두 분기가 있어, 등불이 꺼졌고 열쇠가
+        없는 독자는 갈 곳이 없습니다(조합 6개 가운데 하나).
+    고치는 법:
+        조건이 빈 분기(대비 분기)를 마지막에 더하거나, 모든 조합이 걸리도록 조건을 넓히세요.
     """
     flags = a.scenario.flags
     for scene_id, stuck in a.stuck.items():
@@ -246,19 +241,19 @@ def stuck_combination(a: Analysis) -> Iterator[Hit]:
 
 @kind("reached-only-through-dead-branch", "실제로는 닿지 않는 장면")
 def reached_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
-    """reached-only-through-dead-branch — a scene reached only through branches that never fire.
+    """reached-only-through-dead-branch — 한 번도 걸리지 않는 분기를 거쳐야만 닿는 장면입니다.
 
-    What it flags:
-        A scene that is reached when every branch is followed (its verdict says so), but
-        not when branches that can never fire — shadowed, unsatisfiable, or pointing at
-        a missing scene — are removed.  The finding names the dead branch it depends on.
-    Why it matters:
-        No real reader can get there: the content behind the dead branch is lost.
-    Example:
-        비밀 창고 is entered only through ``BR-14``, which ``BR-13`` always catches first.
-    Instead:
-        Reorder or narrow the conditions so that the dead branch can fire, or add
-        another way in.
+    잡는 것:
+        모든 분기를 따라가면 닿지만(판정도 그렇게 말합니다), 한 번도 걸릴 수 없는 분기(앞 분기에 가려졌거나,
+        참이 될 수 없거나, 없는 장면을 가리키는 분기)를 빼면 닿지 않는 장면을 잡습니다. 발견은 이 장면이 기대는
+        죽은 분기를 밝힙니다.
+    왜 문제인가:
+        실제 독자는 아무도 여기 닿지 못해, 죽은 분기 너머의 내용을 잃습니다.
+    예시:
+        비밀 창고에는 분기 `BR-14`로만 들어오는데, 그 분기의 조건을 채우는 독자는 늘 분기 `BR-13`에 먼저
+        걸립니다.
+    고치는 법:
+        죽은 분기가 걸릴 수 있도록 조건의 차례를 바꾸거나 조건을 좁히세요. 아니면 들어올 다른 길을 더하세요.
     """
     if a.live is None:
         return
@@ -272,21 +267,18 @@ def reached_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
 
 @kind("ending-only-through-dead-branch", "실제로는 엔딩에 못 가는 장면")
 def ending_only_through_dead_branch(a: Analysis) -> Iterator[Hit]:
-    """ending-only-through-dead-branch — a scene that reaches an ending only through branches that never fire.
+    """ending-only-through-dead-branch — 한 번도 걸리지 않는 분기를 거쳐야만 엔딩에 닿는 장면입니다.
 
-    What it flags:
-        A reached scene from which an ending is reachable when every branch is followed,
-        but not through branches that can actually fire.  The finding names the dead
-        branch its way out depends on.
-    Why it matters:
-        Readers there can never finish the story, although the verdict (which is
-        structural) says an ending is reachable.
-    Example:
-        From 지하 수로, the way to 등대의 불빛 is ``BR-46`` (``trust >= 4``), which the
-        earlier ``BR-45`` (``trust >= 0``) always catches.
-    Instead:
-        Make the dead branch fire (reorder, narrow the earlier condition) or add another
-        way towards an ending.
+    잡는 것:
+        모든 분기를 따라가면 엔딩에 닿지만, 실제로 걸릴 수 있는 분기만으로는 엔딩에 닿지 않는, 독자가 닿는
+        장면을 잡습니다. 발견은 이 장면에서 나가는 길이 기대는 죽은 분기를 밝힙니다.
+    왜 문제인가:
+        판정은 길의 구조만 보고 엔딩에 닿는다고 말하지만, 여기 온 독자는 이야기를 끝내지 못합니다.
+    예시:
+        지하 수로에서 등대의 불빛으로 가는 길은 분기 `BR-46`(`trust >= 4`)뿐인데, 앞의 분기 `BR-45`(`trust >=
+        0`)가 늘 먼저 걸립니다.
+    고치는 법:
+        죽은 분기가 걸리게 하거나(차례를 바꾸거나 앞 조건을 좁혀서), 엔딩 쪽으로 가는 다른 길을 더하세요.
     """
     if a.live is None:
         return
@@ -346,26 +338,23 @@ _TRUE = {"1", "true", "yes", "y", "참", "t"}
 
 @kind("used-up-menu", "다 고르면 비는 메뉴")
 def used_up_menu(a: Analysis) -> Iterator[Hit]:
-    """used-up-menu — a menu of once-only choices that every choice leads back to.
+    """used-up-menu — 한 번만 고를 수 있는 선택지로만 된 메뉴인데, 어느 선택지를 골라도 이 메뉴로 돌아옵니다.
 
-    What it flags:
-        A reached scene that is not an ending, whose every branch is a ``choice`` marked
-        ``once_only`` (ink's ``*``, ChoiceScript's ``*hide_reuse``/``*disable_reuse``) —
-        no sticky choice, no automatic branch before or after the menu — and from the
-        destination of each choice that can be offered there is a way back to the scene.
-    Why it matters:
-        A once-only choice is gone once taken.  A reader who comes back after taking
-        every choice finds the menu empty: ink stops with "ran out of content",
-        ChoiceScript with an error.  (The verdicts judge flag combinations, not which
-        choices a reader has already taken; this finding is the one place where that
-        history counts.)
-    Example:
-        The hub 부두 offers ``* [선술집]`` and ``* [등대]``, and both places send the
-        reader back to 부두: on the third visit nothing is left to choose.
-    Instead:
-        Make one choice sticky (``+`` in ink), add a fallback (``* -> leave`` in ink, an
-        automatic branch after the choices), or give the menu a way out that does not
-        come back.
+    잡는 것:
+        엔딩이 아닌, 독자가 닿는 장면에서 분기가 모두 `once_only`로 표시된 선택지(`choice`)인 경우를
+        잡습니다(ink의 `*`, ChoiceScript의 `*hide_reuse`나 `*disable_reuse`). 계속 고를 수 있는 선택지도, 메뉴
+        앞뒤의 자동 분기도 없고, 여기서 나올 수 있는 선택지마다 그 도착 장면에서 이 장면으로 돌아오는 길이 있는
+        경우입니다.
+    왜 문제인가:
+        한 번만 고를 수 있는 선택지는 한 번 고르면 사라집니다. 선택지를 모두 고른 뒤 돌아온 독자는 빈 메뉴를
+        만나고, ink는 `ran out of content`라는 말과 함께 멈추며 ChoiceScript는 오류를 냅니다. (판정은 플래그
+        조합을 따질 뿐 독자가 이미 고른 선택지는 따지지 않습니다. 그 이력을 따지는 곳은 이 발견 하나뿐입니다.)
+    예시:
+        중심 장면 부두에 `* [선술집]`과 `* [등대]`가 있고 두 곳 모두 독자를 부두로 돌려보내, 세 번째로 왔을 때는
+        고를 것이 남지 않습니다.
+    고치는 법:
+        선택지 하나를 계속 고를 수 있게 하거나(ink의 `+`), 대비 분기를 더하거나(ink의 `* -> leave`, 선택지 뒤의
+        자동 분기), 메뉴로 돌아오지 않고 나가는 길을 만드세요.
     """
     sc = a.scenario
     if not a.kinds or not sc.has("story_branches", "once_only"):
@@ -398,17 +387,16 @@ def used_up_menu(a: Analysis) -> Iterator[Hit]:
 
 @kind("unused-flag", "쓰이지 않는 플래그")
 def unused_flag(a: Analysis) -> Iterator[Hit]:
-    """unused-flag — a flag declared in flag_spec that no condition uses.
+    """unused-flag — `flag_spec`에 선언했지만 어느 조건식도 쓰지 않는 플래그입니다.
 
-    What it flags:
-        A row of ``flag_spec`` whose ``flag`` appears in no ``condition_expr``.
-    Why it matters:
-        Either the flag is left over from an earlier draft, or a condition that should
-        test it was forgotten or misspelt.
-    Example:
-        ``weather`` (날씨) is declared but never tested.
-    Instead:
-        Remove the row, or add the conditions that were meant to use it.
+    잡는 것:
+        플래그 이름(`flag`)이 어느 `condition_expr`에도 나오지 않는 `flag_spec` 줄을 잡습니다.
+    왜 문제인가:
+        예전 초안에서 남은 플래그이거나, 이 플래그를 따져야 할 조건을 잊었거나 잘못 적었습니다.
+    예시:
+        플래그 `weather`(날씨)는 선언됐지만 어디서도 따지지 않습니다.
+    고치는 법:
+        그 줄을 지우거나, 이 플래그를 쓰려던 조건을 더하세요.
     """
     if not a.scenario.has("story_branches", "condition_expr"):
         return  # without the conditions nothing can be called unused (the missing column is an issue)
@@ -433,17 +421,17 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
 
 @kind("available-flag-unused", "장면에서 쓰이지 않는 플래그")
 def available_flag_unused(a: Analysis) -> Iterator[Hit]:
-    """available-flag-unused — a flag listed in a scene's available_flags that none of its conditions use.
+    """available-flag-unused — 장면의 `available_flags`에 적혔지만 그 장면의 어느 조건도 쓰지 않는 플래그입니다.
 
-    What it flags:
-        A name in ``available_flags`` that no branch leaving the scene tests.
-    Why it matters:
-        The list is what shadowing and stuck combinations vary; a stale entry makes the
-        counts larger than the choices really are and may hide a forgotten condition.
-    Example:
-        선창 lists ``has_key`` but its only branch has no condition.
-    Instead:
-        Remove the flag from ``available_flags``, or test it where it was meant to matter.
+    잡는 것:
+        장면에서 나가는 어느 분기도 따지지 않는, `available_flags`에 적힌 이름을 잡습니다.
+    왜 문제인가:
+        이 목록은 조건 겹침과 걸리지 않는 조합을 따질 때 값을 바꿔 보는 플래그들입니다. 낡은 항목이 있으면
+        조합의 수가 실제 선택보다 커지고, 잊은 조건을 가릴 수도 있습니다.
+    예시:
+        선창은 `has_key`를 적었지만 하나뿐인 분기에 조건이 없습니다.
+    고치는 법:
+        `available_flags`에서 그 플래그를 빼거나, 그 플래그가 뜻을 가져야 할 곳에서 따지세요.
     """
     by_scene: dict = {}
     conditions = a.conditions
@@ -515,19 +503,18 @@ def _label(a: Analysis, flag: str) -> str:
 
 @kind("comparison-out-of-range", "범위 밖 비교")
 def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
-    """comparison-out-of-range — a comparison whose answer is fixed by the flag's range.
+    """comparison-out-of-range — 플래그의 범위 때문에 답이 이미 정해진 비교입니다.
 
-    What it flags:
-        A comparison of an int flag with a constant that gives the same answer for every
-        value between ``min_value`` and ``max_value`` — ``trust > 9`` with a maximum of
-        5 is always false, ``trust >= 0`` with a minimum of 0 always true.
-    Why it matters:
-        It is almost always a typo or a range that changed; the condition does not test
-        what it seems to.
-    Example:
-        ``trust > 5`` when 신뢰도 ranges 0–5.
-    Instead:
-        Correct the constant, or the flag's range in ``flag_spec``.
+    잡는 것:
+        정수 플래그를 상수와 비교하는데, 최솟값(`min_value`)과 최댓값(`max_value`) 사이의 어떤 값에서도 답이
+        같은 비교를 잡습니다. 최댓값이 5인 플래그를 `trust > 9`로 비교하면 늘 거짓이고, 최솟값이 0인 플래그를
+        `trust >= 0`으로 비교하면 늘 참입니다.
+    왜 문제인가:
+        거의 언제나 오타이거나 범위가 바뀐 것입니다. 조건이 겉보기와 다른 것을 따집니다.
+    예시:
+        신뢰도의 범위가 0–5인데 `trust > 5`로 비교합니다.
+    고치는 법:
+        상수를 고치거나, `flag_spec`에서 플래그의 범위를 고치세요.
     """
     flags = a.scenario.flags
     # the comparisons of one condition tree that are fixed by their flag's range, once per tree
@@ -602,20 +589,18 @@ def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
 
 @kind("always-true-condition", "늘 참인 조건")
 def always_true_condition(a: Analysis) -> Iterator[Hit]:
-    """always-true-condition — a written condition that holds for every reader, before other branches.
+    """always-true-condition — 어떤 독자에게나 참인 조건이 다른 분기보다 앞에 적혀 있습니다.
 
-    What it flags:
-        A non-empty ``condition_expr`` that is true for every assignment of the scene's
-        flags, on a branch that has later branches in the same scene: every later branch
-        is dead.
-    Why it matters:
-        The condition looks selective but is not (``trust >= 0``, ``has_key or not
-        has_key``), so the choices after it are never offered.
-    Example:
-        ``BR-45`` (``trust >= 0``) in 지하 수로 hides ``BR-46``.
-    Instead:
-        Write the condition that was meant, or leave it empty and put the branch last
-        as the fallback.
+    잡는 것:
+        같은 장면에 뒤 순번 분기가 있는 분기에서, 비어 있지 않은 조건식(`condition_expr`)이 장면의 플래그가 어떤
+        값이든 참인 경우를 잡습니다. 그러면 뒤의 분기는 모두 죽은 분기입니다.
+    왜 문제인가:
+        조건이 무언가를 가르는 것처럼 보이지만 실제로는 가르지 않아(`trust >= 0`, `has_key or not has_key`), 그
+        뒤의 선택지가 한 번도 나오지 않습니다.
+    예시:
+        지하 수로의 분기 `BR-45`(`trust >= 0`)가 분기 `BR-46`을 가립니다.
+    고치는 법:
+        뜻했던 조건을 적거나, 조건을 비우고 그 분기를 대비 분기로 맨 뒤에 두세요.
     """
     flags = a.scenario.flags
     memo = _memo(a)

@@ -50,20 +50,20 @@ def _count(field: str, value: int, source: str) -> dict[str, Any]:
 
 
 class SceneUnreached(Rule["CardBuilder", Scene]):
-    """어디서도 안 닿음 — no path from any entry scene reaches this scene.
+    """어디서도 안 닿음 — 어느 시작 장면에서 출발해도 이 장면에 닿는 길이 없습니다.
 
-    What it flags:
-        A scene that no reader can ever see: it is not an entry (``is_entry``) and no
-        chain of branches from an entry leads to it — either nothing points at it, or
-        everything that does leaves from scenes that are unreached themselves (an island).
-    Why it matters:
-        Written content that nobody reads, and often a sign of a branch that was deleted
-        or pointed elsewhere by mistake.
-    Example:
-        ``SC-19`` (선장의 고백) is not an entry and no ``to_scene`` names it.
-    Instead:
-        Add a branch from a reached scene to it, mark it ``is_entry`` if it is a start,
-        or delete it.
+    잡는 것:
+        어떤 독자도 볼 수 없는 장면을 잡습니다. 시작 장면(`is_entry`)이 아니고, 시작 장면에서 분기를 따라가는
+        어떤 길도 이 장면에 이르지 않습니다. 이 장면을 가리키는 분기가 아예 없거나, 가리키는 분기가 모두 그
+        자신도 닿지 않는 장면에서 출발하는 경우(섬)입니다.
+    왜 문제인가:
+        써 둔 내용을 아무도 읽지 못합니다. 지운 분기나 실수로 다른 곳을 가리키게 된 분기의 흔적인 경우가
+        많습니다.
+    예시:
+        장면 `SC-19`(선장의 고백)는 시작 장면이 아니고, 이 장면을 `to_scene`으로 적은 분기도 없습니다.
+    고치는 법:
+        독자가 닿는 장면에서 이 장면으로 오는 분기를 더하거나, 이야기가 여기서 시작한다면 `is_entry`로
+        표시하거나, 장면을 지우세요.
     """
 
     verdict, code, kind = UNREACHED, "unreached", SCENE
@@ -88,19 +88,19 @@ class SceneUnreached(Rule["CardBuilder", Scene]):
 
 
 class SceneNoEnding(Rule["CardBuilder", Scene]):
-    """끝에 못 감 — reached from an entry, but no ending can be reached from it.
+    """끝에 못 감 — 시작 장면에서 닿지만 여기서는 어느 엔딩에도 닿지 못합니다.
 
-    What it flags:
-        A scene readers do reach, after which no path leads to any ``is_ending`` scene:
-        a dead end with no outgoing branch, or a loop with no exit.
-    Why it matters:
-        Readers get stuck with no way to finish the story.
-    Example:
-        ``SC-27`` (폐선 창고) leads only to ``SC-31`` (부서진 무전기), which has no branch out
-        and is not an ending.
-    Instead:
-        Add a branch towards an ending, or mark the last scene ``is_ending`` if the open
-        end is intended (then record that decision, see the manual checks).
+    잡는 것:
+        독자가 실제로 들어오지만 그 뒤로 어떤 길도 `is_ending` 장면에 이르지 않는 장면을 잡습니다. 나가는 분기가
+        없는 막다른 장면이거나, 빠져나갈 길이 없는 고리입니다.
+    왜 문제인가:
+        독자가 이야기를 끝낼 길 없이 갇힙니다.
+    예시:
+        장면 `SC-27`(폐선 창고)은 장면 `SC-31`(부서진 무전기)로만 이어지는데, 그 장면은 나가는 분기가 없고
+        엔딩도 아닙니다.
+    고치는 법:
+        엔딩 쪽으로 가는 분기를 더하세요. 열린 결말을 뜻했다면 마지막 장면을 `is_ending`으로 표시하고, 그 결정을
+        기록해 두세요(수동 검증 항목을 보세요).
     """
 
     verdict, code, kind = NO_ENDING, "no-ending", SCENE
@@ -123,16 +123,16 @@ class SceneNoEnding(Rule["CardBuilder", Scene]):
 
 
 class SceneReaches(Rule["CardBuilder", Scene]):
-    """끝까지 닿음 — reached from an entry, and an ending is reachable from it.
+    """끝까지 닿음 — 시작 장면에서 닿고 여기서 엔딩에도 닿을 수 있습니다.
 
-    What it flags:
-        Nothing wrong: readers can arrive here and can still finish the story.
-    Why it matters:
-        It is the verdict every scene and branch should have.
-    Example:
-        ``SC-01`` (부두의 첫 만남) is an entry from which three endings can be reached.
-    Instead:
-        Nothing to change.
+    잡는 것:
+        잘못된 것은 없습니다. 독자가 여기 들어올 수 있고 여기서 이야기를 끝까지 마칠 수도 있습니다.
+    왜 문제인가:
+        문제가 아닙니다. 모든 장면과 분기가 받아야 할 판정입니다.
+    예시:
+        장면 `SC-01`(부두의 첫 만남)은 시작 장면이고, 여기서 엔딩 세 곳에 모두 닿을 수 있습니다.
+    고치는 법:
+        바꿀 것이 없습니다.
     """
 
     verdict, code, kind = REACHED_AND_ENDS, "reaches-ending", SCENE
@@ -154,17 +154,16 @@ class SceneReaches(Rule["CardBuilder", Scene]):
 
 
 class BranchMissingTarget(Rule["CardBuilder", Branch]):
-    """없는 장면을 가리킴 — the branch's ``to_scene`` is not a known scene.
+    """없는 장면을 가리킴 — 분기가 가리키는 도착 장면이 장면 목록에 없습니다.
 
-    What it flags:
-        A branch whose destination is not among the ``scene_id`` values of
-        ``scene_states``.
-    Why it matters:
-        A reader who takes it falls out of the story; usually a deleted scene or a typo.
-    Example:
-        ``BR-42`` leaves 등대지기의 방 for ``SC-88``, which no scene row has.
-    Instead:
-        Point the branch at an existing scene, or add the missing scene.
+    잡는 것:
+        도착 장면(`to_scene`)이 `scene_states`의 `scene_id` 값 가운데 없는 분기를 잡습니다.
+    왜 문제인가:
+        이 분기를 고른 독자는 이야기 밖으로 떨어집니다. 대개 지운 장면이거나 오타입니다.
+    예시:
+        분기 `BR-42`는 등대지기의 방에서 `SC-88`로 가는데, 장면 표에는 `SC-88` 줄이 없습니다.
+    고치는 법:
+        분기가 있는 장면을 가리키게 고치거나, 빠진 장면을 더하세요.
     """
 
     verdict, code, kind = MISSING_TARGET, "missing-scene", BRANCH
@@ -185,17 +184,16 @@ class BranchMissingTarget(Rule["CardBuilder", Branch]):
 
 
 class BranchUnreached(Rule["CardBuilder", Branch]):
-    """어디서도 안 닿음 — the branch leaves from a scene that no reader reaches.
+    """어디서도 안 닿음 — 독자가 닿지 않는 장면에서 출발하는 분기입니다.
 
-    What it flags:
-        A branch whose ``from_scene`` is unreached from every entry, or is not a known
-        scene at all.
-    Why it matters:
-        The choice is never offered to anyone.
-    Example:
-        A branch leaving ``SC-19``, which nothing leads to.
-    Instead:
-        Make its scene reachable, or remove the branch.
+    잡는 것:
+        출발 장면(`from_scene`)이 어느 시작 장면에서도 닿지 않거나 장면 목록에 아예 없는 분기를 잡습니다.
+    왜 문제인가:
+        이 선택지는 누구에게도 나오지 않습니다.
+    예시:
+        어떤 분기도 이어지지 않는 장면 `SC-19`에서 출발하는 분기입니다.
+    고치는 법:
+        출발 장면에 닿는 길을 만들거나, 분기를 지우세요.
     """
 
     verdict, code, kind = UNREACHED, "unreached", BRANCH
@@ -223,24 +221,21 @@ class BranchUnreached(Rule["CardBuilder", Branch]):
 
 
 class BranchShadowing(Rule["CardBuilder", Branch]):
-    """조건이 겹침 — the next branch of the same scene can never fire.
+    """조건이 겹침 — 같은 장면의 바로 뒤 분기가 한 번도 걸리지 않습니다.
 
-    What it flags:
-        Branches are tried in ``order_no`` order and the first whose condition holds is
-        taken.  When every flag combination (over the scene's ``available_flags`` and
-        their ``flag_spec`` ranges) that makes a later branch's condition true also
-        makes an earlier one true, the later branch never fires.  The card goes on the
-        branch immediately before it, with ``overlapping_branch_id`` naming it.  Merely
-        overlapping conditions are normal and not flagged.
-    Why it matters:
-        Content behind the later branch is unreachable through it, and the creator
-        usually meant the more specific condition to win.
-    Example:
-        ``BR-13`` (``trust >= 3``, 순번 3) before ``BR-14`` (``trust >= 3 and has_key``,
-        순번 4): every reader who satisfies BR-14 is caught by BR-13 first.
-    Instead:
-        Put the more specific branch first, or narrow the earlier condition
-        (``trust >= 3 and not has_key``).
+    잡는 것:
+        분기는 순번(`order_no`) 차례로 따지며, 조건이 처음 맞는 분기로 갑니다. 뒤 분기의 조건을 참으로 만드는
+        플래그 조합(장면의 `available_flags`와 그 플래그들의 `flag_spec` 범위 안에서)마다 앞 분기 가운데 하나의
+        조건도 참이 된다면, 뒤 분기는 한 번도 걸리지 않습니다. 카드는 그 뒤 분기 바로 앞의 분기에 붙고, 뒤
+        분기는 `overlapping_branch_id` 칸에 적힙니다. 조건이 그저 겹치기만 하는 것은 흔한 일이라 잡지 않습니다.
+    왜 문제인가:
+        뒤 분기 너머의 내용에는 그 분기로 갈 수 없습니다. 게다가 창작자는 대개 더 구체적인 조건이 먼저 걸리기를
+        바랐습니다.
+    예시:
+        분기 `BR-13`(`trust >= 3`, 순번 3)이 분기 `BR-14`(`trust >= 3 and has_key`, 순번 4)보다 앞에 있어,
+        `BR-14`의 조건을 채우는 독자는 모두 먼저 `BR-13`에 걸립니다.
+    고치는 법:
+        더 구체적인 분기를 앞에 두거나, 앞 분기의 조건을 좁히세요(`trust >= 3 and not has_key`).
     """
 
     verdict, code, kind = SHADOWING, "shadowed", BRANCH
@@ -289,16 +284,17 @@ class BranchShadowing(Rule["CardBuilder", Branch]):
 
 
 class BranchNoEnding(Rule["CardBuilder", Branch]):
-    """끝에 못 감 — the branch leads to a scene from which no ending can be reached.
+    """끝에 못 감 — 분기가 가는 장면에서 어느 엔딩에도 닿을 수 없습니다.
 
-    What it flags:
-        A branch of a reached scene whose ``to_scene`` reaches no ``is_ending`` scene.
-    Why it matters:
-        Readers who choose it can never finish the story.
-    Example:
-        ``BR-27`` from 폐선 창고 to 부서진 무전기, a dead end.
-    Instead:
-        Lead the destination on to an ending, or make the open end an ending.
+    잡는 것:
+        독자가 닿는 장면에서 출발하지만, 도착 장면(`to_scene`)에서 어떤 `is_ending` 장면에도 닿지 못하는 분기를
+        잡습니다.
+    왜 문제인가:
+        이 분기를 고른 독자는 이야기를 끝내지 못합니다.
+    예시:
+        폐선 창고에서 막다른 장면인 부서진 무전기로 가는 분기 `BR-27`입니다.
+    고치는 법:
+        도착 장면에서 엔딩으로 이어지는 길을 만들거나, 열린 결말을 엔딩으로 표시하세요.
     """
 
     verdict, code, kind = NO_ENDING, "no-ending", BRANCH
@@ -317,16 +313,16 @@ class BranchNoEnding(Rule["CardBuilder", Branch]):
 
 
 class BranchReaches(Rule["CardBuilder", Branch]):
-    """끝까지 닿음 — reached, and its destination can still reach an ending.
+    """끝까지 닿음 — 독자가 닿는 분기이고 도착 장면에서 엔딩에 닿을 수 있습니다.
 
-    What it flags:
-        Nothing wrong: the branch is offered to readers and leads on towards an ending.
-    Why it matters:
-        It is the verdict every branch should have.
-    Example:
-        ``BR-21`` from 밀수선 갑판 to 항구의 아침.
-    Instead:
-        Nothing to change.
+    잡는 것:
+        잘못된 것은 없습니다. 독자에게 나오는 분기이고 엔딩 쪽으로 이어집니다.
+    왜 문제인가:
+        문제가 아닙니다. 모든 분기가 받아야 할 판정입니다.
+    예시:
+        밀수선 갑판에서 항구의 아침으로 가는 분기 `BR-21`입니다.
+    고치는 법:
+        바꿀 것이 없습니다.
     """
 
     verdict, code, kind = REACHED_AND_ENDS, "reaches-ending", BRANCH

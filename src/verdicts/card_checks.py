@@ -253,31 +253,31 @@ class CardChecks:
         return Check(check_id, description, run)
 
     def enum_check(self, check_id: str, description: str) -> Check:
-        fields = ", ".join(f"``{name}``" for name in self.enums)
+        fields = ", ".join(f"`{name}`" for name in self.enums)
         return self._check(check_id, description, "enum",
-                           f"Each of {fields} holds one value of its closed list; anything else means the card was "
-                           "not made by the rules.")
+                           f"{fields} 칸은 저마다 정해진 목록의 값 하나만 가집니다. 그 밖의 값이 있으면 규칙이 만든 "
+                           "카드가 아닙니다.")
 
     def required_check(self, check_id: str, description: str) -> Check:
-        fields = ", ".join(f"``{name}``" for name in self.required)
+        fields = ", ".join(f"`{name}`" for name in self.required)
         return self._check(check_id, description, "required",
-                           f"Every card carries {fields}, not empty: the fields a reader and the screen rely on.")
+                           f"카드마다 {fields} 칸이 비지 않고 있어야 합니다. 읽는 사람과 보고서 화면이 기대는 칸입니다.")
 
     def evidence_field_check(self, check_id: str, description: str) -> Check:
         return self._check(check_id, description, "field",
-                           "Every evidence ``field`` is a column the cited input table (``source``) really has; "
-                           "a cited column the input lacks means the sentence was made up.")
+                           "근거(`evidence`)마다 `field`에 적힌 이름이 인용한 입력 표(`source`)에 실제로 있는 열이어야 "
+                           "합니다. 입력에 없는 열을 인용했다면 문장을 지어낸 것입니다.")
 
     def evidence_value_check(self, check_id: str, description: str) -> Check:
         return self._check(check_id, description, "value",
-                           "Without ``agg`` an evidence ``value`` is the cited row's cell read by its type (the row "
-                           "at ``line``, else the target's rows of that table); with ``agg`` it is a number counted "
-                           "over rows, of the domain's aggregations, not negative for ``count`` and ``sum``.")
+                           "집계 표시(`agg`)가 없는 근거의 `value`는 인용한 줄(`line` 칸의 줄, 없으면 그 표에서 "
+                           "대상의 줄)의 칸을 형식대로 읽은 값과 같아야 합니다. 집계 표시가 있으면 그 값은 여러 줄에서 "
+                           "모은 수로, 집계 방식이 도메인이 쓰는 것 가운데 하나이고 `count`나 `sum`이면 음수가 아니어야 "
+                           "합니다.")
 
     def polite_check(self, check_id: str, description: str) -> Check:
         return self._check(check_id, description, "polite",
-                           "``summary`` (and ``hedge`` when present) is one polite Korean sentence ending in "
-                           "``-니다.``.")
+                           "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.`로 끝나는 존댓말 한 문장이어야 합니다.")
 
     def all(self, ids: Mapping[str, tuple[str, str]]) -> dict[str, Check]:
         """The checks named in ``ids`` (``"enum" | "required" | "field" | "value" |

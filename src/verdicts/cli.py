@@ -146,10 +146,16 @@ def show(domain: str, format: str, db: Path | None) -> int:
     return stored.exit_code
 
 
-def explain(domain: str, name: str) -> int:
-    """DOMAIN의 판정, 발견, 자동 검증이 무엇을 짚는지, 왜 중요한지, 예와 고치는 법을 보여
-    줍니다 (문서 쪽과 같은 docstring에서 만듭니다)."""
+def explain(domain: str, name: str | None = None) -> int:
+    """DOMAIN의 판정, 발견, 자동 검증이 무엇을 잡는지, 왜 문제인지, 예시와 고치는 법을 보여
+    줍니다 (문서 쪽과 같은 docstring에서 만듭니다). NAME 없이 부르면 설명할 수 있는 이름을
+    한 줄 설명과 함께 모두 보여 줍니다."""
     plugin = _domain(domain)
+    if name is None or not name.strip():
+        from .docs import render_explain_index
+
+        sys.stdout.write(render_explain_index(plugin, f"verdicts explain {plugin.name}"))
+        return 0
     text = plugin.explain(name.strip())
     if text is None:
         raise fail(unknown_name_message(name, plugin.explainable_names()))
@@ -169,16 +175,17 @@ def unknown_name_message(name: str, known: list[str]) -> str:
     """One sentence for a name ``explain`` does not know, with the closest names."""
     import difflib
 
-    from .korean import josa
+    from .korean import code, josa
 
     close = difflib.get_close_matches(name.strip(), known, n=3, cutoff=0.5)
     if len(close) == 1:
-        hint = f" 혹시 {josa(repr(close[0]), '을/를')} 찾으셨나요?"
+        hint = f" 혹시 {josa(code(close[0]), '을/를')} 찾으셨나요?"
     elif close:
-        hint = f" 혹시 {', '.join(repr(c) for c in close)} 가운데 하나를 찾으셨나요?"
+        hint = f" 혹시 {', '.join(code(c) for c in close)} 가운데 하나를 찾으셨나요?"
     else:
         hint = ""
-    return f"'{name}'에 해당하는 판정, 발견 코드, 검증 번호가 없습니다. 쓸 수 있는 이름: {', '.join(known)}.{hint}"
+    return (f"{code(name)}에 해당하는 판정, 발견 코드, 검증 번호가 없습니다. 쓸 수 있는 이름: "
+            f"{', '.join(code(n) for n in known)}.{hint}")
 
 
 def grade(domain: str, path: Path, gold: Path, format: str) -> int:
@@ -235,7 +242,8 @@ def build() -> CommandLine:
 
     c = cl.command("explain", explain)
     c.argument("domain", metavar="DOMAIN", help=domain_help)
-    c.argument("name", metavar="NAME", help="판정(한국어 이름이나 코드), 린트 발견 코드 또는 검증 번호")
+    c.argument("name", nargs="?", default=None, metavar="NAME",
+               help="판정(한국어 이름이나 코드), 린트 발견 코드 또는 검증 번호 (없으면 쓸 수 있는 이름을 모두 보여 줍니다)")
 
     c = cl.command("docs", docs)
     c.argument("domain", metavar="DOMAIN", help=domain_help)

@@ -1,30 +1,38 @@
 """Reading rule docstrings into the sections the generated docs show.
 
-A rule's docstring starts with a headline (``<verdict> — what it means``) followed by the
-sections *What it flags / Why it matters / Example / Instead*; every domain's docs page
-is generated from them, so the docs and the code never drift apart.
+A rule's docstring starts with a headline (``<verdict> — what it means``, one Korean
+sentence) followed by the sections of :data:`SECTIONS` (*잡는 것 / 왜 문제인가 / 예시 /
+고치는 법*, the ruff rule-doc shape in Korean: users read Korean only); every domain's docs
+page, ``explain`` and SARIF's rule descriptions are generated from them, so the docs and
+the code never drift apart.
 """
 
 from __future__ import annotations
 
 import textwrap
 
-__all__ = ["SECTIONS", "split_doc", "explain_text", "explainable_names", "render_domain_docs"]
+__all__ = ["SECTIONS", "split_doc", "explain_text", "explainable_names", "explain_index", "render_explain_index",
+           "render_domain_docs"]
 
-SECTIONS = ("What it flags", "Why it matters", "Example", "Instead")
+#: the sections of a rule's documentation, in order: what it flags, why it matters, an
+#: example, and what to do instead (``고치는 법``, the same words as a card's fix line)
+SECTIONS = ("잡는 것", "왜 문제인가", "예시", "고치는 법")
+#: the headings the docstrings were written with before they were Korean (read as the
+#: Korean ones while domains move over)
+_OLD_HEADINGS = dict(zip(("What it flags", "Why it matters", "Example", "Instead"), SECTIONS))
 
 
 def split_doc(doc: str) -> tuple[str, dict[str, str]]:
     """The headline and the sections of a rule's docstring, each on one line.
 
-    >>> split_doc('''X — a thing.
+    >>> split_doc('''X — 무엇인지 적습니다.
     ...
-    ...     What it flags:
-    ...         Things.
-    ...     Instead:
-    ...         Nothing.
+    ...     잡는 것:
+    ...         어떤 것을 잡습니다.
+    ...     고치는 법:
+    ...         고칠 것이 없습니다.
     ... ''')
-    ('X — a thing.', {'What it flags': 'Things.', 'Instead': 'Nothing.'})
+    ('X — 무엇인지 적습니다.', {'잡는 것': '어떤 것을 잡습니다.', '고치는 법': '고칠 것이 없습니다.'})
     """
     lines = doc.strip().splitlines()
     headline = lines[0].strip() if lines else ""
@@ -33,8 +41,10 @@ def split_doc(doc: str) -> tuple[str, dict[str, str]]:
     current = None
     for line in body.splitlines():
         stripped = line.strip()
-        if stripped.rstrip(":") in SECTIONS and stripped.endswith(":"):
-            current = stripped.rstrip(":")
+        heading = stripped[:-1] if stripped.endswith(":") else None
+        heading = _OLD_HEADINGS.get(heading, heading)
+        if heading in SECTIONS:
+            current = heading
             sections[current] = ""
         elif current:
             sections[current] += stripped + " "
@@ -62,8 +72,22 @@ def explainable_names(domain) -> list[str]:
             if n not in names:
                 names.append(n)
     names += [k.code for k in domain.finding_kinds]
-    names += [c.id for c in domain.checks()] + ["SCHEMA"]
+    names += [c.id for c in domain.checks()] + [SCHEMA_ID]
     return names
+
+
+#: the schema check every domain shows beside its own (its id, description and doc)
+SCHEMA_ID = "SCHEMA"
+SCHEMA_DESCRIPTION = "모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다."
+
+
+def _schema_doc(domain) -> str:
+    return (f"카드마다 시드의 출력 스키마로 검사합니다. 스키마는 데이터 파일 "
+            f"`src/verdicts/schemas/{domain.name}.card.schema.json`에 그대로 둡니다.")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
 
 
 def explain_text(domain, name: str) -> str | None:
@@ -84,14 +108,57 @@ def explain_text(domain, name: str) -> str | None:
         for section in SECTIONS:
             out += [f"{section}:", f"    {sections.get(section, '')}", ""]
     if not blocks:
-        checks = [c for c in domain.checks() if c.id.lower() == name.lower()]
-        if name.upper() == "SCHEMA":
-            title = "SCHEMA · 모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다."
-            return "\n".join([title, "=" * len(title), f"Every card is validated against the seed's schema, kept as a data file ({domain.name}).", ""])
-        for check in checks:
-            title = f"{check.id} · {check.description}"
-            out += [title, "=" * len(title), " ".join(check.doc.split()), ""]
+        if name.upper() == SCHEMA_ID:
+            title = f"{SCHEMA_ID} · {SCHEMA_DESCRIPTION}"
+            return "\n".join([title, "=" * len(title), _schema_doc(domain), ""])
+        for check in domain.checks():
+            if check.id.lower() == name.lower():
+                title = f"{check.id} · {check.description}"
+                out += [title, "=" * len(title), _one_line(check.doc), ""]
     return "\n".join(out) if out else None
+
+
+def explain_index(domain) -> list[tuple[str, list[tuple[str, str]]]]:
+    """What ``explain`` can tell about ``domain``, for ``explain`` without a name: groups
+    (판정, 린트 발견, 자동 검증) of ``(names, headline)`` — the names it takes for one
+    entry (a verdict's Korean label with its code and, when the verdict has rules for
+    several kinds of target, the kind) and the entry's one-line headline."""
+    def gist(doc: str) -> str:
+        headline = split_doc(doc)[0]
+        return headline.split(" — ", 1)[1] if " — " in headline else headline
+
+    verdicts = []
+    for rule in domain.rules():
+        cause = "".join(f" ({v})" for v in _causes(domain, rule))
+        where = f" [{domain.kind_labels.get(rule.kind, rule.kind)}]" if rule.kind and len(domain.books) > 1 else ""
+        verdicts.append((f"{rule.verdict}{cause} · {rule.code}{where}", gist(rule.doc)))
+    groups = [("판정 (한국어 이름이나 코드)", verdicts)]
+    if domain.finding_kinds:
+        groups.append(("린트 발견", [(f"{k.code} · {k.title}", gist(k.doc)) for k in domain.finding_kinds]))
+    checks = [(c.id, c.description) for c in domain.checks()] + [(SCHEMA_ID, SCHEMA_DESCRIPTION)]
+    groups.append(("자동 검증", checks))
+    return groups
+
+
+def render_explain_index(domain, prog: str) -> str:
+    """:func:`explain_index` as the text ``explain`` prints without a name: a lead line,
+    then each group's entries, one a line (names, two spaces, headline)."""
+    from .korean import code, josa
+
+    out = [f"{josa(code(prog + ' NAME'), '으로/로')} 설명을 볼 수 있는 이름입니다.", ""]
+    for title, entries in explain_index(domain):
+        out.append(title)
+        width = max(_width(names) for names, _ in entries)
+        out += [f"  {names}{' ' * (width - _width(names))}  {gist}" for names, gist in entries]
+        out.append("")
+    return "\n".join(out)
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a terminal (Hangul and other wide characters take two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
 
 
 def render_domain_docs(domain) -> str:
@@ -102,10 +169,10 @@ def render_domain_docs(domain) -> str:
     out = [
         f"# {domain.docs_title}",
         "",
-        f"Generated from the docstrings of the `{domain.name}` domain's rules and checks by",
-        f"`verdicts docs {domain.name} > {domain.docs_page}`; do not edit by hand.",
+        f"이 문서는 `{domain.name}` 도메인의 규칙과 검증에 달린 설명문(docstring)에서 "
+        f"`verdicts docs {domain.name} > {domain.docs_page}`로 만듭니다. 손으로 고치지 마세요.",
         "",
-        "Rules are tried in order; the first that fires gives the verdict." + (f" {domain.docs_note}" if domain.docs_note else ""),
+        "규칙은 차례대로 따지며 처음 걸리는 규칙이 판정을 정합니다." + (f" {domain.docs_note}" if domain.docs_note else ""),
         "",
     ]
     several = len(domain.books) > 1
@@ -121,19 +188,19 @@ def render_domain_docs(domain) -> str:
             for name in SECTIONS:
                 out += [f"**{name}.** {sections.get(name, '')}", ""]
     if domain.finding_kinds:
-        out += ["## Lint findings (린트 발견)", "",
-                f"Findings beside the verdicts; each has a stable code (`verdicts explain {domain.name} CODE`).", ""]
+        out += ["## 린트 발견", "",
+                f"판정과 따로 알리는 발견입니다. 발견마다 바뀌지 않는 코드가 있어 "
+                f"`verdicts explain {domain.name} CODE`로 설명을 볼 수 있습니다.", ""]
         for kind in domain.finding_kinds:
             headline, sections = split_doc(kind.doc)
             out += [f"### `{kind.code}` · {kind.title}", "", headline, ""]
             for name in SECTIONS:
                 out += [f"**{name}.** {sections.get(name, '')}", ""]
-    out += ["## Automatic checks (자동 검증)", "", "| id | check | how it is recomputed |", "|---|---|---|"]
+    out += ["## 자동 검증", "", "| 번호 | 검증 | 다시 계산하는 방법 |", "|---|---|---|"]
     for check in domain.checks():
-        out.append(f"| {check.id} | {check.description} | {' '.join(check.doc.split())} |")
-    out.append(f"| SCHEMA | 모든 카드가 출력 스키마(JSON Schema)를 통과하는지 확인합니다. | Every card is validated against the seed's "
-               f"schema, kept in `src/verdicts/schemas/{domain.name}.card.schema.json`. |")
-    out += ["", "## Verification notes (검증 노트)", ""]
+        out.append(f"| {check.id} | {check.description} | {_one_line(check.doc)} |")
+    out.append(f"| {SCHEMA_ID} | {SCHEMA_DESCRIPTION} | {_schema_doc(domain)} |")
+    out += ["", "## 검증 노트", ""]
     for part, sentences in domain.notes.items():
         out += [f"**{part}**", ""] + [f"- {s}" for s in sentences] + [""]
     return "\n".join(out).rstrip("\n") + "\n"

@@ -55,7 +55,7 @@ class Domain(ABC):
     #: the docs page generated from the docstrings (relative to the repository), its
     #: title, and a sentence on the rules' order beside "first that fires"
     docs_page: str | None = None
-    docs_title: str = "Verdicts and checks"
+    docs_title: str = "판정과 자동 검증"
     docs_note: str | None = None
     #: verification notes for the screen: "자동" (what the checks cover), "수동" (what a
     #: person must look at), "정직 경계선" (what the tool cannot know) → Korean sentences

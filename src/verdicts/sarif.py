@@ -15,7 +15,7 @@ from pathlib import Path
 from urllib.parse import quote, unquote
 from typing import Any, Iterable
 
-from .docs import split_doc
+from .docs import SECTIONS, split_doc
 from .model import file_of
 from .safe_text import clean
 from .version import tool_version
@@ -64,9 +64,11 @@ def _rules(domain) -> list[dict[str, Any]]:
         rules[kind.code] = _rule(kind.code, kind.title, headline, sections, uri)
     rules[INPUT_ISSUE] = {
         "id": INPUT_ISSUE, "name": "InputIssue",
-        "shortDescription": {"text": "입력 문제 — a row, column or value that could not be read as the contract says."},
-        "fullDescription": {"text": "A bad row, a missing column, an empty or duplicate id, or a condition that does not parse. What depends on it was withheld; everything else was judged."},
-        "help": {"text": "Fix the cell named by the result's line and column.", "markdown": "Fix the cell named by the result's line and column."},
+        "shortDescription": {"text": "입력 문제 — 입력 형식대로 읽을 수 없는 줄, 열, 값이 있습니다."},
+        "fullDescription": {"text": "잘못된 줄, 빠진 열, 비었거나 겹치는 식별자, 읽을 수 없는 조건식 같은 것입니다. "
+                                    "그 값에 기대는 판정은 내지 않았고 나머지는 모두 판정했습니다."},
+        "help": {"text": "고치는 법: 결과가 가리키는 줄과 열의 칸을 고치세요.",
+                 "markdown": "**고치는 법.** 결과가 가리키는 줄과 열의 칸을 고치세요."},
         "defaultConfiguration": {"level": "error"},
     }
     return list(rules.values())
@@ -78,7 +80,7 @@ def _rule(code: str, label: str, headline: str, sections: dict[str, str], uri: s
         "id": code,
         "name": "".join(part.capitalize() for part in code.split("-")),
         "shortDescription": {"text": headline},
-        "fullDescription": {"text": sections.get("What it flags", headline)},
+        "fullDescription": {"text": sections.get(SECTIONS[0], headline)},
         "help": {"text": " ".join(f"{k}: {v}" for k, v in sections.items()), "markdown": help_md},
         "helpUri": uri,
         "defaultConfiguration": {"level": "warning"},

@@ -59,5 +59,5 @@ def test_explain_knows_every_verdict_label_code_and_finding():
         if name in {c.id for c in CHECKS} | {"SCHEMA"}:
             assert text and text.startswith(name), name
         else:
-            assert text and "What it flags:" in text and "Instead:" in text, name
+            assert text and "잡는 것:" in text and "고치는 법:" in text, name
     assert explain_text("no-such-thing") is None

@@ -23,7 +23,7 @@ def test_sarif_from_lighthouse_validates_and_points_at_rows(cli):
     run = log["runs"][0]
     rules = {r["id"]: r for r in run["rules"]} if "rules" in run else {r["id"]: r for r in run["tool"]["driver"]["rules"]}
     assert {"unreached", "missing-scene", "shadowed", "no-ending", "stuck-combination", "input-issue"} <= set(rules)
-    assert "What it flags" in rules["shadowed"]["help"]["text"]
+    assert "잡는 것" in rules["shadowed"]["help"]["text"] and "고치는 법" in rules["shadowed"]["help"]["text"]
     by_target = {r["properties"].get("target_no") or r["properties"].get("target"): r for r in run["results"] if "properties" in r}
     sc19 = by_target["SC-19"]
     assert sc19["ruleId"] == "unreached"
@@ -121,7 +121,7 @@ def test_several_paths_and_folders_one_bad_file_does_not_stop_the_others(cli, tm
 
 def test_explain(cli):
     proc = cli("storygraph", "explain", "조건이 겹침", check_code=0)
-    assert "What it flags:" in proc.stdout and "Instead:" in proc.stdout
+    assert "잡는 것:" in proc.stdout and "고치는 법:" in proc.stdout
     assert "stuck-combination" in cli("storygraph", "explain", "stuck-combination", check_code=0).stdout
     proc = cli("storygraph", "explain", "bogus", check_code=2)
     assert "shadowed" in proc.stderr

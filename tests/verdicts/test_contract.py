@@ -31,7 +31,7 @@ def test_contract_names_a_broken_rule():
     undocumented = type("Undocumented", (first,), {"__doc__": "다른 말 — nothing."})()
     broken.books = (RuleBook((undocumented, *robot.books[0].rules[1:]), fields=robot.books[0].fields),)
     problems = contract_problems(broken)
-    assert any("headline must start" in p for p in problems) and any("lacks 'What it flags'" in p for p in problems)
+    assert any("headline must start" in p for p in problems) and any("lacks '잡는 것'" in p for p in problems)
 
 
 @pytest.mark.parametrize("name", domain_names())
@@ -39,7 +39,7 @@ def test_explain_from_the_command_line(name, cli):
     domain = get_domain(name)
     rule = domain.rules()[0]
     proc = cli("verdicts", "explain", name, rule.code)
-    assert proc.stdout.startswith(rule.verdict) and "What it flags:" in proc.stdout
+    assert proc.stdout.startswith(rule.verdict) and "잡는 것:" in proc.stdout and "고치는 법:" in proc.stdout
     wrong = cli("verdicts", "explain", name, rule.code[:-1] + "x", check_code=2)
     assert "찾으셨나요" in wrong.stderr and rule.code in wrong.stderr and "Traceback" not in wrong.stderr
 

@@ -177,10 +177,10 @@ CHECKS.add(CARD_CHECKS.required_check("C02", "`task_id`·`model_artifact`·`verd
 
 @CHECKS.register("C03", "`success_rate`를 다시 계산해 반올림한 값과 같은지, 그 값이 `target_success_rate`보다 작을 때만 성공률 미달인지 확인합니다.")
 def success_rate_recomputed(ctx: CheckContext):
-    """``success_rate`` = successes ÷ runs rounded half up to two decimals; ``성공률 미달``
-    exactly when it is strictly below the target (equal is not below).  A card may stop
-    at ``성공률 미달`` only when the rate or the target cannot be computed; a card past
-    that rule needs both, with the rate at or above the target."""
+    """성공률(`success_rate`)은 성공 횟수 ÷ 평가 횟수를 소수 둘째 자리까지 반올림한 값이고, 그 값이 목표보다
+    작을 때에만 성공률 미달입니다(같으면 미달이 아닙니다). 성공률이나 목표를 계산할 수 없을 때에만 카드가
+    성공률 미달에서 멈출 수 있고, 그 규칙을 지난 카드는 둘 다 있으면서 성공률이 목표 이상이어야 합니다.
+    """
     failed = []
     for c in ctx.cards:
         rc = ctx.task(c)
@@ -198,9 +198,10 @@ def success_rate_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C04", "`failure_total`·`top_failure_reason`·`top_failure_count`·`top_failure_share`를 사유가 빈 실패까지 분모에 넣어 다시 계산합니다.")
 def failure_counts_recomputed(ctx: CheckContext):
-    """Failures count every run with ``success`` false, empty reasons included; the top
-    reason is the most frequent non-empty one, ties going to the name that sorts first;
-    the share is its count ÷ all failures, rounded half up."""
+    """실패는 `success` 값이 거짓인 평가를 사유가 빈 것까지 모두 셉니다. 가장 잦은 사유는 비어 있지 않은 사유
+    가운데 가장 많이 나온 것이고, 횟수가 같으면 이름순으로 앞선 것입니다. 몫은 그 횟수를 모든 실패의 수로
+    나누어 반올림한 값입니다.
+    """
     failed = []
     for c in ctx.cards:
         rc = ctx.task(c)
@@ -213,9 +214,9 @@ def failure_counts_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C05", "실패 유형 쏠림이 실패 3회 이상이고 `top_failure_share`가 `top_reason_share_limit`을 넘을 때만 붙었는지 확인합니다.")
 def concentration_recomputed(ctx: CheckContext):
-    """With at least three failures and a share strictly over the limit the verdict is
-    ``실패 유형 쏠림``; equal to the limit, or fewer than three failures, it is not.  A card
-    may stop there only when the share or the limit cannot be computed."""
+    """실패가 3회 이상이고 몫이 한도보다 크면 실패 유형 쏠림 판정을 내리고, 몫이 한도와 같거나 실패가 3회보다
+    적으면 내리지 않습니다. 몫이나 한도를 계산할 수 없을 때에만 카드가 거기서 멈출 수 있습니다.
+    """
     failed = []
     for c in ctx.cards:
         verdict = c.get("verdict")
@@ -237,9 +238,9 @@ def concentration_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C06", "`cycle_sec_median`을 다시 계산하고(짝수면 가운데 두 값의 평균) `max_cycle_sec`보다 클 때만 작업 주기 초과인지 확인합니다.")
 def cycle_recomputed(ctx: CheckContext):
-    """The median of the runs' ``cycle_sec`` (the mean of the two middle values for an
-    even count), rounded half up; ``작업 주기 초과`` exactly when it is strictly above
-    ``max_cycle_sec``."""
+    """평가들의 `cycle_sec` 중앙값(평가 수가 짝수면 가운데 두 값의 평균)을 반올림하고, 그 값이
+    상한(`max_cycle_sec`)보다 클 때에만 작업 주기 초과입니다.
+    """
     failed = []
     for c in ctx.cards:
         rc = ctx.task(c)
@@ -259,8 +260,9 @@ def cycle_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C07", "`more_episode_count`를 `min_episode_count` − `episode_count`(음수면 0)로 다시 계산하고, 수집 줄이나 `episode_count`가 없으면 비었는지 확인합니다.")
 def more_episodes_recomputed(ctx: CheckContext):
-    """How many more episodes to collect: the task's minimum less what the dataset row
-    holds, floored at 0; empty without a dataset row or its ``episode_count``."""
+    """더 모을 에피소드 수는 태스크의 최소 에피소드 수에서 데이터셋 줄이 가진 수를 뺀 값이며 0보다 작아지지
+    않습니다. 데이터셋 줄이나 그 줄의 `episode_count` 값이 없으면 비워 둡니다.
+    """
     failed = []
     for c in ctx.cards:
         rc = ctx.task(c)
@@ -277,16 +279,16 @@ def more_episodes_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C08", "평가 회차가 한 줄도 없는 태스크는 성공률·실패·사유·주기 여섯 칸이 모두 비었는지 확인합니다.")
 def no_runs_no_stats(ctx: CheckContext):
-    """A task without runs has nothing to compute its run statistics from."""
+    """평가가 없는 태스크에는 평가 통계를 계산할 바탕이 없습니다."""
     return [c["task_id"] for c in ctx.cards if not ctx.task(c).runs and any(c.get(k) is not None for k in _STATS)]
 
 
 @CHECKS.register("C09", "`blocked_cause` 값이 학습에 없는 조건에만 있고, 능력 짝이 어긋나면 능력 불일치·평가가 없으면 평가 미실시인지 확인합니다.")
 def blocked_cause_recomputed(ctx: CheckContext):
-    """``능력 불일치`` when the dataset row is missing or its ``required_skill`` differs
-    from the task's (or either is empty); else ``평가 미실시`` when the round has no run of
-    the task (or its runs cannot be told apart); other verdicts carry no cause, and need a
-    matching dataset row and runs."""
+    """데이터셋 줄이 없거나 그 줄의 요구 능력(`required_skill`)이 태스크의 것과 다르면(또는 어느 한쪽이
+    비었으면) 능력 불일치입니다. 그렇지 않고 회차에 이 태스크의 평가가 없으면(또는 평가를 가려낼 수 없으면)
+    평가 미실시입니다. 다른 판정에는 원인이 붙지 않으며, 능력이 맞는 데이터셋 줄과 평가가 있어야 합니다.
+    """
     failed = []
     for c in ctx.cards:
         rc = ctx.task(c)
@@ -306,8 +308,7 @@ def blocked_cause_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C10", "`recapture_site`·`recapture_hand` 값이 배포 후보이거나 수집 줄이 없으면 비고, 그 밖에는 수집 줄의 `capture_site`·`robot_hand_type`과 같은지 확인합니다.")
 def recapture_copied(ctx: CheckContext):
-    """Where and with which hand to collect again is copied from the task's dataset row;
-    a deployment candidate needs no recapture."""
+    """다시 모을 현장과 손은 태스크의 데이터셋 줄에서 그대로 옮겨 옵니다. 배포 후보는 다시 모을 필요가 없습니다."""
     failed = []
     for c in ctx.cards:
         rc = ctx.task(c)
@@ -322,7 +323,7 @@ def recapture_copied(ctx: CheckContext):
 
 @CHECKS.register("C11", "`success_rate`·`top_failure_share` 값이 0 이상 1 이하이고 `cycle_sec_median`이 0보다 큰지 확인합니다.")
 def value_ranges(ctx: CheckContext):
-    """Rates are fractions; a cycle time is positive."""
+    """비율은 0 이상 1 이하이고, 주기 시간은 0보다 큽니다."""
     failed = []
     for c in ctx.cards:
         for name in ("success_rate", "top_failure_share"):

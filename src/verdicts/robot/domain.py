@@ -34,8 +34,8 @@ class RobotDomain(Domain):
     gold_fields = ("blocked_cause",)
     books = (BOOK,)
     docs_page = "docs/robot.md"
-    docs_title = "Robot tasks: verdicts and checks"
-    docs_note = "A rule that needs a value the input leaves empty stops the verdict there (see `docs/decisions.md`)."
+    docs_title = "로봇 태스크: 판정과 자동 검증"
+    docs_note = "입력이 비워 둔 값이 필요한 규칙에 이르면 판정은 거기서 멈춥니다(`docs/decisions.md`를 보세요)."
     notes = {
         "자동": [
             "열네 가지 자동 검증이 카드마다 입력 표에서 성공률, 실패 집계와 사유, 주기 중앙값, 더 모을 회차를 따로 다시 계산해 카드 값과 맞춰 봅니다.",

@@ -107,18 +107,19 @@ class _Cite:
 
 
 class SkillMismatch(Rule[Round, TaskContext]):
-    """학습에 없는 조건 (능력 불일치) — the collected data does not teach the skill the task needs.
+    """학습에 없는 조건 (능력 불일치) — 모아 둔 데이터가 이 태스크에 필요한 능력을 가르치지 않습니다.
 
-    What it flags:
-        A task with no row in ``dataset_index``, or whose row's ``required_skill``
-        differs from ``task_spec.required_skill``.
-    Why it matters:
-        The model was never shown this kind of manipulation; its evaluation numbers say
-        nothing about what to collect, the skill itself is missing.
-    Example:
-        ``task_spec`` needs ``bimanual_coord``; the dataset row holds ``single_arm_pick``.
-    Instead:
-        Collect episodes of the required skill at the row's site with its hand type.
+    잡는 것:
+        `dataset_index`에 줄이 없거나, 그 줄의 요구 능력(`required_skill`)이 태스크의 요구
+        능력(`task_spec.required_skill`)과 다른 태스크를 잡습니다.
+    왜 문제인가:
+        모델은 이런 조작을 한 번도 본 적이 없습니다. 평가 수치로는 무엇을 모을지 알 수 없고, 능력 자체가 빠져
+        있습니다.
+    예시:
+        태스크 명세(`task_spec`)에는 `bimanual_coord` 능력이 필요한데 데이터셋 줄에는 `single_arm_pick`이 적혀
+        있습니다.
+    고치는 법:
+        그 줄의 수집 현장에서 같은 손 유형으로 필요한 능력의 에피소드를 모으세요.
     """
 
     verdict, code, stamp = NOT_IN_TRAINING, "skill-mismatch", {"blocked_cause": SKILL_MISMATCH}
@@ -162,17 +163,17 @@ class SkillMismatch(Rule[Round, TaskContext]):
 
 
 class NotEvaluated(Rule[Round, TaskContext]):
-    """학습에 없는 조건 (평가 미실시) — the skill matches, but the round has no run of the task.
+    """학습에 없는 조건 (평가 미실시) — 능력은 맞지만 이번 회차에 이 태스크를 돌린 평가가 없습니다.
 
-    What it flags:
-        A task whose ``task_id`` appears in no ``evaluation_run`` row of the round's
-        ``model_artifact``.
-    Why it matters:
-        Without a single episode nothing is known about how the model does on it.
-    Example:
-        ``door-open`` has matching data but was left out of this round's runs.
-    Instead:
-        Run the evaluation for the task before deciding what to collect.
+    잡는 것:
+        회차의 모델(`model_artifact`)로 돌린 `evaluation_run` 줄 어디에도 태스크 번호(`task_id`)가 나오지 않는
+        태스크를 잡습니다.
+    왜 문제인가:
+        에피소드가 하나도 없으면 모델이 이 태스크를 얼마나 해내는지 아무것도 알 수 없습니다.
+    예시:
+        태스크 `door-open`은 능력이 맞는 데이터가 있지만 이번 회차의 평가에서 빠졌습니다.
+    고치는 법:
+        무엇을 모을지 정하기 전에 이 태스크의 평가부터 돌리세요.
     """
 
     verdict, code, stamp = NOT_IN_TRAINING, "not-evaluated", {"blocked_cause": NOT_EVALUATED}
@@ -197,18 +198,17 @@ class NotEvaluated(Rule[Round, TaskContext]):
 
 
 class BelowTarget(Rule[Round, TaskContext]):
-    """성공률 미달 — the rounded success rate is below ``target_success_rate``.
+    """성공률 미달 — 반올림한 성공률이 목표 성공률(`target_success_rate`)보다 낮습니다.
 
-    What it flags:
-        ``success_rate`` (successes ÷ runs, rounded half up to two decimals) strictly
-        below the task's ``target_success_rate``.  Equal is not below.
-    Why it matters:
-        The model does not yet do the task often enough to be deployed.
-    Example:
-        6 successes in 10 runs (0.6) against a target of 0.9.
-    Instead:
-        Collect more episodes of the task, at its site and hand, up to
-        ``min_episode_count``.
+    잡는 것:
+        성공률(`success_rate`, 성공 횟수 ÷ 평가 횟수를 소수 둘째 자리까지 반올림한 값)이 태스크의
+        `target_success_rate`보다 작은 경우를 잡습니다. 같으면 미달이 아닙니다.
+    왜 문제인가:
+        모델이 아직 배포할 만큼 자주 태스크를 해내지 못합니다.
+    예시:
+        평가 10회 중 6회 성공(0.6)인데 목표는 0.9입니다.
+    고치는 법:
+        그 태스크의 현장과 손으로 최소 에피소드 수(`min_episode_count`)까지 에피소드를 더 모으세요.
     """
 
     verdict, code = BELOW_TARGET, "below-target"
@@ -235,20 +235,19 @@ class BelowTarget(Rule[Round, TaskContext]):
 
 
 class FailuresConcentrated(Rule[Round, TaskContext]):
-    """실패 유형 쏠림 — at least 3 failures, and one reason's share is over the limit.
+    """실패 유형 쏠림 — 실패가 3회 이상이고 한 사유의 몫이 한도를 넘습니다.
 
-    What it flags:
-        ``failure_total`` ≥ 3 and ``top_failure_share`` (the most frequent non-empty
-        ``failure_reason``'s count ÷ all failures, empty reasons included, rounded half
-        up) strictly above ``top_reason_share_limit``.  With fewer than 3 failures the
-        sample is too small and the rule does not fire; a share equal to the limit is not
-        over it.
-    Why it matters:
-        One kind of failure dominates: collecting more of everything wastes effort.
-    Example:
-        3 failures, 2 of them ``grasp_slip`` (0.67) against a limit of 0.5.
-    Instead:
-        Collect episodes aimed at that failure (its angles, objects, lighting).
+    잡는 것:
+        실패 횟수(`failure_total`)가 3 이상이고, 가장 잦은 사유의 몫(`top_failure_share`)이
+        한도(`top_reason_share_limit`)보다 큰 경우를 잡습니다. 몫은 비어 있지 않은 실패 사유(`failure_reason`)
+        가운데 가장 잦은 것의 횟수를 사유가 빈 실패까지 더한 모든 실패의 수로 나누어 반올림한 값입니다. 실패가
+        3회보다 적으면 표본이 너무 작아 이 규칙은 걸리지 않고, 몫이 한도와 같으면 넘은 것이 아닙니다.
+    왜 문제인가:
+        한 가지 실패가 대부분을 차지하므로 모든 것을 고르게 더 모으면 수고가 헛됩니다.
+    예시:
+        실패 3회 가운데 2회가 `grasp_slip`(0.67)인데 한도는 0.5입니다.
+    고치는 법:
+        그 실패를 겨냥한 에피소드(그 실패가 나는 각도, 물체, 조명)를 모으세요.
     """
 
     verdict, code = FAILURES_CONCENTRATED, "failures-concentrated"
@@ -294,18 +293,17 @@ def _cycle_evidence(ev: _Cite, t: TaskContext) -> None:
 
 
 class CycleOver(Rule[Round, TaskContext]):
-    """작업 주기 초과 — the median cycle time is above ``max_cycle_sec``.
+    """작업 주기 초과 — 주기 중앙값이 상한(`max_cycle_sec`)보다 깁니다.
 
-    What it flags:
-        ``cycle_sec_median`` (the median of the runs' ``cycle_sec``; the mean of the two
-        middle values for an even number of runs; rounded half up) strictly above the
-        task's ``max_cycle_sec``.
-    Why it matters:
-        The task succeeds, but too slowly for the line's takt.
-    Example:
-        A median of 12.45 s against a limit of 11 s.
-    Instead:
-        Collect faster demonstrations of the task.
+    잡는 것:
+        주기 중앙값(`cycle_sec_median`)이 태스크의 `max_cycle_sec`보다 큰 경우를 잡습니다. 중앙값은 평가들의
+        `cycle_sec` 가운데 값이며, 평가 수가 짝수면 가운데 두 값의 평균을 반올림한 값입니다.
+    왜 문제인가:
+        태스크는 해내지만 라인의 택트에 비해 너무 느립니다.
+    예시:
+        주기 중앙값이 12.45초인데 상한은 11초입니다.
+    고치는 법:
+        이 태스크를 더 빠르게 해내는 시연을 모으세요.
     """
 
     verdict, code = CYCLE_OVER, "cycle-over"
@@ -331,17 +329,17 @@ class CycleOver(Rule[Round, TaskContext]):
 
 
 class Deploy(Rule[Round, TaskContext]):
-    """배포 후보 — no rule above fired.
+    """배포 후보 — 위의 어느 규칙도 걸리지 않았습니다.
 
-    What it flags:
-        Nothing wrong: the data teaches the skill, the task was evaluated, its success
-        rate meets the target, its failures are not concentrated and its cycle fits.
-    Why it matters:
-        It can go to deployment without more collection.
-    Example:
-        9 successes in 10 runs against a target of 0.85, median cycle 11.7 s under 14 s.
-    Instead:
-        Nothing to collect.
+    잡는 것:
+        잘못된 것은 없습니다. 데이터가 능력을 가르치고, 태스크를 평가했고, 성공률이 목표에 이르고, 실패가 한
+        사유로 쏠리지 않았고, 주기도 상한 안입니다.
+    왜 문제인가:
+        문제가 아닙니다. 더 모으지 않고 배포로 넘길 수 있습니다.
+    예시:
+        평가 10회 중 9회 성공해 목표 0.85에 이르고, 주기 중앙값 11.7초로 상한 14초 안입니다.
+    고치는 법:
+        더 모을 것이 없습니다.
     """
 
     verdict, code = DEPLOY, "deploy"

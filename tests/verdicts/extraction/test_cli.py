@@ -44,5 +44,5 @@ def test_html_save_and_show(tmp_path, cli):
 
 
 def test_explain_a_verdict_and_a_check(cli):
-    assert "What it flags:" in cli("verdicts", "explain", "extraction", "원문 값과 다름", check_code=0).stdout
+    assert "잡는 것:" in cli("verdicts", "explain", "extraction", "원문 값과 다름", check_code=0).stdout
     assert "NFKC" in cli("verdicts", "explain", "extraction", "7", check_code=0).stdout
