@@ -618,6 +618,7 @@ class _Scene:
         # classes number -> (shape, grid) of the stuck points (None past the bound)
         self._grids: dict[int, tuple[tuple[int, ...], ClassGrid] | None] = {}
         self._masks: dict[tuple[int, int], int] = {}
+        self._region: tuple | None = None
 
     def before(self) -> _Problems:
         """The problems of the scene as it is (made once)."""
@@ -714,6 +715,22 @@ class _Scene:
         for e in exprs:
             union |= self._holds(e, g, number)
         return _Problems(out, shape, g.all & ~union)
+
+    def region_base(self) -> tuple[list[str], dict[str, FlagDomain], list[tuple[int, ...]], ClassGrid | None] | None:
+        """The flags the scene's conditions use (in order), their classes, every point
+        of them and their grid (``None`` when a flag has no class): what
+        :func:`_scene_region` reads, made once; ``None`` past :data:`MAX_POINTS`."""
+        if self._region is None:
+            exprs = [e for _, e in self.rows]
+            used = list(dict.fromkeys(f for e in exprs for f in expr_facts(e)[0]))
+            domains = scene_domains(exprs, self.flags, names=used)
+            order = [f for f in used if f in domains]
+            if _grid_size(order, domains) > MAX_POINTS:
+                self._region = (None,)
+            else:
+                grid = ClassGrid(order, domains)
+                self._region = (order, domains, _points(order, domains), grid if grid.complete else None)
+        return None if self._region[0] is None else self._region  # type: ignore[return-value]
 
     def acceptable(self, rows: list[tuple[str, Expr]], gone: set[tuple[str, str]] = frozenset()) -> bool:  # type: ignore[assignment]
         """Whether ``rows`` bring no problem the scene did not have, and remove ``gone``."""
@@ -915,17 +932,40 @@ def _decided(a: "Analysis", scene_id: str) -> bool:
             and all(a.conditions.get(b.branch_id) is not None for b in state.ordered))
 
 
-def _scene_region(scene: _Scene, holds) -> tuple[Expr, bool] | None:
-    """The condition true exactly where ``holds`` (a function of an assignment) is, over
-    the flags the scene's conditions use; ``None`` past the bounds."""
-    exprs = [e for _, e in scene.rows]
-    used = list(dict.fromkeys(f for e in exprs for f in expr_facts(e)[0]))
-    domains = scene_domains(exprs, scene.flags, names=used)
-    order = [f for f in used if f in domains]
-    if _grid_size(order, domains) > MAX_POINTS:
+def _scene_region(scene: _Scene, keep: Sequence[Expr], drop: Sequence[Expr]) -> tuple[Expr, bool] | None:
+    """The condition true exactly where every condition of ``keep`` holds and none of
+    ``drop`` does, over the flags the scene's conditions use; ``None`` past the bounds."""
+    base = scene.region_base()
+    if base is None:
         return None
-    inside = {p for p in _points(order, domains) if holds({f: domains[f].points[c][0] for f, c in zip(order, p)})}
+    order, domains, points, grid = base
+    if grid is not None and all(f in grid.stride for e in (*keep, *drop) for f in expr_facts(e)[0]):
+        # where each condition holds, a byte per point of the grid (made as compile3 reads
+        # each point, since every flag of the conditions is on the grid)
+        mask = grid.all
+        for e in keep:
+            mask &= grid.mask(e)
+        for e in drop:
+            mask &= ~grid.mask(e)
+        inside = {points[i] for i in _ones(mask, grid.size)}
+    else:
+        holds_keep, holds_drop = [compile3(e) for e in keep], [compile3(e) for e in drop]
+        inside = set()
+        for p in points:
+            v = {f: domains[f].points[c][0] for f, c in zip(order, p)}
+            if all(bool(h(v)) for h in holds_keep) and not any(h(v) for h in holds_drop):
+                inside.add(p)
     return region_condition(inside, order, domains, scene.flags)
+
+
+def _ones(mask: int, size: int) -> list[int]:
+    """The points (indices) whose byte is set in a grid mask of ``size`` points."""
+    data = mask.to_bytes(size, "little")
+    out, find, i = [], data.find, data.find(1)
+    while i >= 0:
+        out.append(i)
+        i = find(1, i + 1)
+    return out
 
 
 # ----------------------------------------------------------------------------- 조건이 겹침
@@ -967,8 +1007,7 @@ def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
         # the cover narrowed to where the shadowed branch does not hold: the region is
         # the costly part, so it is made only when the narrowing is tried
         cover_id, cover = scene.rows[covers[0]]
-        hold_cover, hold_later = compile3(cover), compile3(shadowed_expr)
-        region = _scene_region(scene, lambda v: bool(hold_cover(v)) and not hold_later(v))
+        region = _scene_region(scene, [cover], [shadowed_expr])
         return [("narrow", cover_id, region[0])] if region is not None and not isinstance(region[0], Const) else []
 
     def candidates():
@@ -1145,8 +1184,7 @@ def always_true_fix(a: "Analysis", branch, later: Sequence[str]) -> dict[str, An
     if not _decided(a, branch.from_scene):
         return None
     scene = _scene(a, branch.from_scene)
-    hidden = [compile3(e) for bid, e in scene.rows if bid in later]
-    region = _scene_region(scene, lambda v: not any(h(v) for h in hidden))
+    region = _scene_region(scene, [], [e for bid, e in scene.rows if bid in later])
     if region is None or isinstance(region[0], Const):
         return None
     new = region[0]
