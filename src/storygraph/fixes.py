@@ -691,13 +691,20 @@ class _Scene:
         # (available-flag-unused): an edit that leaves one behind brings a problem
         tested = {f for fl in facts for f in fl}
         out.update(("unused", f) for f in self.available if f not in tested)
+        grid = self._stuck_grid(domains, number)
         for j, (bid, e) in enumerate(rows[:-1]):
             if isinstance(e, Const):
                 continue
             key = (id(e), number)
             always = self._always.get(key)
             if always is None:
-                always = self._always[key] = find_witness(compile3(Not(e)), [], domains, list(domains)) is None
+                if grid is not None and all(f in grid[1].stride for f in facts[j]):
+                    # every flag of the condition is on the grid: it holds for everyone
+                    # when it holds at every point of it
+                    always = self._holds(e, grid[1], number) == grid[1].all
+                else:
+                    always = find_witness(compile3(Not(e)), [], domains, list(domains)) is None
+                self._always[key] = always
             if always:
                 out.add(("always", bid))
         for bid, e in rows:
@@ -707,7 +714,6 @@ class _Scene:
                 fixed = self._range[key2] = [("range", f"{bid}:{render(node)}") for node in expr_atoms(e)
                                              if _fixed(node, self.flags) is not None]
             out.update(fixed)
-        grid = self._stuck_grid(domains, number)
         if grid is None:
             return _Problems(out, None, 0)
         shape, g = grid
