@@ -209,21 +209,46 @@ def any_of(preds: Sequence[Pred]) -> Pred:
 _NEGATED_OP = {">=": "<", ">": "<=", "<=": ">", "<": ">=", "==": "!=", "!=": "=="}
 
 
+#: the predicate of each comparison already worded: (kind, flag, op, value's type,
+#: value, negation) -> (the flag's spec it was worded with, the predicate); the same
+#: comparisons recur across a scenario's conditions
+_ATOM_PREDS: dict[tuple, tuple[Flag, Pred]] = {}
+_ATOM_PREDS_KEPT = 1 << 16
+
+
 def _pred(expr: Expr, flags: Mapping[str, Flag], negate: bool = False) -> Pred:
     """The predicate of a condition whose types fit its flags."""
+    kind = type(expr)
+    if kind is Compare or kind is FlagTrue:
+        spec = flags[expr.flag]  # type: ignore[union-attr]
+        key = ((kind, expr.flag, expr.op, type(expr.value), expr.value, negate) if kind is Compare  # type: ignore[union-attr]
+               else (kind, expr.flag, negate))  # type: ignore[union-attr]
+        known = _ATOM_PREDS.get(key)
+        if known is not None and known[0] is spec:
+            return known[1]
+        pred = _atom_pred(expr, spec, negate)
+        if len(_ATOM_PREDS) >= _ATOM_PREDS_KEPT:
+            _ATOM_PREDS.clear()
+        _ATOM_PREDS[key] = (spec, pred)
+        return pred
+    return _compound_pred(expr, flags, negate)
+
+
+def _atom_pred(expr: Expr, spec: Flag, negate: bool) -> Pred:
+    if isinstance(expr, FlagTrue):
+        return exists_pred(flag_word(spec), not negate)
+    op = _NEGATED_OP[expr.op] if negate else expr.op  # type: ignore[union-attr]
+    if spec.type == "bool":
+        return exists_pred(flag_word(spec), bool(expr.value) == (op == "=="))  # type: ignore[union-attr]
+    if spec.type == "enum":
+        return _value_pred(flag_word(spec), str(expr.value), negate=op == "!=")  # type: ignore[union-attr]
+    return _int_pred(flag_word(spec), op, int(expr.value))  # type: ignore[union-attr]
+
+
+def _compound_pred(expr: Expr, flags: Mapping[str, Flag], negate: bool) -> Pred:
     if isinstance(expr, Const):
         truth = expr.value != negate
         return _copula("", "늘 참인 조건" if truth else "늘 거짓인 조건")
-    if isinstance(expr, FlagTrue):
-        return exists_pred(flag_word(flags[expr.flag]), not negate)
-    if isinstance(expr, Compare):
-        spec = flags[expr.flag]
-        op = _NEGATED_OP[expr.op] if negate else expr.op
-        if spec.type == "bool":
-            return exists_pred(flag_word(spec), bool(expr.value) == (op == "=="))
-        if spec.type == "enum":
-            return _value_pred(flag_word(spec), str(expr.value), negate=op == "!=")
-        return _int_pred(flag_word(spec), op, int(expr.value))
     if isinstance(expr, Not):
         if isinstance(expr.arg, (FlagTrue, Compare, Not, Const)):
             return _pred(expr.arg, flags, not negate)

@@ -41,6 +41,7 @@ _PAIRS = {
 _TRAILING = re.compile(r"[\s'\"’”\]}>.,!?]+$")
 #: characters that may end a word without being read (stripped before looking)
 _SKIPPED_ENDS = frozenset(" \t\r\n\f\v'\"’”]}>.,!?)")
+_NONZERO_DIGITS = frozenset("123456789")
 
 
 def _final(word: str) -> str:
@@ -60,6 +61,9 @@ def _final(word: str) -> str:
     code = ord(ch)
     if 0xAC00 <= code <= 0xD7A3:
         return _JONG[(code - 0xAC00) % 28]
+    if ch in _NONZERO_DIGITS:
+        # a number ending in 1–9 is read by its last digit (after a decimal point too)
+        return _DIGIT_FINAL[ch]
     if ch.isdigit():
         return _number_final(stripped)
     if ch in "`」』":  # quoted code or a quoted title: read what is quoted
