@@ -20,7 +20,7 @@ def rule_doc_sections(rule: Rule) -> tuple[str, dict[str, str]]:
 
 
 def doc_sections(doc: str) -> dict[str, str]:
-    """The *What it flags / Why it matters / Example / Instead* sections of a docstring."""
+    """The *잡는 것 / 왜 문제인가 / 예시 / 고치는 법* sections of a docstring."""
     return split_doc(doc)[1]
 
 

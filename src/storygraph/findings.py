@@ -1,8 +1,7 @@
 """Lint findings beside the five verdicts, one small named unit per kind.
 
 The verdicts are structural; these findings look at what the conditions do to readers.
-Each kind has a stable ``code`` and a docstring — *What it flags / Why it matters /
-Example / Instead* — which is its documentation (``docs/verdicts.md``, ``storygraph
+Each kind has a stable ``code`` and a docstring — *잡는 것 / 왜 문제인가 / 예시 / 고치는 법* — which is its documentation (``docs/verdicts.md``, ``storygraph
 explain CODE``).  A kind's function yields :class:`Hit` records; the engine stamps the
 code and turns them into :class:`~verdicts.model.Finding` objects, and hits that carry a
 hedge add it to the card concerned.

@@ -8,8 +8,7 @@ names it keeps).  A rule that lacks what it needs answers
 :class:`~verdicts.engine.Missing`: the book's policy is ``withhold`` — the card is not
 made and the missing column is already an input issue (the seed forbids guessing).
 
-Each rule's docstring is its documentation — *What it flags / Why it matters / Example /
-Instead* — and is what ``docs/`` and ``storygraph explain`` print.
+Each rule's docstring is its documentation — *잡는 것 / 왜 문제인가 / 예시 / 고치는 법* — and is what ``docs/`` and ``storygraph explain`` print.
 """
 
 from __future__ import annotations

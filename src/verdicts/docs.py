@@ -17,9 +17,6 @@ __all__ = ["SECTIONS", "split_doc", "explain_text", "explainable_names", "explai
 #: the sections of a rule's documentation, in order: what it flags, why it matters, an
 #: example, and what to do instead (``고치는 법``, the same words as a card's fix line)
 SECTIONS = ("잡는 것", "왜 문제인가", "예시", "고치는 법")
-#: the headings the docstrings were written with before they were Korean (read as the
-#: Korean ones while domains move over)
-_OLD_HEADINGS = dict(zip(("What it flags", "Why it matters", "Example", "Instead"), SECTIONS))
 
 
 def split_doc(doc: str) -> tuple[str, dict[str, str]]:
@@ -42,7 +39,6 @@ def split_doc(doc: str) -> tuple[str, dict[str, str]]:
     for line in body.splitlines():
         stripped = line.strip()
         heading = stripped[:-1] if stripped.endswith(":") else None
-        heading = _OLD_HEADINGS.get(heading, heading)
         if heading in SECTIONS:
             current = heading
             sections[current] = ""

@@ -1,7 +1,7 @@
 """The rule engine every domain runs: ordered verdict rules, one home per verdict.
 
 A verdict rule is a small class (yamllint's shape): its docstring is its documentation
-(*What it flags / Why it matters / Example / Instead*, printed by ``verdicts explain``
+(*잡는 것 / 왜 문제인가 / 예시 / 고치는 법*, printed by ``verdicts explain``
 and the docs pages); :meth:`Rule.test` is its predicate; :meth:`Rule.write` cites its
 evidence and writes its sentence (the summary, and the hedges only this verdict has)
 through the domain's templates.  A domain declares its rules in precedence order in a

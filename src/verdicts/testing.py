@@ -35,7 +35,7 @@ def contract_problems(domain: Domain) -> list[str]:
 
     * every verdict of the closed list has a rule, the last rule of each book always
       fires, rule codes are unique per verdict;
-    * every rule documents *What it flags / Why it matters / Example / Instead*, its
+    * every rule documents *잡는 것 / 왜 문제인가 / 예시 / 고치는 법*, its
       headline starts with its verdict, and it names its sentence templates;
     * every finding kind and check is documented; ``explain`` answers every name;
     * the schema loads and its verdict enum is the domain's list;

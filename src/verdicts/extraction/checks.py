@@ -255,10 +255,10 @@ CHECKS.add(CARD_CHECKS.enum_check("1", "`verdict` 값이 다섯 판정 가운데
 
 @CHECKS.register("2", "`item_key`·`run_id`·`field_name`·verdict·`ai_value`·`source_value`·`evidence`·`summary` 필드가 빠짐없이 있는지 확인합니다.")
 def fields_present(ctx: CheckContext):
-    """Every card carries the schema's eight required fields: ``ai_value`` and
-    ``source_value`` may be null, the other six may not be null or empty, and
-    ``item_key`` is ``run_id`` and ``field_name`` joined by a colon.  (The kit's
-    required-field claim treats a null as absent, so this check is written here.)"""
+    """카드마다 스키마의 필수 필드 여덟 개가 있어야 합니다. `ai_value`와 `source_value`는 `null`일 수 있지만
+    나머지 여섯은 `null`이거나 비어 있으면 안 되고, 대상 키(`item_key`)는 `run_id`와 `field_name`을 쌍점으로
+    이은 값이어야 합니다. (키트의 필수 필드 검사는 `null`을 없는 것으로 보므로 이 검사는 여기에 따로 씁니다.)
+    """
     failed = []
     for c in ctx.cards:
         if (not isinstance(c, dict) or any(k not in c for k in _KEYS)
@@ -271,9 +271,9 @@ def fields_present(ctx: CheckContext):
 
 @CHECKS.register("3", "`evidence_page` 값이 1 이상이고 그 `run_id`의 `source_pages.page` 가운데 가장 큰 값 이하인지 확인합니다.")
 def page_in_range(ctx: CheckContext):
-    """A cited page (the worker row's ``evidence_page`` and any ``evidence_page`` the card
-    cites) is a whole number from 1 to the run's last page; an empty one is not checked
-    here (the evidence rule judges it)."""
+    """가리킨 페이지(작업자 줄의 `evidence_page`와 카드가 인용한 모든 `evidence_page`)는 1부터 실행의 마지막
+    페이지까지의 정수여야 합니다. 빈 값은 여기서 보지 않습니다(근거 규칙이 판정합니다).
+    """
     failed = []
     for c in ctx.cards:
         last = max(ctx.pages(c.get("run_id")), default=0)
@@ -293,9 +293,10 @@ def page_in_range(ctx: CheckContext):
 
 @CHECKS.register("4", "`field_rules.required` 값이 참인 `field_name`이 그 `run_id`의 `worker_outputs`에 없거나 `value`가 빈 문자열이면 `verdict`는 '필수 칸이 빔'입니다.")
 def required_empty(ctx: CheckContext):
-    """A required field absent from the run or sent empty is ``필수 칸이 빔`` (a card may
-    stop there when the requirement or the row cannot be read); every required field of
-    every run has a card, and a field with no row has a card only when it is required."""
+    """실행에 없거나 빈 값으로 온 필수 칸은 필수 칸이 빔 판정을 받습니다(필수 여부나 줄을 읽을 수 없으면 카드가
+    거기서 멈출 수 있습니다). 모든 실행의 필수 칸마다 카드가 있고, 줄이 없는 칸은 필수일 때에만 카드가
+    있습니다.
+    """
     failed = []
     keys = {c.get("item_key") for c in ctx.cards}
     for c in ctx.cards:
@@ -328,27 +329,27 @@ def _rule_check(index: int, verdict: str):
 
 @CHECKS.register("5", "`pattern` 값이 있는 칸의 `value`가 그 정규식에 전체가 맞지 않으면 `verdict`는 '형식이 규칙과 다름'입니다.")
 def format_broken(ctx: CheckContext):
-    """With the first rule not firing, a value the field's pattern does not match from
-    start to end is ``형식이 규칙과 다름``, and a card under that verdict has such a value
-    (or a pattern that does not compile)."""
+    """첫 규칙이 걸리지 않았을 때, 칸의 패턴이 처음부터 끝까지 맞지 않는 값은 형식이 규칙과 다름 판정을 받고, 그
+    판정을 받은 카드에는 그런 값(또는 컴파일되지 않는 패턴)이 있어야 합니다.
+    """
     return _rule_check(1, FORMAT)(ctx)
 
 
 @CHECKS.register("6", "`evidence_text` 값이 비었거나, 같은 `run_id`·`evidence_page`의 `source_pages.text`에 그대로 들어 있지 않으면 `verdict`는 '근거 문구가 원문에 없음'입니다.")
 def not_in_source(ctx: CheckContext):
-    """With the earlier rules not firing, an empty phrase, an empty or absent cited page,
-    or a phrase not found verbatim in the text of that page of the same run is
-    ``근거 문구가 원문에 없음`` (a card may stop there when the page number or the page's
-    text cannot be read)."""
+    """앞의 규칙이 걸리지 않았을 때, 빈 문구, 비었거나 없는 페이지를 가리킨 문구, 같은 실행의 그 페이지 글에서
+    글자 그대로 찾을 수 없는 문구는 근거 문구가 원문에 없음 판정을 받습니다(페이지 번호나 페이지 글을 읽을 수
+    없으면 카드가 거기서 멈출 수 있습니다).
+    """
     return _rule_check(2, NOT_IN_SOURCE)(ctx)
 
 
 @CHECKS.register("7", "`evidence_text` 값이 원문에 있으면 ' : ' 뒤나 마지막 어절에서 `source_value`를 뽑아(`amount_krw` 값은 끝의 '원'을 떼고) `value`와 견주고, 다르면 `verdict`는 '원문 값과 다름'입니다.")
 def differs_from_source(ctx: CheckContext):
-    """``source_value`` is what the phrase states when the phrase is on its page (null
-    otherwise); with the earlier rules not firing, a value that differs from it — digits
-    only for ``biz_no``, ``amount_krw``, ``phone``, ``date``, after NFKC for ``text`` and
-    ``grade`` — is ``원문 값과 다름``."""
+    """원문 값(`source_value`)은 문구가 그 페이지에 있을 때 문구가 말하는 값이고, 그렇지 않으면 `null`입니다.
+    앞의 규칙이 걸리지 않았을 때 이 값과 다른 값은 원문 값과 다름 판정을 받습니다. `biz_no`, `amount_krw`,
+    `phone`, `date` 형식은 숫자만, `text`와 `grade` 형식은 NFKC 정규화 뒤에 견줍니다.
+    """
     failed = []
     for c in ctx.cards:
         if c.get("source_value") != ctx.expected(c).source_value:
@@ -358,8 +359,9 @@ def differs_from_source(ctx: CheckContext):
 
 @CHECKS.register("8", "4~7번이 둘 이상 걸리면 4, 5, 6, 7번 차례로 하나만 남기고, 하나도 안 걸리면 `verdict`는 '원문과 맞음'입니다.")
 def precedence(ctx: CheckContext):
-    """The verdict is the first of checks 4 to 7 that fires (or cannot be told), in that
-    order, and ``원문과 맞음`` when none does."""
+    """판정은 검증 4번부터 7번까지 차례로 따져 처음 걸리는(또는 가릴 수 없는) 것이고, 하나도 걸리지 않으면
+    원문과 맞음 판정입니다.
+    """
     return [c["item_key"] for c in ctx.cards if c.get("verdict") != ctx.expected(c).verdict()]
 
 
@@ -368,11 +370,11 @@ CHECKS.add(CARD_CHECKS.evidence_field_check("9", "`evidence`의 `field` 이름�
 
 @CHECKS.register("10", "`agg` 값이 없는 `evidence`의 `value`가 수록된 행의 원문 값과 같은지, `evidence_text`가 그 `run_id` 원문 페이지의 `substring`인지 확인합니다.")
 def evidence_values(ctx: CheckContext):
-    """The kit's claim (an evidence ``value`` without ``agg`` is the cited row's cell; a
-    counted one carries an ``agg``), and the seed's: a card that relies on its phrase
-    being in the source (it carries a ``source_value``, or its verdict is ``원문 값과
-    다름`` or ``원문과 맞음``) cites an ``evidence_text`` found in one of the run's pages.
-    A card saying the phrase is not in the source cites it to show what was not found."""
+    """키트의 주장(집계 표시 `agg`가 없는 근거의 `value`는 인용한 줄의 칸이고, 센 값에는 `agg`가 붙습니다)과
+    시드의 주장을 함께 봅니다. 문구가 원문에 있다는 데 기대는 카드(원문 값 `source_value`가 있거나 원문 값과 다름,
+    원문과 맞음 판정을 받은 카드)는 실행의 어느 페이지에 있는 `evidence_text`를 인용해야 합니다. 문구가
+    원문에 없다고 말하는 카드는 무엇을 찾지 못했는지 보이려고 그 문구를 인용합니다.
+    """
     failed = set(CARD_CHECKS.sweep(ctx)["value"])
     for c in ctx.cards:
         if c.get("source_value") is None and c.get("verdict") not in (DIFFERS, MATCHES):

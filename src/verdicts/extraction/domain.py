@@ -32,10 +32,9 @@ class ExtractionDomain(Domain):
     evidence_columns = ("source", "field", "agg", "value")
     books = (BOOK,)
     docs_page = "docs/extraction.md"
-    docs_title = "Extracted values: verdicts and checks"
-    docs_note = ("A rule that needs a cell the input leaves unreadable stops the verdict there; only the cited page "
-                 "is searched for the phrase, and another page holding it is named in the hedge "
-                 "(see `docs/decisions.md`).")
+    docs_title = "추출한 값: 판정과 자동 검증"
+    docs_note = ("입력에서 읽을 수 없는 칸이 필요한 규칙에 이르면 판정은 거기서 멈춥니다. 문구는 가리킨 페이지에서만 찾고, "
+                 "그 문구가 있는 다른 페이지는 단서에서 알려 줍니다(`docs/decisions.md`를 보세요).")
     input_noun = "실행 묶음"
     notes = {
         "자동": [

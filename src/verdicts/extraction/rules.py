@@ -6,8 +6,7 @@ them in order and builds the card.  A rule that needs a cell the input leaves un
 (a broken run event, a page number that is not one, a pattern that does not compile, a
 page whose text cannot be used) answers :class:`~verdicts.engine.Missing`: the verdict
 stops there (the book's policy is ``stop``) and the sentence names what was missing.
-Each rule's docstring is its documentation — *What it flags / Why it matters /
-Example / Instead*.
+Each rule's docstring is its documentation — *잡는 것 / 왜 문제인가 / 예시 / 고치는 법*.
 """
 
 from __future__ import annotations
@@ -140,21 +139,19 @@ class _Cite:
 
 
 class RequiredEmpty(Rule[Batch, CellFacts]):
-    """필수 칸이 빔 — a required field the worker did not return, or returned empty.
+    """필수 칸이 빔 — 작업자가 필수 칸을 돌려주지 않았거나 빈 값으로 돌려주었습니다.
 
-    What it flags:
-        A field whose ``field_rules.required`` is true and for which the run has no row
-        in ``worker_outputs`` (the card's ``ai_value`` is then null), or whose ``value``
-        is the empty string.  An optional field with no row gets no card at all.
-    Why it matters:
-        A required field left empty makes the whole extracted record unusable; the
-        operator has to fill it from the source.
-    Example:
-        ``company_name`` is required; run ``R-20940`` sent it as ``""``.
-    Instead:
-        Read the field from the source document and correct the cell; the hedge names
-        the first line of the run's pages whose key begins like the field's label
-        (``대표자 : …`` for ``대표자명``), when there is one.
+    잡는 것:
+        필수 여부(`field_rules.required`)가 참인 칸인데, 실행에 그 칸의 `worker_outputs` 줄이 없거나(그러면
+        카드의 `ai_value`는 `null`입니다) 값(`value`)이 빈 문자열인 경우를 잡습니다. 필수가 아닌 칸은 줄이
+        없어도 카드를 만들지 않습니다.
+    왜 문제인가:
+        필수 칸이 비면 뽑아낸 기록 전체를 쓸 수 없어, 운영자가 원문을 보고 채워야 합니다.
+    예시:
+        칸 `company_name`은 필수인데 실행 `R-20940`은 이 칸을 `""`로 보냈습니다.
+    고치는 법:
+        원문 문서에서 그 칸을 읽어 고치세요. 실행의 페이지 가운데 키가 칸의 라벨처럼 시작하는 줄이 있으면 단서가
+        그 첫 줄을 보여 줍니다(`대표자명`에는 `대표자 : …`).
     """
 
     verdict, code = EMPTY, "required-empty"
@@ -205,18 +202,17 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
 
 
 class FormatBroken(Rule[Batch, CellFacts]):
-    """형식이 규칙과 다름 — the value does not match the field's pattern entirely.
+    """형식이 규칙과 다름 — 값이 칸의 패턴에 처음부터 끝까지 맞지 않습니다.
 
-    What it flags:
-        A field whose ``field_rules.pattern`` is set and whose ``value`` the regular
-        expression does not match from its first character to its last.
-    Why it matters:
-        A value in the wrong shape (a rough amount, a number with words) cannot be
-        loaded as it is, whatever the source says.
-    Example:
-        ``construction_capacity_krw`` must match ``^\\d+$``; the worker wrote ``약 120억``.
-    Instead:
-        Correct the value to the pattern's shape, using the source value shown beside it.
+    잡는 것:
+        패턴(`field_rules.pattern`)이 정해진 칸에서, 정규식이 값(`value`)의 첫 글자부터 마지막 글자까지 맞지
+        않는 경우를 잡습니다.
+    왜 문제인가:
+        형식이 틀린 값(어림잡은 금액, 글자가 섞인 숫자)은 원문이 무엇이라 하든 그대로 적재할 수 없습니다.
+    예시:
+        칸 `construction_capacity_krw`는 `^\\d+$`에 맞아야 하는데 작업자는 `약 120억`이라고 적었습니다.
+    고치는 법:
+        옆에 보이는 원문 값을 보고 값을 패턴의 형식에 맞게 고치세요.
     """
 
     verdict, code = FORMAT, "format-broken"
@@ -246,20 +242,20 @@ class FormatBroken(Rule[Batch, CellFacts]):
 
 
 class NotInSource(Rule[Batch, CellFacts]):
-    """근거 문구가 원문에 없음 — the quoted evidence is not on the page it cites.
+    """근거 문구가 원문에 없음 — 인용한 근거 문구가 가리킨 페이지에 없습니다.
 
-    What it flags:
-        ``evidence_text`` empty, or not contained verbatim in the text of the same run's
-        page ``evidence_page`` (an empty or absent page included).  Only the cited page
-        is searched; when another page of the run holds the phrase, the hedge names it.
-    Why it matters:
-        A value whose quotation cannot be found on its page cannot be trusted, even if it
-        looks right: the worker may have read it from elsewhere or made it up.
-    Example:
-        ``credit_grade`` ``BBB+`` quotes ``신용등급 : BBB+`` from page 4, which says
-        ``신용등급 : BBB0``.
-    Instead:
-        Look at the page (or the one the hedge names) and approve, correct or reject.
+    잡는 것:
+        근거 문구(`evidence_text`)가 비었거나, 같은 실행의 `evidence_page` 페이지 글에 글자 그대로 들어 있지
+        않은 경우를 잡습니다(페이지가 비었거나 없는 경우도 포함합니다). 가리킨 페이지만 찾아보며, 실행의 다른
+        페이지에 그 문구가 있으면 단서가 그 페이지를 알려 줍니다.
+    왜 문제인가:
+        인용을 그 페이지에서 찾을 수 없는 값은 맞아 보여도 믿을 수 없습니다. 작업자가 다른 곳에서 읽었거나
+        지어냈을 수 있습니다.
+    예시:
+        칸 `credit_grade`의 값 `BBB+`가 4쪽의 `신용등급 : BBB+`를 인용하는데, 그 쪽에는 `신용등급 : BBB0`이라고
+        적혀 있습니다.
+    고치는 법:
+        그 페이지(또는 단서가 알려 준 페이지)를 보고 승인하거나 고치거나 반려하세요.
     """
 
     verdict, code = NOT_IN_SOURCE, "not-in-source"
@@ -318,21 +314,20 @@ class NotInSource(Rule[Batch, CellFacts]):
 
 
 class DiffersFromSource(Rule[Batch, CellFacts]):
-    """원문 값과 다름 — the value differs from the one its evidence phrase states.
+    """원문 값과 다름 — 값이 근거 문구가 말하는 값과 다릅니다.
 
-    What it flags:
-        The source value taken from the phrase (the part after `` : ``, else its last
-        word; for ``amount_krw`` without a trailing ``원``) differs from ``value``:
-        compared on digits only for ``biz_no``, ``amount_krw``, ``phone`` and ``date``,
-        after NFKC normalisation for ``text`` and ``grade`` (so ``㈜`` equals ``(주)``).
-        A phrase from which no value can be taken differs too.
-    Why it matters:
-        The worker quoted the right line but copied its value wrongly (swapped digits, a
-        dropped character): the quotation proves the value is wrong.
-    Example:
-        ``biz_reg_no`` ``123-45-67819`` against ``등록번호 : 123-45-67891``.
-    Instead:
-        Correct the value to the source value shown on the card.
+    잡는 것:
+        문구에서 뽑은 원문 값(` : ` 뒤의 부분, 없으면 마지막 어절이며, `amount_krw` 형식은 끝의 `원`을 뗀 것)이
+        값(`value`)과 다른 경우를 잡습니다. `biz_no`, `amount_krw`, `phone`, `date` 형식은 숫자만 견주고,
+        `text`와 `grade` 형식은 NFKC 정규화 뒤에 견줍니다(그래서 `㈜`와 `(주)`는 같습니다). 값을 뽑을 수 없는
+        문구도 다른 것으로 봅니다.
+    왜 문제인가:
+        작업자가 맞는 줄을 인용했지만 값을 잘못 옮겼습니다(숫자가 뒤바뀌거나 글자 하나가 빠지는 식으로). 인용이
+        곧 값이 틀렸다는 증거입니다.
+    예시:
+        칸 `biz_reg_no`의 값은 `123-45-67819`인데 원문에는 `등록번호 : 123-45-67891`이라고 적혀 있습니다.
+    고치는 법:
+        카드에 보이는 원문 값으로 값을 고치세요.
     """
 
     verdict, code = DIFFERS, "differs-from-source"
@@ -363,17 +358,17 @@ class DiffersFromSource(Rule[Batch, CellFacts]):
 
 
 class MatchesSource(Rule[Batch, CellFacts]):
-    """원문과 맞음 — no rule above fired: the value is the one its quotation states.
+    """원문과 맞음 — 위의 어느 규칙도 걸리지 않았고, 값이 인용 문구가 말하는 값과 같습니다.
 
-    What it flags:
-        Nothing wrong: the value is present and in shape, its phrase is on its page, and
-        the phrase states the same value (by the field's comparison).
-    Why it matters:
-        The operator can approve it after a glance at the highlighted phrase.
-    Example:
-        ``ceo_name`` ``홍길동`` quoting ``대표이사 홍길동`` from page 1.
-    Instead:
-        Nothing to correct.
+    잡는 것:
+        잘못된 것은 없습니다. 값이 있고 형식에 맞으며, 문구가 그 페이지에 있고, 문구가 말하는 값이 (칸의 비교
+        방식으로) 같습니다.
+    왜 문제인가:
+        문제가 아닙니다. 운영자는 강조된 문구를 한 번 훑어보고 승인할 수 있습니다.
+    예시:
+        칸 `ceo_name`의 값 `홍길동`이 1쪽의 `대표이사 홍길동`을 인용합니다.
+    고치는 법:
+        고칠 것이 없습니다.
     """
 
     verdict, code = MATCHES, "matches-source"

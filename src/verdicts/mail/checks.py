@@ -184,8 +184,9 @@ CHECKS.add(CARD_CHECKS.required_check(
 
 @CHECKS.register("C03", "카드가 판정한 처리의 `confidence`가 0 이상 1 이하인지 `agent_action`에서 다시 읽어 확인합니다.")
 def confidence_in_range(ctx: CheckContext):
-    """The judged action's ``confidence`` cell, read again from ``agent_action``, is a
-    number from 0 to 1; a card for an action that is not in the table fails too."""
+    """판정한 처리의 확신도(`confidence`) 칸을 `agent_action`에서 다시 읽으면 0 이상 1 이하의 수여야 합니다.
+    표에 없는 처리의 카드도 실패입니다.
+    """
     failed = []
     for c in ctx.cards:
         found = ctx.find(c)
@@ -197,12 +198,11 @@ def confidence_in_range(ctx: CheckContext):
 
 @CHECKS.register("C04", "`overdue_hours`를 `sent_at` − `received_at`(시간) − `max_reply_hours`로 다시 계산해 소수 둘째 자리까지 반올림한 값과 같은지, 0 이하이거나 `reply_deadline`이 비면 `null`인지 봅니다.")
 def overdue_recomputed(ctx: CheckContext):
-    """The answered message is found again (the thread's latest message received at or
-    before ``sent_at``); hours between it and ``sent_at`` less the kind's
-    ``max_reply_hours``, rounded half up to two decimals, is the card's
-    ``overdue_hours`` whatever its verdict; ``null`` when that is not positive or the
-    message has no ``reply_deadline``.  A card whose hours cannot be recomputed must
-    leave the field ``null``."""
+    """답한 메일(대화에서 `sent_at`과 같거나 그 전에 받은 가장 늦은 메일)을 다시 찾습니다. 그 메일부터
+    `sent_at`까지의 시간에서 종류의 `max_reply_hours`를 빼고 소수 둘째 자리까지 반올림한 값이 판정과 상관없이
+    카드의 `overdue_hours`여야 하고, 그 값이 양수가 아니거나 메일에 `reply_deadline`이 없으면 `null`이어야
+    합니다. 시간을 다시 계산할 수 없는 카드는 이 칸을 `null`로 두어야 합니다.
+    """
     failed = []
     for c in ctx.cards:
         known, expected = ctx.overdue(c)
@@ -217,11 +217,11 @@ def overdue_recomputed(ctx: CheckContext):
 
 @CHECKS.register("C05", "`low_confidence`를 `confidence < min_confidence`로 다시 계산하고, `needs_confirm`이 참이면 확인 받아야 하는데 그냥 보냄으로 갔는지, 거짓이면 판정은 그대로 두고 이 칸만 참인지 맞춰 봅니다.")
 def low_confidence_recomputed(ctx: CheckContext):
-    """``low_confidence`` is ``confidence`` strictly below the kind's ``min_confidence``
-    (false when the minimum is empty), whatever the verdict.  A low confidence on a kind
-    with ``needs_confirm`` true and nobody in ``confirmed_by`` goes to
-    ``확인 받아야 하는데 그냥 보냄`` unless an earlier rule (made up, twice) took the card;
-    with ``needs_confirm`` false it never does."""
+    """판정과 상관없이, 확신도(`confidence`)가 그 종류의 `min_confidence`보다 낮을 때에만 낮은
+    확신도(`low_confidence`)가 참입니다(최솟값이 비었으면 거짓). 확신도가 낮고 확인 필요(`needs_confirm`)가
+    참인 종류에서 확인자(`confirmed_by`)가 없으면, 앞선 규칙(지어냄, 두 번 답장)이 카드를 가져가지 않은 한
+    확인 받아야 하는데 그냥 보냄 판정을 받습니다. 확인 필요가 거짓이면 이 판정을 받지 않습니다.
+    """
     failed = []
     for c in ctx.cards:
         key = str(c.get("action_no"))
@@ -268,10 +268,10 @@ def _quote_failures(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("C07", "`evidence`의 `quote`가 인용한 행의 원문 그대로이고, `agg`가 없는 `value`가 그 행의 값과 같은지 확인합니다.")
 def quotes_verbatim(ctx: CheckContext):
-    """Every evidence ``quote`` is the cited cell's text as it stands in the input
-    (the row at ``line``, else the card's own rows), character for character; and, as
-    the kit checks for every domain, a ``value`` without ``agg`` is that cell read by
-    its type, a value counted over rows carries ``agg``."""
+    """근거의 인용(`quote`)은 모두 인용한 칸의 글(`line` 칸의 줄, 없으면 카드의 줄)과 입력에 적힌 그대로 한
+    글자도 다르지 않아야 합니다. 또 키트가 모든 도메인에서 보듯이, 집계 표시 `agg`가 없는 `value`는 그 칸을
+    형식대로 읽은 값이고, 여러 줄에서 센 값에는 `agg`가 붙습니다.
+    """
     values = CARD_CHECKS.sweep(ctx)["value"]
     return sorted(set(values) | set(_quote_failures(ctx)))
 
@@ -281,9 +281,9 @@ CHECKS.add(CARD_CHECKS.polite_check("C08", "`summary` 값이 존댓말로 끝나
 
 @CHECKS.register("C09", "답한 메일의 `reply_deadline`이 비어 있으면 `overdue_hours`가 `null`인지 확인합니다(성립 사례 `TH-1048`, 불성립 사례 `ACT-20260303-004`).")
 def no_deadline_no_overdue(ctx: CheckContext):
-    """The conditional rule of the seed: when the answered message has an empty
-    ``reply_deadline`` the other side set no deadline, and ``overdue_hours`` is ``null``
-    however long the reply took."""
+    """시드의 조건부 규칙입니다. 답한 메일의 회신 기한(`reply_deadline`)이 비었으면 상대가 기한을 두지 않은
+    것이므로, 답장이 얼마나 늦었든 늦은 시간(`overdue_hours`)은 `null`입니다.
+    """
     failed = []
     for c in ctx.cards:
         found = ctx.find(c)

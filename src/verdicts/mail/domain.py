@@ -33,13 +33,13 @@ class MailDomain(Domain):
     evidence_columns = ("field", "agg", "value", "quote")
     books = (BOOK,)
     docs_page = "docs/mail.md"
-    docs_title = "Mail sent by an AI agent: verdicts and checks"
-    docs_note = ("The answered message is the thread's latest received message at or before `sent_at`; "
-                 "`overdue_hours` and `low_confidence` are filled whatever the verdict, and a later reason that also "
-                 "applied is a hedge. A rule that needs a value the input has but cannot read stops the verdict there "
-                 "(see `docs/decisions.md`). The seed's own sample cards are checked in "
-                 "`tests/verdicts/mail/test_seed_samples.py`: four of them (ACT-20260303-002, -003, -006, -015) fail "
-                 "C08 because their hedges are two sentences, the rest pass every check.")
+    docs_title = "AI 에이전트가 보낸 메일: 판정과 자동 검증"
+    docs_note = ("답한 메일은 대화에서 `sent_at`과 같거나 그 전에 받은 메일 가운데 가장 늦은 것입니다. "
+                 "`overdue_hours`와 `low_confidence`는 판정과 상관없이 채우고, 뒤의 규칙도 해당했다면 그 사유는 단서로 "
+                 "적습니다. 입력에 있지만 읽을 수 없는 값이 필요한 규칙에 이르면 판정은 거기서 멈춥니다"
+                 "(`docs/decisions.md`를 보세요). 시드에 실린 견본 카드는 `tests/verdicts/mail/test_seed_samples.py`에서 "
+                 "검사합니다. 그 가운데 넷(`ACT-20260303-002`, `-003`, `-006`, `-015`)은 단서가 두 문장이라 `C08`에서 "
+                 "실패하고, 나머지는 모든 검증을 통과합니다.")
     notes = {
         "자동": [
             "아홉 가지 자동 검증이 카드마다 입력 표에서 답한 메일을 다시 찾아 overdue_hours와 low_confidence를 따로 계산해 카드 값과 맞춰 봅니다.",

@@ -104,23 +104,21 @@ def _common(f: ActionFacts, ev: _Cite) -> None:
 
 
 class MadeUp(Rule[Mailbox, ActionFacts]):
-    """메일에 없는 사실 지어냄 — the agent's mail states an amount or a date the original does not.
+    """메일에 없는 사실 지어냄 — 에이전트가 보낸 메일에 받은 메일에 없는 금액이나 날짜가 적혀 있습니다.
 
-    What it flags:
-        An action whose ``extracted_amount`` or ``extracted_due_date`` is filled while
-        the answered message's ``body_amount`` / ``body_due_date`` is empty or
-        different.  The answered message is the latest received message of the thread
-        at or before ``sent_at``.  Amounts are compared as numbers (``1200000`` =
-        ``1200000.0`` = ``1,200,000``), dates as days (``2026-03-04`` = ``2026.3.4``).
-    Why it matters:
-        A fact the other side never wrote went out in the user's name; it takes a
-        correction mail to undo, the most costly of the five outcomes.
-    Example:
-        The reply says the deadline is 2026-03-14, the received mail says 2026-03-04;
-        or the reply names 1,200,000 won where the received mail names no amount.
-    Instead:
-        Send a correction with the original's value, and have the agent quote values
-        only from the message it answers.
+    잡는 것:
+        처리에 뽑아 적은 금액(`extracted_amount`)이나 기한(`extracted_due_date`)이 채워져 있는데, 답한 메일
+        본문의 금액(`body_amount`)이나 기한(`body_due_date`)은 비었거나 다른 처리를 잡습니다. 답한 메일은
+        대화에서 보낸 시각(`sent_at`)과 같거나 그 전에 받은 메일 가운데 가장 늦은 것입니다. 금액은 수로
+        견주고(`1200000` = `1200000.0` = `1,200,000`), 날짜는 날로 견줍니다(`2026-03-04` = `2026.3.4`).
+    왜 문제인가:
+        상대가 쓴 적 없는 사실이 사용자의 이름으로 나갔습니다. 되돌리려면 정정 메일을 보내야 하므로 다섯 결과
+        가운데 바로잡는 값이 가장 큽니다.
+    예시:
+        답장은 기한을 2026-03-14라고 하는데 받은 메일은 2026-03-04라고 합니다. 또는 받은 메일에는 금액이 없는데
+        답장이 1,200,000원을 말합니다.
+    고치는 법:
+        원래 메일의 값으로 정정 메일을 보내고, 에이전트가 답하는 메일에서만 값을 인용하게 하세요.
     """
 
     verdict, code = MADE_UP, "made-up"
@@ -160,22 +158,19 @@ def _minutes(f: ActionFacts) -> int:
 
 
 class Twice(Rule[Mailbox, ActionFacts]):
-    """같은 대화에 두 번 답장 — a second reply to the same received message.
+    """같은 대화에 두 번 답장 — 받은 메일 하나에 두 번째로 답했습니다.
 
-    What it flags:
-        An action of a thread where an earlier action of the same thread was sent after
-        the message this one answers: no new message arrived between the two replies.
-        The later reply gets the verdict; the evidence cites both ``action_no`` values
-        and the number of replies.
-    Why it matters:
-        The other side got two answers to one mail, possibly saying different things;
-        the user has to explain which one holds.
-    Example:
-        Two replies to the landlord's mail of 19:30, at 08:02 and 08:41, with nothing
-        received in between.
-    Instead:
-        Let the agent look at the thread's sent mail before replying again; a follow-up
-        waits for a new message.
+    잡는 것:
+        같은 대화의 앞선 처리가 이 처리가 답하는 메일 뒤에 이미 나간 처리를 잡습니다. 두 답장 사이에 새 메일이
+        오지 않은 경우입니다. 판정은 뒤의 답장이 받고, 근거에는 두 처리 번호(`action_no`)와 답장 수가 나옵니다.
+    왜 문제인가:
+        상대는 메일 하나에 답을 둘 받았고, 둘이 서로 다른 말을 할 수도 있습니다. 사용자는 어느 쪽이 유효한지
+        설명해야 합니다.
+    예시:
+        집주인이 19:30에 보낸 메일에 08:02와 08:41에 두 번 답했고, 그 사이에 받은 메일이 없습니다.
+    고치는 법:
+        에이전트가 다시 답하기 전에 대화에서 보낸 메일을 살피게 하세요. 후속 답장은 새 메일이 올 때까지
+        기다립니다.
     """
 
     verdict, code = TWICE, "twice"
@@ -199,20 +194,19 @@ class Twice(Rule[Mailbox, ActionFacts]):
 
 
 class Unconfirmed(Rule[Mailbox, ActionFacts]):
-    """확인 받아야 하는데 그냥 보냄 — a kind that needs a person's confirmation went out on a low confidence without one.
+    """확인 받아야 하는데 그냥 보냄 — 사람의 확인이 필요한 종류인데 확신도가 낮은 채 확인 없이 나갔습니다.
 
-    What it flags:
-        An action whose kind has ``needs_confirm`` true, whose ``confidence`` is below
-        the kind's ``min_confidence`` (``low_confidence``), and whose ``confirmed_by``
-        is empty.  A filled ``confirmed_by`` means a person looked before sending.
-    Why it matters:
-        The policy put a person between the agent and the other side for exactly this
-        case, and the agent skipped that person.
-    Example:
-        A payment reply (``needs_confirm`` true, minimum 0.70) sent on a confidence of
-        0.42 with nobody in ``confirmed_by``.
-    Instead:
-        Hold such mail as a draft until someone confirms it, and record who did.
+    잡는 것:
+        확인 필요(`needs_confirm`)가 참인 종류이고, 확신도(`confidence`)가 그 종류의 최소
+        확신도(`min_confidence`)보다 낮으며(`low_confidence`), 확인자(`confirmed_by`)가 빈 처리를 잡습니다.
+        확인자 칸이 채워져 있으면 보내기 전에 사람이 보았다는 뜻입니다.
+    왜 문제인가:
+        정책은 바로 이런 경우를 위해 에이전트와 상대 사이에 사람을 두었는데, 에이전트가 그 사람을
+        건너뛰었습니다.
+    예시:
+        결제 답장(`needs_confirm` 참, 최소 0.70)이 확신도 0.42로, `confirmed_by`에 아무도 없이 나갔습니다.
+    고치는 법:
+        누군가 확인할 때까지 그런 메일을 임시 보관함에 두고, 누가 확인했는지 기록하세요.
     """
 
     verdict, code = UNCONFIRMED, "unconfirmed"
@@ -251,23 +245,20 @@ class Unconfirmed(Rule[Mailbox, ActionFacts]):
 
 
 class Late(Rule[Mailbox, ActionFacts]):
-    """회신 기한 넘겨 처리 — the reply went out after the kind's reply time.
+    """회신 기한 넘겨 처리 — 종류별 회신 시간을 넘겨 답장이 나갔습니다.
 
-    What it flags:
-        An action whose ``overdue_hours`` is a positive number: the hours from the
-        answered message's ``received_at`` to ``sent_at``, less the kind's
-        ``max_reply_hours``, rounded half up to two decimals (``0.125`` → ``0.13``).
-        When the answered message states no ``reply_deadline`` the other side set no
-        deadline, and ``overdue_hours`` stays null.
-    Why it matters:
-        The other side waited longer than the user promised; the reply is already out,
-        so it costs the least to mend, but it is worth knowing.
-    Example:
-        Received at 15:00, answered at 09:00 the next day: 18 hours against a reply
-        time of 6, 12 hours late.
-    Instead:
-        Have the agent answer within the kind's reply time, or tell the user early
-        that it cannot.
+    잡는 것:
+        늦은 시간(`overdue_hours`)이 양수인 처리를 잡습니다. 늦은 시간은 답한 메일을 받은 때(`received_at`)부터
+        보낸 때(`sent_at`)까지의 시간에서 그 종류의 회신 시간(`max_reply_hours`)을 빼고 소수 둘째 자리까지
+        반올림한 값입니다(`0.125` → `0.13`). 답한 메일에 회신 기한(`reply_deadline`)이 없으면 상대가 기한을 두지
+        않은 것이므로 늦은 시간은 `null`로 둡니다.
+    왜 문제인가:
+        상대가 사용자가 약속한 것보다 오래 기다렸습니다. 답장은 이미 나갔으니 바로잡는 값은 가장 작지만 알아 둘
+        만합니다.
+    예시:
+        15:00에 받고 다음 날 09:00에 답했습니다. 회신 시간 6시간에 18시간이 걸려 12시간 늦었습니다.
+    고치는 법:
+        에이전트가 종류별 회신 시간 안에 답하게 하거나, 그럴 수 없으면 사용자에게 일찍 알리게 하세요.
     """
 
     verdict, code = LATE, "late"
@@ -291,20 +282,18 @@ class Late(Rule[Mailbox, ActionFacts]):
 
 
 class AsOriginal(Rule[Mailbox, ActionFacts]):
-    """원문대로 나감 — no rule above fired: the mail went out true to the original.
+    """원문대로 나감 — 위의 어느 규칙도 걸리지 않았고, 메일이 원문에 맞게 나갔습니다.
 
-    What it flags:
-        Nothing wrong: every value the agent wrote is in the answered message, it is
-        the first reply to that message, it needed no confirmation it lacked, and it
-        went out within the reply time (or the other side set no deadline).
-    Why it matters:
-        Nothing to send again; a low confidence on a kind that needs no confirmation
-        still shows in ``low_confidence`` and the hedge, for the user to look at.
-    Example:
-        A reply with no amount or date, sent 2.5 hours after the message against a
-        reply time of 6 hours.
-    Instead:
-        Nothing to do.
+    잡는 것:
+        잘못된 것은 없습니다. 에이전트가 쓴 값은 모두 답한 메일에 있고, 그 메일에 대한 첫 답장이며, 필요한
+        확인을 빠뜨리지 않았고, 회신 시간 안에 나갔습니다(또는 상대가 기한을 두지 않았습니다).
+    왜 문제인가:
+        문제가 아닙니다. 다시 보낼 것이 없습니다. 확인이 필요 없는 종류에서 확신도가 낮으면 그 사실은 여전히
+        `low_confidence`와 단서에 나와 사용자가 살펴볼 수 있습니다.
+    예시:
+        금액도 날짜도 없는 답장이 메일을 받고 2.5시간 뒤에 나갔고, 회신 시간은 6시간입니다.
+    고치는 법:
+        할 일이 없습니다.
     """
 
     verdict, code = AS_ORIGINAL, "as-original"

@@ -34,9 +34,9 @@ CHECKS: CheckRegistry[CheckContext] = CheckRegistry()
 
 @CHECKS.register("R1", "답의 키와 라벨, 결함 여부가 카드 E3의 정의와 맞는지 확인합니다.")
 def answer_matches_card(ctx: CheckContext) -> list[str]:
-    """Every card's ``answer`` is a key of card E3 (read from its file), ``label`` and
-    ``verdict`` are that key's label, and ``defect`` is whether E3 counts it as a
-    defect."""
+    """카드마다 답(`answer`)은 카드 E3(그 파일에서 읽은 것)의 키 가운데 하나이고, 라벨(`label`)과
+    판정(`verdict`)은 그 키의 라벨이며, 결함 여부(`defect`)는 E3이 그 답을 결함으로 세는지와 같아야 합니다.
+    """
     card = load_card(card_path("E3"))
     labels = {o.key: o.label for o in card.answers.options}
     bad = set(card.defect_keys())
@@ -47,9 +47,9 @@ def answer_matches_card(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("R2", "근거가 그림에서 읽은 글과 이 장의 `page_yaml` 글만 인용하는지 대조합니다.")
 def evidence_is_read(ctx: CheckContext) -> list[str]:
-    """An evidence item from ``visible_texts`` quotes a text step 1 read, verbatim; one
-    from ``page_yaml`` quotes a value of the component's items.  Texts only in the data
-    are never evidence (the v6 false positives)."""
+    """`visible_texts`에서 온 근거는 1단계가 읽은 글을 그대로 인용하고, `page_yaml`에서 온 근거는 컴포넌트
+    항목의 값을 인용합니다. 데이터에만 있는 글은 결코 근거가 되지 않습니다(v6의 거짓 양성).
+    """
     failed = []
     for c in ctx.cards:
         key = c["component_id"]
@@ -69,8 +69,9 @@ def evidence_is_read(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("R3", "근거 한 줄이 「『글』→출처, 자리」를 `;`로 잇고 「⇒ 답」으로 끝나는지 확인합니다.")
 def evidence_line_form(ctx: CheckContext) -> list[str]:
-    """``evidence_text`` is the quotes joined by ``; `` and ``⇒ answer`` at the end, or
-    ``잔존 후보 없음 ⇒ complete`` for a card without evidence."""
+    """근거 글(`evidence_text`)은 인용들을 `; `로 잇고 끝에 `⇒`와 답을 붙인 것이고, 근거가 없는 카드라면 `잔존
+    후보 없음 ⇒ complete`입니다.
+    """
     failed = []
     for c in ctx.cards:
         quotes = [e.get("quote") or "" for e in c.get("evidence") or []]
@@ -82,9 +83,9 @@ def evidence_line_form(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("R4", "보이는 글마다 출처가 하나씩 붙었고 답이 판정 차례의 첫 답인지 다시 따라갑니다.")
 def order_of_answers(ctx: CheckContext) -> list[str]:
-    """One attribution per visible text, in the reader's order; a 라 text inside the
-    bound area makes the answer template_left, and a card without any placeholder or
-    template text among its attributions is never satellite_only."""
+    """보이는 글마다 출처가 하나씩, 읽는 차례대로 붙습니다. 경계 안에 출처 라의 글이 있으면 답은
+    `template_left`이고, 출처 가운데 임시 문구도 템플릿 글도 없는 카드는 결코 `satellite_only`가 아닙니다.
+    """
     failed = []
     for c in ctx.cards:
         key = c["component_id"]
@@ -103,7 +104,7 @@ def order_of_answers(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("R5", "요약과 단서가 존댓말 한 문장인지 확인합니다.")
 def polite(ctx: CheckContext) -> list[str]:
-    """The summary, and the hedge when there is one, is one polite Korean sentence."""
+    """요약과, 있으면 단서도 존댓말 한 문장이어야 합니다."""
     texts = [c.get("summary") for c in ctx.cards]
     hedges = [c.get("hedge") for c in ctx.cards]
     ok = polite_sentences(texts)

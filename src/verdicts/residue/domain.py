@@ -37,10 +37,10 @@ class ResidueDomain(Domain):
     input_noun = "컴포넌트"
     inputs_attr = "components"
     docs_page = "docs/residue.md"
-    docs_title = "Placeholder residue (card E3): answers and checks"
-    docs_note = ("Step 1 reads the visible texts: the component's `visible_texts` when given, else Tesseract (Korean and "
-                 "English) on `result_thumb`; the rules judge what was read, and a text only in the data does not exist "
-                 "(see `docs/decisions.md`).")
+    docs_title = "템플릿 잔존(카드 E3): 답과 자동 검증"
+    docs_note = ("1단계에서 보이는 글을 읽습니다. 컴포넌트에 `visible_texts`가 있으면 그것을, 없으면 `result_thumb`에 "
+                 "Tesseract(한국어와 영어)를 돌려 읽습니다. 규칙은 읽은 글을 판정하며, 데이터에만 있는 글은 없는 것으로 "
+                 "봅니다(`docs/decisions.md`를 보세요).")
     notes = {
         "자동": [
             "다섯 가지 자동 검증이 답의 키와 라벨을 카드 E3 파일에서 다시 읽어 맞춰 보고, 근거가 그림에서 읽은 글만 인용하는지 대조합니다.",

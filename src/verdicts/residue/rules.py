@@ -57,19 +57,17 @@ def _cite(draft: Draft, a: Attribution, extra: str | None = None) -> None:
 
 
 class TemplateLeft(Rule[None, Judged]):
-    """템플릿 글 남음 — template text read inside the bound area.
+    """템플릿 글 남음 — 경계 안에서 템플릿 글이 읽힙니다.
 
-    What it flags:
-        A visible text inside the bound area that is none of user text, a placeholder
-        phrase or a fitting structural token (source 라), after a second look-up in
-        page_yaml and binding.
-    Why it matters:
-        The user sees the template's own words (「기본 타이틀」, 「A항목」, an English
-        guide) as if they were the page's content.
-    Example:
-        ``visible_texts: [{text: 기본 타이틀}]`` on a page whose items never say it.
-    Instead:
-        Bind the node, or clear its template text when nothing of this page belongs there.
+    잡는 것:
+        `page_yaml`과 `binding`에서 한 번 더 찾아본 뒤에도 사용자 글도, 임시 문구도, 맞는 구조 토큰도 아닌(출처
+        라) 경계 안의 보이는 글을 잡습니다.
+    왜 문제인가:
+        사용자는 템플릿 자체의 말(「기본 타이틀」, 「A항목」, 영어 안내문)을 그 장의 내용인 것처럼 보게 됩니다.
+    예시:
+        항목 어디에도 그 말이 없는 장에 `visible_texts: [{text: 기본 타이틀}]`이 있습니다.
+    고치는 법:
+        노드를 바인딩하거나, 이 장의 어떤 내용도 그 자리에 들어가지 않는다면 템플릿 글을 지우세요.
     """
 
     verdict, code = ANSWERS[TEMPLATE_LEFT], TEMPLATE_LEFT
@@ -87,20 +85,18 @@ class TemplateLeft(Rule[None, Judged]):
 
 
 class BodyBlank(Rule[None, Judged]):
-    """본문 자리 비어 있음 — a body place is blank although this page has its content.
+    """본문 자리 비어 있음 — 이 장에 내용이 있는데 본문 자리가 비어 있습니다.
 
-    What it flags:
-        page_yaml content that appears nowhere on the picture while a body place
-        (``slot_kind`` unit_field or unbound_core) inside the bound area shows empty or
-        a placeholder phrase.
-    Why it matters:
-        The user's own content is lost and the slide shows a hole where it belongs.
-    Example:
-        ``page_yaml: [{label: 기획, desc: 시장 조사}]`` and the desc place shows
-        「설명을 입력해주세요.」.
-    Instead:
-        Bind the missing content into that place.  Surplus places, label-only items'
-        description places, photo hints and other pages' items are never blank.
+    잡는 것:
+        `page_yaml`의 내용이 그림 어디에도 없는데, 경계 안의 본문 자리(자리 종류 `slot_kind`가 `unit_field`나
+        `unbound_core`)가 비었거나 임시 문구를 보이는 경우를 잡습니다.
+    왜 문제인가:
+        사용자가 쓴 내용이 사라지고, 그 내용이 있어야 할 자리에 구멍이 보입니다.
+    예시:
+        `page_yaml: [{label: 기획, desc: 시장 조사}]`인데 설명 자리에 「설명을 입력해주세요.」가 보입니다.
+    고치는 법:
+        빠진 내용을 그 자리에 바인딩하세요. 남는 자리, 라벨만 있는 항목의 설명 자리, 사진 안내, 다른 장의 항목은
+        빈 자리로 보지 않습니다.
     """
 
     verdict, code = ANSWERS[BODY_BLANK], BODY_BLANK
@@ -118,20 +114,18 @@ class BodyBlank(Rule[None, Judged]):
 
 
 class OutsideLeft(Rule[None, Judged]):
-    """경계 밖 잔존 — template residue outside the bound area.
+    """경계 밖 잔존 — 경계 밖에 템플릿의 흔적이 남았습니다.
 
-    What it flags:
-        On an outside node: its template original where ``now`` is null, template data
-        of a chart, table or diagram whose cells were not replaced (values, axes,
-        legends), or a placeholder phrase on a place that is not a satellite.
-    Why it matters:
-        The rest of the component came with the template's sample data (「20XX년」)
-        that the user never wrote.
-    Example:
-        ``outside_nodes: [{template_text: 20XX년, now: null, element: chart, cells_replaced: false}]``
-        and 「20XX년」 read off the picture.
-    Instead:
-        Replace the outside node's data or leave the node out of the component.
+    잡는 것:
+        경계 밖 노드에서 `now` 값이 `null`인 노드의 템플릿 원문, 칸이 바뀌지 않은 차트·표·다이어그램의 템플릿
+        데이터(값, 축, 범례), 위성 자리가 아닌 자리의 임시 문구를 잡습니다.
+    왜 문제인가:
+        컴포넌트의 나머지 부분이 사용자가 쓴 적 없는 템플릿의 견본 데이터(「20XX년」)와 함께 들어왔습니다.
+    예시:
+        경계 밖 노드가 `outside_nodes: [{template_text: 20XX년, now: null, element: chart, cells_replaced:
+        false}]`처럼 적혀 있고, 그림에서 「20XX년」을 읽었습니다.
+    고치는 법:
+        경계 밖 노드의 데이터를 바꾸거나, 그 노드를 컴포넌트에서 빼세요.
     """
 
     verdict, code = ANSWERS[OUTSIDE_LEFT], OUTSIDE_LEFT
@@ -149,20 +143,18 @@ class OutsideLeft(Rule[None, Judged]):
 
 
 class SatelliteOnly(Rule[None, Judged]):
-    """위성 자리만 비어 있음 — placeholders only on satellite or surplus places.
+    """위성 자리만 비어 있음 — 임시 문구가 위성 자리나 남는 자리에만 있습니다.
 
-    What it flags:
-        No template text, no blank body place and nothing left outside, but a
-        placeholder phrase on a satellite place (``slot_kind`` satellite or
-        unbound_satellite, or an outside node with ``satellite: true``) or on a surplus
-        place that is not blank.
-    Why it matters:
-        The replacement rules allow it (decision 11), so it is not a defect, but it is
-        counted apart from a complete component.
-    Example:
-        「부제목 입력」 on a node whose ``slot_kind`` is satellite.
-    Instead:
-        Nothing is required; fill the satellite place when the page has a title for it.
+    잡는 것:
+        템플릿 글도, 빈 본문 자리도, 경계 밖 잔존도 없지만, 위성 자리(자리 종류 `slot_kind`가 `satellite`나
+        `unbound_satellite`인 자리, 또는 `satellite: true`인 경계 밖 노드)나 빈 자리가 아닌 남는 자리에 임시
+        문구가 있는 경우를 잡습니다.
+    왜 문제인가:
+        대치 규칙이 허용하므로(결정 11) 결함은 아니지만, 완성된 컴포넌트와는 따로 셉니다.
+    예시:
+        자리 종류(`slot_kind`)가 `satellite`인 노드에 「부제목 입력」이 남아 있습니다.
+    고치는 법:
+        꼭 고쳐야 할 것은 없습니다. 장에 그 자리에 맞는 제목이 있으면 위성 자리를 채우세요.
     """
 
     verdict, code = ANSWERS[SATELLITE_ONLY], SATELLITE_ONLY
@@ -180,19 +172,16 @@ class SatelliteOnly(Rule[None, Judged]):
 
 
 class Complete(Rule[None, Judged]):
-    """완성 — no placeholder, template text or template data is visible.
+    """완성 — 임시 문구도, 템플릿 글도, 템플릿 데이터도 보이지 않습니다.
 
-    What it flags:
-        Every visible text is user text or a fitting structural token, and no body
-        place is blank.
-    Why it matters:
-        It is the minimum the replacement must reach: the component shows only this
-        page's content.
-    Example:
-        A two-item component whose visible texts are its two labels, their
-        descriptions and the markers 「01」, 「02」.
-    Instead:
-        Nothing to do.
+    잡는 것:
+        잘못된 것은 없습니다. 보이는 글은 모두 사용자 글이거나 맞는 구조 토큰이고, 빈 본문 자리도 없습니다.
+    왜 문제인가:
+        문제가 아닙니다. 대치가 적어도 이르러야 할 상태로, 컴포넌트에 이 장의 내용만 보입니다.
+    예시:
+        항목 둘짜리 컴포넌트에서 보이는 글이 두 라벨과 그 설명, 표지 「01」, 「02」뿐입니다.
+    고치는 법:
+        할 일이 없습니다.
     """
 
     verdict, code = ANSWERS[COMPLETE], COMPLETE

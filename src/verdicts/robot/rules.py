@@ -6,8 +6,7 @@ them in order and builds the card.  A rule that needs a value the input leaves e
 answers :class:`~verdicts.engine.Missing`: the verdict stops there (the book's policy is
 ``stop``), the card stays under that rule's verdict, its fields that cannot be computed
 stay empty and its sentence names the missing value (see ``docs/decisions.md``).  Each
-rule's docstring is its documentation — *What it flags / Why it matters / Example /
-Instead*.
+rule's docstring is its documentation — *잡는 것 / 왜 문제인가 / 예시 / 고치는 법*.
 """
 
 from __future__ import annotations
