@@ -800,7 +800,8 @@ def _role(kinds: list[str], j: int) -> str:
 
 def _expr_info(expr: Expr, flags, has_flag_table: bool) -> tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]:
     """``(flags, constants, type problems)`` of one condition tree."""
-    expr_flags, consts = expr_facts(expr)
+    expr_flags, values = expr_facts(expr)
+    consts = {f: frozenset(v) for f, v in values.items()}
     if not has_flag_table:
         return expr_flags, consts, ()
     return expr_flags, consts, (() if types_fit(expr, flags) else tuple(check_types(expr, flags)))

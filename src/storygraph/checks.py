@@ -89,24 +89,57 @@ class CheckContext:
     def columns(self, table: str) -> set[str]:
         return self.scenario.columns.get(table, set())
 
-    def row_index(self) -> dict[tuple[str, int], list[dict[str, str | None]]]:
+    def row_index(self) -> "RowsByLine":
         return self.rows()
 
     def rows_for(self, card: dict[str, Any], table: str) -> list:
         return []  # storygraph's evidence always names its line
 
-    def rows(self) -> dict[tuple[str, int], list[dict[str, str | None]]]:
+    def rows(self) -> "RowsByLine":
         """The raw cells of every typed input row by ``(table, line)`` (several rows when
         a JSON document holds its records on one line): what an evidence item cites."""
         if "rows" not in self._cache:
             sc = self.scenario
-            rows: dict[tuple[str, int], list[dict[str, str | None]]] = {}
-            for table, items in (("scene_states", sc.scenes.values()), ("story_branches", sc.branches),
-                                 ("flag_spec", sc.flags.values())):
-                for r in items:
-                    rows.setdefault((table, r.line), []).append(r.raw)
-            self._cache["rows"] = rows
+            self._cache["rows"] = RowsByLine((("scene_states", sc.scenes.values()), ("story_branches", sc.branches),
+                                              ("flag_spec", sc.flags.values())))
         return self._cache["rows"]
+
+
+class RowsByLine:
+    """``(table, line)`` → the raw cells of the rows at that line, as a list, read with
+    :meth:`get` as from a dict.  Kept as one list per table indexed by line, so that a
+    scenario of 100,000 scenes does not hold a key and a list for each of its rows."""
+
+    __slots__ = ("_tables",)
+
+    def __init__(self, tables):
+        self._tables: dict[str, list] = {}
+        for table, items in tables:
+            slots: list = []
+            for r in items:
+                line = r.line
+                if type(line) is not int or line < 0:
+                    continue  # (rows always have a line; nothing could cite one without)
+                if line >= len(slots):
+                    slots.extend([None] * (line + 1 - len(slots)))
+                have = slots[line]
+                if have is None:
+                    slots[line] = r.raw
+                elif type(have) is list:
+                    have.append(r.raw)
+                else:
+                    slots[line] = [have, r.raw]
+            self._tables[table] = slots
+
+    def get(self, key: tuple[str, int], default: Any = None) -> Any:
+        table, line = key
+        slots = self._tables.get(table)
+        if slots is None or type(line) is not int or not 0 <= line < len(slots):
+            return default
+        hit = slots[line]
+        if hit is None:
+            return default
+        return hit if type(hit) is list else [hit]
 
 
 def _bfs(start: list[str], adj: dict[str, list[str]]) -> set[str]:

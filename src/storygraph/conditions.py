@@ -595,11 +595,11 @@ def _walk(expr: Expr) -> Iterator[Expr]:
 #: id(expr) -> (expr, flags, constants): the analysis, the findings and the cards ask
 #: the same questions of the same (cached, immutable) trees many times over.  The tree is
 #: kept in the entry so that its id cannot be reused while the entry exists.
-_FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]] = {}
+_FACTS: dict[int, tuple[Expr, tuple[str, ...], dict[str, tuple], tuple]] = {}
 _FACTS_LIMIT = 1 << 19
 
 
-def expr_facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, frozenset]]:
+def expr_facts(expr: Expr) -> tuple[tuple[str, ...], dict[str, tuple]]:
     """``(flags, constants)`` of ``expr``: the flag names it uses in order of first
     appearance, and for each flag the literal values it is compared with.  Remembered per
     tree; the answer is shared, so callers must not change it."""
@@ -633,7 +633,7 @@ def _learn(expr: Expr) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tup
     return _remember(expr, atoms)
 
 
-def _remember(expr: Expr, atoms: list) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]:
+def _remember(expr: Expr, atoms: list) -> tuple[Expr, tuple[str, ...], dict[str, tuple], tuple]:
     """Record the facts of ``expr`` given its atoms in reading order."""
     seen: dict[str, None] = {}
     consts: dict[str, set] = {}
@@ -645,7 +645,9 @@ def _remember(expr: Expr, atoms: list) -> tuple[Expr, tuple[str, ...], dict[str,
                 consts[node.flag] = {node.value}
             else:
                 have.add(node.value)
-    entry = (expr, tuple(seen), {f: frozenset(v) for f, v in consts.items()}, tuple(atoms))
+    # (the values as a tuple: a scenario holds one entry per distinct condition, and a
+    # frozenset costs four times the memory)
+    entry = (expr, tuple(seen), {f: tuple(v) for f, v in consts.items()}, tuple(atoms))
     if len(_FACTS) >= _FACTS_LIMIT:
         _FACTS.clear()
     _FACTS[id(expr)] = entry
