@@ -45,6 +45,11 @@ def _spelling_index(scenes) -> _SpellingIndex:
     return index
 
 
+#: conditions whose wording a card builder keeps (bounded: a scenario of 100,000 scenes has
+#: over 100,000 distinct conditions, and each process would keep its own words for them)
+CONDITIONS_KEPT = 1 << 14
+
+
 class _Builder:
     def __init__(self, a: Analysis, extra_hedges: dict[str, list[T.Clause]] | None = None):
         self.a = a
@@ -90,6 +95,8 @@ class _Builder:
         expr = self.a.conditions.get(branch.branch_id)
         text = self._cond_text.get(id(expr))
         if text is None:
+            if len(self._cond_text) >= CONDITIONS_KEPT:
+                self._cond_text.clear()  # a branch's sentences are made together: the recent ones are enough
             text = self._cond_text[id(expr)] = T.describe_condition(expr, self.flags, branch.condition_expr)
         return text
 

@@ -48,7 +48,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "MAX_ATOMS", "MAX_POINTS", "quoted", "region_condition", "stuck_fix", "shadowing_fix", "missing_target_fix",
     "out_of_range_fix", "always_true_fix", "unsatisfiable_fix", "condition_text_fix", "type_problem_fix",
-    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "minimal_sum", "near_ids", "apply_edits", "edit_distance", "KEYS",
+    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "minimal_sum", "near_ids", "near_table", "know_near", "apply_edits", "edit_distance", "KEYS",
     "FixMemo",
 ]
 
@@ -1255,6 +1255,39 @@ class _Neighbours:
                     break
         scored = [(edit_distance(word.lower(), s.lower(), limit), s) for s in found]
         return sorted((d, s) for d, s in scored if d <= limit)
+
+
+class _KnownNeighbours:
+    """The answers of :meth:`_Neighbours.near` for the targets asked about beforehand
+    (:func:`near_table`), without the index; anything else builds the index then."""
+
+    def __init__(self, table: dict[str, list[tuple[int, str]]], ids: Iterable[str]):
+        self.table = table
+        self.ids = ids
+        self.index: _Neighbours | None = None
+
+    def near(self, word: str, limit: int = 2, most: int = 200) -> list[tuple[int, str]]:
+        if limit == 2 and most == 200 and word in self.table:
+            return list(self.table[word])
+        if self.index is None:
+            self.index = _Neighbours(self.ids)
+        return self.index.near(word, limit, most)
+
+
+def near_table(ids: Iterable[str], targets: Iterable[str]) -> dict[str, list[tuple[int, str]]]:
+    """:func:`near_ids` of each of ``targets`` among the scene ``ids`` (in the scenario's
+    order), made at once: a large run asks this before its processes fork and keeps only
+    the answers (:func:`know_near`), not the index of every id's spellings."""
+    targets = list(dict.fromkeys(targets))
+    if not targets:
+        return {}
+    index = _Neighbours(ids)
+    return {t: index.near(t) for t in targets}
+
+
+def know_near(a: "Analysis", table: dict[str, list[tuple[int, str]]]) -> None:
+    """Let :func:`near_ids` of ``a`` answer from ``table`` (:func:`near_table`)."""
+    _memo(a).neighbours = _KnownNeighbours(table, a.scenario.scenes)  # type: ignore[assignment]
 
 
 def _neighbours(a: "Analysis") -> _Neighbours:

@@ -155,7 +155,7 @@ def josa(word: str, pair: str) -> str:
 #: words with their particle, remembered: a large lint names each scene and branch in
 #: several sentences (bounded, so a long-running process does not grow without end)
 _JOSA_DONE: dict[tuple[str, str], str] = {}
-_JOSA_KEEP = 1 << 18
+_JOSA_KEEP = 1 << 15
 
 
 _POLITE_END = re.compile(r"(니다|세요|지요|까요)\.$")
