@@ -131,6 +131,25 @@ class RowsByLine:
                     slots[line] = [have, r.raw]
             self._tables[table] = slots
 
+    def replaced(self, changes) -> "RowsByLine":
+        """A copy in which, for each ``(table, old row, new row)`` of ``changes``, the new
+        row's cells stand at its line where the old row's stood (an edit that keeps the
+        lines: :mod:`storygraph.incremental`)."""
+        out = RowsByLine(())
+        out._tables = dict(self._tables)
+        copied: set[str] = set()
+        for table, old, new in changes:
+            slots = out._tables[table]
+            if table not in copied:
+                slots = out._tables[table] = list(slots)
+                copied.add(table)
+            hit = slots[old.line]
+            if type(hit) is list:
+                slots[new.line] = [new.raw if x is old.raw else x for x in hit]
+            else:
+                slots[new.line] = new.raw if hit is old.raw else hit
+        return out
+
     def get(self, key: tuple[str, int], default: Any = None) -> Any:
         table, line = key
         slots = self._tables.get(table)

@@ -276,11 +276,9 @@ def _mended_facts(shared: dict, changes) -> dict:
             by_scene[new.from_scene] = items
     rows = shared.get("rows")
     if rows is not None:
-        rows = shared["rows"] = dict(rows)
-        for table, pairs in (("scene_states", changes.scenes.values()), ("story_branches", changes.branches)):
-            for old, new in pairs:
-                cells = rows[(table, old.line)]
-                rows[(table, new.line)] = [new.raw if x is old.raw else x for x in cells]
+        shared["rows"] = rows.replaced([(table, old, new) for table, pairs in (("scene_states", changes.scenes.values()),
+                                                                               ("story_branches", changes.branches))
+                                        for old, new in pairs])
     return shared
 
 

@@ -35,4 +35,13 @@ def without_gc() -> Iterator[None]:
         yield
     finally:
         if was_enabled:
+            if not gc.get_freeze_count():
+                # every object made in the block is still in the youngest generation: the
+                # first allocation after gc.enable() would walk them all (a third of a
+                # second at 10,000 scenes).  Freezing and unfreezing moves them to the
+                # oldest generation at once, so that walk waits for the next full
+                # collection, which a short command never reaches.  (Skipped when some
+                # caller keeps objects frozen on purpose: unfreezing would undo that.)
+                gc.freeze()
+                gc.unfreeze()
             gc.enable()
