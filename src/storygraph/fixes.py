@@ -938,6 +938,16 @@ def _decided(a: "Analysis", scene_id: str) -> bool:
             and all(a.conditions.get(b.branch_id) is not None for b in state.ordered))
 
 
+def _too_large(a: "Analysis", scene_id: str) -> dict[str, Any] | None:
+    """The fix line of a decided scene past :data:`MAX_FIX_BRANCHES`: it says why no
+    fix is offered (nothing to apply); ``None`` for any other scene."""
+    state = a.shadowing.get(scene_id)
+    if state is None or state.undecided is not None or len(state.ordered) <= MAX_FIX_BRANCHES:
+        return None
+    return _fix(f"분기가 {len(state.ordered):,}개나 되는 장면이라 고친 결과를 하나하나 다시 판정해 볼 수 없어 "
+                "고치는 법을 싣지 않았습니다.")
+
+
 def _scene_region(scene: _Scene, keep: Sequence[Expr], drop: Sequence[Expr]) -> tuple[Expr, bool] | None:
     """The condition true exactly where every condition of ``keep`` holds and none of
     ``drop`` does, over the flags the scene's conditions use; ``None`` past the bounds."""
@@ -996,8 +1006,10 @@ def shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
 def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
     later = a.overlap.get(branch_id)
     info = a.shadowed.get(later) if later else None
-    if info is None or not _decided(a, info.scene_id):
+    if info is None:
         return None
+    if not _decided(a, info.scene_id):
+        return _too_large(a, info.scene_id)
     if info.unsatisfiable:
         return unsatisfiable_fix(a, later)  # type: ignore[arg-type]
     scene = _scene(a, info.scene_id)
@@ -1188,7 +1200,7 @@ def _unsatisfiable_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
 def always_true_fix(a: "Analysis", branch, later: Sequence[str]) -> dict[str, Any] | None:
     """Narrow an always-true condition to where none of the branches it hides holds."""
     if not _decided(a, branch.from_scene):
-        return None
+        return _too_large(a, branch.from_scene)
     scene = _scene(a, branch.from_scene)
     region = _scene_region(scene, [], [e for bid, e in scene.rows if bid in later])
     if region is None or isinstance(region[0], Const):

@@ -278,6 +278,29 @@ def test_condition_typos_get_their_likely_intended_text(text, want, tmp_path):
     _check_every_fix(path, work)
 
 
+def test_a_scene_past_the_fix_bound_says_why_it_has_no_fix(tmp_path):
+    """A scene of more than MAX_FIX_BRANCHES branches is not decided again for each
+    candidate fix: its 조건이 겹침 card says so in its fix line, with nothing to apply."""
+    from storygraph.fixes import MAX_FIX_BRANCHES
+
+    n = MAX_FIX_BRANCHES + 1
+    rows = ["S1,시작,Y,N,trust,,,,,,,,,,,", "S2,끝,N,Y,,,,,,,,,,,,"]
+    # trust >= 0 covers every later branch; each later one is shadowed
+    rows += [f",,,,,B{i},S1,S2,trust >= {0 if i == 1 else i % 5},{i},,,,,," for i in range(1, n + 1)]
+    rows += [",,,,,,,,,,trust,신뢰도,int,0,5,"]
+    path = tmp_path / "scenario.csv"
+    path.write_text("scene_id,title,is_entry,is_ending,available_flags,branch_id,from_scene,to_scene,condition_expr,order_no,"
+                    "flag,label,type,min_value,max_value,values\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    report = lint(path)
+    first = next(c for c in report.cards if c.data.get("branch_id") == "B1")
+    assert first.data["verdict"] == "조건이 겹침"
+    fix = first.data["fix"]
+    assert fix["edits"] == []
+    assert fix["text"] == (f"분기가 {n:,}개나 되는 장면이라 고친 결과를 하나하나 다시 판정해 볼 수 없어 "
+                           "고치는 법을 싣지 않았습니다."), fix
+    assert is_polite_sentence(fix["text"])
+
+
 # ----------------------------------------------------------------------------- the parts
 
 
