@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from verdicts.korean import code, join_clauses
+from verdicts.korean import code
 from verdicts.model import Finding, InputIssue
 from verdicts.progress import SILENT, Progress
 

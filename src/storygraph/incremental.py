@@ -456,7 +456,6 @@ class IncrementalLint:
         from verdicts.report import ITEM_SEPARATOR, card_text, encode_items, iter_json_bytes, iter_text_bytes
         from verdicts.reporters import REPORTERS
 
-        made = self._made
         # (the report of the last lint with no card accepted holds the cards of its runs)
         plain = format in ("json", "text") and report.cards is self._plain
         if not plain:

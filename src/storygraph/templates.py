@@ -9,7 +9,7 @@ one sentence by :func:`verdicts.korean.join_clauses`.
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, Sequence
+from typing import Mapping, Sequence
 
 from verdicts.korean import code, josa
 from verdicts.records import Frozen

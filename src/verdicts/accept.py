@@ -17,7 +17,6 @@ covers what leads only into it) with :meth:`~verdicts.domain.Domain.extend_accep
 from __future__ import annotations
 
 import copy
-from typing import Any
 
 from .config import Config
 from .model import InputIssue

@@ -11,7 +11,7 @@ import json
 from collections import OrderedDict
 from contextvars import ContextVar
 
-from typing import Any, ClassVar, Iterable, Iterator, NamedTuple, Sequence
+from typing import Any, Iterable, NamedTuple, Sequence
 
 
 from .model import Card, Report
