@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Hashable, Iterable, Mapping
 
 from verdicts.errors import ConditionSyntaxError
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 
 from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condition, types_fit
@@ -295,10 +295,10 @@ def _whole_issues(scenario: Scenario, entries: list[str], endings: list[str]) ->
     scene_file = scenario.files.get("scene_states")
     if scenario.scenes and scenario.has("scene_states", "is_entry") and not entries:
         issues.append(InputIssue(file=scene_file, table="scene_states", column="is_entry",
-                                 reason="is_entry가 참인 시작 장면이 하나도 없어 어느 장면에도 닿을 수 없습니다."))
+                                 reason="시작 장면 표시(`is_entry`)가 참인 장면이 하나도 없어 어느 장면에도 닿을 수 없습니다."))
     if scenario.scenes and scenario.has("scene_states", "is_ending") and not endings:
         issues.append(InputIssue(file=scene_file, table="scene_states", column="is_ending",
-                                 reason="is_ending이 참인 엔딩 장면이 하나도 없어 어느 장면도 끝에 닿을 수 없습니다."))
+                                 reason="엔딩 표시(`is_ending`)가 참인 장면이 하나도 없어 어느 장면도 끝에 닿을 수 없습니다."))
     return issues
 
 
@@ -405,7 +405,7 @@ def _check_available_flags(a: Analysis, only: Iterable[str] | None = None) -> No
         for f in scene.available_flags or ():
             if f not in sc.flags and f not in sc.rejected_flags:  # (a refused row has its own issue)
                 a.issues.append(InputIssue(file=sc.files.get("scene_states"), table="scene_states", line=scene.line,
-                                           column="available_flags", reason=f"'available_flags'에 적힌 {josa(repr(f), '이/가')} 'flag_spec'에 없습니다."))
+                                           column="available_flags", reason=f"`available_flags`에 적힌 플래그 {josa(code(f), '이/가')} `flag_spec`에 없습니다."))
 
 
 def _find_stuck(a: Analysis, memo: AnalysisMemo | None = None, only: set | None = None) -> None:
@@ -534,7 +534,7 @@ def _read_menu_columns(a: Analysis) -> None:
         kind = _KINDS.get(text.lower())
         if kind is None:
             a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="kind",
-                                       reason=f"kind 칸에 적힌 {josa(repr(text), '은/는')} auto나 choice가 아니라 이 장면의 겹침은 따지지 않았습니다."))
+                                       reason=f"`kind` 칸에 적힌 {josa(code(text), '은/는')} `auto`나 `choice`가 아니라 이 장면의 겹침은 따지지 않았습니다."))
             a.kinds[b.branch_id] = "?"
         elif kind == "choice":
             a.kinds[b.branch_id] = kind
@@ -592,7 +592,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
     )
     if first and not has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
-                                   reason="flag_spec 표가 없어 조건식의 플래그 범위를 알 수 없어 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
+                                   reason="`flag_spec` 표가 없어 조건식의 플래그 범위를 알 수 없어 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
     flags = sc.flags
     # per condition tree (by id; the trees live in ``conditions``): flags, constants, type problems
     infos: dict[int, tuple[tuple[str, ...], dict[str, frozenset], tuple[TypeProblem, ...]]] = {}
@@ -684,7 +684,7 @@ def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditio
                 if b.order_no in seen:
                     dup.append(b.branch_id)
                     a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="order_no",
-                                               reason=f"장면 '{scene_id}'에서 나가는 분기 {josa(repr(seen[b.order_no].branch_id), '과/와')} 'order_no'가 {josa(str(b.order_no), '으로/로')} 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
+                                               reason=f"장면 {code(scene_id)}에서 나가는 분기 {josa(code(seen[b.order_no].branch_id), '과/와')} `order_no` 값이 {josa(str(b.order_no), '으로/로')} 같아 둘 중 어느 분기가 먼저 걸리는지 알 수 없습니다."))
                 else:
                     seen[b.order_no] = b
     else:
@@ -835,7 +835,7 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
             reason = p.reason
             if p.undeclared and p.flag in sc.rejected_flags:
                 refused.append(p.flag)
-                reason = (f"플래그 '{p.flag}'의 flag_spec 행({sc.rejected_flags[p.flag]}번째 줄)을 받아들이지 않아 "
+                reason = (f"플래그 {code(p.flag)}의 `flag_spec` 행({sc.rejected_flags[p.flag]}번째 줄)을 받아들이지 않아 "
                           "이 조건은 따지지 않았습니다.")
             else:
                 (undeclared if p.undeclared else typed).append(p.flag)
@@ -851,7 +851,7 @@ def _why_undecided(a: Analysis, scene_id: str, ordered: list[Branch], missing_co
                 not_available.append(f)
                 culprit_branches.append(b.branch_id)
                 a.issues.append(InputIssue(file=file, table="story_branches", line=b.line, column="condition_expr",
-                                           reason=f"조건식이 쓰는 플래그 {josa(repr(f), '이/가')} 장면 '{scene_id}'의 'available_flags'에 없습니다."))
+                                           reason=f"조건식이 쓰는 플래그 {josa(code(f), '이/가')} 장면 {code(scene_id)}의 `available_flags`에 없습니다."))
     if missing_column is not None:
         return Undecided("column", column=missing_column)
     if available is None:

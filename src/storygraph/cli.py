@@ -62,9 +62,9 @@ def lint(paths: list[Path], format: str | None, config: Path | None, html: Path 
         return judge(DOMAIN, paths, options)
     targets = DOMAIN.expand_paths(paths)
     if len(targets) != 1:
-        raise fail("'--html', '--dot', '--grading'은 시나리오 하나에만 쓸 수 있습니다.")
+        raise fail("`--html`, `--dot`, `--grading` 옵션은 시나리오 하나에만 쓸 수 있습니다.")
     if grading is not None and html is None:
-        raise fail("'--grading'은 '--html'과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
+        raise fail("`--grading` 옵션은 `--html` 옵션과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
     _check_outputs(("--html", html), ("--dot", dot))
     # one scenario whose report the diagram or the screen needs as a whole
     target = targets[0]
@@ -143,7 +143,7 @@ def explain(name: str | None = None) -> int:
         names = explainable_names()
         close = get_close_matches(name.strip(), names, n=1, cutoff=0.6)
         hint = f" 혹시 {josa(code(close[0]), '을/를')} 찾으셨나요?" if close else ""
-        raise fail(f"{josa(code(name), '은/는')} 알 수 없는 이름입니다.{hint} 쓸 수 있는 이름은 "
+        raise fail(f"{josa(code(name), '이라/라')}는 이름은 알 수 없습니다.{hint} 쓸 수 있는 이름은 "
                    f"{', '.join(code(n) for n in names)}입니다.")
     sys.stdout.write(text + "\n")
     return 0
@@ -178,13 +178,17 @@ def _parse_plants(items: list[str], scenes: int) -> dict[str, int]:
         kind, sep, number = item.partition("=")
         kind = kind.strip().replace("-", "_")
         if not sep or not number.strip().isdigit():
-            raise fail(f"'--plant'는 'KIND=N' 꼴이어야 합니다. 받은 값은 '{item}'입니다.")
+            from verdicts.korean import code
+
+            raise fail(f"`--plant` 값은 `KIND=N` 꼴이어야 합니다. 받은 값은 {code(item)}입니다.")
         if kind == "all":
             counts = {k: int(number) for k in KINDS}
         elif kind in KINDS:
             counts[kind] = int(number)
         else:
-            raise fail(f"알 수 없는 결함 종류 '{kind}' (있는 종류: all, {', '.join(KINDS)})")
+            from verdicts.korean import code
+
+            raise fail(f"알 수 없는 결함 종류 {code(kind)}입니다. 있는 종류는 {', '.join(code(k) for k in ('all', *KINDS))}입니다.")
     return counts
 
 
@@ -320,7 +324,7 @@ def build() -> CommandLine:
     c.option("--grading", type=Path, metavar="FILE", help="--html의 자가채점 칸을 채울 채점 결과 JSON")
     c.flag("--quiet", "-q", help="진행 줄을 쓰지 않습니다 (터미널에서 1초 넘게 걸릴 때만 나옵니다)")
     c.option("--jobs", "-j", type=int_in("--jobs", 1), metavar="N",
-             help="프로세스 수: 큰 시나리오의 카드나 여러 시나리오를 나눠 맡깁니다 (기본: 코어마다 하나, VERDICTS_JOBS로도 정합니다)")
+             help="프로세스 수: 큰 시나리오의 카드나 여러 시나리오를 나눠 맡깁니다 (기본: 코어마다 하나, `VERDICTS_JOBS`로도 정합니다)")
     c.option("--all", dest="all_", action="store_true",
              help="글 보고서에 끝까지 닿음 카드와 통과한 자동 검증을 모두 적습니다 (기본은 개수만 적습니다)")
 
@@ -337,13 +341,13 @@ def build() -> CommandLine:
     c = cl.command("grade", grade)
     c.argument("path", type=Path, metavar="PATH", help="시나리오, 또는 NAME.csv와 NAME.gold.csv 쌍이 든 정답 폴더")
     c.argument("gold", type=Path, nargs="?", default=None, metavar="GOLD",
-               help="정답 CSV: target_no, verdict, 그리고 있으면 overlapping_branch_id와 note")
+               help="정답 CSV: `target_no`, `verdict`, 그리고 있으면 `overlapping_branch_id`와 `note`")
     c.option("--format", "-f", choices=["text", "json"], default="text", help="출력 형식")
 
     c = cl.command("fuzz", fuzz)
     c.option("--seed", type=int, default=1, metavar="N", help="난수 씨앗: 같은 씨앗이면 같은 시나리오가 나옵니다")
     c.option("--scenes", type=int_in("--scenes", 1), default=200, metavar="N", help="장면 수 (심은 장면 포함)")
-    c.option("--flags", type=int_in("--flags", 0), default=4, metavar="N", help="flag_spec의 플래그 수")
+    c.option("--flags", type=int_in("--flags", 0), default=4, metavar="N", help="`flag_spec`의 플래그 수")
     c.option("--out", type=Path, metavar="DIR", help="scenario.csv와 manifest.json을 남길 폴더")
     c.option("--plant", action="append", default=[], metavar="KIND=N",
              help="심을 결함 KIND=N, 여러 번 줄 수 있습니다 (all=N은 모든 종류; 기본은 장면 200개마다 종류별 하나)")
@@ -354,7 +358,7 @@ def build() -> CommandLine:
     c.option("--output", "-o", type=Path, required=True, metavar="FILE",
              help="쓸 곳: .dot, .svg, .png (확장자로 정합니다), Mermaid는 .md/.mmd")
     c.option("--format", "-f", choices=["dot", "svg", "png", "mermaid"], help="확장자로 정한 형식 대신 쓸 형식")
-    c.option("--focus", metavar="WHERE", help="'findings'(끝까지 닿음이 아닌 카드 둘레) 또는 장면 id")
+    c.option("--focus", metavar="WHERE", help="`findings`(끝까지 닿음이 아닌 카드 둘레) 또는 장면 id")
     c.option("--hops", type=int_in("--hops", 0), metavar="N", help="초점 둘레로 몇 걸음까지 (기본: findings는 1, 장면은 2)")
     c.option("--timeout", type=number_in("--timeout", 0.1), default=30.0, metavar="SECONDS", help="dot이 쓸 수 있는 초")
     c.option("--max-nodes", type=int_in("--max-nodes", 1), metavar="N",
@@ -382,7 +386,7 @@ def build() -> CommandLine:
     c.option("--from", dest="fmt", metavar="FORMAT", help="이야기 형식 (ink, ink-json, twee, choicescript, yarn; 기본: 확장자로)")
     c.option("--ending-tag", default="ending", metavar="TAG", help="Twine: 엔딩을 뜻하는 passage 태그")
     c.option("--entries", default="unreached", metavar="WHICH",
-             help="Yarn: 'unreached'(Start와 어느 jump도 닿지 않는 노드) 또는 노드 제목 하나")
+             help="Yarn: `unreached`(`Start`와 어느 `jump`도 닿지 않는 노드) 또는 노드 제목 하나")
     return cl
 
 

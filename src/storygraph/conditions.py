@@ -196,9 +196,9 @@ class _ToAstRules:
             elif right.kind == "flag" and left.kind != "flag":
                 parts.append(Compare(right.value, _FLIP[op], left.value, right.pos))
             elif left.kind == "flag":
-                raise _SemanticError(right.pos, f"두 플래그 {josa(_q(left.text), '과/와')} {josa(_q(right.text), '을/를')} 서로 비교할 수는 없습니다. 한쪽은 정수나 따옴표 문자열이어야 합니다. 문자열 값이라면 \"{right.text}\"처럼 따옴표로 감싸 주세요.")
+                raise _SemanticError(right.pos, f"두 플래그 {josa(_q(left.text), '과/와')} {josa(_q(right.text), '을/를')} 서로 비교할 수는 없습니다. 한쪽은 정수나 따옴표 문자열이어야 합니다. 문자열 값이라면 {_q(chr(34) + right.text + chr(34))}처럼 따옴표로 감싸 주세요.")
             else:
-                raise _SemanticError(left.pos, f"'{left.text} {op_tok} {right.text}'에는 플래그가 없습니다. 비교의 한쪽은 플래그 이름이어야 합니다.")
+                raise _SemanticError(left.pos, f"{_q(f'{left.text} {op_tok} {right.text}')}에는 플래그가 없습니다. 비교의 한쪽은 플래그 이름이어야 합니다.")
         return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
@@ -215,14 +215,14 @@ _TOKEN_WORDS = {
     "NAME": "플래그 이름",
     "SIGNED_INT": "정수",
     "STRING": "따옴표 문자열",
-    "LPAR": "'('",
-    "RPAR": "')'",
-    "COMP_OP": "비교 연산자(== != < <= > >=)",
-    "_AND": "and",
-    "_OR": "or",
-    "_NOT": "not",
-    "TRUE": "true",
-    "FALSE": "false",
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "COMP_OP": "비교 연산자(`==` `!=` `<` `<=` `>` `>=`)",
+    "_AND": "`and`",
+    "_OR": "`or`",
+    "_NOT": "`not`",
+    "TRUE": "`true`",
+    "FALSE": "`false`",
     "$END": "식의 끝",
 }
 _KEYWORD_TOKENS = {"_AND", "_OR", "_NOT", "TRUE", "FALSE"}
@@ -253,8 +253,8 @@ def _friendly(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
     """Turn lark's exception into a message with position and what was expected; a
     closing parenthesis is only suggested when one is open."""
     err = _friendly_raw(text, exc)
-    if "')'" in err.expected and _balanced(text[: err.position - 1]):
-        expected = [w for w in err.expected if w != "')'"]
+    if "`)`" in err.expected and _balanced(text[: err.position - 1]):
+        expected = [w for w in err.expected if w != "`)`"]
         message = err.message.replace(_one_of(err.expected), _one_of(expected)) if expected else err.message
         return ConditionSyntaxError(text, err.position, expected, message)
     return err
@@ -266,7 +266,7 @@ def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
     if isinstance(exc, UnexpectedCharacters):
         pos = exc.column if exc.column and exc.column > 0 else exc.pos_in_stream + 1
         ch = text[pos - 1] if 0 < pos <= len(text) else ""
-        hint = {"&": " '그리고'는 'and'나 '&&'로 씁니다.", "|": " '또는'은 'or'나 '||'로 씁니다.",
+        hint = {"&": " '그리고'는 `and`나 `&&`로 씁니다.", "|": " '또는'은 `or`나 `||`로 씁니다.",
                 '"': " 따옴표가 닫히지 않았습니다.", "'": " 따옴표가 닫히지 않았습니다."}.get(ch, "")
         expected = _expected_words(set(exc.allowed or ()))
         exp_text = f" 이 자리에는 {_one_of(expected)} 와야 합니다." if expected else ""
@@ -709,29 +709,29 @@ def check_types(expr: Expr, flags: Mapping[str, Flag]) -> list[TypeProblem]:
             continue
         spec = flags.get(node.flag)
         if spec is None:
-            problems.append(TypeProblem(node.flag, node.pos, f"플래그 {josa(_q(node.flag), '이/가')} 'flag_spec'에 없습니다.", undeclared=True))
+            problems.append(TypeProblem(node.flag, node.pos, f"플래그 {josa(_q(node.flag), '이/가')} `flag_spec`에 없습니다.", undeclared=True))
             continue
         if isinstance(node, FlagTrue):
             if spec.type != "bool":
                 kind = "정수" if spec.type == "int" else "열거형"
-                problems.append(TypeProblem(node.flag, node.pos, f"{josa(_q(node.flag), '은/는')} {kind} 플래그라 이름만 쓸 수 없고 '{node.flag} == …'처럼 비교해야 합니다."))
+                problems.append(TypeProblem(node.flag, node.pos, f"플래그 {josa(_q(node.flag), '은/는')} {kind} 플래그라 이름만 쓸 수 없고 {_q(node.flag + ' == …')}처럼 비교해야 합니다."))
             continue
         value, op = node.value, node.op
         if spec.type == "bool":
             if op not in ("==", "!="):
-                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 '{node.flag}'에는 {josa(_q(op), '을/를')} 쓸 수 없습니다. '=='나 '!='로 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 {_q(node.flag)}에는 {josa(_q(op), '을/를')} 쓸 수 없습니다. `==`나 `!=`로 비교해 주세요."))
             elif not (isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))):
-                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. true/false 또는 1/0과 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"참/거짓 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. `true`나 `false`, 또는 `1`이나 `0`과 비교해 주세요."))
         elif spec.type == "int":
             if isinstance(value, bool) or not isinstance(value, int):
                 problems.append(TypeProblem(node.flag, node.pos, f"정수 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. 정수와 비교해 주세요."))
         elif spec.type == "enum":
             if not isinstance(value, str):
-                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. \"{spec.values[0] if spec.values else '값'}\"처럼 따옴표로 감싼 값과 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 {josa(_q(node.flag), '을/를')} {josa(_show(value), '과/와')} 비교했습니다. {_q(chr(34) + (spec.values[0] if spec.values else '값') + chr(34))}처럼 따옴표로 감싼 값과 비교해 주세요."))
             elif op not in ("==", "!="):
-                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 '{node.flag}'에는 {josa(_q(op), '을/를')} 쓸 수 없습니다. '=='나 '!='로 비교해 주세요."))
+                problems.append(TypeProblem(node.flag, node.pos, f"열거형 플래그 {_q(node.flag)}에는 {josa(_q(op), '을/를')} 쓸 수 없습니다. `==`나 `!=`로 비교해 주세요."))
             elif value not in spec.values:
-                problems.append(TypeProblem(node.flag, node.pos, f"{josa(_q(value), '은/는')} 열거형 플래그 '{node.flag}'에 선언된 값이 아닙니다 (선언된 값: {'|'.join(spec.values)})."))
+                problems.append(TypeProblem(node.flag, node.pos, f"값 {josa(_q(value), '은/는')} 열거형 플래그 {_q(node.flag)}에 선언된 값이 아닙니다 (선언된 값: {', '.join(_q(v) for v in spec.values)})."))
     return problems
 
 
@@ -761,16 +761,18 @@ def types_fit(expr: Expr, flags: Mapping[str, Flag]) -> bool:
 
 
 def _q(text: Any) -> str:
-    """``text`` between single quotes, as messages quote what the creator wrote."""
-    return f"'{text}'"
+    """``text`` quoted as code (:func:`verdicts.korean.code`), as messages quote what the
+    creator wrote."""
+    return f"`{text}`"
 
 
 def _show(value: Any) -> str:
+    """A compared value as the condition writes it, quoted as code."""
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return _q("true" if value else "false")
     if isinstance(value, str):
-        return f'"{value}"'
-    return str(value)
+        return _q(f'"{value}"')
+    return _q(value)
 
 
 # ----------------------------------------------------------------------------- evaluation

@@ -40,7 +40,7 @@ import graphviz
 
 from verdicts.errors import VerdictsError
 from verdicts.outputs import write_output
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.palette import UNJUDGED, verdict_colours
 from verdicts.safe_text import clean
 
@@ -74,11 +74,11 @@ SHAPES: dict[str, str] = {
 }
 #: how the legend names each shape
 SHAPE_WORDS: dict[str, str] = {
-    "entry": "집 모양 = 시작 장면(is_entry)",
-    "ending": "이중 팔각형 = 엔딩(is_ending)",
+    "entry": "집 모양 = 시작 장면(`is_entry`)",
+    "ending": "이중 팔각형 = 엔딩(`is_ending`)",
     "unreached": "육각형 = 어디서도 안 닿는 장면",
     "scene": "둥근 상자 = 그 밖의 장면",
-    "ghost": "점선 상자 = 없는 장면(to_scene이 목록에 없음)",
+    "ghost": "점선 상자 = 없는 장면(`to_scene`이 목록에 없음)",
 }
 
 
@@ -238,11 +238,11 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
                 seeds.update((e.tail, e.head))
     else:
         if focus not in sc.scenes:
-            raise DiagramError(f"초점으로 준 장면 {josa(repr(focus), '이/가')} 'scene_id' 목록에 없습니다.")
+            raise DiagramError(f"초점으로 준 장면 {josa(code(focus), '이/가')} `scene_id` 목록에 없습니다.")
         hops = SCENE_HOPS if hops is None else hops
         seeds = {names[focus]}
     if hops < 0:
-        raise DiagramError("'--hops'는 0 이상이어야 합니다.")
+        raise DiagramError("`--hops` 값은 0 이상이어야 합니다.")
     neighbours: dict[str, set[str]] = {n.name: set() for n in all_nodes}
     for e in edges:
         neighbours[e.tail].add(e.head)
@@ -383,7 +383,7 @@ def check_size(model: DiagramModel, *, max_nodes: int = MAX_NODES, max_edges: in
         raise DiagramTooLarge(
             f"그림으로 그리기에 너무 큽니다: 장면 {len(model.nodes)}개, 분기 {len(model.edges)}개 "
             f"(한도 장면 {max_nodes}개, 분기 {max_edges}개). "
-            "'--focus findings'로 판정이 나온 곳 둘레만, 또는 '--focus 장면ID --hops N'으로 한 장면 둘레만 그려 보세요."
+            "`--focus findings`로 판정이 나온 곳 둘레만, 또는 `--focus 장면ID --hops N`으로 한 장면 둘레만 그려 보세요."
         )
 
 
@@ -399,16 +399,16 @@ def layout(dot_source: str, fmt: Literal["svg", "png"], *, timeout: float = DOT_
     """
     exe = shutil.which("dot")
     if exe is None:
-        raise DiagramError("Graphviz의 'dot' 프로그램이 없습니다. 'scripts/setup.sh'를 실행해 설치하세요.")
+        raise DiagramError("Graphviz의 `dot` 프로그램이 없습니다. `scripts/setup.sh`를 실행해 설치하세요.")
     try:
         proc = subprocess.run([exe, f"-T{fmt}"], input=dot_source.encode("utf-8"), capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise DiagramTooLarge(
-            f"dot이 {timeout:g}초 안에 배치를 끝내지 못해 멈췄습니다. "
-            "--focus findings 또는 --focus 장면ID --hops N 으로 그릴 범위를 줄여 보세요."
+            f"`dot`이 {timeout:g}초 안에 배치를 끝내지 못해 멈췄습니다. "
+            "`--focus findings`나 `--focus 장면ID --hops N`으로 그릴 범위를 줄여 보세요."
         ) from None
     if proc.returncode != 0:
-        raise DiagramError(f"dot이 실패했습니다: {proc.stderr.decode('utf-8', 'replace').strip()[:500]}")
+        raise DiagramError(f"`dot`이 실패했습니다: {proc.stderr.decode('utf-8', 'replace').strip()[:500]}")
     return proc.stdout
 
 
@@ -495,7 +495,7 @@ def format_for(path: Path, requested: str | None = None) -> Format:
     """The output format: ``requested`` if given, else from the file suffix."""
     if requested:
         if requested not in ("dot", "svg", "png", "mermaid"):
-            raise DiagramError(f"알 수 없는 그림 형식 '{requested}'입니다 (dot, svg, png, mermaid).")
+            raise DiagramError(f"알 수 없는 그림 형식 {code(requested)}입니다 (`dot`, `svg`, `png`, `mermaid`).")
         return requested  # type: ignore[return-value]
     suffix = path.suffix.lower().lstrip(".")
     if suffix in ("dot", "gv"):
@@ -504,7 +504,8 @@ def format_for(path: Path, requested: str | None = None) -> Format:
         return suffix  # type: ignore[return-value]
     if suffix in ("md", "mmd", "mermaid"):
         return "mermaid"
-    raise DiagramError(f"파일 이름 '{path.name}'의 확장자로 형식을 알 수 없습니다: .dot, .svg, .png, .md(.mmd) 가운데 하나를 쓰거나 '--format'을 주세요.")
+    raise DiagramError(f"파일 이름 {code(path.name)}의 확장자로 형식을 알 수 없습니다. `.dot`, `.svg`, `.png`, `.md`(`.mmd`) 가운데 "
+                      "하나를 쓰거나 `--format`을 주세요.")
 
 
 def write_diagram(model: DiagramModel, path: str | Path, *, format: str | None = None, timeout: float = DOT_TIMEOUT,

@@ -21,7 +21,7 @@ from pathlib import Path
 from verdicts.grading import GradeResult, grade_domain, merge_results
 
 from verdicts.version import tool_version
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 
 from .domain import DOMAIN
 from .model import VERDICTS
@@ -75,7 +75,7 @@ def grade_suite(folder: str | Path) -> GradeResult:
     missing: list[InputIssue] = []
     for scenario, gold in gold_pairs(folder):
         if not scenario.exists():
-            missing.append(InputIssue(file=str(gold), table="gold", reason=f"정답 파일에 맞는 시나리오 {josa(repr(scenario.name), '이/가')} 없어 이 정답 파일은 채점하지 않았습니다."))
+            missing.append(InputIssue(file=str(gold), table="gold", reason=f"정답 파일에 맞는 시나리오 {josa(code(scenario.name), '이/가')} 없어 이 정답 파일은 채점하지 않았습니다."))
             continue
         results.append(grade_scenario(scenario, gold))
     merged = merge_results(results, gold_path=folder, verdicts=VERDICTS, domain="storygraph", tool="storygraph", version=_version())

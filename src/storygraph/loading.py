@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.errors import InputError
 from verdicts.tables import RawRow, RawTable, Row, TypedTable, load_typed_tables, path_kind, shared_index
@@ -162,7 +162,7 @@ def branch_of(row: Row, t: TypedTable, issues: list[InputIssue]) -> Branch:
     valid = "order_no" not in row.invalid
     if order is not None and order < 1:
         issues.append(InputIssue(file=t.file, table=t.name, line=row.line, column="order_no",
-                                 reason=f"order_no 값은 1 이상이어야 하는데 {order}입니다."))
+                                 reason=f"`order_no` 값은 1 이상이어야 하는데 {order}입니다."))
         valid = False
     return Branch(v["branch_id"], v["from_scene"], v["to_scene"], get("condition_expr"), order, row.line, row.raw, valid)
 
@@ -177,7 +177,7 @@ def _flag_from_row(v: dict, line: int, raw: dict, t: TypedTable, issues: list[In
     if not kind:
         kind = "enum" if values else ("int" if lo is not None or hi is not None else "bool")
         if t.has("type"):
-            issue("type", f"플래그 '{v['flag']}'의 type이 비어 있어 다른 칸을 보고 {josa(kind, '으로/로')} 읽었습니다.")
+            issue("type", f"플래그 {code(v['flag'])}의 `type` 칸이 비어 있어 다른 칸을 보고 {josa(code(kind), '으로/로')} 읽었습니다.")
     if kind in ("boolean", "bool"):
         kind = "bool"
     elif kind in ("int", "integer", "number"):
@@ -185,12 +185,12 @@ def _flag_from_row(v: dict, line: int, raw: dict, t: TypedTable, issues: list[In
     elif kind in ("enum", "choice", "str", "string"):
         kind = "enum"
     else:
-        issue("type", f"type 칸에 적힌 {josa(repr(v.get('type')), '은/는')} bool, int, enum 가운데 하나가 아니라 이 플래그를 쓰는 조건은 따지지 않습니다.")
+        issue("type", f"`type` 칸에 적힌 {josa(code(v.get('type')), '은/는')} `bool`, `int`, `enum` 가운데 하나가 아니라 이 플래그를 쓰는 조건은 따지지 않습니다.")
         return None
     if kind == "int" and lo is not None and hi is not None and lo > hi:
-        issue("min_value", f"min_value 값 {josa(str(lo), '이/가')} max_value 값 {hi}보다 커서 이 플래그를 쓰는 조건은 따지지 않습니다.")
+        issue("min_value", f"`min_value` 값 {josa(str(lo), '이/가')} `max_value` 값 {hi}보다 커서 이 플래그를 쓰는 조건은 따지지 않습니다.")
         return None
     if kind == "enum" and not values:
-        issue("values", f"열거형 플래그 '{v['flag']}'에 values가 없어 이 플래그를 쓰는 조건은 따지지 않습니다.")
+        issue("values", f"열거형 플래그 {code(v['flag'])}의 `values` 칸이 비어 있어 이 플래그를 쓰는 조건은 따지지 않습니다.")
         return None
     return Flag(flag=v["flag"], label=v.get("label"), type=kind, min_value=lo, max_value=hi, values=values, line=line, raw=raw)

@@ -94,7 +94,7 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
         shown = "" if len(window) == len(ordered) else \
             f", {len(ordered):,}개 가운데 {window.start + 1:,}–{window.stop:,}번째"
         tables[card.key] = ContextTable(
-            caption=f"{name}에서 나가는 분기 (order_no 순서, title = 도착 장면{shown})",
+            caption=f"{name}에서 나가는 분기 (`order_no` 순서, title = 도착 장면{shown})",
             columns=["branch_id", "title", "condition_expr", "order_no"],
             rows=rows, highlight=marks, empty=f"{name}에서 나가는 분기가 없습니다.",
         )

@@ -34,7 +34,7 @@ __all__ = ["story_format", "write_story_csv", "point_at_story", "story_entries",
            "STORY_KINDS"]
 
 #: what a folder of stories may hold, as the messages name it
-STORY_KINDS = ".ink, .ink.json, .twee, .tw, .yarn, ChoiceScript의 startup.txt"
+STORY_KINDS = "`.ink`, `.ink.json`, `.twee`, `.tw`, `.yarn`, ChoiceScript의 `startup.txt`"
 _STORY_SUFFIXES = (".ink", ".ink.json", ".twee", ".tw", ".twee3", ".tw3", ".yarn")
 _INCLUDE = re.compile(rb"^[ \t]*INCLUDE[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 #: how much of an .ink file is searched for INCLUDE lines when a folder is listed
@@ -129,11 +129,11 @@ def folder_story(folder: Path, tables: list[Path]) -> Path | None:
                          "어느 쪽을 읽을지 정하지 않았습니다. 읽을 파일이나 폴더를 따로 주세요.")
     if len(stories) > 1:
         raise InputError(f"{folder}: 폴더에 이야기 파일이 {len(stories)}개({_names(stories)}) 있어 하나만 골라 읽지 않았습니다. "
-                         "파일을 하나씩 주거나 storygraph lint 명령에 폴더를 주세요.")
+                         "파일을 하나씩 주거나 `storygraph lint` 명령에 폴더를 주세요.")
     if stories:
         return stories[0]
     if not tables:
-        raise InputError(f"{folder}: 폴더에 시나리오 표(scene_states.csv, scenario.csv 같은 .csv, .xlsx, .json, .yaml 파일)도, "
+        raise InputError(f"{folder}: 폴더에 시나리오 표(`scene_states.csv`, `scenario.csv` 같은 `.csv`, `.xlsx`, `.json`, `.yaml` 파일)도, "
                          f"이야기 파일({STORY_KINDS})도 없습니다.")
     return None
 
@@ -150,7 +150,7 @@ def _names(paths: list[Path], folder: Path | None = None, limit: int = 3) -> str
                 names.extend(f.name for f in sorted(folder.iterdir()) if is_story_file(f) and not f.is_dir())
             except OSError:
                 names.append(folder.name)
-    shown = ", ".join(names[:limit])
+    shown = ", ".join(f"`{n}`" for n in names[:limit])
     return shown + (f" 외 {len(names) - limit}개" if len(names) > limit else "")
 
 

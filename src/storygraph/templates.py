@@ -134,7 +134,7 @@ def _value_pred(label: str, value: str, negate: bool = False) -> Pred:
     if verbal is not None:
         stem, past = verbal
         return _not_stem(_subject(label), stem, past) if negate else _stem(_subject(label), stem, past)
-    shown = value if value and value[-1:] != "음" and value.strip() == value else f"'{value}'"
+    shown = value if value and value[-1:] != "음" and value.strip() == value else code(value)
     return _not_copula(_subject(label), shown) if negate else _copula(_subject(label), shown)
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 
 from .config import Config
+from .korean import code
 from .model import InputIssue
 
 __all__ = ["apply_acceptances", "accepts_anything", "failing", "exit_code", "failed_checks", "checks_failed_message",
@@ -60,13 +61,13 @@ def apply_acceptances(domain, report, config: Config):
 
     for entry in config.accept:
         if not accept(entry.target, entry.code, entry.reason):
-            what = f"{entry.target}" + (f" ({entry.code})" if entry.code else "")
+            what = code(entry.target) + (f"({code(entry.code)})" if entry.code else "")
             issues.append(InputIssue(file=config.source, table="accept", column="target",
                                      reason=f"의도된 것으로 적어 둔 {what}에 해당하는 판정이나 발견이 없습니다. 낡은 항목이면 지워 주세요."))
     for target, reason, file, table, line in rows:
         if not accept(target, None, reason):
             issues.append(InputIssue(file=file, table=table, line=line, column="lint_ignore",
-                                     reason=f"'lint_ignore'가 적혀 있지만 {target}에는 의도됨으로 둘 판정이나 발견이 없습니다. 낡은 값이면 지워 주세요."))
+                                     reason=f"`lint_ignore` 칸에 값이 적혀 있지만 {code(target)}에는 의도됨으로 둘 판정이나 발견이 없습니다. 낡은 값이면 지워 주세요."))
     for key, reason in domain.extend_acceptances(report, dict(accepted_cards)).items():
         accepted_cards.setdefault(key, reason)
     out = copy.copy(report)

@@ -30,7 +30,7 @@ __all__ = ["main", "run", "build", "COMMANDS_GROUP", "unknown_name_message"]
 #: docstring is the group's help
 COMMANDS_GROUP = "verdicts.commands"
 
-_DB_HELP = "회차 데이터베이스(SQLite) 파일 (기본: $VERDICTS_DB, 없으면 ~/.local/share/verdicts/rounds.sqlite3)"
+_DB_HELP = "회차 데이터베이스(SQLite) 파일 (기본: `$VERDICTS_DB`, 없으면 `~/.local/share/verdicts/rounds.sqlite3`)"
 
 
 def _domain(name: str):
@@ -67,7 +67,7 @@ def run_domain(domain: str, paths: list[Path], format: str | None, config: Path 
     from .reporters import REPORTERS
 
     if grading is not None and html is None:
-        raise fail("'--grading'은 '--html'과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
+        raise fail("`--grading` 옵션은 `--html` 옵션과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
     plugin = _domain(domain)
     if all_:
         from .report import show_passing_in_full
@@ -77,7 +77,7 @@ def run_domain(domain: str, paths: list[Path], format: str | None, config: Path 
     if not (save or html):
         return judge(plugin, paths, options, prog="verdicts")
     if len(paths) != 1:
-        raise fail("'--save'와 '--html'은 입력 하나에만 쓸 수 있습니다.")
+        raise fail("`--save`와 `--html` 옵션은 입력 하나에만 쓸 수 있습니다.")
     path = paths[0]
     if html is not None:
         from .outputs import check_output_file
@@ -231,7 +231,7 @@ def build() -> CommandLine:
              help="--html의 자가채점 칸을 채울 채점 결과 JSON (`verdicts grade DOMAIN … --format json`의 출력)")
     c.flag("--quiet", "-q", help="진행 줄을 쓰지 않습니다")
     c.option("--jobs", "-j", type=int_in("--jobs", 1), metavar="N",
-             help="여러 입력을 나눠 맡을 프로세스 수 (기본: 코어마다 하나, VERDICTS_JOBS로도 정합니다)")
+             help="여러 입력을 나눠 맡을 프로세스 수 (기본: 코어마다 하나, `VERDICTS_JOBS`로도 정합니다)")
     c.option("--all", dest="all_", action="store_true",
              help="글 보고서에 통과한 카드와 자동 검증을 모두 적습니다 (기본은 개수만 적습니다)")
 
@@ -263,9 +263,11 @@ def _mount_domain_commands(cl: CommandLine) -> None:
     out with a message (a broken plug-in must not take the other commands down)."""
     from importlib.metadata import entry_points
 
+    from .korean import code
+
     for point in entry_points(group=COMMANDS_GROUP):
         if point.name in cl.commands or point.name in cl.groups:
-            sys.stderr.write(f"verdicts: '{point.name}' 명령 묶음은 이미 있는 명령과 이름이 같아 뺐습니다.\n")
+            sys.stderr.write(f"verdicts: {code(point.name)} 명령 묶음은 이미 있는 명령과 이름이 같아 뺐습니다.\n")
             continue
         try:
             declare = point.load()
@@ -274,7 +276,7 @@ def _mount_domain_commands(cl: CommandLine) -> None:
             declare(cl.group(point.name, declare.__doc__ or ""))
         except Exception as exc:  # noqa: BLE001 - any failure of a plug-in
             cl.drop(point.name)
-            sys.stderr.write(f"verdicts: '{point.name}' 명령 묶음을 불러오지 못해 뺐습니다 ({type(exc).__name__}: {exc}).\n")
+            sys.stderr.write(f"verdicts: {code(point.name)} 명령 묶음을 불러오지 못해 뺐습니다 ({type(exc).__name__}: {exc}).\n")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,7 +31,7 @@ import re
 import sys
 from typing import Any, Callable, Sequence
 
-from .korean import josa
+from .korean import code, josa
 
 __all__ = ["CommandLine", "Command", "Group", "Exit", "fail", "int_in", "number_in", "BROKEN_PIPE"]
 
@@ -64,7 +64,7 @@ def int_in(option: str, low: int | None = None, high: int | None = None) -> Call
         try:
             value = int(text.strip())
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{option} 값은 정수여야 합니다 (받은 값: {text!r}).") from None
+            raise argparse.ArgumentTypeError(f"{code(option)} 값은 정수여야 합니다 (받은 값: {code(text)}).") from None
         _check_range(option, value, low, high)
         return value
 
@@ -78,9 +78,9 @@ def number_in(option: str, low: float | None = None, high: float | None = None) 
         try:
             value = float(text.strip())
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{option} 값은 수여야 합니다 (받은 값: {text!r}).") from None
+            raise argparse.ArgumentTypeError(f"{code(option)} 값은 수여야 합니다 (받은 값: {code(text)}).") from None
         if value != value or value in (float("inf"), float("-inf")):
-            raise argparse.ArgumentTypeError(f"{option} 값은 유한한 수여야 합니다.")
+            raise argparse.ArgumentTypeError(f"{code(option)} 값은 유한한 수여야 합니다.")
         _check_range(option, value, low, high)
         return value
 
@@ -89,9 +89,9 @@ def number_in(option: str, low: float | None = None, high: float | None = None) 
 
 def _check_range(option: str, value: float, low: float | None, high: float | None) -> None:
     if low is not None and value < low:
-        raise argparse.ArgumentTypeError(f"{option} 값은 {low:g} 이상이어야 합니다 (받은 값: {value:g}).")
+        raise argparse.ArgumentTypeError(f"{code(option)} 값은 {low:g} 이상이어야 합니다 (받은 값: {value:g}).")
     if high is not None and value > high:
-        raise argparse.ArgumentTypeError(f"{option} 값은 {high:g} 이하여야 합니다 (받은 값: {value:g}).")
+        raise argparse.ArgumentTypeError(f"{code(option)} 값은 {high:g} 이하여야 합니다 (받은 값: {value:g}).")
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -113,11 +113,11 @@ class _Wrong(Exception):
 
 
 def _suggest(word: str, choices: Sequence[str], noun: str) -> str:
-    """" 혹시 'lint' 명령을 쓰려던 것인가요?" for the closest of ``choices``, or nothing."""
+    """" 혹시 `lint` 명령을 쓰려던 것인가요?" for the closest of ``choices``, or nothing."""
     import difflib
 
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" 혹시 '{close[0]}' {josa(noun, '을/를')} 쓰려던 것인가요?" if close else ""
+    return f" 혹시 {code(close[0])} {josa(noun, '을/를')} 쓰려던 것인가요?" if close else ""
 
 
 class Command:
@@ -281,11 +281,11 @@ class CommandLine:
         prog = cmd.parser.prog
         if word.startswith("-"):
             option = word.split("=", 1)[0]
-            return self._say(prog, f"'{option}' 옵션은 이 명령에 없습니다.{_suggest(option, cmd.option_strings(), '옵션')}")
+            return self._say(prog, f"{code(option)} 옵션은 이 명령에 없습니다.{_suggest(option, cmd.option_strings(), '옵션')}")
         names = [c for a in cmd.parser._actions if isinstance(a, argparse._SubParsersAction) for c in a.choices]
         if names:  # a group's word that is none of its commands
-            return self._say(prog, f"'{word}' 명령은 없습니다.{_suggest(word, names, '명령')} 쓸 수 있는 명령: {', '.join(names)}")
-        return self._say(prog, f"이 명령은 '{word}' 인자를 받지 않습니다.")
+            return self._say(prog, f"{code(word)} 명령은 없습니다.{_suggest(word, names, '명령')} 쓸 수 있는 명령: {', '.join(code(n) for n in names)}")
+        return self._say(prog, f"이 명령은 {code(word)} 인자를 받지 않습니다.")
 
     def _wrong(self, parser: argparse.ArgumentParser, message: str, argv: list[str]) -> int:
         prog = parser.prog
@@ -293,23 +293,23 @@ class CommandLine:
         if m and m.group(1) in ("COMMAND", "_command"):
             word = m.group(2)
             names = [c.strip().strip("'") for c in m.group(3).split(",")]
-            return self._say(prog, f"'{word}' 명령은 없습니다.{_suggest(word, names, '명령')} 쓸 수 있는 명령: {', '.join(names)}")
+            return self._say(prog, f"{code(word)} 명령은 없습니다.{_suggest(word, names, '명령')} 쓸 수 있는 명령: {', '.join(code(n) for n in names)}")
         if m:
             choices = [c.strip().strip("'") for c in m.group(3).split(",")]
             option = m.group(1).split("/")[0]
-            return self._say(prog, f"{option}에는 '{m.group(2)}' 값을 쓸 수 없습니다.{_suggest(m.group(2), choices, '값')} "
-                                   f"쓸 수 있는 값: {', '.join(choices)}")
+            return self._say(prog, f"{code(option)}에는 {code(m.group(2))} 값을 쓸 수 없습니다.{_suggest(m.group(2), choices, '값')} "
+                                   f"쓸 수 있는 값: {', '.join(code(c) for c in choices)}")
         m = re.match(r"the following arguments are required: (.*)$", message)
         if m:
-            return self._say(prog, f"꼭 줘야 하는 것이 빠졌습니다: {m.group(1)}")
+            return self._say(prog, f"꼭 줘야 하는 것이 빠졌습니다: {', '.join(code(n.strip()) for n in m.group(1).split(','))}")
         m = re.match(r"argument (\S+?)(?:/\S+)?: expected (one|at least one) argument", message)
         if m:
             many = "하나 이상" if m.group(2) != "one" else "하나"
-            return self._say(prog, f"{m.group(1)} 뒤에 값이 {many} 와야 합니다.")
+            return self._say(prog, f"{code(m.group(1))} 뒤에 값이 {many} 와야 합니다.")
         m = re.match(r"argument (\S+?)(?:/\S+)?: invalid (\w+) value: '(.*)'$", message)
         if m:
             kind = {"int": "정수", "float": "수"}.get(m.group(2), m.group(2))
-            return self._say(prog, f"{m.group(1)} 값은 {kind}여야 합니다 (받은 값: '{m.group(3)}').")
+            return self._say(prog, f"{code(m.group(1))} 값은 {kind}여야 합니다 (받은 값: {code(m.group(3))}).")
         m = re.match(r"argument (\S+?)(?:/\S+)?: (.*)$", message, re.S)
         if m:  # our own types' messages are already Korean sentences
             return self._say(prog, m.group(2))
@@ -317,5 +317,5 @@ class CommandLine:
         if m:
             word = m.group(1).split()[0]
             options = [s for a in parser._actions for s in a.option_strings]
-            return self._say(prog, f"'{word}' 옵션은 알 수 없습니다.{_suggest(word, options, '옵션')}")
+            return self._say(prog, f"{code(word)} 옵션은 알 수 없습니다.{_suggest(word, options, '옵션')}")
         return self._say(prog, message)  # pragma: no cover - a message argparse may add later

@@ -29,7 +29,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from .errors import ConfigError, InputError
-from .korean import josa
+from .korean import code, josa
 
 __all__ = ["Config", "Acceptance", "find_config", "load_config", "known_fail_on", "default_fail_on"]
 
@@ -196,11 +196,11 @@ def _limit_problems(cls: type, data: Any, prefix: str) -> list[str]:
         ge, le, min_length = f.metadata.get("limits", (None, None, None))
         number = isinstance(value, (int, float)) and not isinstance(value, bool)
         if number and ge is not None and value < ge:
-            problems.append(f"'{key}': {ge:g} 이상이어야 합니다 (받은 값: {value:g})")
+            problems.append(f"{code(key)}: {ge:g} 이상이어야 합니다 (받은 값: {value:g})")
         if number and le is not None and value > le:
-            problems.append(f"'{key}': {le:g} 이하여야 합니다 (받은 값: {value:g})")
+            problems.append(f"{code(key)}: {le:g} 이하여야 합니다 (받은 값: {value:g})")
         if isinstance(value, str) and min_length is not None and len(value) < min_length:
-            problems.append(f"'{key}': 비어 있으면 안 됩니다")
+            problems.append(f"{code(key)}: 비어 있으면 안 됩니다")
         inner = hints.get(f.name)
         args = typing.get_args(inner)
         if dataclasses.is_dataclass(inner):
@@ -272,7 +272,7 @@ def _field_types(model) -> dict:
 
 
 def _did_you_mean(key: str, cls) -> str:
-    """``(혹시 'fail_on'?)`` for a key close to one the configuration has."""
+    """``(혹시 `fail_on`?)`` for a key close to one the configuration has."""
     import difflib
 
     *parents, last = key.split(".")
@@ -283,7 +283,7 @@ def _did_you_mean(key: str, cls) -> str:
             return ""
     known = [name for name in _field_types(model) if name != "source"]
     close = difflib.get_close_matches(last, known, n=1, cutoff=0.6)
-    return f"(혹시 '{close[0]}'?)" if close else ""
+    return f"(혹시 {code(close[0])}?)" if close else ""
 
 
 def load_config(domain, path: Path | None) -> Config:
@@ -305,15 +305,15 @@ def load_config(domain, path: Path | None) -> Config:
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"])
             if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
-                problems.append(f"알 수 없는 키 '{key}'{_did_you_mean(key, cls)}")
+                problems.append(f"알 수 없는 키 {code(key)}{_did_you_mean(key, cls)}")
             else:
-                problems.append(f"'{key}': {err['msg']}")
+                problems.append(f"{code(key)}: {err['msg']}")
     if problems:
         raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — " + ", ".join(problems)) from None
     if config.fail_on is not None:
         known = known_fail_on(domain)
         bad = [v for v in config.fail_on if v not in known]
         if bad:
-            raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — 'fail_on'에 알 수 없는 값 {josa(str(bad), '이/가')} 있습니다. "
-                              "쓸 수 있는 값은 판정 이름이나 코드, 린트 발견 코드, findings, issues입니다.")
+            raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — `fail_on`에 알 수 없는 값 {josa(', '.join(code(v) for v in bad), '이/가')} 있습니다. "
+                              "쓸 수 있는 값은 판정 이름이나 코드, 린트 발견 코드, `findings`, `issues`입니다.")
     return config

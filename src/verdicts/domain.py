@@ -304,13 +304,17 @@ def get_domain(name: str) -> Domain:
         from .errors import VerdictsError
         from difflib import get_close_matches
 
-        known = ", ".join(sorted(points)) or "없음"
+        from .korean import code
+
+        known = ", ".join(code(p) for p in sorted(points)) or "없음"
         close = get_close_matches(name, list(points), n=1, cutoff=0.6)
-        hint = f" 혹시 '{close[0]}' 도메인을 쓰려던 것인가요?" if close else ""
-        raise VerdictsError(f"'{name}' 도메인은 등록되어 있지 않습니다(등록된 도메인: {known}).{hint}") from None
+        hint = f" 혹시 {code(close[0])} 도메인을 쓰려던 것인가요?" if close else ""
+        raise VerdictsError(f"{code(name)} 도메인은 등록되어 있지 않습니다(등록된 도메인: {known}).{hint}") from None
     domain = point.load()
     if not isinstance(domain, Domain):
         from .errors import VerdictsError
+        from .korean import code, josa
 
-        raise VerdictsError(f"'{point.value}'이 가리키는 값은 Domain이 아니어서 '{name}' 도메인으로 쓸 수 없습니다.")
+        raise VerdictsError(f"{josa(code(point.value), '이/가')} 가리키는 값은 `Domain`이 아니어서 {code(name)} 도메인으로 쓸 수 "
+                            "없습니다.")
     return domain

@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from .korean import josa
+from .korean import code, josa
 from .model import Card, InputIssue
 
 from .tables import read_csv
@@ -110,7 +110,7 @@ def read_gold(path: str | Path, *, key_field: str, verdicts: Sequence[str], comp
     file = str(path)
     for needed in (key_field, "verdict"):
         if needed not in table.columns:
-            issues.append(InputIssue(file=file, table="gold", line=1, column=needed, reason=f"정답 파일에 '{needed}' 열이 없습니다."))
+            issues.append(InputIssue(file=file, table="gold", line=1, column=needed, reason=f"정답 파일에 {code(needed)} 열이 없습니다."))
     if any(i.line == 1 and i.column in (key_field, "verdict") for i in issues):
         return [], issues
     rows: list[GoldRow] = []
@@ -118,11 +118,12 @@ def read_gold(path: str | Path, *, key_field: str, verdicts: Sequence[str], comp
     for raw in table.rows:
         key, verdict = raw.values.get(key_field), raw.values.get("verdict")
         if not key:
-            issues.append(InputIssue(file=file, table="gold", line=raw.line, column=key_field, reason=f"{josa(repr(key_field), '이/가')} 비어 있어 이 정답 줄은 채점하지 않았습니다."))
+            issues.append(InputIssue(file=file, table="gold", line=raw.line, column=key_field, reason=f"{code(key_field)} 칸이 비어 있어 이 정답 줄은 채점하지 않았습니다."))
             continue
         if verdict not in verdicts:
             issues.append(InputIssue(file=file, table="gold", line=raw.line, column="verdict",
-                                     reason=f"{josa(repr(verdict), '은/는')} 판정 목록({', '.join(verdicts)})에 없는 값이라 이 정답 줄은 채점하지 않았습니다."))
+                                     reason=f"{code('verdict')} 칸의 값 {josa(code(verdict), '은/는')} 판정 목록({', '.join(verdicts)})에 없는 값이라 "
+                                            "이 정답 줄은 채점하지 않았습니다."))
             continue
         if key in seen:
             issues.append(InputIssue(file=file, table="gold", line=raw.line, column=key_field,

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import VerdictsError
+from .korean import code
 from .model import CheckResult, Finding, InputIssue, Report, SourceInfo, file_of
 from .report import render_json
 
@@ -265,7 +266,7 @@ class RoundStore:
                       conn.execute("SELECT table_name, file, sha256 FROM round_inputs WHERE round_id = ? ORDER BY rowid", (row[0],))]
         exit_code = row[6]
         if not isinstance(exit_code, int) or isinstance(exit_code, bool) or exit_code not in (0, 1, 2, 3):
-            raise RoundsError(f"{self.path}: 저장된 {row[0]}번 회차의 종료 코드({exit_code!r})가 올바르지 않습니다. "
+            raise RoundsError(f"{self.path}: 저장된 {row[0]}번 회차의 종료 코드({code(exit_code)})가 올바르지 않습니다. "
                               "데이터베이스가 손상되었을 수 있습니다.")
         texts = [row[1], row[2], row[3], row[4], row[5], row[7]]
         if not all(isinstance(t, str) for t in texts):

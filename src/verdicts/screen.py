@@ -37,7 +37,7 @@ from typing import Any, Iterable, Sequence
 from .errors import InputError
 from .grading import sha256_of
 from .model import Card, Evidence, Report, card_field_names
-from .korean import josa
+from .korean import code, josa
 from .palette import UNJUDGED, verdict_colours, verdict_marks
 from .safe_text import clean
 from .report import group_by_verdict
@@ -130,7 +130,7 @@ class ScreenExtras:
     #: the upload panel's heading, the line under the form (what it takes; the size
     #: limit is added) and the text of the empty groups before anything was judged
     upload_title: str = "시나리오 올리기"
-    upload_formats: str = "세 표를 합친 CSV 하나, CSV 여러 개(scene_states.csv · story_branches.csv · flag_spec.csv), .xlsx 통합 문서, JSON 또는 YAML"
+    upload_formats: str = "세 표를 합친 CSV 하나, CSV 여러 개(`scene_states.csv` · `story_branches.csv` · `flag_spec.csv`), .xlsx 통합 문서, JSON 또는 YAML"
     empty_groups: str = "아직 검사한 시나리오가 없습니다. 파일을 올리거나 「샘플 데이터로 보기」를 누르세요."
     #: a message shown above everything (an upload error)
     banner: str | None = None
@@ -235,12 +235,12 @@ def load_grading(path: str | Path, domain: Domain, *, inputs: Iterable[str | Pat
         raise InputError(f"{path}: 채점 결과는 JSON 객체여야 합니다.")
     missing = [k for k in GRADING_KEYS if k not in data]
     if missing:
-        raise InputError(f"{path}: 채점기 출력이 아닙니다. {josa(', '.join(repr(k) for k in missing), '이/가')} 없습니다.")
+        raise InputError(f"{path}: 채점기 출력이 아닙니다. {', '.join(code(k) for k in missing)} 키가 없습니다.")
     prov = data["provenance"]
     if not isinstance(prov, dict) or not all(k in prov for k in ("tool", "time", "gold")):
-        raise InputError(f"{path}: 채점 결과의 'provenance'에 'tool', 'time', 'gold'가 있어야 합니다.")
+        raise InputError(f"{path}: 채점 결과의 `provenance`에 `tool`, `time`, `gold` 키가 있어야 합니다.")
     if prov.get("domain") not in (None, domain.name):
-        raise InputError(f"{path}: 이 채점 결과는 '{prov.get('domain')}' 도메인의 것이라 {domain.name} 화면에 쓸 수 없습니다.")
+        raise InputError(f"{path}: 이 채점 결과는 {code(prov.get('domain'))} 도메인의 것이라 {domain.name} 화면에 쓸 수 없습니다.")
     same: bool | None = None
     recorded = sorted(i.get("sha256") for i in prov.get("inputs", []) if isinstance(i, dict) and i.get("sha256"))
     current = []

@@ -479,7 +479,10 @@ class _UploadParts:
             return
         name = safe_name(raw.decode("utf-8", "replace"))
         if not name.lower().endswith(ACCEPTED_SUFFIXES):
-            raise UploadError(f"'{name}' 파일은 받지 않는 형식입니다: {', '.join(ACCEPTED_SUFFIXES)} 파일만 올릴 수 있습니다.")
+            from .korean import code
+
+            raise UploadError(f"{code(name)} 파일은 받지 않는 형식입니다. {', '.join(code(s) for s in ACCEPTED_SUFFIXES)} 파일만 "
+                              "올릴 수 있습니다.")
         if name in self.names:
             raise UploadError("같은 이름의 파일을 두 번 올렸습니다.")
         if len(self.names) >= self.max_files:
@@ -509,7 +512,7 @@ class _UploadParts:
             target = self.dir / self.names[0]
             return target, {str(target): self.names[0], str(self.dir): "(올린 파일)", str(folder): "(올린 파일)"}
         if not all(n.lower().endswith(".csv") for n in self.names):
-            raise UploadError("여러 파일을 올릴 때는 표마다 CSV 하나씩(scene_states.csv, story_branches.csv …)이어야 합니다.")
+            raise UploadError("여러 파일을 올릴 때는 표마다 CSV 하나씩(`scene_states.csv`, `story_branches.csv` …)이어야 합니다.")
         return self.dir, {str(self.dir) + "/": "", str(self.dir): "(올린 폴더)", str(folder): "(올린 파일)"}
 
 

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any, Collection, Iterable, Literal, Mapping
 
 from .errors import InputError
-from .korean import josa
+from .korean import code, josa
 from .model import InputIssue, SourceInfo
 from .records import Frozen
 
@@ -406,7 +406,7 @@ def _cut(text: str, limit: int = 80) -> str:
 
 def _shown(text: str, limit: int = 40) -> str:
     """``text`` quoted for a message, cut to ``limit`` characters."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    return code(text if len(text) <= limit else text[:limit] + "…")
 
 
 def read_csv(path: Path, table: str, issues: list[InputIssue], *, free_text: Collection[str] = ()) -> RawTable:
@@ -475,7 +475,7 @@ def read_csv_text(text: str, file: str, table: str, issues: list[InputIssue], *,
             if repeated <= MAX_REPEATED_ISSUES:
                 issues.append(
                     InputIssue(file=file, table=table, line=1, column=name,
-                               reason=f"'{name}' 열이 {seen[name] + 1}번째와 {index + 1}번째에 두 번 있어 앞의 열만 씁니다.")
+                               reason=f"{code(name)} 열이 {seen[name] + 1}번째와 {index + 1}번째에 두 번 있어 앞의 열만 씁니다.")
                 )
         else:
             seen[name] = index
@@ -761,7 +761,7 @@ class _Records:
         """A new table ``name`` whose key is on ``line``, or ``None`` when the key was
         already there (``first_line``): the later table is an issue and is not read."""
         if first_line is not None:
-            self.issue(name, line, f"'{name}' 표가 {first_line}번째 줄에 이미 있어 이 줄의 두 번째 표는 읽지 않았습니다.")
+            self.issue(name, line, f"{code(name)} 표가 {first_line}번째 줄에 이미 있어 이 줄의 두 번째 표는 읽지 않았습니다.")
             return None
         table = self.tables[name] = RawTable(name, self.file, self.form, self.encoding, [], [])
         self.known[name] = set()
@@ -770,7 +770,7 @@ class _Records:
     def refuse(self, name: str, line: int) -> None:
         """The table ``name`` is not a list of records: an issue, and no table."""
         del self.tables[name], self.known[name]
-        self.issue(name, line, f"'{name}' 표의 값이 행 목록(배열)이 아니라서 이 표는 읽지 않았습니다.")
+        self.issue(name, line, f"{code(name)} 표의 값이 행 목록(배열)이 아니라서 이 표는 읽지 않았습니다.")
 
     def add(self, table: RawTable, record: Any, line: int, duplicates: list[tuple[str, int]]) -> None:
         """One record of ``table``; ``duplicates`` holds the keys it repeats with their lines
@@ -1454,7 +1454,7 @@ def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> d
             continue
         sheet_file = f"{file}#{sheet_name}"
         if part not in reader.names:
-            issues.append(InputIssue(file=sheet_file, table=name, reason=f"'{sheet_name}' 시트의 내용({part})이 통합 문서 안에 없어 이 표는 읽지 않았습니다."))
+            issues.append(InputIssue(file=sheet_file, table=name, reason=f"{code(sheet_name)} 시트의 내용({part})이 통합 문서 안에 없어 이 표는 읽지 않았습니다."))
             continue
         rows, uncached, problems = reader.rows(part, sheet_file, shared, dates, durations, date1904)
         by_row = dict(rows)
@@ -1469,11 +1469,11 @@ def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> d
             return columns[col] or None if 0 <= col < len(columns) else None
 
         for row, col, ref, reason in problems:
-            issues.append(InputIssue(file=sheet_file, table=name, line=row, column=column_name(col), reason=f"{ref} 칸은 {reason}."))
+            issues.append(InputIssue(file=sheet_file, table=name, line=row, column=column_name(col), reason=f"{code(ref)} 칸은 {reason}."))
         for row, col, ref, formula in uncached:
-            shown = f"수식(={formula})" if formula else "수식"
+            shown = f"수식 {code('=' + formula)}" if formula else "수식"
             issues.append(InputIssue(file=sheet_file, table=name, line=row, column=column_name(col),
-                                     reason=f"{ref} 칸에는 {shown}만 있고 계산된 값이 저장되어 있지 않아 빈 칸으로 읽었으니 "
+                                     reason=f"{code(ref)} 칸에는 {shown}만 있고 계산된 값이 저장되어 있지 않아 빈 칸으로 읽었으니 "
                                             "스프레드시트 프로그램에서 다시 계산해 저장하면 됩니다."))
         raw_rows = []
         for line, cells in rows:
@@ -1606,10 +1606,10 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
             import difflib
 
             hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)
-            tail = f"는데, 비슷한 이름의 '{hint[0]}' 열이 오타라면 {josa(repr(name), '으로/로')} 고치면 됩니다" if hint else "습니다"
+            tail = f"는데, 비슷한 이름의 {code(hint[0])} 열이 오타라면 {josa(code(name), '으로/로')} 고치면 됩니다" if hint else "습니다"
             issues.append(
                 InputIssue(file=raw.file, table=spec.name, line=raw.header_line, column=name,
-                           reason=f"'{name}' 열이 없어 이 열에 기대는 판정은 내리지 않았{tail}.")
+                           reason=f"{code(name)} 열이 없어 이 열에 기대는 판정은 내리지 않았{tail}.")
             )
     rows: list[Row] = []
     rejected: list[RawRow] = []
@@ -1662,7 +1662,7 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
             if key in first_line_of:
                 issues.append(
                     InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=key_name,
-                               reason=f"{key_name} 값 '{key}'의 줄이 {first_line_of[key]}번째 줄에 이미 있어 앞의 줄만 판정합니다.")
+                               reason=f"{code(key_name)} 값 {code(key)}의 줄이 {first_line_of[key]}번째 줄에 이미 있어 앞의 줄만 판정합니다.")
                 )
                 rejected.append(raw_row)
                 continue
@@ -1700,7 +1700,7 @@ def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow
         text = raw_row.values.get(col.name)
         if text is None:  # empty cell, or a key the record omitted
             if col.required and reject_reason is None:
-                reject_reason = (col.name, f"필수 열 '{col.name}'의 값이 비어 있어 이 줄은 판정하지 않았습니다.")
+                reject_reason = (col.name, f"필수 열 {code(col.name)}의 값이 비어 있어 이 줄은 판정하지 않았습니다.")
             values[col.name] = None
             continue
         value, ok = _convert(col, text)
@@ -1709,10 +1709,10 @@ def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow
             values[col.name] = None
             issues.append(
                 InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=col.name,
-                           reason=f"'{_cut(text)}' 값은 {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
+                           reason=f"{code(_cut(text))} 값은 {josa(_TYPE_WORDS[col.type], '이/가')} 아닙니다.")
             )
             if col.required and reject_reason is None:
-                reject_reason = (col.name, f"필수 열 '{col.name}'의 값을 읽을 수 없어 이 줄은 판정하지 않았습니다.")
+                reject_reason = (col.name, f"필수 열 {code(col.name)}의 값을 읽을 수 없어 이 줄은 판정하지 않았습니다.")
         else:
             values[col.name] = value
     return values, invalid, reject_reason
@@ -1739,7 +1739,7 @@ def load_typed_tables(path: Path, specs: Iterable[TableSpec], issues: list[Input
     for name in required:
         if name not in raw:
             where = str(path / f"{name}.csv") if path.is_dir() else str(path)
-            issues.append(InputIssue(file=where, table=name, reason=f"'{name}' 표가 없어 이 표에 기대는 판정은 내리지 않았습니다."))
+            issues.append(InputIssue(file=where, table=name, reason=f"{code(name)} 표가 없어 이 표에 기대는 판정은 내리지 않았습니다."))
     typed = {spec.name: type_table(raw[spec.name], spec, issues) for spec in specs if spec.name in raw}
     if not typed:
         raise InputError(f"{path}: 읽을 수 있는 표가 하나도 없습니다.")

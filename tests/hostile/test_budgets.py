@@ -95,7 +95,7 @@ def test_budget_settings_are_checked(tmp_path):
     (tmp_path / "storygraph.toml").write_text("[budget]\nsat_steps = 0\nwhatever = 1\n", encoding="utf-8")
     out = run_bounded("storygraph", "lint", story, "--quiet")
     assert_clean(out, 2)
-    assert "budget.sat_steps" in out.stderr and "알 수 없는 키 'budget.whatever'" in out.stderr
+    assert "budget.sat_steps" in out.stderr and "알 수 없는 키 `budget.whatever`" in out.stderr
 
 
 def test_a_scene_listing_more_flags_than_the_recursion_limit(tmp_path):

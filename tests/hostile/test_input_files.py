@@ -66,7 +66,7 @@ def test_text_after_a_closing_quote_is_an_issue_at_its_character(tmp_path):
     out = lint(union_csv(tmp_path, rows))
     assert_clean(out, 1)
     issue = by_line(out.issues())[3][0]
-    assert issue["column"] == "title" and "8번째 글자에서 따옴표로 닫은 칸 뒤에 구분자 없이 '길' 글자가" in issue["reason"]
+    assert issue["column"] == "title" and "8번째 글자에서 따옴표로 닫은 칸 뒤에 구분자 없이 `길` 글자가" in issue["reason"]
 
 
 @pytest.mark.parametrize("entry", ENTRIES)
@@ -157,8 +157,8 @@ def test_duplicate_keys_in_json_are_issues_naming_the_key_and_its_line(tmp_path)
     out = lint(path)
     assert_clean(out, 1)
     lines = by_line(out.issues())
-    assert lines[4][0]["column"] == "scene_id" and "'scene_id' 키가 이 행에 두 번 있어 앞의 값만" in lines[4][0]["reason"]
-    assert "'scene_states' 표가 2번째 줄에 이미 있어" in lines[7][0]["reason"]
+    assert lines[4][0]["column"] == "scene_id" and "`scene_id` 키가 이 행에 두 번 있어 앞의 값만" in lines[4][0]["reason"]
+    assert "`scene_states` 표가 2번째 줄에 이미 있어" in lines[7][0]["reason"]
     assert [c["target_no"] for c in out.json()["cards"]] == ["S1"]  # the first value and the first table are kept
 
 
@@ -268,8 +268,8 @@ def test_formula_without_a_cached_value_is_an_issue_per_cell(tmp_path):
     out = lint(xlsx(tmp_path, story_sheets(scenes)))
     assert_clean(out, 1)
     lines = by_line(out.issues())
-    assert lines[2][0]["column"] == "title" and "B2 칸에는 수식(=UPPER(\"a\"))만 있고 계산된 값이" in lines[2][0]["reason"]
-    assert lines[3][0]["column"] == "is_entry" and "C3 칸에는 수식(=1=1)만" in lines[3][0]["reason"]
+    assert lines[2][0]["column"] == "title" and "`B2` 칸에는 수식 `=UPPER(\"a\")`만 있고 계산된 값이" in lines[2][0]["reason"]
+    assert lines[3][0]["column"] == "is_entry" and "`C3` 칸에는 수식 `=1=1`만" in lines[3][0]["reason"]
     assert len(lines[3]) == 1  # D3 has its cached value
 
 
@@ -291,7 +291,7 @@ def test_five_million_csv_columns_finish_in_seconds(tmp_path):
     assert_clean(out, 1)
     reasons = [i["reason"] for i in out.issues()]
     assert any("5,000,004개" in r and "16,384개" in r for r in reasons)
-    assert any("'scene_idd'" in r for r in reasons)  # the close match is still suggested
+    assert any("`scene_idd`" in r for r in reasons)  # the close match is still suggested
     assert out.seconds < 30
 
 

@@ -141,8 +141,8 @@ def test_a_refused_flag_row_is_not_called_undeclared_at_every_use(tmp_path):
     reasons = {(i["line"], i["column"]): i["reason"] for i in data["issues"]}
     assert not any("flag_spec에 없습니다" in r for r in reasons.values())
     assert reasons[(4, "condition_expr")] == reasons[(5, "condition_expr")] == \
-        "플래그 't'의 flag_spec 행(6번째 줄)을 받아들이지 않아 이 조건은 따지지 않았습니다."
-    assert "max_value 값 1보다 커서" in reasons[(6, "min_value")]
+        "플래그 `t`의 `flag_spec` 행(6번째 줄)을 받아들이지 않아 이 조건은 따지지 않았습니다."
+    assert "`max_value` 값 1보다 커서" in reasons[(6, "min_value")]
     b0 = next(c for c in data["cards"] if c["target_no"] == "B0")
     assert "`flag_spec`에서 받아들이지 않은 플래그 `t`를 써서" in b0["hedge"]
 

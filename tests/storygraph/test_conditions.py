@@ -48,12 +48,12 @@ FLAGS = {
 @pytest.mark.parametrize("text,problem", [
     ("route == 3", "따옴표로 감싼 값"),
     ('route == "east"', "선언된 값이 아닙니다"),
-    ('route < "north"', "'=='나 '!='로"),
+    ('route < "north"', "`==`나 `!=`로"),
     ('trust == "high"', "정수와 비교"),
     ("trust", "비교해야"),
-    ("has_key > 0", "'=='나 '!='로"),
-    ("has_key == 2", "true/false"),
-    ("luck > 1", "'flag_spec'에 없습니다"),
+    ("has_key > 0", "`==`나 `!=`로"),
+    ("has_key == 2", "`true`나 `false`"),
+    ("luck > 1", "`flag_spec`에 없습니다"),
 ])
 def test_type_errors_against_flag_spec(text, problem):
     problems = check_types(parse_condition(text), FLAGS)

@@ -206,14 +206,14 @@ def test_a_folder_with_tables_and_stories_says_so(cli, tmp_path):
     shutil.copy(EXAMPLES / "lighthouse" / "scenario.csv", tmp_path)
     proc = cli("storygraph", "lint", tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert (f"{tmp_path}: 폴더에 시나리오 표(scenario.csv)와 이야기(lighthouse.ink)가 함께 있어 어느 쪽을 읽을지 "
+    assert (f"{tmp_path}: 폴더에 시나리오 표(`scenario.csv`)와 이야기(`lighthouse.ink`)가 함께 있어 어느 쪽을 읽을지 "
             "정하지 않았습니다. 읽을 파일이나 폴더를 따로 주세요.") in proc.stderr
     # a folder-form scenario that is also a ChoiceScript story
     both = tmp_path / "both"
     shutil.copytree(EXAMPLES / "lighthouse-folder", both)
     shutil.copy(EXAMPLES / "choicescript" / "scenes" / "startup.txt", both)
     proc = cli("storygraph", "lint", both)
-    assert proc.returncode == 2 and "시나리오 표(scene_states.csv)와 이야기(startup.txt)가 함께 있어" in proc.stderr
+    assert proc.returncode == 2 and "시나리오 표(`scene_states.csv`)와 이야기(`startup.txt`)가 함께 있어" in proc.stderr
 
 
 def test_a_folder_with_neither_says_what_it_looked_for(cli, tmp_path):
@@ -221,8 +221,8 @@ def test_a_folder_with_neither_says_what_it_looked_for(cli, tmp_path):
     (tmp_path / "scene.txt").write_text("ChoiceScript가 아닌 글\n", encoding="utf-8")
     proc = cli("storygraph", "lint", tmp_path)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert (f"{tmp_path}: 폴더에 시나리오 표(scene_states.csv, scenario.csv 같은 .csv, .xlsx, .json, .yaml 파일)도, "
-            "이야기 파일(.ink, .ink.json, .twee, .tw, .yarn, ChoiceScript의 startup.txt)도 없습니다.") in proc.stderr
+    assert (f"{tmp_path}: 폴더에 시나리오 표(`scene_states.csv`, `scenario.csv` 같은 `.csv`, `.xlsx`, `.json`, `.yaml` 파일)도, "
+            "이야기 파일(`.ink`, `.ink.json`, `.twee`, `.tw`, `.yarn`, ChoiceScript의 `startup.txt`)도 없습니다.") in proc.stderr
 
 
 def test_the_api_refuses_a_folder_of_several_stories_by_name(tmp_path):
@@ -230,7 +230,7 @@ def test_the_api_refuses_a_folder_of_several_stories_by_name(tmp_path):
 
     shutil.copy(EXAMPLES / "ink" / "lighthouse.ink", tmp_path)
     shutil.copy(EXAMPLES / "yarn" / "ferry.yarn", tmp_path)
-    with pytest.raises(InputError, match=r"폴더에 이야기 파일이 2개\(ferry\.yarn, lighthouse\.ink\) 있어 하나만 골라 읽지 않았습니다"):
+    with pytest.raises(InputError, match=r"폴더에 이야기 파일이 2개\(`ferry\.yarn`, `lighthouse\.ink`\) 있어 하나만 골라 읽지 않았습니다"):
         lint(tmp_path)
 
 
@@ -242,7 +242,7 @@ def test_import_reads_a_folder_holding_one_story(cli, tmp_path):
     shutil.copy(EXAMPLES / "lighthouse" / "scenario.csv", tmp_path / "other.csv")
     shutil.copy(EXAMPLES / "ink" / "lighthouse.ink", tmp_path)
     proc = cli("storygraph", "import", tmp_path, "-o", tmp_path / "again.csv")
-    assert proc.returncode == 2 and "이야기(lighthouse.ink)가 함께 있어" in proc.stderr and "Traceback" not in proc.stderr
+    assert proc.returncode == 2 and "이야기(`lighthouse.ink`)가 함께 있어" in proc.stderr and "Traceback" not in proc.stderr
 
 
 # ----------------------------------------------------------------------------- once-only choices

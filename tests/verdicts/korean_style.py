@@ -12,14 +12,15 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from verdicts.docs import SECTIONS as _KOREAN_HEADINGS
 from verdicts.korean import josa
 
-__all__ = ["style_problems", "kiwi_problems", "strip_quoted", "KINDS"]
+__all__ = ["style_problems", "kiwi_problems", "strip_quoted", "KINDS", "english_headings"]
 
 #: every defect kind, for the test that each one is caught
 KINDS = ("fallback-particle", "semicolon", "repeated-word", "seed-term", "count-word", "noun-form-predicate",
          "logic-word", "unquoted-code", "code-subject", "particle-agreement", "space-before-particle",
-         "spacing")
+         "spacing", "single-quoted-code", "english-heading")
 
 _FALLBACK = re.compile(r"이\(가\)|가\(이\)|은\(는\)|는\(은\)|을\(를\)|를\(을\)|와\(과\)|과\(와\)|\(으\)로|\(이\)|\(은\)|\(을\)|\(과\)")
 #: the seeds' own words (left: what drifted, right: the seed's term)
@@ -44,6 +45,13 @@ _PARTICLE_AFTER = re.compile(r"(`[^`]+`|'[^']+'|[A-Za-z0-9][A-Za-z0-9\-.,]*)(으
 _PAIR = {"은": "은/는", "는": "은/는", "이": "이/가", "가": "이/가", "을": "을/를", "를": "을/를", "과": "과/와", "와": "과/와",
          "으로": "으로/로", "로": "으로/로"}
 _SUBJECT_CODE = re.compile(r"(`[^`]+`)(이|가|은|는)(?=\s)")
+#: code (ASCII) between single quotes instead of backquotes: ``'trsut'``, ``'--plant'``
+#: (a quote opens after a space, a bracket or the start and closes before Hangul, a
+#: space, punctuation or the end, so an apostrophe inside a word is not one)
+_SINGLE_QUOTED = re.compile(r"(?:^|(?<=[\s(\[{:,/=]))'([!-&(-~](?:[ -&(-~]*[!-&(-~])?)'(?=[가-힣\s.,;:)\]}]|$)")
+#: the English section headings of rule documentation (the docs say 잡는 것 / 왜 문제인가 /
+#: 예시 / 고치는 법): ``What it flags:``, ``**Instead.**``
+_ENGLISH_HEADING = re.compile(r"(?m)^\s*(?:\*\*)?(What it flags|Why it matters|Example|Instead)(?::|\.\*\*)")
 
 
 def strip_quoted(text: str) -> str:
@@ -54,8 +62,14 @@ def strip_quoted(text: str) -> str:
 def style_problems(text: str) -> list[str]:
     """The defects of one emitted text, each as ``kind: detail``."""
     out: list[str] = []
+    m = _ENGLISH_HEADING.search(text or "")
+    if m:
+        out.append(f"english-heading: {m.group(1)!r} (the sections are {'/'.join(_KOREAN_HEADINGS)})")
     if not text or not re.search(r"[가-힣]", text):
         return out
+    m = _SINGLE_QUOTED.search(text)
+    if m:
+        out.append(f"single-quoted-code: {m.group()!r} (quote code in backquotes)")
     bare = strip_quoted(text)
     m = _FALLBACK.search(text)
     if m:
@@ -140,3 +154,9 @@ def kiwi_problems(texts: list[str]) -> list[tuple[str, str]]:
 
 #: what starts a new word (after a particle, a space is missing before it)
 _WORD_START = {"NNG", "NNP", "NP", "NR", "VV", "VA", "VCN", "MM", "MAG"}
+
+
+def english_headings(text: str) -> list[str]:
+    """The English section headings in a whole output (``explain``, a docs page): each
+    line starting ``What it flags:``, ``**Instead.**`` …"""
+    return [m.group() .strip() for m in _ENGLISH_HEADING.finditer(text)]

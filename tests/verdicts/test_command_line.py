@@ -37,21 +37,21 @@ def test_help_is_korean(argv):
 
 #: (argv, what the one-line message says); each exit 2, nothing on stdout
 WRONG = [
-    (["rnu", "robot", "examples/robot"], "'rnu' 명령은 없습니다. 혹시 'run' 명령을 쓰려던 것인가요?"),
-    (["mail", "imprt", "x"], "verdicts mail: 'imprt' 명령은 없습니다. 혹시 'import' 명령을 쓰려던 것인가요?"),
-    (["card", "shwo", "E3"], "verdicts card: 'shwo' 명령은 없습니다. 혹시 'show' 명령을 쓰려던 것인가요?"),
-    (["review", "stat"], "verdicts review: 'stat' 명령은 없습니다. 혹시 'stats' 명령을 쓰려던 것인가요?"),
-    (["run", "robot", "examples/robot", "--fromat", "json"], "'--fromat' 옵션은 이 명령에 없습니다. 혹시 '--format' 옵션을"),
-    (["mail", "serve", "--prot", "0"], "verdicts mail serve: '--prot' 옵션은 이 명령에 없습니다. 혹시 '--port' 옵션을"),
-    (["card", "measure", "E3", "x", "--seed", "2"], "'--seed' 옵션은 이 명령에 없습니다. 혹시 '--seeds' 옵션을"),
-    (["run", "robot", "examples/robot", "--format", "jsn"], "--format에는 'jsn' 값을 쓸 수 없습니다. 혹시 'json' 값을"),
-    (["review", "export", "r1", "--format", "xml"], "--format에는 'xml' 값을 쓸 수 없습니다."),
-    (["run", "robot", "examples/robot", "--jobs", "0"], "--jobs 값은 1 이상이어야 합니다 (받은 값: 0)."),
-    (["mail", "serve", "--port", "70000"], "--port 값은 65535 이하여야 합니다 (받은 값: 70000)."),
-    (["card", "show"], "verdicts card show: 꼭 줘야 하는 것이 빠졌습니다: CARD"),
-    (["mail", "import", "inbox"], "꼭 줘야 하는 것이 빠졌습니다: --out/-o"),
-    (["run", "robto", "examples/robot"], "'robto' 도메인은 등록되어 있지 않습니다"),
-    (["run", "robto", "examples/robot"], "혹시 'robot' 도메인을 쓰려던 것인가요?"),
+    (["rnu", "robot", "examples/robot"], "`rnu` 명령은 없습니다. 혹시 `run` 명령을 쓰려던 것인가요?"),
+    (["mail", "imprt", "x"], "verdicts mail: `imprt` 명령은 없습니다. 혹시 `import` 명령을 쓰려던 것인가요?"),
+    (["card", "shwo", "E3"], "verdicts card: `shwo` 명령은 없습니다. 혹시 `show` 명령을 쓰려던 것인가요?"),
+    (["review", "stat"], "verdicts review: `stat` 명령은 없습니다. 혹시 `stats` 명령을 쓰려던 것인가요?"),
+    (["run", "robot", "examples/robot", "--fromat", "json"], "`--fromat` 옵션은 이 명령에 없습니다. 혹시 `--format` 옵션을"),
+    (["mail", "serve", "--prot", "0"], "verdicts mail serve: `--prot` 옵션은 이 명령에 없습니다. 혹시 `--port` 옵션을"),
+    (["card", "measure", "E3", "x", "--seed", "2"], "`--seed` 옵션은 이 명령에 없습니다. 혹시 `--seeds` 옵션을"),
+    (["run", "robot", "examples/robot", "--format", "jsn"], "`--format`에는 `jsn` 값을 쓸 수 없습니다. 혹시 `json` 값을"),
+    (["review", "export", "r1", "--format", "xml"], "`--format`에는 `xml` 값을 쓸 수 없습니다."),
+    (["run", "robot", "examples/robot", "--jobs", "0"], "`--jobs` 값은 1 이상이어야 합니다 (받은 값: 0)."),
+    (["mail", "serve", "--port", "70000"], "`--port` 값은 65535 이하여야 합니다 (받은 값: 70000)."),
+    (["card", "show"], "verdicts card show: 꼭 줘야 하는 것이 빠졌습니다: `CARD`"),
+    (["mail", "import", "inbox"], "꼭 줘야 하는 것이 빠졌습니다: `--out/-o`"),
+    (["run", "robto", "examples/robot"], "`robto` 도메인은 등록되어 있지 않습니다"),
+    (["run", "robto", "examples/robot"], "혹시 `robot` 도메인을 쓰려던 것인가요?"),
 ]
 
 

@@ -46,7 +46,7 @@ def test_explain_from_the_command_line(name, cli):
 
 def test_an_unknown_domain_is_a_clear_error(cli):
     proc = cli("verdicts", "explain", "nosuch", "x", check_code=2)
-    assert "'nosuch' 도메인은 등록되어 있지 않습니다" in proc.stderr and "robot" in proc.stderr
+    assert "`nosuch` 도메인은 등록되어 있지 않습니다" in proc.stderr and "robot" in proc.stderr
 
 
 @pytest.mark.parametrize("name", domain_names())
@@ -78,11 +78,11 @@ def test_a_domain_mounts_its_own_commands(monkeypatch, capsys):
     assert cli.main(["demo", "hello", "등대"]) == 0
     out, err = capsys.readouterr()
     assert out == "등대 확인했습니다.\n"
-    assert "'broken' 명령 묶음을 불러오지 못해 뺐습니다" in err and "'half' 명령 묶음을 불러오지 못해 뺐습니다" in err
-    assert "'run' 명령 묶음은 이미 있는 명령과 이름이 같아 뺐습니다" in err
+    assert "`broken` 명령 묶음을 불러오지 못해 뺐습니다" in err and "`half` 명령 묶음을 불러오지 못해 뺐습니다" in err
+    assert "`run` 명령 묶음은 이미 있는 명령과 이름이 같아 뺐습니다" in err
     assert cli.main(["half", "half", "x"]) == 2  # taken out again, not half there
     out, err = capsys.readouterr()
-    assert out == "" and "'half' 명령은 없습니다" in err
+    assert out == "" and "`half` 명령은 없습니다" in err
     assert cli.main(["-h"]) == 0
     out, _ = capsys.readouterr()
     assert "시험용 명령 묶음입니다." in out and "half" not in out

@@ -31,7 +31,7 @@ from verdicts.korean import josa
 from verdicts.robot import templates as RT
 from verdicts.residue import templates as ST
 
-from .korean_style import KINDS, kiwi_problems, style_problems
+from .korean_style import KINDS, english_headings, kiwi_problems, style_problems
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden" / "out"
@@ -41,7 +41,7 @@ BIN = Path(sys.executable).parent
 
 #: (kind, a sentence with the defect, the sentence corrected)
 DEFECTS = [
-    ("fallback-particle", "플래그 'season'이(가) 목록에 없습니다.", "플래그 'season'이 목록에 없습니다."),
+    ("fallback-particle", "플래그 `season`이(가) 목록에 없습니다.", "플래그 `season`이 목록에 없습니다."),
     ("semicolon", "이 자리에 올 수 없습니다; 정수가 와야 합니다.", "이 자리에는 정수가 와야 합니다."),
     ("repeated-word", "이 태스크에 필요한 필요한 능력이 없습니다.", "이 태스크에 필요한 능력이 없습니다."),
     ("seed-term", "자기 채점 칸은 보고서 화면에 있습니다.", "자가채점 칸은 보고서 화면에 있습니다."),
@@ -59,6 +59,11 @@ DEFECTS = [
     ("particle-agreement", "장면 `SC-10`로 갑니다.", "장면 `SC-10`으로 갑니다."),
     ("particle-agreement", "`required_skill`와 맞지 않습니다.", "`required_skill`과 맞지 않습니다."),
     ("space-before-particle", "`evidence` 의 값이 같습니다.", "`evidence`의 값이 같습니다."),
+    ("single-quoted-code", "플래그 'trsut'은 `flag_spec`에 없습니다.", "플래그 `trsut`은 `flag_spec`에 없습니다."),
+    ("single-quoted-code", "장면 'SC-88'에서 나가는 분기가 없습니다.", "장면 `SC-88`에서 나가는 분기가 없습니다."),
+    ("single-quoted-code", "'--plant' 값은 `KIND=N` 꼴이어야 합니다.", "`--plant` 값은 `KIND=N` 꼴이어야 합니다."),
+    ("english-heading", "What it flags: 어떤 장면도 닿지 않습니다.", "잡는 것: 어떤 장면도 닿지 않습니다."),
+    ("english-heading", "**Instead.** 분기를 더하세요.", "**고치는 법.** 분기를 더하세요."),
 ]
 
 
@@ -409,3 +414,167 @@ def test_a_green_card_undone_by_its_hedge_says_so_first():
         undone = card["hedge"] and re.search(r"닿지 못합니다|밟지 못하는 길입니다|끝까지 가지 못합니다", card["hedge"])
         if card["verdict"] == "끝까지 닿음" and undone:
             assert "표의 길만 따지면" in card["summary"], card
+
+
+# ----------------------------------------------------------------------------- rule documentation and messages
+#
+# The rule documentation users read — ``explain`` of every name of every domain (the
+# function ``storygraph explain NAME`` and ``verdicts explain DOMAIN NAME`` print), the
+# name lists ``explain`` prints without a name, and the generated docs pages — and the
+# messages of the command line and of each domain's input issues on broken inputs.
+
+
+def _doc_lines(text: str):
+    """The Korean sentences of an ``explain`` text or a docs page, one a line: a
+    section heading (``잡는 것:``, ``**잡는 것.** ``), a list dash, a table's cells and a
+    title's underline are taken off."""
+    for line in text.splitlines():
+        line = line.strip()
+        cells = [c.strip() for c in line.strip("|").split("|")] if line.startswith("|") else [line]
+        for cell in cells:
+            cell = re.sub(r"^(?:\*\*[^*]+\.\*\* |- |#+ |[A-Z]*\d+ · |SCHEMA · )", "", cell)
+            if re.search(r"[가-힣]", cell) and cell.endswith("다."):
+                yield cell
+
+
+def _index_lines(text: str):
+    """The headlines of an ``explain`` name list (after the names and two spaces)."""
+    for line in text.splitlines()[1:]:
+        if line.startswith("  ") and re.search(r"\S {2,}\S", line.strip()):
+            yield re.split(r"(?<=\S) {2,}", line.strip(), maxsplit=1)[1]
+
+
+def _message_lines(out: str):
+    """The Korean messages of a failed command: each line but the help pointer, the
+    program's name taken off (``verdicts run: …``)."""
+    for line in out.splitlines():
+        line = re.sub(r"^(?:verdicts|storygraph)(?: [a-z]+)*: ", "", line.strip())
+        if re.search(r"[가-힣]", line) and not line.startswith("도움말:"):
+            yield line
+
+
+def _broken_copy(domain: str, tmp: Path) -> Path:
+    """``examples/DOMAIN`` with broken rows added to each table (a repeated key, an
+    empty key, values of the wrong type or naming nothing), or for residue a repeated
+    component and one that is not a component."""
+    import shutil
+
+    dst = tmp / domain
+    shutil.copytree(ROOT / "examples" / domain, dst)
+    if domain == "residue":
+        first = sorted(dst.glob("*.yaml"))[0]
+        (dst / "ZZ-repeat.yaml").write_bytes(first.read_bytes())
+        (dst / "ZZ-bad.yaml").write_text("component_id: BAD\npage_yaml: 3\nframe_tree: [{node_id: n, box: [1900, 0, 200, 100]}]\n",
+                                          encoding="utf-8")
+        return dst
+    for table in sorted(dst.glob("*.csv")):
+        if table.name.startswith("gold"):
+            continue
+        lines = table.read_text(encoding="utf-8").splitlines()
+        width = len(lines[0].split(","))
+        lines += [lines[1], "," + ",".join(["x-1"] * (width - 1)), ",".join(f"zz_{i}" for i in range(width))]
+        table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return dst
+
+
+#: command lines that fail, each with one message (exit 2)
+WRONG_COMMANDS = [
+    ("verdicts", "rnu"), ("verdicts", "run", "robot", "examples/robot", "--fromat", "json"),
+    ("verdicts", "run", "robot", "examples/robot", "--format", "jsn"), ("verdicts", "run", "robot", "examples/robot", "--jobs", "0"),
+    ("verdicts", "run", "robto", "examples/robot"), ("verdicts", "card", "show"), ("verdicts", "card", "show", "E9"),
+    ("verdicts", "run", "robot", "examples/robot", "--grading", "x.json"),
+    ("storygraph", "lint", "examples/lighthouse/scenario.csv", "--grading", "x.json"),
+    ("storygraph", "fuzz", "--plant", "oops"), ("storygraph", "fuzz", "--plant", "typo=2"),
+    ("storygraph", "render", "examples/lighthouse/scenario.csv", "-o", "x.abc"),
+    ("storygraph", "render", "examples/lighthouse/scenario.csv", "-o", "x.svg", "--focus", "SC-404"),
+]
+
+
+@pytest.fixture(scope="module")
+def documentation() -> dict[str, str]:
+    """Every whole text of the rule documentation, by where it came from."""
+    from verdicts.domain import domain_names, get_domain
+
+    texts: dict[str, str] = {}
+    for name in domain_names():
+        domain = get_domain(name)
+        for entry in domain.explainable_names():
+            texts[f"explain {name} {entry}"] = domain.explain(entry)
+        texts[f"docs {name}"] = (ROOT / domain.docs_page).read_text(encoding="utf-8")
+        texts[f"verdicts explain {name}"] = _run("verdicts", "explain", name, stdout_only=True)
+    texts["storygraph explain"] = _run("storygraph", "explain", stdout_only=True)
+    return texts
+
+
+@pytest.fixture(scope="module")
+def messages(tmp_path_factory) -> dict[str, list[str]]:
+    """Command-line messages and the input issues (and cards) of broken inputs of every
+    domain, by where they came from."""
+    tmp = tmp_path_factory.mktemp("messages")
+    out: dict[str, list[str]] = {}
+    for argv in WRONG_COMMANDS:
+        out[" ".join(argv)] = list(_message_lines(_run(*argv)))
+    from verdicts.domain import domain_names
+
+    for name in domain_names():
+        out[f"verdicts explain {name} nosuch"] = list(_message_lines(_run("verdicts", "explain", name, "nosuch")))
+    out["storygraph explain nosuch"] = list(_message_lines(_run("storygraph", "explain", "nosuch")))
+    (tmp / "storygraph.toml").write_text('fial_on = ["issues", "nosuch"]\n[diagram]\nfocsu = "findings"\n', encoding="utf-8")
+    (tmp / "scenario.csv").write_bytes((ROOT / "examples/lighthouse/scenario.csv").read_bytes())
+    out["config"] = list(_message_lines(_run("storygraph", "lint", str(tmp / "scenario.csv"))))
+    for domain in ("robot", "mail", "extraction", "residue"):
+        broken = _broken_copy(domain, tmp)
+        raw = _run("verdicts", "run", domain, str(broken), "--format", "json", stdout_only=True)
+        out[f"broken {domain}"] = list(_strings(json.loads(raw[:raw.rindex("}") + 1])))
+    return out
+
+
+def test_the_documentation_corpus_covers_every_name(documentation):
+    from verdicts.domain import domain_names, get_domain
+
+    for name in domain_names():
+        assert len([k for k in documentation if k.startswith(f"explain {name} ")]) == len(get_domain(name).explainable_names())
+        domain = get_domain(name)
+        listed = list(_index_lines(documentation[f"verdicts explain {name}"]))
+        # one line a rule, a finding kind and a check (and the schema check)
+        assert len(listed) == len(domain.rules()) + len(domain.finding_kinds) + len(domain.checks()) + 1, name
+    assert sum(len(list(_doc_lines(t))) for t in documentation.values()) > 600
+
+
+def test_the_documentation_has_korean_headings_only(documentation):
+    from verdicts.docs import SECTIONS
+
+    for where, text in documentation.items():
+        assert english_headings(text) == [], where
+        if where.startswith("explain ") and "잡는 것:" in text:
+            assert all(f"\n{s}:\n" in text for s in SECTIONS), where
+
+
+def test_the_documentation_reads_well(documentation):
+    bad = []
+    for where, text in documentation.items():
+        lines = _index_lines(text) if where.endswith(" explain") or re.fullmatch(r"verdicts explain \w+", where) else _doc_lines(text)
+        for line in dict.fromkeys(lines):
+            problems = style_problems(line)
+            if problems:
+                bad.append(f"{where}: {problems[0]} || {line}")
+    assert not bad, "\n".join(bad[:30])
+
+
+def test_the_documentation_passes_the_analyser(documentation):
+    lines = list(dict.fromkeys(line for text in documentation.values() for line in _doc_lines(text)))
+    found = kiwi_problems(lines)
+    assert not found, "\n".join(f"{p} || {t}" for t, p in found[:20])
+
+
+def test_messages_read_well(messages):
+    assert all(messages[" ".join(argv)] for argv in WRONG_COMMANDS), [a for a in WRONG_COMMANDS if not messages[" ".join(a)]]
+    for domain in ("robot", "mail", "extraction", "residue"):
+        assert len(messages[f"broken {domain}"]) > 5, domain
+    bad = []
+    for where, texts in messages.items():
+        for text in dict.fromkeys(texts):
+            problems = style_problems(text)
+            if problems:
+                bad.append(f"{where}: {problems[0]} || {text}")
+    assert not bad, "\n".join(bad[:30])

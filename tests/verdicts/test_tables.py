@@ -58,7 +58,7 @@ def test_typing_reports_bad_cells_missing_columns_and_duplicates(tmp_path):
     raw, issues = _read(tmp_path, "id,flg,n\n1,,x\n,,2\n1,,3\n2,,4\n")
     table = type_table(raw, SPEC, issues)
     by = {(i.line, i.column): i.reason for i in issues}
-    assert "'flag' 열이 없어" in by[(1, "flag")] and "'flg'" in by[(1, "flag")]  # misspelling suggested
+    assert "`flag` 열이 없어" in by[(1, "flag")] and "`flg`" in by[(1, "flag")]  # misspelling suggested
     assert (1, "note") in by
     assert "정수" in by[(2, "n")]
     assert "비어" in by[(3, "id")]
@@ -136,7 +136,7 @@ def test_a_header_wider_than_any_spreadsheet_keeps_its_first_columns_and_the_lin
 
 @pytest.mark.parametrize("text,line,column,words", [
     ('id,note\n1,"open\n2,x\n', 2, "note", "3번째 글자의 따옴표(\")로 연 칸이 파일 끝까지 닫히지 않아"),
-    ('id,note\n1,"a"b\n2,x\n', 2, "note", "6번째 글자에서 따옴표로 닫은 칸 뒤에 구분자 없이 'b' 글자가 이어져"),
+    ('id,note\n1,"a"b\n2,x\n', 2, "note", "6번째 글자에서 따옴표로 닫은 칸 뒤에 구분자 없이 `b` 글자가 이어져"),
     ('id,note\n"1\n2,x\n', 2, "id", "1번째 글자의 따옴표"),
 ])
 def test_broken_quotes_are_issues_and_the_next_lines_are_read(tmp_path, text, line, column, words):
@@ -188,7 +188,7 @@ def test_xlsx_cells_read_as_openpyxl_reads_them(tmp_path):
     mine = read_tables(tmp_path / "b.xlsx", ["things"], issues)["things"]
     theirs = list(openpyxl.load_workbook(tmp_path / "b.xlsx", read_only=True, data_only=True)["things"].iter_rows(values_only=True))
     assert [list(r.values.values()) for r in mine.rows] == [[_cell_text(c) for c in row] for row in theirs[1:]]
-    assert [(i.line, i.column) for i in issues] == [(2, "formula")] and "H2 칸에는 수식(=1+2)만" in issues[0].reason
+    assert [(i.line, i.column) for i in issues] == [(2, "formula")] and "`H2` 칸에는 수식 `=1+2`만" in issues[0].reason
 
 
 def test_xlsx_shared_strings_and_text_are_bounded(tmp_path, monkeypatch):

@@ -125,7 +125,7 @@ def _stuck_example_wrong(gen: Generated, scene_id: str, example: Any) -> str:
     if scene is None or not isinstance(example, Mapping):
         return f"{scene_id}: 예시 조합이 없음"
     if set(example) != set(scene.available_flags):
-        return f"{scene_id}: 예시 조합의 플래그 {josa(str(sorted(example)), '이/가')} available_flags와 다름"
+        return f"{scene_id}: 예시 조합의 플래그 {josa(str(sorted(example)), '이/가')} `available_flags`와 다름"
     flags = {f.flag: f for f in gen.flags}
     for name, value in example.items():
         domain = flags[name].domain()

@@ -72,7 +72,7 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
     if any(v < 0 for v in counts.values()):
         raise ConfigError("심을 개수는 0 이상이어야 합니다.")
     if flags < 0:
-        raise ConfigError("'--flags'는 0 이상이어야 합니다.")
+        raise ConfigError("`--flags` 값은 0 이상이어야 합니다.")
     needs_flags = [k for k in FLAG_KINDS if counts[k]]
     if needs_flags and flags < 1:
         raise ConfigError(f"조건 결함({', '.join(needs_flags)})을 심으려면 플래그가 하나 이상 있어야 합니다 (--flags).")

@@ -74,7 +74,7 @@ class _ChoiceScript:
             self.scene_list.insert(0, "startup")
         for name in list(self.scene_list):
             if name not in self.trees and self._read(name) is None:
-                self.b.issue(self.files.get("startup"), None, f"*scene_list에 적힌 장면 파일({quote_code(name + '.txt')})이 없어 그 장면으로 가는 분기는 없는 장면을 가리킵니다.")
+                self.b.issue(self.files.get("startup"), None, f"`*scene_list`에 적힌 장면 파일({quote_code(name + '.txt')})이 없어 그 장면으로 가는 분기는 없는 장면을 가리킵니다.")
         # scene files named by *goto_scene but not listed
         for name in list(self.trees):
             self._prescan(name)
@@ -151,7 +151,7 @@ class _ChoiceScript:
             elif cmd == "input_text":
                 parts = args.split()
                 if parts:
-                    self.b.issue(self.files[name], node.line, f"*input_text로 받는 값은 미리 알 수 없어 변수 {quote_code(parts[0])}의 값 목록에 넣지 못했습니다.")
+                    self.b.issue(self.files[name], node.line, f"`*input_text`로 받는 값은 미리 알 수 없어 변수 {quote_code(parts[0])}의 값 목록에 넣지 못했습니다.")
             elif cmd == "label":
                 labels.setdefault(args.strip().lower(), node.line)
             elif cmd == "goto_scene" or cmd == "gosub_scene":
@@ -223,13 +223,13 @@ class _ChoiceScript:
                 node = nodes[i] = _Node(node.line, node.text)
             if cmd is None:
                 if node.text.startswith("#"):
-                    self.b.issue(self.file, node.line, "#으로 시작하는 선택지 줄이 *choice나 *fake_choice 아래에 들여 쓰여 있지 않아 옮기지 않았습니다.")
+                    self.b.issue(self.file, node.line, "`#` 기호로 시작하는 선택지 줄이 `*choice`나 `*fake_choice` 아래에 들여 쓰여 있지 않아 옮기지 않았습니다.")
                 self._dropped_below(node)
                 i += 1
                 continue
             if cmd in ("if", "elseif", "elsif", "selectable_if", "hide_reuse", "disable_reuse", "allow_reuse") and \
                     re.search(r"^\*\w+\s*(\(.*\))?\s*#", node.text):
-                self.b.issue(self.file, node.line, "#으로 시작하는 선택지 줄이 *choice나 *fake_choice 아래에 들여 쓰여 있지 않아 옮기지 않았습니다.")
+                self.b.issue(self.file, node.line, "`#` 기호로 시작하는 선택지 줄이 `*choice`나 `*fake_choice` 아래에 들여 쓰여 있지 않아 옮기지 않았습니다.")
                 self._dropped_below(node)
                 i += 1
                 continue

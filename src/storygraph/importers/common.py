@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 
 __all__ = [
@@ -273,7 +273,7 @@ def _tokenize(text: str, dialect: Dialect) -> list[tuple[str, Any]]:
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
-            raise Opaque(f"읽지 못한 글자({text[pos]!r})가 있는")
+            raise Opaque(f"읽지 못한 글자({code(text[pos])})가 있는")
         pos = m.end()
         kind = m.lastgroup
         value = m.group()
@@ -637,7 +637,7 @@ class StoryBuilder:
                 except Opaque as exc:
                     expr, opaque, used = "", True, set()
                     self.issue(file, line, f"조건 {quote_code(source)}에 {exc.what} 부분이 있어 우리 조건식으로 옮기지 못했으므로, "
-                                           f"이 분기는 조건 칸을 비우고 condition_opaque를 1로, 원문을 condition_source에 적었습니다.",
+                                           f"이 분기는 조건 칸을 비우고 `condition_opaque`를 1로, 원문을 `condition_source`에 적었습니다.",
                                column="condition_expr")
             branches.append(BranchRow(f"{from_scene}#{n}", from_scene, to_scene, expr, n, kind, opaque,
                                       source if opaque else "", once, file, line,

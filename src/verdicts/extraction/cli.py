@@ -14,7 +14,7 @@ from typing import Optional
 from verdicts.commandline import Command, Group, fail, int_in
 
 PROG = "verdicts review"
-_DB_HELP = "검토 데이터베이스(SQLite) 파일 (기본: $VERDICTS_REVIEW_DB, 없으면 ~/.local/share/verdicts/review.sqlite3)"
+_DB_HELP = "검토 데이터베이스(SQLite) 파일 (기본: `$VERDICTS_REVIEW_DB`, 없으면 `~/.local/share/verdicts/review.sqlite3`)"
 
 
 def alone(load: list[Path] | None, db: Optional[Path], host: str, port: int) -> int:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from verdicts.errors import InputError
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.tables import (
     MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
@@ -42,7 +42,7 @@ _ID = {name: re.compile(r'"' + name + r'"\s*:\s*"((?:[^"\\]|\\.)*)"') for name i
 
 def _shown(text: str, limit: int = 30) -> str:
     text = " ".join(str(text).split())
-    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
+    return "`" + (text if len(text) <= limit else text[: limit - 1] + "…") + "`"
 
 
 def _event_cell(value: Any) -> tuple[str | None, bool]:
@@ -167,13 +167,13 @@ def _field_rules(t: TypedTable, r: _Reader) -> dict[str, FieldRule]:
         if value_type not in VALUE_TYPES:
             said = (f"값 종류 {josa(_shown(value_type), '이/가')} {', '.join(f'`{v}`' for v in VALUE_TYPES)} 가운데 하나가 아니어서"
                     if value_type else "값 종류가 비어 있어")
-            r.issue(t, row, "value_type", f"{said} {name} 칸은 원문 값과 견주지 않았습니다.")
+            r.issue(t, row, "value_type", f"{said} {code(name)} 칸은 원문 값과 견주지 않았습니다.")
             row.invalid.add("value_type")
             value_type = None
         required = parse_bool(raw["required"]) if raw.get("required") is not None else None
         if required is None:
             shown = f"`required` 값 {josa(_shown(raw['required']), '을/를')} 참이나 거짓으로 읽지 못해" if raw.get("required") else "`required` 칸이 비어 있어"
-            r.issue(t, row, "required", f"{shown} {name} 칸이 비었을 때 필수인지 가리지 못합니다.")
+            r.issue(t, row, "required", f"{shown} {code(name)} 칸이 비었을 때 필수인지 가리지 못합니다.")
             row.invalid.add("required")
         pattern_text = raw.get("pattern")
         pattern, broken = None, False
@@ -184,7 +184,7 @@ def _field_rules(t: TypedTable, r: _Reader) -> dict[str, FieldRule]:
                 broken = True
                 row.invalid.add("pattern")
                 why = getattr(exc, "msg", None) or str(exc)
-                r.issue(t, row, "pattern", f"정규식 {josa(_shown(pattern_text, 40), '을/를')} 읽지 못해({why}) {name} 칸의 형식은 가리지 않았습니다.")
+                r.issue(t, row, "pattern", f"정규식 {josa(_shown(pattern_text, 40), '을/를')} 읽지 못해({why}) {code(name)} 칸의 형식은 가리지 않았습니다.")
         rules[name] = FieldRule(name, raw.get("label") or name, value_type, required, pattern_text, pattern, row.line, broken)
     r.set_aside(t, aside)
     return rules
@@ -208,19 +208,19 @@ def _pages(t: TypedTable, r: _Reader) -> dict[str, dict[int, Page]]:
             continue
         own = pages.setdefault(run, {})
         if number in own:
-            r.issue(t, row, "page", f"{run}의 {number}쪽이 {own[number].line}번째 줄에 이미 있어 이 줄은 쓰지 않았습니다.")
+            r.issue(t, row, "page", f"{code(run)}의 {number}쪽이 {own[number].line}번째 줄에 이미 있어 이 줄은 쓰지 않았습니다.")
             aside.append(row)
             continue
         text = raw.get("text")
         if text is None:
-            r.issue(t, row, "text", f"{run}의 {number}쪽 본문이 비어 있어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
+            r.issue(t, row, "text", f"{code(run)}의 {number}쪽 본문이 비어 있어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
             row.invalid.add("text")
         elif "\x00" in text:
-            r.issue(t, row, "text", f"{run}의 {number}쪽 본문에 NUL 문자가 있어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
+            r.issue(t, row, "text", f"{code(run)}의 {number}쪽 본문에 NUL 문자가 있어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
             row.invalid.add("text")
             text = None
         elif len(text) > MAX_PAGE_CHARS:
-            r.issue(t, row, "text", f"{run}의 {number}쪽 본문이 {len(text):,}자로 한도 {MAX_PAGE_CHARS:,}자를 넘어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
+            r.issue(t, row, "text", f"{code(run)}의 {number}쪽 본문이 {len(text):,}자로 한도 {MAX_PAGE_CHARS:,}자를 넘어 이 쪽을 인용한 칸은 근거를 대조하지 못합니다.")
             row.invalid.add("text")
             text = None
         own[number] = Page(run, number, raw.get("doc_name"), text, row.line)
@@ -246,7 +246,7 @@ def _outputs(t: TypedTable, r: _Reader, rules: dict[str, FieldRule] | None, brok
             continue
         own = outputs.setdefault(run, {})
         if name in own:
-            r.issue(t, row, "field_name", f"{run}의 {name} 칸이 {own[name].line}번째 줄에 이미 있어 이 줄은 쓰지 않았습니다.")
+            r.issue(t, row, "field_name", f"{code(run)}의 {code(name)} 칸이 {own[name].line}번째 줄에 이미 있어 이 줄은 쓰지 않았습니다.")
             aside.append(row)
             continue
         reason = broken.get(row.line) if t.form == "jsonl" else None
@@ -255,7 +255,7 @@ def _outputs(t: TypedTable, r: _Reader, rules: dict[str, FieldRule] | None, brok
         page_text = raw.get("evidence_page")
         page = _positive_int(page_text)
         if page_text is not None and page is None:
-            r.issue(t, row, "evidence_page", f"근거 쪽수 {josa(_shown(page_text), '이/가')} 1 이상의 정수가 아니어서 {run}의 {name} 칸은 근거를 대조하지 못합니다.")
+            r.issue(t, row, "evidence_page", f"근거 쪽수 {josa(_shown(page_text), '이/가')} 1 이상의 정수가 아니어서 {code(run)}의 {code(name)} 칸은 근거를 대조하지 못합니다.")
             row.invalid.add("evidence_page")
         own[name] = WorkerRow(run, name, raw.get("value") or "", page, page_text, raw.get("evidence_text"), row.line,
                               broken=reason)
@@ -293,13 +293,13 @@ def load_batch(path: str | Path) -> Batch:
             own = pages.get(run)
             if not own:
                 issues.append(InputIssue(file=t.file, table="worker_outputs", line=first.line, column="run_id",
-                                         reason=f"`source_pages`에 {run}의 쪽이 하나도 없어 이 실행의 근거 문구는 대조하지 못합니다."))
+                                         reason=f"`source_pages`에 {code(run)}의 쪽이 하나도 없어 이 실행의 근거 문구는 대조하지 못합니다."))
                 continue
             last = max(own)
             for w in rows.values():
                 if w.page is not None and w.page > last:
                     issues.append(InputIssue(file=t.file, table="worker_outputs", line=w.line, column="evidence_page",
-                                             reason=f"근거 쪽수 {w.page}쪽은 {run}의 원문({last}쪽까지)에 없는 쪽입니다."))
+                                             reason=f"근거 쪽수 {w.page}쪽은 {code(run)}의 원문({last}쪽까지)에 없는 쪽입니다."))
     batch = Batch(rules=rules, runs=runs, outputs=outputs, pages=pages, issues=issues,
                   sources=[tbl.source() for tbl in raw.values()], tables=typed, pages_known=pages_known,
                   outputs_known=outputs_known)

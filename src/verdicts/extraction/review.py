@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from verdicts.errors import VerdictsError
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.rounds import apply_migrations, schema_version_of
 
 from .domain import judge_batch
@@ -332,7 +332,7 @@ class ReviewStore:
         reviewer saw (0: none), ``opened_at`` when the cell was opened (epoch seconds)."""
         reviewer = (reviewer or "").strip()
         if action not in ACTIONS:
-            raise ReviewError(f"결정은 승인, 수정, 거절 가운데 하나여야 합니다({action!r}).")
+            raise ReviewError(f"결정은 승인, 수정, 거절 가운데 하나여야 합니다(받은 값: {code(action)}).")
         if not reviewer:
             raise ReviewError("검토자 이름이 비어 있어 결정을 남기지 않았습니다.")
         cell = self.cell(item_key)
@@ -343,7 +343,7 @@ class ReviewStore:
             if not new_value:
                 raise ReviewError("수정할 값이 비어 있습니다.")
             if cell.pattern and re.fullmatch(cell.pattern, new_value) is None:
-                raise ReviewError(f"고친 값 {josa(repr(new_value), '이/가')} {cell.label} 칸의 형식 규칙 `{cell.pattern}`에 맞지 않습니다.")
+                raise ReviewError(f"고친 값 {josa(code(new_value), '이/가')} {cell.label} 칸의 형식 규칙 `{cell.pattern}`에 맞지 않습니다.")
         now = time.time() if now is None else now
         seconds = round(now - opened_at, 3) if opened_at is not None and 0 <= now - opened_at < 86_400 else None
         ai_value = cell.card.get("ai_value")

@@ -11,6 +11,7 @@ Each rule's docstring is its documentation — *잡는 것 / 왜 문제인가 / 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -31,6 +32,10 @@ __all__ = ["CellFacts", "RULES", "BOOK", "build_card", "build_cards"]
 _SEPARATOR = " : "
 
 
+#: a label written as code (Latin letters, digits, ``_ - .`` only)
+_CODE_LABEL = re.compile(r"[A-Za-z0-9_.\-]+")
+
+
 @dataclass
 class CellFacts:
     """A cell with what the rules read from it, computed once."""
@@ -48,7 +53,10 @@ class CellFacts:
 
     @property
     def label(self) -> str:
-        return self.cell.rule.label
+        """The field's label as the sentences say it: a label that is code (the field's
+        name when the rule gives no label, ``biz_reg_no``) is quoted."""
+        label = self.cell.rule.label
+        return f"`{label}`" if _CODE_LABEL.fullmatch(label) else label
 
     @property
     def value(self) -> str | None:
@@ -187,7 +195,7 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
             draft.summary = T.required_unknown(label=f.label)
         elif row is None:
             draft.summary = T.empty_no_row(label=f.label)
-            found = labelled_line(f.cell, f.label)
+            found = labelled_line(f.cell, f.rule.label)
             if found is not None:
                 draft.hedge(T.hedge_labelled_line(page=found[0].page, doc=found[0].name, line=found[1]))
             else:
@@ -196,7 +204,7 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
             page = f.page
             draft.summary = T.empty_value(label=f.label, source=f.source_value, page=page.page if page else None,
                                           doc=page.name if page else None)
-            found = labelled_line(f.cell, f.label) if f.source_value is None else None
+            found = labelled_line(f.cell, f.rule.label) if f.source_value is None else None
             if found is not None:
                 draft.hedge(T.hedge_labelled_line(page=found[0].page, doc=found[0].name, line=found[1]))
 

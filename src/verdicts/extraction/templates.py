@@ -27,15 +27,16 @@ _WORKER = "AI Worker가"
 
 
 def q(text: str, limit: int = 60) -> str:
-    """A value or phrase in single quotes, on one line, cut to ``limit`` characters.
+    """A value or phrase quoted as written (in backquotes, :func:`verdicts.korean.code`),
+    on one line, cut to ``limit`` characters.
 
     >>> q("홍길동"), q("가" * 70)[-3:]
-    ("'홍길동'", "가…'")
+    ('`홍길동`', '가…`')
     """
     text = " ".join(str(text).split())
     if len(text) > limit:
         text = text[: limit - 1] + "…"
-    return f"'{text}'"
+    return f"`{text}`"
 
 
 def where(page: int, doc: str) -> str:

@@ -77,7 +77,7 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
         for kind in kinds:
             w.writerow([kind] + [""] * (len(ACTION_POLICY.column_names) - 1))
     return (f"{target}: 에이전트 기록에 나온 처리 종류 {len(kinds)}개를 적었습니다. 판정하기 전에 "
-            "max_reply_hours, min_confidence, needs_confirm 칸을 채워 주세요.")
+            "`max_reply_hours`, `min_confidence`, `needs_confirm` 칸을 채워 주세요.")
 
 
 def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], policy: Optional[Path],
@@ -106,8 +106,8 @@ def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], po
         sys.stderr.write(f"문제: {line}\n")
     for line in notes + ([policy_note] if policy_note else []):
         sys.stderr.write(f"참고: {line}\n")
-    sys.stderr.write(f"받은 메일 {len(received)}통을 mailbox_thread.csv에, 보낸 메일 {len(sent_mails)}통 가운데 "
-                     f"{len(tables['agent_action'])}통을 agent_action.csv에 썼습니다 ({out}).\n")
+    sys.stderr.write(f"받은 메일 {len(received)}통을 `mailbox_thread.csv`에, 보낸 메일 {len(sent_mails)}통 가운데 "
+                     f"{len(tables['agent_action'])}통을 `agent_action.csv`에 썼습니다 ({out}).\n")
     return 1 if problems or broken else 0
 
 
@@ -143,8 +143,8 @@ def commands(group: Group) -> None:
                help="받은 메일: Maildir 폴더, mbox 파일, .eml 파일이나 .eml 폴더, 또는 imap://(imaps://)사용자@서버:포트/폴더")
     c.option("--out", "-o", type=Path, required=True, metavar="DIR", help="세 표(CSV)를 쓸 폴더 (없으면 만듭니다)")
     c.option("--sent", metavar="SOURCE", help="에이전트가 보낸 메일(보낸 편지함): 받은 메일과 같은 형식")
-    c.option("--log", type=Path, metavar="FILE", help="에이전트 기록: 한 줄에 JSON 하나(message_id, action_kind, confidence …)")
-    c.option("--policy", type=Path, metavar="FILE", help="action_policy.csv로 복사할 처리 종류 정책 파일")
+    c.option("--log", type=Path, metavar="FILE", help="에이전트 기록: 한 줄에 JSON 하나(`message_id`, `action_kind`, `confidence` …)")
+    c.option("--policy", type=Path, metavar="FILE", help="`action_policy.csv`로 복사할 처리 종류 정책 파일")
     c.option("--password-file", type=Path, metavar="FILE", help=f"IMAP 비밀번호가 첫 줄에 적힌 파일 (없으면 ${PASSWORD_ENV})")
     c.option("--cafile", type=Path, metavar="FILE", help="IMAP 서버 인증서를 확인할 CA 인증서 파일(PEM)")
 

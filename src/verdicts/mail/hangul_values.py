@@ -145,8 +145,8 @@ def _distance(text: str, found: Found, words: tuple[str, ...], reach: int = 12) 
 
 
 def repr_text(text: str) -> str:
-    """A text quoted in a note: ``'3월 4일'``."""
-    return f"'{text}'"
+    """A text quoted in a note, as written: ```3월 4일```."""
+    return f"`{text}`"
 
 
 def _pick(text: str, found: list[Found], words: tuple[str, ...], what: str) -> tuple[Found | None, str | None]:

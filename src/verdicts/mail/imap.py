@@ -21,7 +21,7 @@ from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 from verdicts.errors import InputError
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 
 from .importer import Mail, mail_of
 
@@ -80,7 +80,7 @@ def parse_imap_url(url: str) -> ImapSource:
     if not parts.username:
         raise InputError(f"{url}: 주소에 사용자 이름이 없습니다 (imap://사용자@서버/폴더).")
     if parts.password:
-        raise InputError(f"{url}: 비밀번호를 주소에 적지 마세요. 환경 변수 VERDICTS_IMAP_PASSWORD나 --password-file로 주세요.")
+        raise InputError(f"{url}: 비밀번호를 주소에 적지 마세요. 환경 변수 `VERDICTS_IMAP_PASSWORD`나 `--password-file`로 주세요.")
     try:
         port = parts.port or (993 if scheme == "imaps" else 143)
     except ValueError:
@@ -175,7 +175,7 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
         status, data = conn.select(folder_name(src.folder), readonly=True)
         if status != "OK":
             said = (data[0].decode("utf-8", "replace") if data and isinstance(data[0], bytes) else str(data)).strip().rstrip(".")
-            raise InputError(f"{where}: {josa(repr(src.folder), '이라/라')}는 폴더를 열지 못했습니다 (서버 답: {said}).")
+            raise InputError(f"{where}: {josa(code(src.folder), '이라/라')}는 폴더를 열지 못했습니다 (서버 답: {said}).")
         status, data = conn.uid("SEARCH", None, "ALL")
         uids = data[0].split() if status == "OK" and data and data[0] else []
         result.total = len(uids)

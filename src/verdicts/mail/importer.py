@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Iterable
 
 from verdicts.errors import InputError
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 
 from .hangul_values import dates_in, pick_amount, pick_date
 from .model import AGENT_ACTION, MAILBOX_THREAD
@@ -172,7 +172,7 @@ def _mail(message: EmailMessage, source: str) -> Mail:
         try:
             when = parsedate_to_datetime(raw_date)
         except (TypeError, ValueError):
-            problems.append(f"Date 머리글 '{raw_date}'를 읽지 못했습니다.")
+            problems.append(f"`Date` 머리글 {josa(code(raw_date), '을/를')} 읽지 못했습니다.")
     if when is not None and when.tzinfo is not None:
         when = when.astimezone(timezone.utc).replace(tzinfo=None)
     sender = _header(message, "From").strip()
@@ -232,7 +232,7 @@ def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Ma
             with open(path, "rb") as f:
                 head = f.read(5)
             if head and head != b"From ":
-                raise InputError(f"{path}: mbox 파일은 'From '으로 시작해야 하는데 이 파일은 그렇지 않습니다 "
+                raise InputError(f"{path}: mbox 파일은 `From `으로 시작해야 하는데 이 파일은 그렇지 않습니다 "
                                  "(한 통짜리 메일이면 이름을 .eml로 바꿔 주세요).")
             box = mailbox.mbox(path, create=False)
             for index, key in enumerate(box.keys()):
@@ -387,7 +387,7 @@ def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
             continue
         if not str(value.get("message_id") or "").strip():
             if problems is not None:
-                problems.append(f"{path} {number}번째 줄: message_id가 없어 어느 메일의 기록인지 알 수 없습니다.")
+                problems.append(f"{path} {number}번째 줄: 메시지 번호(`message_id`)가 없어 어느 메일의 기록인지 알 수 없습니다.")
             continue
         records.append({**value, "_file": str(path), "_line": number})
     return records

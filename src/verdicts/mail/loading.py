@@ -37,12 +37,12 @@ def _issue(t: TypedTable, row: Row | None, column: str | None, reason: str) -> I
 
 def _quoted(text: str) -> str:
     shown = text if len(text) <= 40 else text[:39] + "…"
-    return f"'{shown}'"
+    return f"`{shown}`"
 
 
 def _unreadable(t: TypedTable, row: Row, column: str, kind: str, consequence: str, issues: list[InputIssue]) -> None:
     text = row.raw.get(column) or ""
-    issues.append(_issue(t, row, column, f"{column} 칸의 {josa(_quoted(text), '은/는')} {kind} 아니어서 {consequence}"))
+    issues.append(_issue(t, row, column, f"`{column}` 칸의 {josa(_quoted(text), '은/는')} {kind} 아니어서 {consequence}"))
 
 
 def _optional(t: TypedTable, row, column: str, read, kind: str, consequence: str, unreadable: set[str],
@@ -145,16 +145,16 @@ def load_mailbox(path: str | Path) -> Mailbox:
             )
             messages = threads.get(action.thread_id)
             if not messages:
-                issues.append(_issue(t, row, "thread_id", f"thread_id가 {_quoted(action.thread_id)}인 받은 메일이 "
-                                                          "mailbox_thread에 없어 이 처리는 판정하지 않았습니다."))
+                issues.append(_issue(t, row, "thread_id", f"대화 번호(`thread_id`)가 {_quoted(action.thread_id)}인 받은 메일이 "
+                                                          "`mailbox_thread`에 없어 이 처리는 판정하지 않았습니다."))
                 continue
             sent.setdefault(action.thread_id, []).append(action)
             if messages[0].received_at > sent_at:
-                issues.append(_issue(t, row, "sent_at", f"sent_at {v['sent_at']} 이전에 받은 메일이 {action.thread_id} 대화에 없어 "
+                issues.append(_issue(t, row, "sent_at", f"`sent_at` {v['sent_at']} 이전에 받은 메일이 {_quoted(action.thread_id)} 대화에 없어 "
                                                         "어느 메일에 답했는지 알 수 없으므로 이 처리는 판정하지 않았습니다."))
                 continue
             if action.action_kind not in policies:
-                issues.append(_issue(t, row, "action_kind", f"action_policy에 {josa(_quoted(action.action_kind), '이/가')} 없어 "
+                issues.append(_issue(t, row, "action_kind", f"`action_policy`에 {josa(_quoted(action.action_kind), '이/가')} 없어 "
                                                             "이 종류의 기준을 알 수 없으므로 이 처리는 판정하지 않았습니다."))
                 continue
             actions.append(action)

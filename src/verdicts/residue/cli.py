@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from verdicts.commandline import Group, fail, int_in
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 
 PROG = "verdicts card"
 
@@ -22,7 +22,7 @@ def show(card_id: str) -> int:
     from .evalcard import CardFileError, bundled_cards, card_path, load_card
 
     if card_id not in bundled_cards():
-        raise fail(f"{card_id!r} 카드는 없습니다. 있는 카드: {', '.join(bundled_cards())}.", prog=f"{PROG} show")
+        raise fail(f"{code(card_id)} 카드는 없습니다. 있는 카드: {', '.join(code(c) for c in bundled_cards())}.", prog=f"{PROG} show")
     try:
         card = load_card(card_path(card_id))
     except CardFileError as exc:
@@ -63,7 +63,8 @@ def _card_file(card: str) -> Path:
         return card_path(card)
     path = Path(card)
     if not path.is_file():
-        raise fail(f"{josa(repr(card), '은/는')} 번들 카드 id({', '.join(bundled_cards())})도 아니고 카드 파일도 아닙니다.",
+        raise fail(f"카드 {josa(code(card), '은/는')} 번들 카드 id({', '.join(code(c) for c in bundled_cards())})도 아니고 카드 파일도 "
+                   "아닙니다.",
                    prog=f"{PROG} measure")
     return path
 
@@ -82,7 +83,7 @@ def measure(card: str, labelled: Path, gold: Path | None, seeds: int, reps: int 
 
     prog = f"{PROG} measure"
     if reader not in READERS:
-        raise fail(f"읽기 방식 {josa(repr(reader), '은/는')} 없습니다. 있는 것: {', '.join(READERS)}.", prog=prog)
+        raise fail(f"읽기 방식 {josa(code(reader), '은/는')} 없습니다. 있는 것: {', '.join(code(r) for r in READERS)}.", prog=prog)
     file = _card_file(card)
     try:
         loaded = load_card(file)
@@ -114,7 +115,7 @@ def commands(group: Group) -> None:
     c = group.command("measure", measure)
     c.argument("card", metavar="CARD", help="카드 id(E3)나 카드 YAML 파일")
     c.argument("labelled", type=Path, metavar="FOLDER", help="라벨이 붙은 컴포넌트 폴더 (정답은 그 안의 gold.csv)")
-    c.option("--gold", type=Path, metavar="FILE", help="정답 CSV(component_id, verdict) (기본: 폴더의 gold.csv)")
+    c.option("--gold", type=Path, metavar="FILE", help="정답 CSV(`component_id`, `verdict`) (기본: 폴더의 `gold.csv`)")
     c.option("--seeds", type=int_in("--seeds", 1), default=5, metavar="N", help="개발/검증 분할을 되풀이할 시드 수 (0부터)")
     c.option("--reps", type=int_in("--reps", 0), metavar="N", help="OCR 반복 수 (기본: 카드의 reps, 0이면 재지 않습니다)")
     c.option("--reader", default="auto", metavar="HOW", help="1단계 읽기: auto(주어진 글, 없으면 OCR), given, ocr")

@@ -44,7 +44,7 @@ class ResidueDomain(Domain):
     notes = {
         "자동": [
             "다섯 가지 자동 검증이 답의 키와 라벨을 카드 E3 파일에서 다시 읽어 맞춰 보고, 근거가 그림에서 읽은 글만 인용하는지 대조합니다.",
-            "보이는 글마다 출처가 하나씩 붙었는지, 경계 안 템플릿 글이 있으면 답이 'template_left'인지 판정 차례를 다시 따라갑니다.",
+            "보이는 글마다 출처가 하나씩 붙었는지, 경계 안 템플릿 글이 있으면 답이 `template_left`인지 판정 차례를 다시 따라갑니다.",
             "모든 카드가 출력 스키마를 통과하는지, 요약과 단서가 존댓말 한 문장인지 봅니다.",
         ],
         "수동": [
@@ -114,7 +114,7 @@ class ResidueDomain(Domain):
                 continue
             if texts is None:
                 inputs.issues.append(InputIssue(file=file, table=TABLE, column="visible_texts",
-                                                reason="보이는 글이 주어지지 않았고 읽을 그림(result_thumb)도 없어 판정하지 않았습니다."))
+                                                reason="보이는 글이 주어지지 않았고 읽을 그림(`result_thumb`)도 없어 판정하지 않았습니다."))
                 continue
             inputs.visible[key] = texts
             cards.append(build_card(component, texts))

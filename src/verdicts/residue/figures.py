@@ -93,7 +93,7 @@ def component_figure(component: Component, texts: Sequence[VisibleText], attribu
     parts.append("</svg>")
     unboxed = len(texts) - boxed
     if picture:
-        caption = f"그림(result_thumb) 위에 읽은 글 {boxed}개를 출처별 색 상자로 표시했습니다."
+        caption = f"그림(`result_thumb`) 위에 읽은 글 {boxed}개를 출처별 색 상자로 표시했습니다."
     elif problem:
         caption = f"그림을 열지 못해({problem}) 노드 상자 위에 읽은 글 {boxed}개를 출처별 색 상자로 그렸습니다."
     else:
@@ -101,5 +101,5 @@ def component_figure(component: Component, texts: Sequence[VisibleText], attribu
     if unboxed:
         caption += f" 위치 없이 주어진 글 {unboxed}개는 그리지 않았습니다."
     legend = [(SOURCE_COLOURS[s], SOURCE_NAMES[s]) for s in (USER, PLACEHOLDER, STRUCTURAL, TEMPLATE)]
-    legend += [("#9e9e9e", "경계 안 노드(frame_tree)"), ("#616161", "경계 밖 노드(outside_nodes)")]
+    legend += [("#9e9e9e", "경계 안 노드(`frame_tree`)"), ("#616161", "경계 밖 노드(`outside_nodes`)")]
     return CardFigure("".join(parts), caption, legend)

@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from verdicts.errors import InputError
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.model import InputIssue, SourceInfo
 
 from .model import PICTURE, Component
@@ -133,7 +133,7 @@ def load_components(path: str | Path) -> ComponentSet:
         raise InputError(f"{path}: 파일이나 폴더가 없습니다.")
     files = component_files(path)
     if not files:
-        raise InputError(f"{path}: 컴포넌트 파일(.yaml, .yml, .json)이 없습니다.")
+        raise InputError(f"{path}: 컴포넌트 파일(`.yaml`, `.yml`, `.json`)이 없습니다.")
     out = ComponentSet()
     for file in files:
         name = str(file)
@@ -166,7 +166,8 @@ def load_components(path: str | Path) -> ComponentSet:
             continue
         problems = _check(component)
         if component.component_id in out.files:
-            problems.append(("component_id", f"'{component.component_id}'는 {out.files[component.component_id]}에서 이미 읽은 컴포넌트입니다."))
+            problems.append(("component_id", f"같은 컴포넌트 {josa(code(component.component_id), '을/를')} {code(out.files[component.component_id])}에서 이미 "
+                                             "읽었습니다."))
         if problems:
             for key, reason in problems:
                 issue(key, reason)

@@ -268,7 +268,7 @@ def render_measurement(m: Measurement) -> str:
         lines.append(_row("평균", m.development, m.validation))
     lines.append("")
     if m.stability is None:
-        lines.append("반복 안정도: 그림(result_thumb)이 있는 라벨 컴포넌트가 없거나 반복 수가 0이라 재지 않았습니다.")
+        lines.append("반복 안정도: 그림(`result_thumb`)이 있는 라벨 컴포넌트가 없거나 반복 수가 0이라 재지 않았습니다.")
     else:
         s = m.stability
         lines.append(f"반복 안정도(OCR {s['reps']}회, 그림 {s['components']}개): {_f(s['value'])}")

@@ -14,7 +14,7 @@ from collections import Counter
 from decimal import Decimal
 from pathlib import Path
 
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.numbers import parse_decimal
 from verdicts.tables import Row, TypedTable, load_typed_tables
@@ -38,10 +38,10 @@ def _decimal(t: TypedTable, row: Row, column: str, issues: list[InputIssue], *, 
     if value is None:
         return None
     if positive and value <= 0:
-        issues.append(_issue(t, row, column, f"{column} 값 {josa(row.raw[column], '은/는')} 0보다 커야 해서 이 값은 쓰지 않았습니다."))
+        issues.append(_issue(t, row, column, f"`{column}` 값 {josa(code(row.raw[column]), '은/는')} 0보다 커야 해서 이 값은 쓰지 않았습니다."))
         return None
     if (low is not None and value < parse_decimal(low)) or (high is not None and value > parse_decimal(high)):
-        issues.append(_issue(t, row, column, f"{column} 값 {josa(row.raw[column], '은/는')} {low} 이상 {high} 이하여야 해서 이 값은 쓰지 않았습니다."))
+        issues.append(_issue(t, row, column, f"`{column}` 값 {josa(code(row.raw[column]), '은/는')} {low} 이상 {high} 이하여야 해서 이 값은 쓰지 않았습니다."))
         return None
     return value
 
@@ -68,7 +68,7 @@ def load_round(path: str | Path) -> Round:
             v = row.values
             minimum = v.get("min_episode_count")
             if minimum is not None and minimum < 0:
-                issues.append(_issue(t, row, "min_episode_count", f"min_episode_count 값 {josa(str(minimum), '은/는')} 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
+                issues.append(_issue(t, row, "min_episode_count", f"`min_episode_count` 값 {josa(str(minimum), '은/는')} 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
                 minimum = None
             tasks[v["task_id"]] = TaskSpec(
                 task_id=v["task_id"], required_skill=v.get("required_skill"),
@@ -85,11 +85,11 @@ def load_round(path: str | Path) -> Round:
         for row in t.rows:
             v = row.values
             if v["task_id"] not in tasks and tasks_known:
-                issues.append(_issue(t, row, "task_id", f"task_spec에 없는 태스크 '{v['task_id']}'의 수집 줄이라 어느 카드에도 쓰지 않았습니다."))
+                issues.append(_issue(t, row, "task_id", f"`task_spec`에 없는 태스크 {code(v['task_id'])}의 수집 줄이라 어느 카드에도 쓰지 않았습니다."))
                 continue
             count = v.get("episode_count")
             if count is not None and count < 0:
-                issues.append(_issue(t, row, "episode_count", f"episode_count 값 {josa(str(count), '은/는')} 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
+                issues.append(_issue(t, row, "episode_count", f"`episode_count` 값 {josa(str(count), '은/는')} 0 이상이어야 해서 이 값은 쓰지 않았습니다."))
                 count = None
             datasets[v["task_id"]] = DatasetRow(
                 task_id=v["task_id"], required_skill=v.get("required_skill"), episode_count=count,
@@ -110,25 +110,25 @@ def load_round(path: str | Path) -> Round:
             v = row.values
             task_id = v["task_id"]
             if task_id not in tasks:
-                issues.append(_issue(t, row, "task_id", f"task_spec에 없는 태스크 '{task_id}'의 평가 줄이라 어느 카드에도 세지 않았습니다."))
+                issues.append(_issue(t, row, "task_id", f"`task_spec`에 없는 태스크 {code(task_id)}의 평가 줄이라 어느 카드에도 세지 않았습니다."))
                 continue
             own = v.get("model_artifact")
             if own is not None and own != artifact:
                 issues.append(_issue(t, row, "model_artifact",
-                                     f"이 회차의 model_artifact {josa(repr(artifact), '과/와')} 다른 '{own}'의 평가 줄이라 세지 않았습니다."))
+                                     f"이 회차의 `model_artifact` 값 {josa(code(artifact), '과/와')} 다른 {code(own)}의 평가 줄이라 세지 않았습니다."))
                 continue
             episode = v.get("episode_id")
             if episode is not None:
                 first = seen_episode.get((task_id, episode))
                 if first is not None:
                     issues.append(_issue(t, row, "episode_id",
-                                         f"{task_id}의 episode_id {josa(repr(episode), '이/가')} {first}번째 줄에 이미 있어 이 줄은 세지 않았습니다."))
+                                         f"태스크 {code(task_id)}의 `episode_id` 값 {josa(code(episode), '이/가')} {first}번째 줄에 이미 있어 이 줄은 세지 않았습니다."))
                     continue
                 seen_episode[(task_id, episode)] = row.line
             if t.has("success") and v.get("success") is None and "success" not in row.invalid:
-                issues.append(_issue(t, row, "success", f"{task_id}의 평가 줄에 success가 비어 있어 이 태스크의 성공률과 실패 집계는 비워 둡니다."))
+                issues.append(_issue(t, row, "success", f"태스크 {code(task_id)}의 평가 줄에 `success` 값이 비어 있어 이 태스크의 성공률과 실패 집계는 비워 둡니다."))
             if t.has("cycle_sec") and v.get("cycle_sec") is None and "cycle_sec" not in row.invalid:
-                issues.append(_issue(t, row, "cycle_sec", f"{task_id}의 평가 줄에 cycle_sec가 비어 있어 이 태스크의 주기 중앙값은 비워 둡니다."))
+                issues.append(_issue(t, row, "cycle_sec", f"태스크 {code(task_id)}의 평가 줄에 `cycle_sec` 값이 비어 있어 이 태스크의 주기 중앙값은 비워 둡니다."))
             runs.setdefault(task_id, []).append(Run(
                 task_id=task_id, model_artifact=own, episode_id=episode, success=v.get("success"),
                 failure_reason=v.get("failure_reason") if v.get("success") is False else None,

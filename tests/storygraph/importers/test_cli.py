@@ -23,7 +23,7 @@ def test_import_writes_the_union_csv_and_reports_issues(tmp_path):
     lines = proc.stderr.strip().split("\n")
     assert lines == [f"{HERE / 'story_yarn.yarn'}:29 — 가는 곳이 식(`{{$next}}`)이라 어느 노드인지 정하지 못해 이 분기는 옮기지 않았습니다.",
                      f"{HERE / 'story_yarn.yarn'}:20 — 조건 `$name == $gold`에 두 변수를 서로 비교하는 부분이 있어 우리 조건식으로 옮기지 못했으므로, "
-                     "이 분기는 조건 칸을 비우고 condition_opaque를 1로, 원문을 condition_source에 적었습니다."]
+                     "이 분기는 조건 칸을 비우고 `condition_opaque`를 1로, 원문을 `condition_source`에 적었습니다."]
     # and the tables load in the linter
     lint = run("storygraph", "lint", out, "--quiet", "--jobs", "1")
     assert lint.returncode in (0, 1) and "Traceback" not in lint.stderr

@@ -170,7 +170,7 @@ def test_several_twee_files_beside_another_format_say_why_they_are_not_read(cli,
         shutil.copy(TWEE / f, tmp_path)
     (tmp_path / "other.ink").write_text("-> END\n", encoding="utf-8")
     assert story_entries(tmp_path) == [tmp_path]
-    message = (f"{tmp_path}: 폴더에 Twee 파일 여러 개(1-start.twee, 2-bridge.twee)와 다른 형식의 이야기 파일(other.ink)이 "
+    message = (f"{tmp_path}: 폴더에 Twee 파일 여러 개(`1-start.twee`, `2-bridge.twee`)와 다른 형식의 이야기 파일(`other.ink`)이 "
                "함께 있어 읽지 않았습니다. Twee 파일은 폴더째 한 이야기로 읽으니, 다른 이야기는 다른 폴더로 옮기거나 파일을 하나씩 주세요.")
     with pytest.raises(InputError) as err:
         lint(tmp_path)
@@ -189,7 +189,7 @@ def test_a_yarn_folder_beside_tables_names_its_files(cli, tmp_path):
     (tmp_path / "scenario.csv").write_text("scene_id\n", encoding="utf-8")
     proc = cli("storygraph", "lint", tmp_path)
     assert proc.returncode == 2
-    assert "시나리오 표(scenario.csv)와 이야기(intro.yarn, places.yarn)가 함께 있어" in proc.stderr
+    assert "시나리오 표(`scenario.csv`)와 이야기(`intro.yarn`, `places.yarn`)가 함께 있어" in proc.stderr
 
 
 def test_import_of_a_folder_writes_every_file_s_rows(cli, tmp_path):

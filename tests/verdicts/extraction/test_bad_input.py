@@ -57,7 +57,7 @@ def test_a_page_number_that_is_not_a_number(tmp_path):
     _row(t["worker_outputs"], run_id="R-20931", field_name="ceo_name")["evidence_page"] = "첫쪽"
     report = judge_batch(write(tmp_path, t))
     issue = _issue(report, table="worker_outputs", column="evidence_page", line=3)
-    assert "'첫쪽'" in issue.reason
+    assert "`첫쪽`" in issue.reason
     card = _cards(report)["R-20931:ceo_name"]
     assert card.verdict == "근거 문구가 원문에 없음" and "worker_outputs.evidence_page" in card.hedge
     assert {r.id: r for r in report.checks}["3"].failed_targets == ["R-20931:ceo_name"]
@@ -118,7 +118,7 @@ def test_nul_bytes_in_a_page_text(tmp_path):
     _row(t["source_pages"], run_id="R-20931", page="2")["text"] += "\x00\x00"
     report = judge_batch(write(tmp_path, t))
     issue = _issue(report, table="source_pages", column="text", line=7)
-    assert "NUL" in issue.reason and "R-20931의 2쪽" in issue.reason
+    assert "NUL" in issue.reason and "`R-20931`의 2쪽" in issue.reason
     card = _cards(report)["R-20931:biz_reg_no"]
     assert card.verdict == "근거 문구가 원문에 없음" and "source_pages.text" in card.hedge
     assert all(r.passed for r in report.checks)

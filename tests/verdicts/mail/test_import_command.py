@@ -73,12 +73,12 @@ def test_the_same_tables_from_maildir_mbox_and_imap(tmp_path, imap, policy):
         # the log's third line is no JSON: named, and the exit code says something is missing
         assert done.returncode == 1, done.stderr
         assert f"{log} 3번째 줄" in done.stderr and "JSON으로 읽지 못해" in done.stderr
-        assert "받은 메일 5통을 mailbox_thread.csv에, 보낸 메일 4통 가운데 3통을 agent_action.csv에 썼습니다" in done.stderr
+        assert "받은 메일 5통을 `mailbox_thread.csv`에, 보낸 메일 4통 가운데 3통을 `agent_action.csv`에 썼습니다" in done.stderr
         # the user's own reply and the mail the agent only claims to have sent are named, not dropped
         assert "보낸 메일 <s4@home.example>" in done.stderr and "에이전트 기록에 없어" in done.stderr
         assert "<s9@home.example>" in done.stderr and "보낸 편지함에서 찾지 못해" in done.stderr
         # two amounts in the quote mail: which one was taken, and why
-        assert "'1.2억 원', '￦12,000,000'으로 여럿이라" in done.stderr
+        assert "`1.2억 원`, `￦12,000,000`으로 여럿이라" in done.stderr
         outs[name] = out
     for table in ("mailbox_thread.csv", "agent_action.csv", "action_policy.csv"):
         assert (outs["maildir"] / table).read_bytes() == (outs["mbox"] / table).read_bytes() == (outs["imap"] / table).read_bytes(), table
@@ -95,7 +95,7 @@ def test_the_same_tables_from_maildir_mbox_and_imap(tmp_path, imap, policy):
     assert (follow["body_amount"], follow["body_due_date"]) == ("1200000", "2026-03-14")
     # HTML only, CP949: the amount by the word 견적/금액, 다음 주 금요일 from Wednesday 4 March
     assert (quote["body_amount"], quote["body_due_date"]) == ("120000000", "2026-03-13")
-    assert "'1.2억 원', '￦12,000,000'으로 여럿이라" in quote["body_note"] and fee["body_note"] == ""
+    assert "`1.2억 원`, `￦12,000,000`으로 여럿이라" in quote["body_note"] and fee["body_note"] == ""
     assert (club["counterpart"], club["body_amount"], club["body_due_date"]) == ("동호회", "", "")
 
     actions = {r["action_no"]: r for r in _rows(outs["imap"] / "agent_action.csv")}
@@ -128,7 +128,7 @@ def test_an_untrusted_certificate_is_refused_not_skipped(tmp_path, imap):
 
 def test_a_missing_folder_is_named(tmp_path, imap):
     done = _run(imap.url(USER, "보관함"), "-o", tmp_path / "out", "--cafile", imap.cafile)
-    assert done.returncode == 2 and "'보관함'이라는 폴더를 열지 못했습니다" in done.stderr
+    assert done.returncode == 2 and "`보관함`이라는 폴더를 열지 못했습니다" in done.stderr
 
 
 def test_imaps_reads_the_same_mail_as_starttls(imap):
@@ -185,7 +185,7 @@ def test_file_sources_errors_are_named(tmp_path):
     not_mbox = tmp_path / "notes.txt"
     not_mbox.write_text("장보기 목록\n", encoding="utf-8")
     done = _run(not_mbox, "-o", tmp_path / "out")
-    assert done.returncode == 2 and "mbox 파일은 'From '으로 시작해야" in done.stderr
+    assert done.returncode == 2 and "mbox 파일은 `From `으로 시작해야" in done.stderr
     inbox, sent_dir = write_maildir(tmp_path / "Maildir")
     done = _run(inbox, "-o", tmp_path / "out", "--sent", sent_dir)
     assert done.returncode == 2 and "보낸 메일(--sent)과 에이전트 기록(--log)은 함께 주세요" in done.stderr

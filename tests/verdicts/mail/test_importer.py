@@ -48,9 +48,9 @@ def test_a_month_and_day_long_past_is_next_year():
 
 def test_several_candidates_take_the_one_by_a_deadline_word_with_a_note():
     found, note = pick_date("지난 2월 27일 메일에 이어, 제출 마감은 3월 4일입니다.", date(2026, 3, 2))
-    assert found.value == date(2026, 3, 4) and "'2월 27일', '3월 4일'로 여럿이라" in note and "'3월 4일'을 골랐습니다" in note
+    assert found.value == date(2026, 3, 4) and "`2월 27일`, `3월 4일`로 여럿이라" in note and "`3월 4일`을 골랐습니다" in note
     found, note = pick_amount("지난달 50만원, 이번 달 청구 금액은 55만원입니다.")
-    assert found.value == Decimal(550000) and note.endswith("'55만원'을 골랐습니다.")
+    assert found.value == Decimal(550000) and note.endswith("`55만원`을 골랐습니다.")
     assert pick_amount("회비는 5만원입니다.")[1] is None
 
 
@@ -199,7 +199,7 @@ def test_a_choice_among_several_values_is_cited_in_the_card(tmp_path):
                             [{"message_id": "<pay@example.com>", "action_no": "ACT-1", "action_kind": "회신", "confidence": 0.9}],
                             notes)
     [row] = tables["mailbox_thread"]
-    assert row["body_amount"] == "550000" and row["body_note"].endswith("'55만원'을 골랐습니다.")
+    assert row["body_amount"] == "550000" and row["body_note"].endswith("`55만원`을 골랐습니다.")
     assert notes == [f"{tmp_path / 'in.eml'}: {row['body_note']}"]
     assert tables["agent_action"][0]["extracted_note"] == ""
     folder = tmp_path / "tables"

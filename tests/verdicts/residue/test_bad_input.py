@@ -62,7 +62,7 @@ def test_unreadable_yaml_and_json(tmp_path):
 
 def test_a_repeated_component_id(tmp_path):
     issues = judge_with(tmp_path, GOOD, "zz.yaml")
-    assert [i.column for i in issues] == ["component_id"] and "이미 읽은" in issues[0].reason
+    assert [i.column for i in issues] == ["component_id"] and "이미 읽었습니다" in issues[0].reason
 
 
 def test_json_components_are_read(tmp_path):

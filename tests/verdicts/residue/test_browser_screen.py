@@ -58,7 +58,7 @@ def test_a_pictured_card_shows_its_picture_with_the_read_texts_boxed_by_source(p
     assert template.locator("rect").get_attribute("stroke") == "#c62828"
     users = figure.locator('g.read[data-source="가"] rect')
     assert set(users.evaluate_all("rs => rs.map(r => r.getAttribute('stroke'))")) == {"#1b7f3b"}
-    expect(figure.locator("figcaption")).to_contain_text("그림(result_thumb) 위에 읽은 글 10개")
+    expect(figure.locator("figcaption")).to_contain_text("그림(`result_thumb`) 위에 읽은 글 10개")
     # the boxes sit on the drawn texts: the template box is where 「A열」 was drawn
     box = template.locator("rect").evaluate("r => [r.x.baseVal.value, r.y.baseVal.value]")
     assert box == [data["visible_texts"][8]["box"][0], data["visible_texts"][8]["box"][1]]

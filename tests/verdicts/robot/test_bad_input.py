@@ -83,7 +83,7 @@ def test_non_numeric_cycle_sec(cli, tmp_path):
     line = _plant_in_runs(folder, "stack-box-E01", "cycle_sec", "9초")
     data = _run(cli, folder)
     [issue] = data["issues"]
-    assert (issue["line"], issue["column"]) == (line, "cycle_sec") and "'9초'" in issue["reason"] and "숫자가 아닙니다" in issue["reason"]
+    assert (issue["line"], issue["column"]) == (line, "cycle_sec") and "`9초`" in issue["reason"] and "숫자가 아닙니다" in issue["reason"]
     card = next(c for c in data["cards"] if c["task_id"] == "stack-box-E01")
     assert card["cycle_sec_median"] is None and card["success_rate"] == BASE["stack-box-E01"]["success_rate"]
     assert card["verdict"] == "작업 주기 초과" and "evaluation_run.cycle_sec" in card["hedge"]
