@@ -26,7 +26,7 @@ __all__ = ["decide_in_parts", "PER_SCENE_FIELDS", "check_read_only"]
 #: the fields of an Analysis the per-scene work fills (everything else is read only)
 PER_SCENE_FIELDS = ("shadowing", "issues", "overlap", "shadowed", "stuck", "class_facts")
 #: batches of scenes per process: enough that the processes end together
-BATCHES_PER_JOB = 4
+BATCHES_PER_JOB = 8
 
 
 def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=None, on_part=None, meanwhile=None):
