@@ -535,7 +535,12 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
     if memo is None:
         for b in a.scenario.branches:
             expr = conditions.get(b.branch_id)
-            if expr is not None:
+            if expr is None:
+                continue
+            hits = fixed.get(id(expr))
+            if hits is None:
+                hits = fixed[id(expr)] = _fixed_comparisons(expr, flags)
+            if hits:  # (most conditions have none: no generator for them)
                 yield from found(b, expr)
         return
     if memo.can_patch("range"):
@@ -576,14 +581,25 @@ def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
     is the same over the flag's whole range, in reading order."""
     out = []
     for node in expr_atoms(expr):
-        if type(node) is Compare and isinstance(node.value, int) and not isinstance(node.value, bool):
+        if type(node) is Compare and type(node.value) is int:
             spec = flags.get(node.flag)
             if spec is None or spec.type != "int":
                 continue
-            truth = F.constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
+            # the same comparisons recur in many conditions: each decided once per flag spec
+            key = (node.op, node.value, spec.min_value, spec.max_value)
+            truth = _RANGE_TRUTH.get(key, _UNKNOWN)
+            if truth is _UNKNOWN:
+                if len(_RANGE_TRUTH) >= 1 << 16:
+                    _RANGE_TRUTH.clear()
+                truth = _RANGE_TRUTH[key] = F.constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
             if truth is not None:
                 out.append((node, spec, truth))
     return out
+
+
+#: (operator, constant, minimum, maximum) -> whether the comparison is fixed over the range
+_RANGE_TRUTH: dict[tuple, bool | None] = {}
+_UNKNOWN = object()
 
 
 @kind("always-true-condition", "늘 참인 조건")
