@@ -532,7 +532,7 @@ def _scene(a: "Analysis", scene_id: str) -> "_Scene":
 
 #: fixes a :class:`FixMemo` keeps (the most recently made): a finding and a card that
 #: share a fix are made close together or before the cards' processes fork
-FIXES_KEPT = 4096
+FIXES_KEPT = 1 << 14
 
 
 def _once(a: "Analysis", kind: str, key: str, make) -> dict[str, Any] | None:
