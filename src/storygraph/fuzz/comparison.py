@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from verdicts.korean import josa
+from verdicts.korean import code, josa
 
 from .scenario import KINDS, OK, Generated, Mark
 
@@ -125,13 +125,14 @@ def _stuck_example_wrong(gen: Generated, scene_id: str, example: Any) -> str:
     if scene is None or not isinstance(example, Mapping):
         return f"{scene_id}: 예시 조합이 없음"
     if set(example) != set(scene.available_flags):
-        return f"{scene_id}: 예시 조합의 플래그 {josa(str(sorted(example)), '이/가')} `available_flags`와 다름"
+        return f"{scene_id}: 예시 조합의 플래그 {josa(', '.join(code(f) for f in sorted(example)), '이/가')} `available_flags`와 다름"
     flags = {f.flag: f for f in gen.flags}
     for name, value in example.items():
         domain = flags[name].domain()
         if not any(value == v and type(value) is type(v) for v in domain):
-            return f"{scene_id}: 예시 조합의 {josa(f'{name}={value!r}', '이/가')} 범위 밖"
+            return f"{scene_id}: 예시 조합의 {josa(code(f'{name}={value!r}'), '이/가')} 범위 밖"
     for br in gen.branches:
         if br.from_scene == scene_id and br.condition.holds(example):
-            return f"{scene_id}: 예시 조합 {dict(example)}에서 {josa(br.branch_id, '이/가')} 걸림"
+            shown = code(", ".join(f"{k}={v!r}" for k, v in example.items()))
+            return f"{scene_id}: 예시 조합 {shown}에서 분기 {josa(code(br.branch_id), '이/가')} 걸림"
     return ""

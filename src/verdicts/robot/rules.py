@@ -295,8 +295,8 @@ class CycleOver(Rule[Round, TaskContext]):
     """작업 주기 초과 — 주기 중앙값이 상한(`max_cycle_sec`)보다 깁니다.
 
     잡는 것:
-        주기 중앙값(`cycle_sec_median`)이 태스크의 `max_cycle_sec`보다 큰 경우를 잡습니다. 중앙값은 평가들의
-        `cycle_sec` 가운데 값이며, 평가 수가 짝수면 가운데 두 값의 평균을 반올림한 값입니다.
+        주기 중앙값(`cycle_sec_median`)이 태스크의 `max_cycle_sec`보다 큰 경우를 잡습니다. 중앙값은 평가들의 `cycle_sec`
+        중앙값(평가 수가 짝수면 가운데 두 값의 평균)을 반올림한 값입니다.
     왜 문제인가:
         태스크는 해내지만 라인의 택트에 비해 너무 느립니다.
     예시:
