@@ -83,7 +83,7 @@ class _ChoiceScript:
         for file_name, scene, fname, line in self.returns:
             conts = [c for tf, _t, c, _l in self.calls if tf == fname]
             if not conts:
-                self.b.issue(self.files[file_name], line, "*return 줄이 있지만 이 장면 파일의 라벨로 *gosub하는 곳이 없어 돌아갈 곳을 정하지 못했습니다.")
+                self.b.issue(self.files[file_name], line, "`*return` 줄이 있지만 이 장면 파일의 라벨로 `*gosub`하는 곳이 없어 돌아갈 곳을 정하지 못했습니다.")
             for c in conts:
                 self.b.branch(scene, c, None, "choice" if len(conts) > 1 else "auto", self.files[file_name], line)
         if any(br[1] == ENDING for br in self.b.branches):
@@ -278,7 +278,7 @@ class _ChoiceScript:
                 i = j
                 continue
             if cmd in ("elseif", "elsif", "else"):
-                self.b.issue(self.file, node.line, f"앞에 여는 *if 줄이 없는 *{cmd} 줄이라 이 블록은 옮기지 않았습니다.")
+                self.b.issue(self.file, node.line, f"앞에 여는 `*if` 줄이 없는 `*{cmd}` 줄이라 이 블록은 옮기지 않았습니다.")
                 self._dropped_below(node)
                 i += 1
                 continue
@@ -307,7 +307,7 @@ class _ChoiceScript:
                 self.b.branch(end_scene, dead, sub_ctx if end_scene == scene else None, "auto", self.file,
                               last_line(node.children) or node.line)
                 self.b.issue(self.file, last_line(node.children) or node.line,
-                             "이 *if 블록이 *goto나 *finish 없이 끝나 바로 다음 *elseif나 *else로 떨어지는데 ChoiceScript는 여기서 오류로 멈추므로, 이 길은 막힌 곳으로 적었습니다.")
+                             "이 `*if` 블록이 `*goto`나 `*finish` 없이 끝나 바로 다음 `*elseif`나 `*else`로 떨어지는데 ChoiceScript는 여기서 오류로 멈추므로, 이 길은 막힌 곳으로 적었습니다.")
                 continue
             if end_scene != scene and falls:
                 # a label inside the block: the rest of the file continues from there
@@ -360,7 +360,7 @@ class _ChoiceScript:
             cont = f"{self.name}.after-{node.line}"
         options = self._options(node.children, Cond())
         if not options:
-            self.b.issue(self.file, node.line, f"*{cmd} 아래에 #으로 시작하는 선택지가 없어 이 자리는 막힌 곳이 됩니다.")
+            self.b.issue(self.file, node.line, f"`*{cmd}` 아래에 `#` 기호로 시작하는 선택지가 없어 이 자리는 막힌 곳이 됩니다.")
         for opt, cond, once in options:
             full = ctx.plus(cond)
             title = opt.text.lstrip("#").strip().rstrip(".") or f"{opt.line}번째 줄의 선택지"
@@ -384,7 +384,7 @@ class _ChoiceScript:
                     self.b.branch(end_scene, cont, None, "auto", self.file, last_line(body) or opt.line)
                 else:
                     self.b.issue(self.file, last_line(body) or opt.line,
-                                 "이 선택지가 *goto나 *finish 없이 끝나 *choice 밖으로 떨어지는데 ChoiceScript는 여기서 오류로 멈추므로, 이 선택지는 막힌 곳으로 적었습니다.")
+                                 "이 선택지가 `*goto`나 `*finish` 없이 끝나 `*choice` 밖으로 떨어지는데 ChoiceScript는 여기서 오류로 멈추므로, 이 선택지는 막힌 곳으로 적었습니다.")
         if fake:
             self.b.scene(cont, f"`{self.name}` {node.line}번째 줄 `*fake_choice` 뒤", self.file, node.line)
             return cont, True
@@ -452,7 +452,7 @@ class _ChoiceScript:
             if text.startswith("#"):
                 out.append((_Node(node.line, text, node.children), c, once))
             elif text:
-                self.b.issue(self.file, node.line, "선택지 목록 안에 #으로 시작하지 않는 줄이 있어 옮기지 않았습니다.")
+                self.b.issue(self.file, node.line, "선택지 목록 안에 `#` 기호로 시작하지 않는 줄이 있어 옮기지 않았습니다.")
                 self._dropped_below(node)
         return out
 

@@ -569,7 +569,7 @@ class _Ink:
             if nxt is not None:
                 self.b.branch(cur, nxt, None, "auto", self.file, last_line)
             else:
-                self.b.issue(self.file, last_line, "흐름이 여기서 내용 끝에 닿는데 끝내는 화살표(-> END, -> DONE)도, 선택지도, 다른 곳으로 가는 화살표도 없어 이 장면을 끝에 못 가는 곳으로 두었습니다.")
+                self.b.issue(self.file, last_line, "흐름이 여기서 내용 끝에 닿는데 끝내는 화살표(`-> END`, `-> DONE`)도, 선택지도, 다른 곳으로 가는 화살표도 없어 이 장면을 끝에 못 가는 곳으로 두었습니다.")
 
     @staticmethod
     def _is_fallback(choice: _Item) -> bool:

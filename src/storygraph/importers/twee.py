@@ -113,7 +113,7 @@ class _Twee:
             except (ValueError, AttributeError):
                 self.b.issue(self.file, data.line, "StoryData의 JSON을 읽지 못해 시작 패시지를 이름이 Start인 패시지로 잡았습니다.")
         if self.story_format and self.story_format.lower() not in ("harlowe", "sugarcube"):
-            self.b.issue(self.file, data.line if data else 1, f"이야기 형식 {quote_code(self.story_format)}의 매크로는 옮기지 않고 [[링크]]만 옮겼습니다.")
+            self.b.issue(self.file, data.line if data else 1, f"이야기 형식 {quote_code(self.story_format)}의 매크로는 옮기지 않고 `[[링크]]`만 옮겼습니다.")
         stories = [p for p in order if not p.special]
         if self.start is None or self.start not in self.passages:
             if self.start is not None:
@@ -429,7 +429,7 @@ class _Twee:
                         f.source = " or ".join(f"{f.link} == {v}" for v in values)
                         f.chain.append(node)
                 elif name in ("for",):
-                    push(_Frame("for", Opaque("반복문(<<for>>) 안에서 몇 번 도는지에 달린"), f"<<for {args}>>", closer="for"))
+                    push(_Frame("for", Opaque("반복문(`<<for>>`) 안에서 몇 번 도는지에 달린"), f"<<for {args}>>", closer="for"))
                 elif name in ("link", "button"):
                     inner = re.match(r"\s*\[\[(.*?)\]\]", args)
                     push(_Frame("link", None, "", link=args, closer=name))
