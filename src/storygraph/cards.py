@@ -203,6 +203,7 @@ class CardBuilder(_Builder):
         made (in a worker process, alongside the analysis)."""
         if counts is not None:
             self._ending_counts, self._onward, self._spelling = counts["endings"], counts["onward"], counts["spelling"]
+            F.know_near(self.a, counts["near"])
         self.reachable_endings("")
         self.onward_count("")
         self.spelling()
@@ -245,4 +246,8 @@ def graph_counts(a: Analysis) -> dict:
     b = _Builder(a)
     b.reachable_endings("")
     b.onward_count("")
-    return {"endings": b._ending_counts, "onward": b._onward, "spelling": b.spelling()}
+    # and the scene ids spelled like each missing target (for its card's fix), kept
+    # without the index of every id's spellings that found them
+    scenes = a.scenario.scenes
+    near = F.near_table(scenes, (x.to_scene for x in a.scenario.branches if x.to_scene not in scenes))
+    return {"endings": b._ending_counts, "onward": b._onward, "spelling": b.spelling(), "near": near}

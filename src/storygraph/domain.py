@@ -16,7 +16,6 @@ from .analysis import TABLE_FORMS, Analysis, analyse
 from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
-from .fixes import know_near, near_table
 from .loading import load_scenario
 from .model import BRANCH, REACHED_AND_ENDS, SCENE, TABLE_SPECS, VERDICTS, Scenario, StoryCard
 from .rules import BRANCH_BOOK, SCENE_BOOK
@@ -265,20 +264,13 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)
         shared = CheckContext(scenario, [])
 
-        near: dict = {}
-
         def check_facts():
             # the scenario facts the checks of every batch read: made once, from the
             # inputs alone, while the other processes start deciding scenes
             shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
-            # and the scene ids spelled like each missing target (for its card's fix),
-            # kept without the index of every id's spellings that found them
-            scenes = scenario.scenes
-            near.update(near_table(scenes, (b.to_scene for b in scenario.branches if b.to_scene not in scenes)))
 
         analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts,
                            budgets=config.budget.budgets())
-        know_near(analysis, near)
         if _accepts_anything(scenario, config):
             from verdicts.report import iter_json_bytes
             from verdicts.reporters import REPORTERS
