@@ -104,7 +104,7 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
         data = os.read(read_end, 4)  # reads of a pipe do not interleave: each number goes to one reader
         return int.from_bytes(data, "little") if len(data) == 4 else None
 
-    def run(w: int, into: dict[int, Any]) -> tuple[float, float]:
+    def run(w: int, into: Any) -> tuple[float, float]:
         wall, cpu = time.perf_counter(), time.process_time()
         while (t := take()) is not None:
             into[t] = do(t, w)
@@ -121,9 +121,10 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
             if pid == 0:  # the child: take tasks until none is left, write what it did, leave
                 code = 0
                 try:
-                    done: dict[int, Any] = {}
-                    spent = run(w, done)
-                    pickle.dump((done, spent), out, protocol=pickle.HIGHEST_PROTOCOL)
+                    # each result is written as soon as its task is done (the pickling is
+                    # spread over the run, and nothing piles up here), then how long it took
+                    spent = run(w, _Written(out, pickle))
+                    pickle.dump((None, spent), out, protocol=pickle.HIGHEST_PROTOCOL)
                     out.flush()
                 except KeyboardInterrupt:
                     code = 130
@@ -153,8 +154,15 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
             _, status = os.waitpid(pid, 0)
             if os.waitstatus_to_exitcode(status) == 0:
                 out.seek(0)
+                done: dict[int, Any] = {}
+                spent = None
                 try:
-                    done, spent = pickle.load(out)
+                    while True:
+                        t, value = pickle.load(out)
+                        if t is None:  # the last record: how long the child worked
+                            spent = value
+                            break
+                        done[t] = value
                 except Exception:  # noqa: BLE001 - a truncated file: its tasks are redone
                     done, spent = {}, None
                 brought.update(done)
@@ -163,3 +171,16 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
             out.close()
         os.close(read_end)
     return [brought[t] if t in brought else do(t, 0) for t in range(count)]
+
+
+class _Written:
+    """Where a forked child puts its results: each ``(task, result)`` is pickled to the
+    child's file as soon as it is set."""
+
+    __slots__ = ("out", "pickle")
+
+    def __init__(self, out: Any, pickle: Any):
+        self.out, self.pickle = out, pickle
+
+    def __setitem__(self, task: int, result: Any) -> None:
+        self.pickle.dump((task, result), self.out, protocol=self.pickle.HIGHEST_PROTOCOL)

@@ -29,7 +29,7 @@ from .records import Frozen
 __all__ = ["CardPlan", "CardBatch", "stream_cards", "BATCH", "MIN_BATCH", "STREAMED_FORMATS"]
 
 #: targets whose cards are made, checked and written together
-BATCH = 20_000
+BATCH = 10_000
 #: the fewest targets of a batch when a smaller input is cut into more batches
 MIN_BATCH = 1_000
 #: the formats :func:`stream_cards` writes
