@@ -372,7 +372,8 @@ class _ChoiceScript:
                 if target is not None:
                     self.b.branch(scene, target, full, "choice", self.file, opt.line, once, via=jnode.line)
                     continue
-            if not any(_flows(n) for n in body) and fake:
+            if fake and not any(_flows(n) or n.text.startswith("#") for n in body):
+                # (a stray option line in the body goes through _block below, which names it)
                 self.b.branch(scene, cont, full, "choice", self.file, opt.line, once)
                 continue
             sub = f"{self.name}.option-{opt.line}"
