@@ -43,7 +43,7 @@ class StorygraphDomain(Domain):
     books = (SCENE_BOOK, BRANCH_BOOK)
     finding_kinds = tuple(KINDS)
     kind_field = "target_kind"
-    kind_labels = {SCENE: "장면(scene)", BRANCH: "분기(branch)"}
+    kind_labels = {SCENE: "장면 카드", BRANCH: "분기 카드"}
     docs_page = "docs/verdicts.md"
     docs_title = "판정과 자동 검증"
     #: compared with the card when a gold row fills it (``storygraph grade``, ``verdicts grade``)
