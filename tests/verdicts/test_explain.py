@@ -85,7 +85,7 @@ def test_explain_without_a_name_lists_the_names_with_their_headlines(cli, domain
 def test_storygraph_explain_without_a_name_lists_the_names(cli):
     proc = cli("storygraph", "explain", check_code=0)
     assert proc.stdout.startswith("`storygraph explain NAME`로 설명을 볼 수 있는 이름입니다.\n")
-    assert "조건이 겹침 · shadowed [분기(branch)]" in proc.stdout and "같은 장면의 바로 뒤 분기가 한 번도 걸리지 않습니다." in proc.stdout
+    assert "조건이 겹침 · shadowed [분기 카드]" in proc.stdout and "같은 장면의 바로 뒤 분기가 한 번도 걸리지 않습니다." in proc.stdout
     assert "stuck-combination · 분기가 하나도 걸리지 않는 조합" in proc.stdout
     assert re.search(r"\n  C06 +조건이 겹침은 ", proc.stdout)
 
