@@ -28,7 +28,6 @@ says what to do instead.
 
 from __future__ import annotations
 
-import re
 import shutil
 import subprocess
 from collections import deque
@@ -39,7 +38,6 @@ from typing import Literal
 import graphviz
 
 from verdicts.errors import VerdictsError
-from verdicts.outputs import write_output
 from verdicts.korean import code, josa
 from verdicts.palette import UNJUDGED, verdict_colours
 from verdicts.safe_text import clean

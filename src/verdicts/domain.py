@@ -7,15 +7,13 @@ shared.  Each domain module exposes one :class:`Domain` instance.
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .checks import Check
 from .engine import Rule, RuleBook
-from .model import Card, CheckResult, Finding, InputIssue, Report, SourceInfo
+from .model import Card, InputIssue, Report
 from .schema import schema_check
 
 __all__ = ["Domain", "Report", "get_domain", "domain_names", "ENTRY_POINT_GROUP"]

@@ -155,10 +155,6 @@ def _stream(domain, target: Path, fmt: str, cfg: Any, options: Options) -> int:
     """Judge one input onto standard output; its exit code.  A domain's own
     ``stream_to`` answers whether the run fails, or an exit code (3: a self-check
     failed); the kit's default is done here, where the report is at hand."""
-    from .accept import CHECKS_FAILED, checks_failed_message, exit_code, failed_checks
-    from .domain import Domain
-    from .reporters import REPORTERS
-
     progress = for_terminal(options.quiet)
     out = _coloured(binary_stdout(fmt), fmt, domain)
     try:

@@ -37,7 +37,7 @@ from typing import Any, Iterable, Sequence
 from .errors import InputError
 from .grading import sha256_of
 from .model import Card, Evidence, Report, card_field_names
-from .korean import code, josa
+from .korean import code
 from .palette import UNJUDGED, verdict_colours, verdict_marks
 from .safe_text import clean
 from .report import group_by_verdict
@@ -334,7 +334,6 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
     fill, stroke = colours.get(card.verdict, UNJUDGED)
     accepted = getattr(card, "accepted", None)
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
-    hedge = f'<p class="hedge">↳ {escape(card.hedge)}</p>' if getattr(card, "hedge", None) else ""
     # a hedge is read without opening the row; on a passing card it may undo the verdict
     warn = '<b class="undone">⚠ 판정에 단서가 붙었습니다</b> ' if undone else ""
     inline = f'<span class="hedge-inline">{warn}↳ {escape(card.hedge)}</span>' if getattr(card, "hedge", None) else ""

@@ -60,7 +60,7 @@ import threading
 import time
 import traceback
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
 from typing import Any, AsyncIterator, Callable, Sequence

@@ -34,6 +34,8 @@ from .model import InputIssue, SourceInfo
 from .records import Frozen
 
 __all__ = [
+    "os_error",
+    "os_reason",
     "RawRow",
     "RawTable",
     "Column",
@@ -264,7 +266,7 @@ _OS_REASONS = {
 }
 
 
-def _os_reason(exc: OSError) -> str:
+def os_reason(exc: OSError) -> str:
     """What an operating-system error means for a reader, as a clause (no final period)."""
     reason = _OS_REASONS.get(exc.errno or 0)
     if reason is not None:
@@ -272,8 +274,9 @@ def _os_reason(exc: OSError) -> str:
     return f"운영체제가 거부했습니다 ({exc.strerror or type(exc).__name__})"
 
 
-def _os_error(path: Path | str, exc: OSError) -> InputError:
-    return InputError(f"{path}: {_os_reason(exc)}.")
+def os_error(path: Path | str, exc: OSError) -> InputError:
+    """The :class:`~verdicts.errors.InputError` of ``path`` that could not be read: the path and the reason in Korean."""
+    return InputError(f"{path}: {os_reason(exc)}.")
 
 
 def path_kind(path: Path) -> Literal["file", "dir", "missing", "other"]:
@@ -286,7 +289,7 @@ def path_kind(path: Path) -> Literal["file", "dir", "missing", "other"]:
     except FileNotFoundError:
         return "missing"
     except OSError as exc:
-        raise _os_error(path, exc) from None
+        raise os_error(path, exc) from None
     except ValueError:  # a NUL character in the path
         raise InputError(f"{path}: 경로에 NUL 문자가 있어 열 수 없습니다.") from None
     if stat.S_ISREG(mode):
@@ -317,7 +320,7 @@ def _read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, form: str = "입력") 
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
-        raise _os_error(path, exc) from None
+        raise os_error(path, exc) from None
     except ValueError:
         raise InputError(f"{path}: 경로에 NUL 문자가 있어 열 수 없습니다.") from None
     try:
@@ -340,7 +343,7 @@ def _read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, form: str = "입력") 
                 raise InputError(f"{path}: {form} 파일이 한도 {limit:,}바이트를 넘어 읽지 않았습니다.")
         return b"".join(chunks)
     except OSError as exc:
-        raise _os_error(path, exc) from None
+        raise os_error(path, exc) from None
     finally:
         os.close(fd)
 

@@ -17,7 +17,7 @@ A domain's test module needs only::
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .docs import SECTIONS, split_doc
 from .domain import Domain, Report

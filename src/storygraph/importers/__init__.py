@@ -13,7 +13,6 @@ reason); nothing is dropped silently.  See ``docs/importers.md``.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

@@ -21,7 +21,7 @@ from typing import Any
 from verdicts.errors import InputError
 
 from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, last_line, literal, none_of, quote_code,
-                     read_text, translate)
+                     read_text, translate, unreadable)
 
 __all__ = ["import_choicescript"]
 
@@ -97,7 +97,7 @@ class _ChoiceScript:
         try:
             text = read_text(path)
         except InputError as exc:
-            self.b.issue(str(path), None, "장면 파일을 읽지 못해 이 장면은 옮기지 않았습니다.")
+            self.b.issue(str(path), None, f"장면 파일을 읽지 못해({unreadable(exc, path)}) 이 장면은 옮기지 않았습니다.")
             return None
         self.files[name] = str(path)
         self.trees[name] = self._tree(text, str(path))
@@ -366,14 +366,15 @@ class _ChoiceScript:
             title = opt.text.lstrip("#").strip().rstrip(".") or f"{opt.line}번째 줄의 선택지"
             body = opt.children
             only = _only_jump(body)
-            if only is not None:
+            if only is not None and not only[2].children:  # (lines indented under the jump: _block names them)
                 c2, a2, jnode = only
                 target = self._jump_target(c2, a2)
                 if target is not None:
                     self.b.branch(scene, target, full, "choice", self.file, opt.line, once, via=jnode.line)
                     continue
-            if fake and not any(_flows(n) or n.text.startswith("#") for n in body):
-                # (a stray option line in the body goes through _block below, which names it)
+            if fake and not any(_flows_deep(n) for n in body):
+                # (a body with a way on anywhere in it — a stray option line, a jump
+                # indented under text — goes through _block below, which reads or names it)
                 self.b.branch(scene, cont, full, "choice", self.file, opt.line, once)
                 continue
             sub = f"{self.name}.option-{opt.line}"

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from verdicts.korean import code, josa
+from verdicts.korean import code
 from verdicts.model import InputIssue
 
 __all__ = [
     "SceneRow", "BranchRow", "FlagRow", "ImportedStory", "StoryBuilder", "Cond", "Opaque",
-    "parse_expr", "Dialect", "UNION_COLUMNS", "write_csv", "quote_code", "read_text", "MAX_STORY_BYTES",
+    "parse_expr", "Dialect", "UNION_COLUMNS", "write_csv", "quote_code", "read_text", "unreadable", "MAX_STORY_BYTES",
     "MAX_NESTING", "visit_flag_name", "translate", "resolve_names", "negate", "none_of", "last_line", "literal", "increment",
     "csv_text",
 ]
@@ -44,6 +44,15 @@ UNION_COLUMNS = (
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
+def unreadable(exc: Exception, path: Path | str) -> str:
+    """Why ``path`` could not be read, from the :class:`~verdicts.errors.InputError` of
+    :func:`read_text`, without the path it starts with and without the final period
+    (for a message about that file that names it already)."""
+    text = str(exc)
+    prefix = f"{path}: "
+    return (text[len(prefix):] if text.startswith(prefix) else text).rstrip(".")
+
+
 def read_text(path: Path) -> str:
     """The text of a story file: UTF-8 (BOM or not), else CP949; size capped.
 
@@ -51,17 +60,18 @@ def read_text(path: Path) -> str:
     stray byte never changes how lines are split or how a message prints.
     """
     from verdicts.errors import InputError
+    from verdicts.tables import os_error
 
     try:
         size = path.stat().st_size
     except OSError as exc:
-        raise InputError(f"{path}: 파일을 읽을 수 없습니다 ({exc.strerror or exc}).") from None
+        raise os_error(path, exc) from None
     if size > MAX_STORY_BYTES:
         raise InputError(f"{path}: 파일이 {size:,}바이트로 너무 커서 읽지 않았습니다 (최대 {MAX_STORY_BYTES:,}바이트).")
     try:
         data = path.read_bytes()
     except OSError as exc:
-        raise InputError(f"{path}: 파일을 읽을 수 없습니다 ({exc.strerror or exc}).") from None
+        raise os_error(path, exc) from None
     for encoding in ("utf-8-sig", "cp949"):
         try:
             text = data.decode(encoding)
@@ -83,13 +93,14 @@ def story_texts(folder: Path, fmt: str) -> list[tuple[str, str]]:
     (:func:`.files.story_files`, each read by :func:`read_text`); an :class:`InputError`
     when the folder cannot be listed or holds none."""
     from verdicts.errors import InputError
+    from verdicts.tables import os_error
 
     from .files import story_files
 
     try:
         files = story_files(folder, fmt)
     except OSError as exc:
-        raise InputError(f"{folder}: 폴더를 읽을 수 없습니다 ({exc.strerror or exc}).") from None
+        raise os_error(folder, exc) from None
     if not files:
         raise InputError(f"{folder}: 폴더에 {_FOLDER_FILES[fmt]}이 없습니다.")
     return [(str(f), read_text(f)) for f in files]
@@ -610,7 +621,6 @@ class StoryBuilder:
     def finish(self) -> ImportedStory:
         branches: list[BranchRow] = []
         order: dict[str, int] = {}
-        rendered: list[tuple[str, bool, str, set[str]]] = []
         # first pass: learn constants from comparisons (typing needs them), then render
         prepared = []
         for from_scene, to_scene, cond, kind, file, line, once, via in self.branches:

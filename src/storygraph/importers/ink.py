@@ -19,7 +19,7 @@ from typing import Any
 from verdicts.errors import InputError
 
 from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, literal, negate, none_of, quote_code,
-                     read_text, translate)
+                     read_text, translate, unreadable)
 
 __all__ = ["import_ink", "import_ink_text"]
 
@@ -65,8 +65,8 @@ def import_ink(path: Path, name: str | None = None) -> "StoryBuilder":
             try:
                 included = read_text(target)
             except InputError as exc:
-                problems.append((shown, no, f"이 줄이 불러오는 파일({quote_code(m.group(1))})을 읽지 못해 그 파일의 장면은 옮기지 않았습니다."))
-                del exc
+                problems.append((shown, no, f"이 줄이 불러오는 파일({quote_code(m.group(1))})을 읽지 못해({unreadable(exc, target)}) "
+                                            "그 파일의 장면은 옮기지 않았습니다."))
                 continue
             seen.add(target.resolve())
             parts.append((shown_target, included))

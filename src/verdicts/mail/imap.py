@@ -13,7 +13,6 @@ from __future__ import annotations
 import base64
 import email
 import imaplib
-import socket
 import ssl
 from dataclasses import dataclass, field
 from email import policy

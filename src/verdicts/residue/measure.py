@@ -30,7 +30,6 @@ from verdicts.grading import read_gold
 from verdicts.model import InputIssue
 
 from .evalcard import CardFileError, EvalCard, load_card
-from .model import VERDICTS
 from .pictures import UnreadablePicture
 from .readers import DEFAULT_READER, Reader, ReaderUnavailable, given_texts, ocr_texts
 

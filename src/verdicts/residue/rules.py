@@ -18,7 +18,7 @@ from verdicts.engine import Decision, Draft, Rule, RuleBook
 from . import templates as T
 from .analysis import Attribution, Blank, Reading, analyse
 from .model import (
-    ANSWERS, BODY_BLANK, CARD_FIELDS, COMPLETE, DEFECTS, OUTSIDE_LEFT, SATELLITE_ONLY, TEMPLATE_LEFT, Component,
+    ANSWERS, BODY_BLANK, CARD_FIELDS, COMPLETE, OUTSIDE_LEFT, SATELLITE_ONLY, TEMPLATE_LEFT, Component,
     VisibleText,
 )
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from storygraph.importers import detect, import_story
+from verdicts.korean import is_polite_sentence
 
 from .helpers import HERE, branch_rows, check_invariants, flag_rows, lint_loads, nothing_dropped, scene_rows
 
@@ -126,6 +127,17 @@ def test_missing_startup_is_an_input_error(tmp_path):
     assert any("gone.txt" in i.reason for i in story.issues)
     with pytest.raises(InputError):
         import_story(tmp_path / "nothing-here")
+
+
+def test_an_unreadable_scene_file_says_why(tmp_path):
+    (tmp_path / "scenes").mkdir()
+    (tmp_path / "scenes" / "startup.txt").write_text("*scene_list\n  startup\n  bad\n*finish\n", encoding="utf-8")
+    (tmp_path / "scenes" / "bad.txt").write_bytes(b"\xff\xfe\xff not text\n")
+    story = import_story(tmp_path)
+    bad = [i for i in story.issues if i.file.endswith("bad.txt")]
+    assert [i.reason for i in bad] == [
+        "장면 파일을 읽지 못해(UTF-8도 CP949도 아닌 바이트가 있어 읽을 수 없습니다) 이 장면은 옮기지 않았습니다."], story.issues
+    assert all(is_polite_sentence(i.reason) for i in bad)
 
 
 def test_deep_indentation_is_bounded(tmp_path):

@@ -97,6 +97,8 @@ def test_issues(story):
         (7, "LIST"), (64, "흐름이"), (8, "이"), (34, "조건"), (50, "조건")]   # line 8: INCLUDE of a missing file
     assert all(i.file == str(STORY) for i in story.issues)
     assert "무작위" in story.issues[-1].reason
+    # the include that cannot be read says why, in Korean
+    assert next(i.reason for i in story.issues if i.line == 8).endswith("읽지 못해(그런 파일이나 폴더가 없습니다) 그 파일의 장면은 옮기지 않았습니다.")
 
 
 def test_invariants_and_nothing_dropped(story):

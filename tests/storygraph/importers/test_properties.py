@@ -80,6 +80,9 @@ CS_LINE = st.builds(lambda i, s: " " * (2 * i) + s, st.integers(0, 4), st.sample
 # an option line indented under an option of a *fake_choice whose body has no jump: it was
 # dropped without an issue (the body was not read at all)
 @example(["*fake_choice", "  #option", "    #option", "*choice"])
+# a line indented under the only jump of an option was not read either
+@example(["*choice", "  #option", "    *goto l", "      #option"])
+@example(["*fake_choice", "  #option", "    *selectable_if (n > 1) #opt", "*choice"])
 def test_choicescript_any_lines(lines):
     import tempfile
     from pathlib import Path
