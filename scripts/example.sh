@@ -7,8 +7,11 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh || exit $?
 .venv/bin/storygraph lint examples/lighthouse/scenario.csv "$@"
 code=$?
-if [[ $code -le 1 ]]; then
-  echo "(storygraph exit code $code: 0 = nothing found, 1 = findings or input issues, as in this example)" >&2
+if [[ $code -eq 0 ]]; then
+  echo "(storygraph 종료 코드 0: 찾은 문제가 없습니다.)" >&2
+  exit 0
+elif [[ $code -eq 1 ]]; then
+  echo "(storygraph 종료 코드 1: 문제나 입력 문제를 찾았습니다. 이 예시에는 일부러 넣은 문제가 있어 이렇게 끝나는 것이 맞습니다.)" >&2
   exit 0
 fi
 exit $code

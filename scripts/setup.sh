@@ -23,7 +23,7 @@ if [[ $want_test == 1 ]]; then
 fi
 if ((${#need[@]})); then
   if [[ $(id -u) == 0 ]]; then SUDO=""; else SUDO="sudo"; fi
-  echo "setup: installing Debian packages: ${need[*]}" >&2
+  echo "setup: 데비안 패키지를 설치합니다: ${need[*]}" >&2
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
@@ -48,7 +48,7 @@ if [[ $want_test == 1 && ! -f .venv/share/mermaid/mermaid.min.js ]] && command -
       && tar xzf mermaid-*.tgz package/dist/mermaid.min.js); then
     mkdir -p .venv/share/mermaid && mv "$tmp/package/dist/mermaid.min.js" .venv/share/mermaid/
   else
-    echo "setup: could not fetch mermaid $MERMAID_VERSION with npm; the Mermaid rendering test will be skipped" >&2
+    echo "setup: npm으로 mermaid $MERMAID_VERSION 파일을 받지 못해 Mermaid 그림 테스트는 건너뜁니다." >&2
   fi
   rm -rf "$tmp"
 fi
