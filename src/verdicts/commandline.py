@@ -172,17 +172,23 @@ class Group:
         parser.set_defaults(_run=self.when_alone)
 
     def command(self, name: str, func: Callable[..., int]) -> Command:
-        doc = " ".join((func.__doc__ or "").split())
-        parser = _add_parser(self._sub, name, doc, f"{self.parser.prog} {name}", "인자")
-        cmd = self.commands[name] = Command(name, func, parser)
-        parser.set_defaults(_run=cmd)
-        return cmd
+        return _add_command(self._sub, self.commands, self.parser.prog, name, func)
 
     def alone(self, func: Callable[..., int]) -> Command:
         """Run ``func`` when no command of the group is named; declare its options on the
         :class:`Command` returned (they are the group's own, given before a command)."""
         self.when_alone.func = func
         return self.when_alone
+
+
+def _add_command(sub, commands: dict[str, Command], prog: str, name: str, func: Callable[..., int]) -> Command:
+    """The command ``name`` under ``prog`` (a program or a group), running ``func``; its
+    help is ``func``'s docstring."""
+    doc = " ".join((func.__doc__ or "").split())
+    parser = _add_parser(sub, name, doc, f"{prog} {name}", "인자")
+    cmd = commands[name] = Command(name, func, parser)
+    parser.set_defaults(_run=cmd)
+    return cmd
 
 
 class CommandLine:
@@ -203,11 +209,7 @@ class CommandLine:
         self.groups: dict[str, Group] = {}
 
     def command(self, name: str, func: Callable[..., int]) -> Command:
-        doc = " ".join((func.__doc__ or "").split())
-        parser = _add_parser(self._sub, name, doc, f"{self.program} {name}", "인자")
-        cmd = self.commands[name] = Command(name, func, parser)
-        parser.set_defaults(_run=cmd)
-        return cmd
+        return _add_command(self._sub, self.commands, self.program, name, func)
 
     def group(self, name: str, description: str) -> Group:
         """Commands under ``name`` (``program name COMMAND …``); ``description``: the
