@@ -585,21 +585,10 @@ def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
             spec = flags.get(node.flag)
             if spec is None or spec.type != "int":
                 continue
-            # the same comparisons recur in many conditions: each decided once per flag spec
-            key = (node.op, node.value, spec.min_value, spec.max_value)
-            truth = _RANGE_TRUTH.get(key, _UNKNOWN)
-            if truth is _UNKNOWN:
-                if len(_RANGE_TRUTH) >= 1 << 16:
-                    _RANGE_TRUTH.clear()
-                truth = _RANGE_TRUTH[key] = F.constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
+            truth = F.constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
             if truth is not None:
                 out.append((node, spec, truth))
     return out
-
-
-#: (operator, constant, minimum, maximum) -> whether the comparison is fixed over the range
-_RANGE_TRUTH: dict[tuple, bool | None] = {}
-_UNKNOWN = object()
 
 
 @kind("always-true-condition", "늘 참인 조건")

@@ -754,8 +754,10 @@ def _fixed(node, flags: Mapping[str, Flag]) -> bool | None:
     return constant_over_range(node.op, node.value, spec.min_value, spec.max_value)
 
 
+@lru_cache(maxsize=1 << 16, typed=True)
 def constant_over_range(op: str, c: int, lo: int | None, hi: int | None) -> bool | None:
     """True/False when ``x op c`` has the same truth for every x in [lo, hi], else None.
+    Remembered: the same comparisons recur in many conditions of a scenario.
 
     >>> constant_over_range(">=", 0, 0, 10), constant_over_range(">", 5, 0, 10), constant_over_range("<", 0, 0, 10)
     (True, None, False)
@@ -843,9 +845,9 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     minimised = False
     cond: Expr = _none_of(exprs)  # type: ignore[arg-type]
     if _grid_size(order, domains) <= MAX_POINTS:
-        evals = [compile3(e) for e in exprs]  # type: ignore[arg-type]
         points = _points(order, domains)
-        inside = {p for p in points if not any(ev({f: domains[f].points[c][0] for f, c in zip(order, p)}) for ev in evals)}
+        grid = ClassGrid(order, domains)
+        inside = _inside(order, domains, points, grid if grid.complete else None, [], exprs)  # type: ignore[arg-type]
         region, minimised = region_condition(inside, order, domains, flags)
         if all(_holds_at(region, order, domains, p) == (p in inside) for p in points):
             cond = region
@@ -955,6 +957,14 @@ def _scene_region(scene: _Scene, keep: Sequence[Expr], drop: Sequence[Expr]) -> 
     if base is None:
         return None
     order, domains, points, grid = base
+    return region_condition(_inside(order, domains, points, grid, keep, drop), order, domains, scene.flags)
+
+
+def _inside(order: Sequence[str], domains: Mapping[str, FlagDomain], points: list[tuple[int, ...]],
+            grid: ClassGrid | None, keep: Sequence[Expr], drop: Sequence[Expr]) -> set[tuple[int, ...]]:
+    """The ``points`` (class indices over ``order``) where every condition of ``keep``
+    holds and none of ``drop`` does; read from ``grid`` (the same points, or ``None``)
+    when every flag of the conditions is on it."""
     if grid is not None and all(f in grid.stride for e in (*keep, *drop) for f in expr_facts(e)[0]):
         # where each condition holds, a byte per point of the grid (made as compile3 reads
         # each point, since every flag of the conditions is on the grid)
@@ -963,15 +973,14 @@ def _scene_region(scene: _Scene, keep: Sequence[Expr], drop: Sequence[Expr]) -> 
             mask &= grid.mask(e)
         for e in drop:
             mask &= ~grid.mask(e)
-        inside = {points[i] for i in _ones(mask, grid.size)}
-    else:
-        holds_keep, holds_drop = [compile3(e) for e in keep], [compile3(e) for e in drop]
-        inside = set()
-        for p in points:
-            v = {f: domains[f].points[c][0] for f, c in zip(order, p)}
-            if all(bool(h(v)) for h in holds_keep) and not any(h(v) for h in holds_drop):
-                inside.add(p)
-    return region_condition(inside, order, domains, scene.flags)
+        return {points[i] for i in _ones(mask, grid.size)}
+    holds_keep, holds_drop = [compile3(e) for e in keep], [compile3(e) for e in drop]
+    inside = set()
+    for p in points:
+        v = {f: domains[f].points[c][0] for f, c in zip(order, p)}
+        if all(bool(h(v)) for h in holds_keep) and not any(h(v) for h in holds_drop):
+            inside.add(p)
+    return inside
 
 
 def _ones(mask: int, size: int) -> list[int]:
