@@ -20,7 +20,7 @@ from verdicts.checks import CheckRegistry, TagNote
 
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, TABLE_SPECS, UNREACHED, VERDICTS, Scenario
 
-__all__ = ["CHECKS", "CheckContext", "TABLE_CHECKS", "run_storygraph_checks"]
+__all__ = ["CHECKS", "CheckContext", "run_storygraph_checks"]
 
 #: products of full flag ranges up to this size are enumerated point by point
 REFERENCE_LIMIT = 4096
@@ -186,13 +186,7 @@ CHECKS.add(CARD_CHECKS.enum_check("C01", "`verdict` 값이 다섯 판정 가운�
 CHECKS.add(CARD_CHECKS.required_check("C02", "`target_no`·`target_kind`·`verdict`·`reached_from_entry`·`evidence`·`summary` 값이 모두 있는지 확인합니다."))
 
 
-#: the checks that judge the input tables rather than the cards (each other check's
-#: outcome over a set of cards is the union of its outcomes over parts of it; the
-#: incremental re-lint runs these over the whole scenario every time)
-TABLE_CHECKS = frozenset({"C03"})
-
-
-@CHECKS.register("C03", "모든 분기의 `order_no`가 1 이상인지 확인합니다.")
+@CHECKS.register("C03", "모든 분기의 `order_no`가 1 이상인지 확인합니다.", inputs_only=True)
 def order_positive(ctx: CheckContext):
     """순번(`order_no`)은 1부터 시작합니다. 0이나 음수가 있으면 순번이 뜻을 잃습니다."""
     failed = []

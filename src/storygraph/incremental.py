@@ -48,12 +48,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from verdicts.checks import merge_outcomes, run_checks_part
+from verdicts.checks import merge_split, run_checks_part, split_checks
 from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, AnalysisMemo, analyse, analyse_again
 from .cards import CardBuilder, graph_counts, withheld_issues
-from .checks import CHECKS, TABLE_CHECKS, CheckContext
+from .checks import CHECKS, CheckContext
 from .domain import DOMAIN, LintResult
 from .findings import FindingMemo, collect_findings
 from .fixes import near_ids
@@ -418,7 +418,7 @@ class IncrementalLint:
         return report
 
     def _checks(self, scenario, made: list[Made], changes) -> tuple[list, int]:
-        """The automatic checks: those of the tables over the whole scenario, the others
+        """The automatic checks: those of the input tables (``inputs_only``) over the whole scenario, the others
         over runs of :data:`CHUNK` cards, a run kept when its cards all are.  The
         scenario facts the checks share (:class:`~storygraph.checks.CheckContext`) are
         kept from the last lint and mended where the rows read again change them."""
@@ -426,7 +426,7 @@ class IncrementalLint:
         self._shared = shared
         chunks: list[_Chunk] = []
         runs = 0
-        card_checks = [c for c in CHECKS if c.id not in TABLE_CHECKS]
+        card_checks, input_checks = split_checks(CHECKS)
         for n, start in enumerate(range(0, len(made), CHUNK)):
             part = made[start:start + CHUNK]
             old = self._chunks[n] if n < len(self._chunks) else None
@@ -437,15 +437,8 @@ class IncrementalLint:
             ctx = CheckContext(scenario, [m.card.to_json() for m in part], shared)
             chunks.append(_Chunk(part, run_checks_part(card_checks, ctx)))
         self._chunks = chunks
-        table = run_checks_part([c for c in CHECKS if c.id in TABLE_CHECKS], CheckContext(scenario, [], shared))
-        results = []
-        for check in CHECKS:
-            if check.id in TABLE_CHECKS:
-                parts = [table[[c.id for c in CHECKS if c.id in TABLE_CHECKS].index(check.id)]]
-            else:
-                j = card_checks.index(check)
-                parts = [c.outcomes[j] for c in chunks]
-            results.append(merge_outcomes(check, parts))
+        once = run_checks_part(input_checks, CheckContext(scenario, [], shared))
+        results = merge_split(CHECKS, [c.outcomes for c in chunks], once)
         return results, runs
 
     # ------------------------------------------------------------------ reports

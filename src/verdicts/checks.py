@@ -16,7 +16,8 @@ from typing import Any, Callable, Generic, Iterable, TypeVar
 from .model import CheckResult
 from .records import Frozen
 
-__all__ = ["Check", "CheckRegistry", "run_checks", "Outcome", "TagNote", "merge_outcomes", "run_checks_part", "merge_checks"]
+__all__ = ["Check", "CheckRegistry", "run_checks", "Outcome", "TagNote", "merge_outcomes", "run_checks_part", "merge_checks",
+           "split_checks", "merge_split"]
 
 Ctx = TypeVar("Ctx")
 
@@ -24,11 +25,16 @@ Ctx = TypeVar("Ctx")
 @dataclass(frozen=True)
 class Check(Generic[Ctx]):
     """One automatic check.  ``func(ctx)`` returns the failing card keys (empty = passed),
-    or a ``(failed_keys, note)`` pair when it wants to say how it decided."""
+    or a ``(failed_keys, note)`` pair when it wants to say how it decided.
+
+    ``inputs_only``: the check judges the input tables, not the cards (its outcome is the
+    same over any part of the cards), so a run made in parts runs it once, not per part.
+    """
 
     id: str
     description: str
     func: Callable[[Ctx], Any]
+    inputs_only: bool = False
 
     @property
     def doc(self) -> str:
@@ -105,11 +111,14 @@ class CheckRegistry(Generic[Ctx]):
     def __init__(self) -> None:
         self._checks: list[Check[Ctx]] = []
 
-    def register(self, check_id: str, description: str) -> Callable[[Callable[[Ctx], Any]], Callable[[Ctx], Any]]:
+    def register(self, check_id: str, description: str, *,
+                 inputs_only: bool = False) -> Callable[[Callable[[Ctx], Any]], Callable[[Ctx], Any]]:
+        """Register the decorated function as check ``check_id`` (``inputs_only``: see
+        :class:`Check`)."""
         def decorate(func: Callable[[Ctx], Any]) -> Callable[[Ctx], Any]:
             if any(c.id == check_id for c in self._checks):
                 raise ValueError(f"duplicate check id {check_id}")
-            self._checks.append(Check(check_id, description, func))
+            self._checks.append(Check(check_id, description, func, inputs_only))
             return func
 
         return decorate
@@ -143,3 +152,25 @@ def run_checks_part(checks: Iterable[Check[Ctx]], ctx: Ctx) -> list[Outcome]:
 def merge_checks(checks: Iterable[Check[Any]], parts: list[list[Outcome]]) -> list[CheckResult]:
     """The results of a run done in parts: ``parts[i][j]`` is check ``j`` over part ``i``."""
     return [merge_outcomes(check, [part[j] for part in parts]) for j, check in enumerate(checks)]
+
+
+def split_checks(checks: Iterable[Check[Ctx]]) -> tuple[list[Check[Ctx]], list[Check[Ctx]]]:
+    """``checks`` as those run over each part of the cards and the ``inputs_only`` ones,
+    run once per run (see :func:`merge_split`)."""
+    checks = list(checks)
+    return [c for c in checks if not c.inputs_only], [c for c in checks if c.inputs_only]
+
+
+def merge_split(checks: Iterable[Check[Any]], per_part: list[list[Outcome]], once: list[Outcome]) -> list[CheckResult]:
+    """The results, in the order of ``checks``, of a run whose card checks ran over parts
+    (``per_part[i][j]``: the ``j``-th card check over part ``i``) and whose
+    ``inputs_only`` checks ran once (``once[k]``: the ``k``-th of them)."""
+    card_checks, input_checks = split_checks(checks)
+    out = []
+    for check in checks:
+        if check.inputs_only:
+            out.append(merge_outcomes(check, [once[input_checks.index(check)]]))
+        else:
+            j = card_checks.index(check)
+            out.append(merge_outcomes(check, [part[j] for part in per_part]))
+    return out

@@ -98,7 +98,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
     ``failing(report)``)."""
     if format not in STREAMED_FORMATS:
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
-    from .checks import merge_outcomes, run_checks_part
+    from .checks import merge_split, run_checks_part, split_checks
     from .parallel import MAX_TASKS, fork_tasks
     from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
     from .schema import card_validator, schema_result
@@ -112,8 +112,12 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
     # at least four batches a process, so that they end together; at most BATCH targets
     # in memory at once; never more tasks than fork_tasks hands out
     batch = min(BATCH, max(MIN_BATCH, -(-total // (4 * n)))) if n > 1 else BATCH
-    batch = max(batch, -(-total // (MAX_TASKS - len(side))))
-    tasks: list[tuple] = [("side", t) for t in side]
+    batch = max(batch, -(-total // (MAX_TASKS - len(side) - 1)))
+    # the checks of the input tables run once, as a task of their own (their outcome is
+    # the same over every batch); the others over each batch
+    card_checks, input_checks = split_checks(plan.checks)
+    tasks: list[tuple] = [("inputs", None)] if input_checks else []
+    tasks += [("side", t) for t in side]
     tasks += [(kind, start) for kind, items in targets.items() for start in range(0, len(items), batch)]
     sarif = CardResults(domain, plan.sources) if format in ("sarif", "github") else None
     # the cards' JSON or text lines, a file per process (SARIF results come back as data);
@@ -137,11 +141,13 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         what, arg = tasks[t]
         if what == "side":
             return plan.run_side(arg)  # type: ignore[misc]
+        if what == "inputs":
+            return run_checks_part(input_checks, plan.check_context([]))
         chunk = targets[what][arg:arg + batch]
         here = progress if os.getpid() == root else SILENT  # the bar counts this process's cards for all
         cards, held = plan.build(what, chunk, here, n)
         data = [c.data for c in cards]
-        outcomes = list(run_checks_part(plan.checks, plan.check_context(data)))
+        outcomes = list(run_checks_part(card_checks, plan.check_context(data)))
         schema_failed = [str(c.get(key_field)) for c in data if not card_valid(c)]
         fails = any(c["verdict"] not in passing and c["verdict"] in fail_on for c in data)
         if sarif is not None:  # the cards' SARIF results come back as data
@@ -175,10 +181,11 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         results = fork_tasks(n, len(tasks), do, progress.part)
         progress.complete()
         progress.start("쓰기")
-        made = [r for (what, _), r in zip(tasks, results) if what != "side"]
+        made = [r for (what, _), r in zip(tasks, results) if what in targets]
         found = [f for (what, _), r in zip(tasks, results) if what == "side" for f in r]
+        once = next((r for (what, _), r in zip(tasks, results) if what == "inputs"), [])
         withheld = {kind: sum(r.withheld for (what, _), r in zip(tasks, results) if what == kind) for kind in targets}
-        checks = [merge_outcomes(check, [r.outcomes[j] for r in made]) for j, check in enumerate(plan.checks)]
+        checks = merge_split(plan.checks, [r.outcomes for r in made], once)
         checks.append(schema_result([key for r in made for key in r.schema_failed]))
         report = plan.assemble(found, withheld, checks)
         if sarif is not None:
