@@ -173,3 +173,40 @@ def test_several_scenarios_same_report_from_two_processes(cli, examples, tmp_pat
     assert "broken.xlsx" in one.stderr
     if format in ("text", "json"):
         assert str(unreadable) in one.stdout and "palace.csv" in one.stdout
+
+
+def test_a_check_of_the_input_tables_runs_once_per_run(tmp_path, examples, monkeypatch):
+    """C03 judges the tables, not the cards: a run of many batches runs it once (not once
+    per batch), and its result is the whole lint's."""
+    import csv
+
+    import verdicts.streaming as streaming
+    from storygraph.checks import CHECKS
+    from verdicts.checks import Check
+
+    rows = list(csv.reader((examples / "lighthouse/scenario.csv").read_text(encoding="utf-8").splitlines()))
+    branches = [r for r in rows[1:] if r[5]]
+    branches[3][9] = "0"  # an order number below one
+    path = tmp_path / "scenario.csv"
+    with path.open("w", encoding="utf-8", newline="") as f:
+        csv.writer(f).writerows(rows)
+    config = Config()
+    calls = []
+    checks = []
+    for check in CHECKS:
+        if check.inputs_only:
+            def counted(ctx, func=check.func):
+                calls.append(len(ctx.cards))
+                return func(ctx)
+            check = Check(check.id, check.description, counted, inputs_only=True)
+        checks.append(check)
+    assert any(c.inputs_only for c in checks)
+    monkeypatch.setattr(CHECKS, "_checks", checks)
+    monkeypatch.setattr(streaming, "BATCH", 5)
+    out = io.BytesIO()
+    results: list = []
+    lint_to(path, out, "json", config, jobs=1, check_results=results)
+    assert calls == [0]  # once, over the tables (no cards)
+    c03 = next(r for r in results if r.id == "C03")
+    assert not c03.passed and c03.failed_targets == [branches[3][5]]
+    assert out.getvalue() == _serial(path, config)[0]
