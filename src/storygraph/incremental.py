@@ -418,8 +418,8 @@ class IncrementalLint:
         return report
 
     def _checks(self, scenario, made: list[Made], changes) -> tuple[list, int]:
-        """The automatic checks: those of the input tables (``inputs_only``) over the whole scenario, the others
-        over runs of :data:`CHUNK` cards, a run kept when its cards all are.  The
+        """The automatic checks: those of the input tables (``inputs_only``) over the whole
+        scenario, the others over runs of :data:`CHUNK` cards, a run kept when its cards all are.  The
         scenario facts the checks share (:class:`~storygraph.checks.CheckContext`) are
         kept from the last lint and mended where the rows read again change them."""
         shared = _mended_facts(self._shared, changes)

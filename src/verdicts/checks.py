@@ -16,7 +16,7 @@ from typing import Any, Callable, Generic, Iterable, TypeVar
 from .model import CheckResult
 from .records import Frozen
 
-__all__ = ["Check", "CheckRegistry", "run_checks", "Outcome", "TagNote", "merge_outcomes", "run_checks_part", "merge_checks",
+__all__ = ["Check", "CheckRegistry", "run_checks", "Outcome", "TagNote", "merge_outcomes", "run_checks_part",
            "split_checks", "merge_split"]
 
 Ctx = TypeVar("Ctx")
@@ -149,11 +149,6 @@ def run_checks_part(checks: Iterable[Check[Ctx]], ctx: Ctx) -> list[Outcome]:
     return [check.run_part(ctx) for check in checks]
 
 
-def merge_checks(checks: Iterable[Check[Any]], parts: list[list[Outcome]]) -> list[CheckResult]:
-    """The results of a run done in parts: ``parts[i][j]`` is check ``j`` over part ``i``."""
-    return [merge_outcomes(check, [part[j] for part in parts]) for j, check in enumerate(checks)]
-
-
 def split_checks(checks: Iterable[Check[Ctx]]) -> tuple[list[Check[Ctx]], list[Check[Ctx]]]:
     """``checks`` as those run over each part of the cards and the ``inputs_only`` ones,
     run once per run (see :func:`merge_split`)."""
@@ -164,13 +159,14 @@ def split_checks(checks: Iterable[Check[Ctx]]) -> tuple[list[Check[Ctx]], list[C
 def merge_split(checks: Iterable[Check[Any]], per_part: list[list[Outcome]], once: list[Outcome]) -> list[CheckResult]:
     """The results, in the order of ``checks``, of a run whose card checks ran over parts
     (``per_part[i][j]``: the ``j``-th card check over part ``i``) and whose
-    ``inputs_only`` checks ran once (``once[k]``: the ``k``-th of them)."""
-    card_checks, input_checks = split_checks(checks)
+    ``inputs_only`` checks ran once (``once[k]``: the ``k``-th of them), both in the order
+    :func:`split_checks` gives."""
     out = []
+    j = k = 0
     for check in checks:
         if check.inputs_only:
-            out.append(merge_outcomes(check, [once[input_checks.index(check)]]))
+            parts, k = [once[k]], k + 1
         else:
-            j = card_checks.index(check)
-            out.append(merge_outcomes(check, [part[j] for part in per_part]))
+            parts, j = [part[j] for part in per_part], j + 1
+        out.append(merge_outcomes(check, parts))
     return out
