@@ -16,9 +16,18 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 BIN = Path(sys.executable).parent
 
-# Hypothesis: the default run is bounded; STORYGRAPH_DEEP=1 (scripts/test.sh --deep) goes deeper.
-settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Hypothesis.  The default run (``scripts/test.sh``, so CI) is bounded and reproducible:
+# derandomized (the same examples on every run of a commit, so a clean clone passes or
+# fails as this one does) and with no example database (nothing written into the clone,
+# nothing replayed from an earlier run).  STORYGRAPH_DEEP=1 (``scripts/test.sh --deep``)
+# explores freely: random examples, many more of them, and a database that keeps what
+# failed for the next run.
+settings.register_profile("default", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow],
+                          derandomize=True, database=None, print_blob=True)
 settings.register_profile("deep", max_examples=2000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# ``pytest --hypothesis-profile=explore``: the default run's sizes with fresh random
+# examples, to look for inputs the fixed ones miss before they reach CI.
+settings.register_profile("explore", settings.get_profile("default"), derandomize=False)
 settings.load_profile("deep" if os.environ.get("STORYGRAPH_DEEP") else "default")
 
 DEEP = bool(os.environ.get("STORYGRAPH_DEEP"))

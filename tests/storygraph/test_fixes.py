@@ -27,6 +27,7 @@ from verdicts.korean import is_polite_sentence
 from verdicts.model import Card
 
 from ..conftest import DEEP, EXAMPLES, ROOT
+from .strategies import plans
 
 CORPUS = sorted((ROOT / "tests" / "golden" / "corpus").glob("fuzz-*.csv"))
 PASSING = "끝까지 닿음"
@@ -226,20 +227,20 @@ def _planted(*kinds: str) -> dict[str, int]:
 
 
 @settings(max_examples=40 if DEEP else 5)
-@given(seed=st.integers(0, 2**32 - 1), scenes=st.integers(20, 60), flags=st.integers(1, 5),
-       plant=st.fixed_dictionaries({k: st.integers(0, 1) for k in KINDS}))
+@given(seed=st.integers(0, 2**32 - 1), plan=plans(20, 60), flags=st.integers(1, 5))
 # a comparison out of range whose likely intended form cuts the flag's classes anew: the
 # readers it strands are found on the new classes (a fix once missed them)
-@example(seed=0, scenes=20, flags=1, plant=_planted("ending_only_through_dead_branch", "comparison_out_of_range"))
+@example(seed=0, plan=(20, _planted("ending_only_through_dead_branch", "comparison_out_of_range")), flags=1)
 # dropping or narrowing a shadowed branch must not leave a flag of available_flags that
 # no condition tests any more (available-flag-unused after the re-lint)
-@example(seed=195, scenes=20, flags=1, plant=_planted(
+@example(seed=195, plan=(20, _planted(
     "island", "shadowed_one", "loop_no_exit", "reached_only_through_dead_branch", "ending_only_through_dead_branch",
-    "comparison_out_of_range", "always_true_condition", "hidden_choice"))
-@example(seed=3718170, scenes=54, flags=4, plant=_planted(
+    "comparison_out_of_range", "always_true_condition", "hidden_choice")), flags=1)
+@example(seed=3718170, plan=(54, _planted(
     "comparison_out_of_range", "always_true_condition", "plain_menu", "stuck_combination", "shadowed_union",
-    "available_flag_unused"))
-def test_every_fix_of_a_generated_scenario_removes_its_problem_and_adds_none(seed, scenes, flags, plant, tmp_path_factory):
+    "available_flag_unused")), flags=4)
+def test_every_fix_of_a_generated_scenario_removes_its_problem_and_adds_none(seed, plan, flags, tmp_path_factory):
+    scenes, plant = plan
     gen = generate(seed, scenes, flags, plant)
     tmp = tmp_path_factory.mktemp("gen")
     path = tmp / "scenario.csv"

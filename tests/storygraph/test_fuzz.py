@@ -6,9 +6,14 @@ import itertools
 import json
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from storygraph.domain import lint
-from storygraph.fuzz import KINDS, Mark, compare, generate
+from storygraph.fuzz import KINDS, Mark, compare, generate, scenes_needed
+from verdicts.errors import ConfigError
+
+from ..conftest import DEEP
+from .strategies import plant_counts
 from storygraph.fuzz.scenario import MENU_KINDS
 
 
@@ -89,6 +94,46 @@ def test_text_output_and_nothing_planted(cli):
 def test_bad_options_exit_2_with_a_message(cli, args):
     proc = cli("storygraph", "fuzz", "--seed", "1", *args, check_code=2)
     assert proc.stderr.startswith("storygraph:")
+
+
+def test_plants_that_cannot_fit_are_refused_with_the_scenes_they_need():
+    """The request of issue 33: twenty scenes, one flag and eight plants.  It is refused
+    (the generator does not shrink a plant to fit), and the message names the scene
+    count that fits whatever the seed."""
+    plant = {k: int(k in {"island", "shadowed_one", "loop_no_exit", "reached_only_through_dead_branch",
+                          "ending_only_through_dead_branch", "comparison_out_of_range", "always_true_condition",
+                          "hidden_choice"}) for k in KINDS}
+    refused = []
+    for seed in range(40):
+        try:
+            generate(seed, 20, 1, plant)
+        except ConfigError as exc:
+            refused.append(str(exc))
+    assert refused, "twenty scenes fit eight plants for every seed tried: the refusal was not exercised"
+    need = scenes_needed(plant)
+    assert need > 20
+    assert all(message.startswith("장면 20개로는 심을 결함이 들어갈 자리가 모자랍니다.") for message in refused)
+    assert all(f"장면이 {need}개 이상이면" in message for message in refused)
+
+
+def test_the_cli_refuses_plants_that_cannot_fit(cli):
+    proc = cli("storygraph", "fuzz", "--seed", "1", "--scenes", "7", "--plant", "all=0", "--plant", "island=3",
+               check_code=2)
+    assert proc.stderr.startswith("storygraph:") and "자리가 모자랍니다" in proc.stderr
+    assert f"장면이 {scenes_needed({'island': 3})}개 이상이면" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+@settings(max_examples=200 if DEEP else 40)
+@given(seed=st.integers(0, 2**32 - 1), plant=plant_counts(3), flags=st.integers(1, 5), extra=st.integers(0, 3))
+def test_scenes_needed_is_enough_for_every_seed(seed, plant, flags, extra):
+    """What the property tests rely on: with :func:`scenes_needed` scenes (or more), every
+    plant fits and is planted, whatever the seed."""
+    scenes = scenes_needed(plant) + extra
+    gen = generate(seed, scenes, flags, plant)
+    assert len(gen.scenes) == scenes
+    planted = {k: sum(1 for p in gen.plants if p.kind == k) for k in KINDS}
+    assert planted == plant
 
 
 def test_comparison_flags_an_unplanted_finding_and_a_missed_plant(tmp_path):

@@ -26,11 +26,13 @@ from storygraph.findings import KINDS as FINDING_KINDS
 from storygraph.fuzz import KINDS, Generated, compare, generate
 from verdicts.schema import card_errors
 
+from .strategies import plans, plant_counts
+
 DEEP = bool(os.environ.get("STORYGRAPH_DEEP"))
 FEW = 300 if DEEP else 12
 SOME = 60 if DEEP else 4
 
-plants = st.fixed_dictionaries({k: st.integers(0, 2) for k in KINDS})
+plants = plant_counts(2)
 seeds = st.integers(0, 2**32 - 1)
 #: the plant kinds named after the condition-aware findings (issue 6)
 FINDING_PLANTS = tuple(k for k in KINDS if k.replace("_", "-") in {f.code for f in FINDING_KINDS})
@@ -68,8 +70,9 @@ def _assert_trustworthy(gen: Generated, report) -> None:
 
 
 @settings(max_examples=FEW)
-@given(seed=seeds, scenes=st.integers(70, 160), flags=st.integers(1, 6), plant=plants)
-def test_every_planted_defect_is_caught(seed, scenes, flags, plant):
+@given(seed=seeds, plan=plans(70, 160, plants), flags=st.integers(1, 6))
+def test_every_planted_defect_is_caught(seed, plan, flags):
+    scenes, plant = plan
     gen = generate(seed, scenes, flags, plant)
     _assert_trustworthy(gen, _lint(gen))
 
@@ -80,11 +83,11 @@ def test_the_finding_plants_are_the_seven_new_finding_kinds():
 
 
 @settings(max_examples=FEW)
-@given(seed=seeds, scenes=st.integers(60, 140), flags=st.integers(1, 8),
-       plant=st.fixed_dictionaries({k: st.integers(1, 3) for k in FINDING_PLANTS}))
-def test_every_planted_condition_finding_is_caught(seed, scenes, flags, plant):
+@given(seed=seeds, plan=plans(60, 140, plant_counts(3, FINDING_PLANTS, least=1)), flags=st.integers(1, 8))
+def test_every_planted_condition_finding_is_caught(seed, plan, flags):
     """Only the new kinds, several of each, over one to eight flags (with one flag a
     scene's spare available flag must be a fresh one)."""
+    scenes, plant = plan
     gen = generate(seed, scenes, flags, plant)
     report = _lint(gen)
     _assert_trustworthy(gen, report)
@@ -110,8 +113,9 @@ def test_nothing_planted_means_only_reached_and_ends(seed, scenes, flags):
 
 
 @settings(max_examples=FEW)
-@given(seed=seeds, scenes=st.integers(70, 140), flags=st.integers(1, 5), plant=plants, shuffle=st.integers(0, 2**31))
-def test_renaming_ids_changes_no_verdict(seed, scenes, flags, plant, shuffle):
+@given(seed=seeds, plan=plans(70, 140, plants), flags=st.integers(1, 5), shuffle=st.integers(0, 2**31))
+def test_renaming_ids_changes_no_verdict(seed, plan, flags, shuffle):
+    scenes, plant = plan
     gen = generate(seed, scenes, flags, plant)
     before = _verdicts(_lint(gen))
     renamed, mapping = gen.renamed(random.Random(shuffle))
@@ -124,8 +128,9 @@ def test_renaming_ids_changes_no_verdict(seed, scenes, flags, plant, shuffle):
 
 
 @settings(max_examples=FEW)
-@given(seed=seeds, scenes=st.integers(70, 140), flags=st.integers(1, 5), plant=plants, shuffle=st.integers(0, 2**31))
-def test_shuffling_rows_changes_no_verdict(seed, scenes, flags, plant, shuffle):
+@given(seed=seeds, plan=plans(70, 140, plants), flags=st.integers(1, 5), shuffle=st.integers(0, 2**31))
+def test_shuffling_rows_changes_no_verdict(seed, plan, flags, shuffle):
+    scenes, plant = plan
     gen = generate(seed, scenes, flags, plant)
     before = _verdicts(_lint(gen))
     after = _verdicts(_lint_text(gen.shuffled_csv(random.Random(shuffle))))
@@ -134,8 +139,8 @@ def test_shuffling_rows_changes_no_verdict(seed, scenes, flags, plant, shuffle):
 
 @pytest.mark.slow
 @settings(max_examples=SOME)
-@given(seed=seeds, scenes=st.integers(300, 900), flags=st.integers(1, 8),
-       plant=st.fixed_dictionaries({k: st.integers(0, 5) for k in KINDS}))
-def test_every_planted_defect_is_caught_in_larger_scenarios(seed, scenes, flags, plant):
+@given(seed=seeds, plan=plans(300, 900, plant_counts(5)), flags=st.integers(1, 8))
+def test_every_planted_defect_is_caught_in_larger_scenarios(seed, plan, flags):
+    scenes, plant = plan
     gen = generate(seed, scenes, flags, plant)
     _assert_trustworthy(gen, _lint(gen))

@@ -73,13 +73,13 @@ True
 """
 
 from .comparison import Outcome, compare, observed_marks
-from .generation import default_plants, generate
+from .generation import default_plants, generate, scenes_needed
 from .run import render_fuzz_text, run_fuzz
 from .scenario import (
-    KINDS, TRUE, UNION_COLUMNS, BranchDef, Cond, FlagDef, Generated, Mark, Plant, PlantSpec, SceneDef,
+    KINDS, MENU_KINDS, TRUE, UNION_COLUMNS, BranchDef, Cond, FlagDef, Generated, Mark, Plant, PlantSpec, SceneDef,
 )
 
 __all__ = [
-    "KINDS", "PlantSpec", "Plant", "FlagDef", "SceneDef", "BranchDef", "Generated", "generate", "default_plants",
+    "KINDS", "MENU_KINDS", "scenes_needed", "PlantSpec", "Plant", "FlagDef", "SceneDef", "BranchDef", "Generated", "generate", "default_plants",
     "Mark", "Outcome", "compare", "observed_marks", "run_fuzz", "render_fuzz_text", "UNION_COLUMNS", "Cond", "TRUE",
 ]

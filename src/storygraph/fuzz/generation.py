@@ -17,7 +17,7 @@ from .scenario import (
     PlantSpec,
 )
 
-__all__ = ["default_plants", "generate"]
+__all__ = ["default_plants", "generate", "scenes_needed"]
 
 
 _FLAG_POOL = (
@@ -29,6 +29,28 @@ _ENUM_VALUES = {
     "weather": ("맑음", "흐림", "비", "눈"), "route": ("북쪽", "남쪽", "바닷길"), "mood": ("기쁨", "불안", "분노"),
 }
 _BOOL_STYLES = (("Y", "N"), ("true", "false"), ("1", "0"), ("참", "거짓"), ("yes", "no"))
+
+
+#: the most scenes one plant of each kind can take (``generate`` draws between 1 and these)
+_MOST_SCENES = {
+    "unreached_scene": 1, "island": 4, "dead_end": 2, "loop_no_exit": 3, "reached_only_through_dead_branch": 3,
+    "ending_only_through_dead_branch": 2,
+}
+
+
+def scenes_needed(plant: PlantSpec) -> int:
+    """The fewest scenes with which :func:`generate` is sure to fit ``plant``, whatever
+    the seed: every planted scene at its largest size, a fresh scene behind every dead
+    branch, and a backbone with room for one host per hosted plant and an ending.
+
+    >>> scenes_needed({})
+    2
+    >>> scenes_needed({"island": 1, "shadowed_one": 1})
+    8
+    """
+    counts = {k: int(plant.get(k, 0)) for k in KINDS}
+    planted = sum(counts[k] * n for k, n in _MOST_SCENES.items()) + sum(counts[k] for k in DEAD_BRANCH_KINDS)
+    return planted + max(2, sum(counts[k] for k in HOSTED_KINDS) + 2)
 
 
 def default_plants(scenes: int) -> dict[str, int]:
@@ -95,12 +117,19 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
     hosts_needed = sum(counts[k] for k in HOSTED_KINDS)
     healthy_n = scenes - planted_scenes
     if healthy_n < max(2, hosts_needed + 2):
-        raise ConfigError(f"장면 {scenes}개로는 심을 결함이 들어갈 자리가 모자랍니다 (결함 장면 {planted_scenes}개, 붙일 장면 {hosts_needed}개가 더 필요합니다).")
+        raise ConfigError(f"장면 {scenes}개로는 심을 결함이 들어갈 자리가 모자랍니다. 결함이 차지할 장면이 {planted_scenes}개이고, "
+                          f"결함을 붙일 장면과 시작·엔딩 장면이 {max(2, hosts_needed + 2)}개 더 있어야 합니다. "
+                          f"장면이 {scenes_needed(counts)}개 이상이면 `--seed` 값이 무엇이든 들어갑니다.")
 
     # -- healthy backbone: a chain of forward links guarantees reach and ending
     entries_n = 1 + healthy_n // 700
     healthy = [b.new_scene(is_entry=i < entries_n) for i in range(healthy_n)]
     endings = {healthy_n - 1} | {i for i in range(entries_n, healthy_n - 1) if rng.random() < 0.06}
+    # keep a host for every hosted plant: in a small backbone, drop the latest of the
+    # random endings (the random draws stay the same, so larger scenarios are unchanged)
+    spare_endings = sorted(endings - {healthy_n - 1})
+    while spare_endings and healthy_n - len(endings) < hosts_needed:
+        endings.discard(spare_endings.pop())
     for i in endings:
         healthy[i].is_ending = True
     non_end = [i for i in range(healthy_n) if i not in endings]
