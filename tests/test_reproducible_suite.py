@@ -7,16 +7,19 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from tests.conftest import DEEP
+#: the profile ``scripts/test.sh`` runs under; ``--deep`` and ``--hypothesis-profile=explore``
+#: draw fresh examples by design
+DEFAULT_RUN = settings.get_current_profile_name() == "default"
+exploring = pytest.mark.skipif(not DEFAULT_RUN, reason="this profile draws fresh examples, by design")
 
 
-@pytest.mark.skipif(DEEP, reason="the deep run explores freely, by design")
+@exploring
 def test_the_default_profile_is_derandomized_and_keeps_no_database():
     assert settings.default.derandomize is True
     assert settings.default.database is None
 
 
-@pytest.mark.skipif(DEEP, reason="the deep run explores freely, by design")
+@exploring
 def test_a_property_draws_the_same_examples_on_every_run():
     def draws() -> list[tuple[int, str]]:
         seen: list[tuple[int, str]] = []

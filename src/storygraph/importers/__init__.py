@@ -143,4 +143,16 @@ def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> Im
             builder = import_yarn_folder(path, entries=options.get("entries", "unreached"))
         else:
             builder = import_yarn(path, entries=options.get("entries", "unreached"))
-    return builder.finish()
+    story = builder.finish()
+    # the import checks itself against the format's own line scanner (independent of
+    # the importer): storygraph.checks, "the import self-check"
+    from importlib import import_module
+
+    scan = getattr(import_module(f".{_MODULES[fmt]}", __name__), "scan_constructs", None)
+    if scan is not None:
+        story.constructs = scan(path)
+    return story
+
+
+#: the module of each format (each may define ``scan_constructs(path)``)
+_MODULES = {"ink": "ink", "ink-json": "ink_json", "twee": "twee", "choicescript": "choicescript", "yarn": "yarn"}

@@ -22,7 +22,7 @@ from verdicts.korean import code
 from verdicts.model import InputIssue
 
 __all__ = [
-    "SceneRow", "BranchRow", "FlagRow", "ImportedStory", "StoryBuilder", "Cond", "Opaque",
+    "SceneRow", "BranchRow", "FlagRow", "ImportedStory", "Construct", "place", "StoryBuilder", "Cond", "Opaque",
     "parse_expr", "Dialect", "UNION_COLUMNS", "write_csv", "quote_code", "read_text", "unreadable", "MAX_STORY_BYTES",
     "MAX_NESTING", "visit_flag_name", "translate", "resolve_names", "negate", "none_of", "last_line", "literal", "increment",
     "csv_text",
@@ -36,12 +36,14 @@ MAX_NESTING = 64
 UNION_COLUMNS = (
     "scene_id", "title", "is_entry", "is_ending", "available_flags",
     "branch_id", "from_scene", "to_scene", "condition_expr", "order_no", "kind",
-    "condition_opaque", "condition_source", "once_only",
+    "condition_opaque", "condition_source", "once_only", "jump_opaque", "jump_source", "choice_text",
     "flag", "label", "type", "min_value", "max_value", "values",
+    "declared_at", "read_at", "written_at", "effect_opaque", "effect_source", "undeclared",
     "source_file", "source_line",
 )
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_WORD = re.compile(r"[$_]?[^\W\d][\w.]*")
 
 
 def unreadable(exc: Exception, path: Path | str) -> str:
@@ -167,27 +169,49 @@ class BranchRow:
     #: other lines whose construct this branch stands for (the ``-> x`` under a choice),
     #: kept for tests and messages, not written to the CSV
     via_lines: tuple[int, ...] = ()
+    #: an opaque jump: the branch may lead to a scene we cannot name (``to_scene`` is
+    #: empty); ``jump_source`` is the construct as written
+    jump_opaque: bool = False
+    jump_source: str = ""
+    #: what the reader sees for a choice or link (cards name a choice by it)
+    choice_text: str = ""
 
     def to_row(self) -> dict[str, Any]:
         return {"branch_id": self.branch_id, "from_scene": self.from_scene, "to_scene": self.to_scene,
                 "condition_expr": self.condition_expr, "order_no": str(self.order_no), "kind": self.kind,
                 "condition_opaque": "1" if self.condition_opaque else "", "condition_source": self.condition_source,
                 "once_only": "1" if self.once_only else "",
+                "jump_opaque": "1" if self.jump_opaque else "", "jump_source": self.jump_source,
+                "choice_text": self.choice_text,
                 "source_file": self.source_file or "", "source_line": _n(self.source_line)}
 
 
 @dataclass
 class FlagRow:
+    """A flag, with where the story declares, reads and writes it (``file:line``
+    places): the unused-, write-only- and undeclared-variable findings rest on these."""
+
     flag: str
     label: str
     type: str
     min_value: int | None = None
     max_value: int | None = None
     values: list[str] = field(default_factory=list)
+    declared_at: list[str] = field(default_factory=list)
+    read_at: list[str] = field(default_factory=list)
+    written_at: list[str] = field(default_factory=list)
+    #: a write whose effect we cannot compute: the flag may take any value there
+    effect_opaque: bool = False
+    effect_source: str = ""
+    #: the format needs a declaration (ChoiceScript, ink) and there is none
+    undeclared: bool = False
 
     def to_row(self) -> dict[str, Any]:
         return {"flag": self.flag, "label": self.label, "type": self.type, "min_value": _n(self.min_value),
-                "max_value": _n(self.max_value), "values": "|".join(self.values)}
+                "max_value": _n(self.max_value), "values": "|".join(self.values),
+                "declared_at": "|".join(self.declared_at), "read_at": "|".join(self.read_at),
+                "written_at": "|".join(self.written_at), "effect_opaque": "1" if self.effect_opaque else "",
+                "effect_source": self.effect_source, "undeclared": "1" if self.undeclared else ""}
 
 
 def _b(v: bool) -> str:
@@ -198,9 +222,30 @@ def _n(v: int | None) -> str:
     return "" if v is None else str(v)
 
 
+@dataclass(frozen=True)
+class Construct:
+    """A line of the source that must become a branch, a scene or an input issue: found by
+    a format's own scanner (:func:`scan_constructs` of each importer module), which reads
+    the text line by line, apart from the importer, so that the import can check itself
+    (``docs/importers.md``, "The import checks itself")."""
+
+    file: str
+    line: int
+    kind: str  # "branch" (a choice, link, jump, option, divert) or "scene" (a knot, passage, node …)
+    text: str = ""
+    #: for a scene: the name it must keep
+    name: str | None = None
+
+
 @dataclass
 class ImportedStory:
-    """The three tables of an imported story, its issues and the format's name."""
+    """The three tables of an imported story, its issues and the format's name.
+
+    ``constructs`` are the construct lines the format's scanner found in the source, and
+    ``accounted`` the lines the importer read on purpose into no branch, with why (an
+    external link, a divert inside a function); the import self-check compares them
+    with the rows and issues.
+    """
 
     format: str
     source: str
@@ -208,6 +253,8 @@ class ImportedStory:
     branches: list[BranchRow]
     flags: list[FlagRow]
     issues: list[InputIssue]
+    constructs: list[Construct] = field(default_factory=list)
+    accounted: dict[tuple[str, int], str] = field(default_factory=dict)
 
     def rows(self) -> list[dict[str, Any]]:
         """Every record as a union-CSV row (scenes, then branches, then flags)."""
@@ -533,12 +580,29 @@ class _FlagFacts:
     visit_of: str | None = None
     first: tuple[str, int] | None = None
     constant: bool = False
+    #: ``file:line`` places, in the order seen (each place once)
+    declared_at: list[str] = field(default_factory=list)
+    read_at: list[str] = field(default_factory=list)
+    written_at: list[str] = field(default_factory=list)
+    #: ``(place, source)`` of writes whose effect cannot be computed
+    opaque_effects: list[tuple[str, str]] = field(default_factory=list)
+
+
+def place(file: str | None, line: int | None) -> str:
+    """``file:line`` (``file`` alone when the line is not known)."""
+    return f"{file or ''}:{line}" if line is not None else (file or "")
+
+
+def _add_place(places: list[str], file: str | None, line: int | None) -> None:
+    where = place(file, line)
+    if where and where not in places:
+        places.append(where)
 
 
 class StoryBuilder:
     """Collects what an importer read and turns it into an :class:`ImportedStory`."""
 
-    def __init__(self, fmt: str, source: str):
+    def __init__(self, fmt: str, source: str, declarations_required: bool = False):
         self.format = fmt
         self.source = source
         self.scenes: dict[str, SceneRow] = {}
@@ -546,6 +610,14 @@ class StoryBuilder:
         self.flags: dict[str, _FlagFacts] = {}
         self.issues: list[InputIssue] = []
         self._names: dict[str, str] = {}
+        #: the format stops at a variable used without a declaration (ChoiceScript's
+        #: ``*create``/``*temp``, ink's ``VAR``): such a variable is marked ``undeclared``
+        self.declarations_required = declarations_required
+        #: opaque jumps: index into ``branches`` -> the construct as written
+        self._opaque_jumps: dict[int, str] = {}
+        self._texts: dict[int, str] = {}
+        self.accounted: dict[tuple[str, int], str] = {}
+        self.constructs: list[Construct] = []
 
     # -- what the importer saw
 
@@ -562,8 +634,49 @@ class StoryBuilder:
         return row
 
     def branch(self, from_scene: str, to_scene: str, cond: Cond | None = None, kind: str = "auto",
-               file: str | None = None, line: int | None = None, once_only: bool = False, via: int | None = None) -> None:
+               file: str | None = None, line: int | None = None, once_only: bool = False, via: int | None = None,
+               text: str | None = None) -> None:
+        """A way from ``from_scene`` to ``to_scene``; ``text`` is what the reader sees
+        for a choice or link (``Confess`` of ``* [Confess]``), by which cards name it."""
+        if text:
+            self._texts[len(self.branches)] = " ".join(text.split())
         self.branches.append((from_scene, to_scene, cond, kind, file, line, once_only, via))
+
+    def jump_opaque(self, from_scene: str, source: str, cond: Cond | None = None, kind: str = "auto",
+                    file: str | None = None, line: int | None = None, once_only: bool = False,
+                    text: str | None = None) -> None:
+        """A way out of ``from_scene`` to a scene we cannot name (a link target built at
+        run time, a divert through a variable whose values are not all literal, a macro
+        we cannot read): ``source`` is the construct as written.  The analysis reads it
+        as "may lead to any scene", so that nothing it might reach is called unreached
+        and nothing before it is called stuck; whatever depends on it is withheld."""
+        self._opaque_jumps[len(self.branches)] = " ".join(source.split())
+        if text:
+            self._texts[len(self.branches)] = " ".join(text.split())
+        self.branches.append((from_scene, "", cond, kind, file, line, once_only, None))
+
+    def account(self, file: str | None, line: int | None, why: str) -> None:
+        """The construct at ``file:line`` is read on purpose into no branch and no issue
+        (``why``: an external link, a divert that only a function takes); the import
+        self-check takes this as the construct's account."""
+        if file is not None and line is not None:
+            self.accounted.setdefault((file, line), why)
+
+    def read(self, key: str, file: str | None = None, line: int | None = None) -> None:
+        """The story reads variable ``key`` at ``file:line`` (anywhere: text,
+        interpolation, a header, a function body, a condition we could not translate).
+        The conditions the builder translates are recorded as reads by :meth:`finish`."""
+        facts = self.flag(key, None, file, line)
+        _add_place(facts.read_at, file, line)
+
+    def effect_opaque(self, key: str, source: str, file: str | None = None, line: int | None = None) -> None:
+        """Variable ``key`` may change at ``file:line`` in a way we cannot compute
+        (``source``: the statement as written): it may take any value there, so no
+        finding about its range is given."""
+        facts = self.flag(key, None, file, line)
+        facts.unknown_change = True
+        _add_place(facts.written_at, file, line)
+        facts.opaque_effects.append((place(file, line), " ".join(source.split())))
 
     def issue(self, file: str | None, line: int | None, reason: str, column: str | None = None) -> None:
         self.issues.append(InputIssue(file=file, line=line, column=column, reason=reason))
@@ -594,11 +707,15 @@ class StoryBuilder:
         facts = self.flag(key, label, file, line)
         facts.declared.append(value)
         facts.constant = facts.constant or constant
+        _add_place(facts.declared_at, file, line)
 
     def assign(self, key: str, value: Any, file: str | None = None, line: int | None = None) -> None:
         """Record ``key = value``; ``value`` may be ``("+", n)``/``("-", n)`` for an
-        increment, ``("%+", n)`` for fairmath, or ``None`` for a value not known."""
+        increment, ``("%+", n)`` for fairmath, or ``None`` for a value not known (an
+        expression: the range is widened past every constant it is compared with; use
+        :meth:`effect_opaque` when the change cannot be bounded at all)."""
         facts = self.flag(key, None, file, line)
+        _add_place(facts.written_at, file, line)
         if isinstance(value, tuple):
             op, n = value
             if op in ("%+", "%-"):
@@ -623,17 +740,20 @@ class StoryBuilder:
         order: dict[str, int] = {}
         # first pass: learn constants from comparisons (typing needs them), then render
         prepared = []
-        for from_scene, to_scene, cond, kind, file, line, once, via in self.branches:
+        for index, (from_scene, to_scene, cond, kind, file, line, once, via) in enumerate(self.branches):
             nodes = []
             if cond:
                 for node, src in cond.parts:
                     nodes.append((node, src))
                     if not isinstance(node, Opaque):
-                        self._learn(node)
-            prepared.append((from_scene, to_scene, cond, kind, file, line, once, nodes, via))
+                        for facts in self._learn(node):
+                            _add_place(facts.read_at, file, line)
+                    else:
+                        self._read_names(src, file, line)
+            prepared.append((index, from_scene, to_scene, cond, kind, file, line, once, nodes, via))
         types = self._types()
         flag_rows = self._flag_rows(types)
-        for from_scene, to_scene, cond, kind, file, line, once, nodes, via in prepared:
+        for index, from_scene, to_scene, cond, kind, file, line, once, nodes, via in prepared:
             n = order[from_scene] = order.get(from_scene, 0) + 1
             expr, opaque, used = "", False, set()
             source = cond.source if cond else ""
@@ -649,9 +769,11 @@ class StoryBuilder:
                     self.issue(file, line, f"조건 {quote_code(source)}에 {exc.what} 부분이 있어 우리 조건식으로 옮기지 못했으므로, "
                                            f"이 분기는 조건 칸을 비우고 `condition_opaque`를 1로, 원문을 `condition_source`에 적었습니다.",
                                column="condition_expr")
+            jump = self._opaque_jumps.get(index)
             branches.append(BranchRow(f"{from_scene}#{n}", from_scene, to_scene, expr, n, kind, opaque,
                                       source if opaque else "", once, file, line,
-                                      (via,) if via is not None and via != line else ()))
+                                      (via,) if via is not None and via != line else (),
+                                      jump is not None, jump or "", self._texts.get(index, "")))
             if used and from_scene in self.scenes:
                 scene = self.scenes[from_scene]
                 for name in sorted(used):
@@ -667,16 +789,21 @@ class StoryBuilder:
                 seen.add(key)
                 issues.append(issue)
         self.issues = issues
-        return ImportedStory(self.format, self.source, list(self.scenes.values()), branches, flag_rows, self.issues)
+        return ImportedStory(self.format, self.source, list(self.scenes.values()), branches, flag_rows, self.issues,
+                             list(self.constructs), dict(self.accounted))
 
-    def _learn(self, node: Any) -> None:
+    def _learn(self, node: Any) -> list[_FlagFacts]:
+        """Learn the constants ``node`` compares its flags with; the flags it reads."""
+        read: list[_FlagFacts] = []
         stack = [node]
         while stack:
             n = stack.pop()
             if not isinstance(n, tuple):
                 continue
             if n[0] in ("name", "visit"):
-                self._ref(n)
+                ref = self._ref(n)
+                if ref is not None:
+                    read.append(ref)
             elif n[0] == "cmp":
                 left, right = n[2], n[3]
                 for a, b in ((left, right), (right, left)):
@@ -684,10 +811,22 @@ class StoryBuilder:
                     if ref is not None and b[0] in ("int", "str", "bool"):
                         ref.compared.append(b[1])
                 stack.extend([left, right])
-            elif n[0] in ("and", "or"):
-                stack.extend([n[1], n[2]])
+            elif n[0] in ("and", "or", "arith", "contains"):
+                stack.extend(n[1:] if n[0] != "arith" else n[2:])
             elif n[0] == "not":
                 stack.append(n[1])
+            elif n[0] == "call":
+                stack.extend(n[2])
+        return read
+
+    def _read_names(self, source: str, file: str | None, line: int | None) -> None:
+        """A condition we could not translate still reads the known variables it names."""
+        for word in _WORD.findall(source or ""):
+            for key in (word, word.lstrip("$_")):
+                facts = self.flags.get(key)
+                if facts is not None:
+                    _add_place(facts.read_at, file, line)
+                    break
 
     def _ref(self, node: Any) -> _FlagFacts | None:
         if node[0] == "name":
@@ -723,7 +862,10 @@ class StoryBuilder:
             if f.constant and not f.assigned:
                 continue  # constants are substituted into the conditions
             kind = types[key]
-            row = FlagRow(f.name, f.label, kind)
+            row = FlagRow(f.name, f.label, kind, declared_at=list(f.declared_at), read_at=list(f.read_at),
+                          written_at=list(f.written_at), effect_opaque=bool(f.opaque_effects),
+                          effect_source=" ".join(f"{where} {code(src)}" for where, src in f.opaque_effects[:1]),
+                          undeclared=(self.declarations_required and f.visit_of is None and not f.declared_at))
             values = f.declared + f.assigned
             if kind == "int":
                 if f.visit_of is not None:
