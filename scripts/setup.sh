@@ -38,6 +38,31 @@ extras="."
 .venv/bin/python -m pip install -q --disable-pip-version-check -e "$extras" 2>&1 | grep -v -e "^WARNING: Location" -e "is ignored: it is neither" || true
 .venv/bin/python -c "import storygraph, verdicts"
 
+# ink stories are read by ink's own compiler: inkjs (pinned in the bridge's package.json and
+# package-lock.json) on Node.js.  Node.js and npm come from Debian when `node` is missing;
+# `npm ci` runs only when the pinned packages are missing or the lock file changed (the
+# lock's checksum is kept beside them).  node_modules stays in the checkout, gitignored.
+INK_BRIDGE=src/storygraph/importers/ink_bridge
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+  if [[ $(id -u) == 0 ]]; then SUDO=""; else SUDO="sudo"; fi
+  ink_need=(npm)
+  command -v node >/dev/null 2>&1 || ink_need=(nodejs npm)
+  echo "setup: ink 컴파일러(inkjs)를 돌릴 데비안 패키지를 설치합니다: ${ink_need[*]}" >&2
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${ink_need[@]}" >/dev/null \
+    || echo "setup: ${ink_need[*]}을 설치하지 못해 ink 이야기는 읽을 수 없습니다." >&2
+fi
+ink_lock_sum=$(sha256sum "$INK_BRIDGE/package-lock.json" | cut -d' ' -f1)
+if command -v npm >/dev/null 2>&1 && { [[ ! -f $INK_BRIDGE/node_modules/inkjs/package.json ]] \
+    || [[ "$(cat "$INK_BRIDGE/node_modules/.storygraph-lock.sha256" 2>/dev/null)" != "$ink_lock_sum" ]]; }; then
+  echo "setup: ink 컴파일러(inkjs)를 잠금 파일대로 설치합니다 (npm ci)." >&2
+  if (cd "$INK_BRIDGE" && npm ci --no-audit --no-fund --ignore-scripts --loglevel=error >/dev/null); then
+    echo "$ink_lock_sum" > "$INK_BRIDGE/node_modules/.storygraph-lock.sha256"
+  else
+    echo "setup: npm ci로 inkjs를 설치하지 못해 ink 이야기는 읽을 수 없습니다." >&2
+  fi
+fi
+
 # --test: Mermaid's browser bundle, to check in Chromium that `storygraph render --format
 # mermaid` output really renders.  Only the one file is kept (inside .venv); without npm
 # (or without the npm registry) that test is skipped with a message.

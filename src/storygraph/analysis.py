@@ -70,6 +70,20 @@ class Analysis:
     opaque: dict[str, str | None] = field(default_factory=dict)
     #: whether the input carries the ``kind`` column (menu-aware input)
     menus: bool = False
+    #: the once-only choices (``once_only``) of scenes a reader can come back to: by then
+    #: the choice may be used up, so it covers no other branch (it is still decided)
+    weak: set[str] = field(default_factory=set)
+    #: branch id -> the construct as written, for the opaque jumps (``jump_opaque`` = 1:
+    #: the branch may lead to any scene; ``to_scene`` is empty)
+    opaque_jumps: dict[str, str] = field(default_factory=dict)
+    #: the scenes some reader may reach once the opaque jumps may go anywhere (a superset
+    #: of ``reached``; ``None``: as ``reached``), and those from which an ending may be
+    #: reached (a superset of ``reaches_ending``)
+    maybe_reached: set[str] | None = None
+    maybe_reaches: set[str] | None = None
+    #: flag -> where a write of it cannot be computed (``effect_opaque`` = 1): it may take
+    #: any value there, so no finding rests on its range
+    opaque_effects: dict[str, str] = field(default_factory=dict)
     #: ``(table, scene or branch id)`` -> ``(source_file, source_line)``: where an
     #: imported story writes the row (only rows that say so)
     positions: dict[tuple[str, str], tuple[str, int | None]] = field(default_factory=dict)
@@ -259,6 +273,13 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     analysis = Analysis(scenario, graph, entries, endings, reached, reaches, {}, conditions, issues, budgets=budgets)
     if scenario.has("story_branches", "kind") or scenario.has("story_branches", "condition_opaque"):
         _read_menu_columns(analysis)
+    if scenario.has("story_branches", "jump_opaque") or scenario.has("flag_spec", "effect_opaque"):
+        _read_opaque_parts(analysis)
+    # sentences name a story's choices by their text (``choice_text``), tables' by id
+    from . import templates
+
+    templates.use_choice_texts({b.branch_id: " ".join(b.raw["choice_text"].split()) for b in scenario.branches
+                                if b.raw.get("choice_text")} if scenario.has("story_branches", "choice_text") else {})
     both = reached is not None and reaches is not None
     if jobs > 1:
         from .partition import decide_in_parts  # only a run shared by several processes
@@ -275,7 +296,9 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     if scenario.has("scene_states", "source_file") or scenario.has("story_branches", "source_file"):
         _read_positions(analysis)
     if both:
-        dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches if b.to_scene not in scenario.scenes}
+        jumps = analysis.opaque_jumps
+        dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches
+                                         if b.to_scene not in scenario.scenes and b.branch_id not in jumps}
         triples = [(b.branch_id, b.from_scene, b.to_scene) for b in scenario.branches]
         live_key = (graph_key, tuple(triples), frozenset(dead), tuple(entries), tuple(endings)) if memo is not None else None
         if memo is not None and memo.live is not None and memo.live[0] == live_key:
@@ -320,6 +343,7 @@ def analyse_again(last: Analysis, scenario: Scenario, changes: Any, memo: Analys
             or last.reached is None or last.reaches_ending is None or last.live is None or memo.live is None
             or not sc.has("story_branches", "condition_expr") or not sc.has("scene_states", "available_flags")
             or any(sc.has(t, c) for t in ("scene_states", "story_branches") for c in ("source_file", "kind", "condition_opaque"))
+            or _has_opaque_parts(sc)
             or any(o.from_scene != n.from_scene for o, n in changes.branches)):
         return None
     scenes = sc.scenes
@@ -542,6 +566,57 @@ def _read_menu_columns(a: Analysis) -> None:
             source = raw.get("condition_source")
             a.opaque[b.branch_id] = " ".join(source.split()) if source else None
             a.conditions[b.branch_id] = always
+    if sc.has("story_branches", "once_only"):
+        once = [b for b in sc.branches if a.kinds.get(b.branch_id) == "choice"
+                and (b.raw.get("once_only") or "").strip().lower() in _TRUE]
+        if once:
+            # a scene on a cycle can be come back to, with its once-only choices used up
+            from .reach import strongly_connected
+
+            component, components = strongly_connected(list(a.graph.nodes), a.graph.succ)
+            size = {id(c): len(c) for c in components}
+            by_comp = {node: id(c) for c in components for node in c}
+            loops = {x for x, nxt in a.graph.succ.items() if x in nxt}
+            a.weak = {b.branch_id for b in once
+                      if b.from_scene in by_comp and (size[by_comp[b.from_scene]] > 1 or b.from_scene in loops)}
+
+
+def _has_opaque_parts(sc: Scenario) -> bool:
+    """Whether a branch is an opaque jump or a flag has an opaque effect (by the cells: a
+    JSON or YAML document "has" every column)."""
+    return (sc.has("story_branches", "jump_opaque") and any((b.raw.get("jump_opaque") or "").strip() for b in sc.branches)
+            or sc.has("flag_spec", "effect_opaque") and any((f.raw.get("effect_opaque") or "").strip() for f in sc.flags.values()))
+
+
+def records_uses(sc: Scenario) -> bool:
+    """Whether the tables say where each flag is declared, read and written (a story read
+    by an importer); by the cells, since a JSON or YAML document "has" every column."""
+    return sc.has("flag_spec", "read_at") and any(
+        (f.raw.get(c) or "").strip() for f in sc.flags.values() for c in ("declared_at", "read_at", "written_at"))
+
+
+def _read_opaque_parts(a: Analysis) -> None:
+    """The opaque jumps (``jump_opaque``: a way to a scene the importer could not name)
+    and opaque effects (``effect_opaque``: a flag that may take any value) of an
+    imported story, and what they make uncertain: with an opaque jump out of a scene
+    some reader reaches, any scene may be reached; from a scene that can get to an
+    opaque jump, an ending may be reached (``docs/importers.md``, "What is exact, what
+    is opaque, what is withheld")."""
+    sc = a.scenario
+    for b in sc.branches:
+        if (b.raw.get("jump_opaque") or "").strip().lower() in _TRUE:
+            a.opaque_jumps[b.branch_id] = " ".join((b.raw.get("jump_source") or "").split())
+    for f in sc.flags.values():
+        if (f.raw.get("effect_opaque") or "").strip().lower() in _TRUE:
+            a.opaque_effects[f.flag] = " ".join((f.raw.get("effect_source") or "").split())
+    if not a.opaque_jumps:
+        return
+    by_id = {b.branch_id: b for b in sc.branches}
+    sources = {by_id[bid].from_scene for bid in a.opaque_jumps if by_id[bid].from_scene in sc.scenes}
+    if a.reached is not None:
+        a.maybe_reached = set(sc.scenes) if sources & a.reached else a.reached
+    if a.reaches_ending is not None:
+        a.maybe_reaches = reaching(a.graph, [*a.endings, *sources]) if a.endings else a.reaches_ending
 
 
 def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str, Expr | None]:
@@ -604,7 +679,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
     can_decide = missing_column is None and has_flag_table
     bool_domains = {f: flag_domain(spec, ()) for f, spec in flags.items() if spec.type == "bool"}
     kinds, opaque = a.kinds, a.opaque
-    menu_info = bool(kinds or opaque)
+    menu_info = bool(kinds or opaque or a.weak)
     kept: dict = {}
     if memo is not None:
         env = (missing_column, has_flag_table, a.menus, menu_info, file, a.budgets)
@@ -620,7 +695,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
             scene = scenes.get(scene_id)
             key = (scene_id, scene is None, scene.available_flags if scene is not None else None,
                    tuple([(b.branch_id, b.line, b.condition_expr, b.order_no, b.order_valid, kinds.get(b.branch_id),
-                           b.branch_id in opaque, opaque.get(b.branch_id)) for b in branches]))
+                           b.branch_id in opaque, opaque.get(b.branch_id), b.branch_id in a.weak) for b in branches]))
             done = memo.scenes.get(key)
             if done is not None and done[1] == tuple([memo.flag_row(flags, f, rows) for f in done[0]]):
                 memo.keys[scene_id] = (key, done[1])
@@ -702,7 +777,8 @@ def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditio
         if bad_kind:
             ok = False
         else:
-            blockers = menu_blockers(scene_kinds, [b.branch_id in opaque for b in ordered])
+            blockers = menu_blockers(scene_kinds, [b.branch_id in opaque for b in ordered],
+                                     [b.branch_id in a.weak for b in ordered] if a.weak else None)
     exprs = []
     scene_infos = []
     # the flags the conditions use, in order of first use, and the constants of each

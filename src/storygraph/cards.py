@@ -72,6 +72,8 @@ class _Builder:
         self.has_available = self.sc.has("scene_states", "available_flags")
         self.has_condition = self.sc.has("story_branches", "condition_expr")
         self.has_scene_id = self.sc.has("scene_states", "scene_id")
+        self._reached_jumps: list[str] | None = None
+        self._jump_after: dict[str, str] | None = None
 
     # ------------------------------------------------------------ helpers
     def name(self, scene_id: str) -> str:
@@ -149,6 +151,54 @@ class _Builder:
         return T.hedge_undecided(reason_code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
                                  column=u.column, branch_ids=u.branch_ids,
                                  flags=[T.flag_name(self.flags[f]) if f in self.flags else code(f) for f in u.flags])
+
+    # ------------------------------------------------------------ opaque jumps (판정 보류)
+    def jump_words(self, bid: str) -> tuple[str, str | None, dict]:
+        """An opaque jump as a withheld card names it: its construct as written, its place
+        in words (``None`` when it has none) and as a ``where`` item."""
+        branch = self.branch_by_id[bid]
+        where = self.a.positions.get(("story_branches", bid))
+        if where is not None:
+            item: dict = {"file": where[0], "line": where[1]}
+            words = T.place_words(*where)
+        else:
+            item = {"table": "story_branches", "line": branch.line, "column": "to_scene"}
+            words = None
+        return self.a.opaque_jumps[bid] or branch.raw.get("jump_source") or "", words, item
+
+    def jump_evidence(self, bid: str) -> list[dict]:
+        branch = self.branch_by_id[bid]
+        return [{"source": "story_branches", "field": "jump_source", "value": branch.raw.get("jump_source"), "line": branch.line}]
+
+    def reached_jumps(self) -> list[str]:
+        """The opaque jumps out of scenes some reader reaches, in input order."""
+        if self._reached_jumps is None:
+            reached = self.a.reached or set()
+            self._reached_jumps = [bid for bid in self.a.opaque_jumps if self.branch_by_id[bid].from_scene in reached]
+        return self._reached_jumps
+
+    def jump_after(self, scene_id: str) -> tuple[str, int] | None:
+        """The opaque jump nearest after ``scene_id`` (by the graph's paths) and how many
+        other opaque jumps the story has, or ``None`` when none can be got to."""
+        if self._jump_after is None:
+            # one search backwards from the scenes that hold an opaque jump, level by level
+            sources: dict[str, str] = {}
+            for bid in self.a.opaque_jumps:
+                sources.setdefault(self.branch_by_id[bid].from_scene, bid)
+            nearest = dict(sources)
+            frontier = list(sources)
+            g = self.a.graph
+            while frontier:
+                nxt = []
+                for node in frontier:
+                    for p in g.predecessors(node) if node in g else ():
+                        if p not in nearest:
+                            nearest[p] = nearest[node]
+                            nxt.append(p)
+                frontier = nxt
+            self._jump_after = nearest
+        bid = self._jump_after.get(scene_id)
+        return None if bid is None else (bid, len(self.a.opaque_jumps) - 1)
 
     # ------------------------------------------------------------ cards
     def scene_card(self, scene: Scene) -> StoryCard | None:
@@ -249,5 +299,6 @@ def graph_counts(a: Analysis) -> dict:
     # and the scene ids spelled like each missing target (for its card's fix), kept
     # without the index of every id's spellings that found them
     scenes = a.scenario.scenes
-    near = F.near_table(scenes, (x.to_scene for x in a.scenario.branches if x.to_scene not in scenes))
+    # (an opaque jump's empty to_scene is no missing scene)
+    near = F.near_table(scenes, (x.to_scene for x in a.scenario.branches if x.to_scene and x.to_scene not in scenes))
     return {"endings": b._ending_counts, "onward": b._onward, "spelling": b.spelling(), "near": near}

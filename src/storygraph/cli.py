@@ -122,10 +122,14 @@ def watch(paths: list[Path], config: Path | None, debounce: int) -> int:
     return follow(DOMAIN, targets, options, debounce_ms=debounce, judge=incremental_judge(options))
 
 
-def explain(name: str | None = None) -> int:
+def explain(name: "str | list[str] | None" = None) -> int:
     """판정이나 린트 발견, 자동 검증이 무엇을 잡는지, 왜 문제인지, 예시와 고치는 법을 보여
-    줍니다. NAME 없이 부르면 설명할 수 있는 이름을 한 줄 설명과 함께 모두 보여 줍니다."""
+    줍니다. NAME 없이 부르면 설명할 수 있는 이름을 한 줄 설명과 함께 모두 보여 줍니다.
+    여러 낱말로 된 이름(`조건이 겹침`)은 따옴표 없이 써도 됩니다."""
     from verdicts.korean import code, josa
+
+    if isinstance(name, list):  # the words of a name given without quotes
+        name = " ".join(name) or None
 
     from .docs import explain_text, explainable_names
 
@@ -335,8 +339,9 @@ def build() -> CommandLine:
              help="한 번 저장하며 생긴 마지막 사건 뒤로 기다릴 밀리초 (저장 한 번에 검사 한 번)")
 
     c = cl.command("explain", explain)
-    c.argument("name", nargs="?", default=None, metavar="NAME",
-               help="판정 이름(한국어 이름이나 shadowed 같은 코드), 린트 발견 코드 또는 검증 번호 (없으면 쓸 수 있는 이름을 모두 보여 줍니다)")
+    c.argument("name", nargs="*", default=None, metavar="NAME",
+               help="판정 이름(한국어 이름이나 shadowed 같은 코드), 린트 발견 코드 또는 검증 번호; 여러 낱말이면 따옴표 없이 "
+                    "이어 써도 됩니다 (없으면 쓸 수 있는 이름을 모두 보여 줍니다)")
 
     c = cl.command("grade", grade)
     c.argument("path", type=Path, metavar="PATH", help="시나리오, 또는 NAME.csv와 NAME.gold.csv 쌍이 든 정답 폴더")

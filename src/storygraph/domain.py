@@ -17,7 +17,7 @@ from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
-from .model import BRANCH, REACHED_AND_ENDS, SCENE, TABLE_SPECS, VERDICTS, Scenario, StoryCard
+from .model import BRANCH, REACHED_AND_ENDS, SCENE, SHADOWING, TABLE_SPECS, VERDICTS, Scenario, StoryCard
 from .rules import BRANCH_BOOK, SCENE_BOOK
 
 if TYPE_CHECKING:
@@ -69,6 +69,12 @@ class StorygraphDomain(Domain):
     def checks(self) -> list[Check[Any]]:
         return list(CHECKS)
 
+    def documented_checks(self) -> list[Check[Any]]:
+        """The ten checks, and the import self-check shown for a story read by an importer."""
+        from .importers.selfcheck import DESCRIPTION, IMPORT_CHECK, import_check
+
+        return [*CHECKS, Check(IMPORT_CHECK, DESCRIPTION, import_check)]
+
     def card_table(self, card: dict[str, Any]) -> str:
         return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
 
@@ -77,7 +83,8 @@ class StorygraphDomain(Domain):
         ``source_line``: that file and line (a ChoiceScript scene file, an ink file
         included by another …); else ``None``."""
         table = self.card_table(card)
-        file, line = None, None
+        places: list[tuple[str | None, int | None]] = []
+        file = None
         for item in card.get("evidence") or ():
             if item.get("source") != table or item.get("agg"):
                 continue
@@ -85,9 +92,17 @@ class StorygraphDomain(Domain):
                 file = str(item.get("value") or "").strip() or None
             elif item.get("field") == "source_line":
                 value = str(item.get("value") or "").strip()
-                line = int(value) if value.isdigit() else None
-                break
+                places.append((file, int(value) if value.isdigit() else None))
+        if not places:
+            return None
+        # a 조건이 겹침 card points at the branch that never fires (cited last), so a
+        # hidden choice is marked on its own line
+        file, line = places[-1] if card.get("verdict") == SHADOWING and len(places) > 1 else places[0]
         return (file, line) if file else None
+
+    def converted_tables(self, sources: list[Any]) -> list[str]:
+        """The tables imported from a story in its own format."""
+        return [src.table for src in sources if src.form not in TABLE_FORMS]
 
     def finding_place(self, finding: Any, report: Any) -> tuple[str | None, int | None] | None:
         """A finding on a row written in a story (linted in its own format, or tables
@@ -220,6 +235,8 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
     report.scenario = scenario
     report.analysis = analysis
     report = DOMAIN.finish(report, config, card_json)
+    if scenario.import_check is not None:  # after SCHEMA, as a streamed run puts it
+        report.checks.append(scenario.import_check)
     progress.close()
     return report
 
@@ -301,6 +318,8 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             order = {k.code: i for i, k in enumerate(KINDS)}
             every = sorted(findings + found, key=lambda f: order[f.code])
             issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
+            if scenario.import_check is not None:
+                checks = [*checks, scenario.import_check]
             return LintResult("storygraph", [], issues, checks, scenario.sources, every, config=config.source)
 
         plan = streaming.CardPlan(

@@ -17,7 +17,7 @@ from verdicts.model import Finding
 
 from . import fixes as F
 from . import templates as T
-from .analysis import Analysis
+from .analysis import Analysis, records_uses
 from .conditions import Compare, Not, compile3, expr_atoms, expr_facts
 from verdicts.korean import code
 
@@ -41,6 +41,12 @@ class Hit:
     hedge_on: str | None = None
     #: how to fix it (:mod:`storygraph.fixes`)
     fix: dict[str, Any] | None = None
+    #: set when the finding rests on an opaque part of an imported story
+    #: (:func:`verdicts.model.withheld_record`): it is shown as withheld, not as a problem
+    withheld: dict[str, Any] | None = None
+    #: ``(file, line)`` where the finding points when that is not its row's place (a
+    #: variable's declaration or first use in the story)
+    at: tuple[str, int | None] | None = None
     #: ``(file, line, finding)`` as :func:`collect_findings` last made it (a hit kept by a
     #: :class:`FindingMemo` makes its finding once)
     made: Any = field(default=None, repr=False, compare=False)
@@ -337,13 +343,15 @@ _TRUE = {"1", "true", "yes", "y", "참", "t"}
 
 @kind("used-up-menu", "다 고르면 비는 메뉴")
 def used_up_menu(a: Analysis) -> Iterator[Hit]:
-    """used-up-menu — 한 번만 고를 수 있는 선택지로만 된 메뉴인데, 어느 선택지를 골라도 이 메뉴로 돌아옵니다.
+    """used-up-menu — 한 번만 고를 수 있는 선택지를 다 고르고 돌아온 독자에게 고를 것이 남지 않는 메뉴입니다.
 
     잡는 것:
-        엔딩이 아닌, 독자가 닿는 장면에서 분기가 모두 `once_only`로 표시된 선택지(`choice`)인 경우를
-        잡습니다(ink의 `*`, ChoiceScript의 `*hide_reuse`나 `*disable_reuse`). 계속 고를 수 있는 선택지도, 메뉴
-        앞뒤의 자동 분기도 없고, 여기서 나올 수 있는 선택지마다 그 도착 장면에서 이 장면으로 돌아오는 길이 있는
-        경우입니다.
+        엔딩이 아닌, 독자가 닿는 장면에서 한 번만 고를 수 있는 선택지(`once_only`로 표시된 `choice`: ink의 `*`,
+        ChoiceScript의 `*hide_reuse`나 `*disable_reuse`)마다 그 도착 장면에서 조건 없는 길로 이 장면에 다시
+        돌아오는데, 그 선택지들을 다 고른 뒤에 남는 분기가 없거나(계속 고를 수 있는 선택지도, 자동 분기도 없음)
+        남은 분기의 조건이 어떤 독자에게는 하나도 맞지 않는 경우를 잡습니다. 돌아오는 길에 조건이 붙었으면 몇 번
+        돌아올 수 있는지 알 수 없으므로 잡지 않고, 돌아오는 길에 다른 한 번만 고를 수 있는 선택지가 끼어 있으면 그
+        선택지가 들어오는 길이나 다른 돌아오는 길에서 이미 쓰이지 않을 때만 잡습니다.
     왜 문제인가:
         한 번만 고를 수 있는 선택지는 한 번 고르면 사라집니다. 선택지를 모두 고른 뒤 돌아온 독자는 빈 메뉴를
         만나고, ink는 `ran out of content`라는 말과 함께 멈추며 ChoiceScript는 오류를 냅니다. (판정은 플래그
@@ -361,27 +369,108 @@ def used_up_menu(a: Analysis) -> Iterator[Hit]:
     by_scene: dict[str, list] = {}
     for b in sc.branches:
         by_scene.setdefault(b.from_scene, []).append(b)
+
+    def once(b) -> bool:
+        return a.kinds.get(b.branch_id) == "choice" and (b.raw.get("once_only") or "").strip().lower() in _TRUE
+
     candidates = []
     for scene_id, branches in by_scene.items():
         scene = sc.scenes.get(scene_id)
         if scene is None or scene.is_ending or (a.reached is not None and scene_id not in a.reached):
             continue
-        if not all(a.kinds.get(b.branch_id) == "choice" and (b.raw.get("once_only") or "").strip().lower() in _TRUE
-                   for b in branches):
-            continue
-        offered = [b for b in branches if not (b.branch_id in a.shadowed and a.shadowed[b.branch_id].unsatisfiable)]
-        if offered:
-            candidates.append((scene, offered))
+        used = [b for b in branches if once(b) and not (b.branch_id in a.shadowed and a.shadowed[b.branch_id].unsatisfiable)]
+        if used:
+            candidates.append((scene, branches, used))
     if not candidates:
         return
-    # a choice leads back to its scene when its destination is in the scene's strongly connected component
-    component, _ = strongly_connected(list(a.graph.nodes), a.graph.succ)
-    for scene, offered in candidates:
-        home = component.get(scene.scene_id)
-        if all(b.to_scene in sc.scenes and component.get(b.to_scene) == home for b in offered):
-            ids = [b.branch_id for b in offered]
+    # the ways a reader can surely take to come back: branches that need no condition (a
+    # condition may stop holding after some visits); a once-only one is taken once, so the
+    # ways back of the used choices must not share one
+    ways: dict[str, list] = {}
+    every: dict[str, list] = {}
+    for b in sc.branches:
+        if b.to_scene in sc.scenes:
+            every.setdefault(b.from_scene, []).append(b)
+            if b.branch_id not in a.opaque and not (b.condition_expr or "").strip():
+                ways.setdefault(b.from_scene, []).append(b)
+    entries = [s for s in sc.scenes.values() if s.is_entry]
+    for scene, branches, used in candidates:
+        # the once-only branches a reader spends on the way in (a shortest way from an
+        # entry, over any branch) cannot be taken again on a way back
+        way_in = min((p for p in (_way_back(every, e.scene_id, scene.scene_id) for e in entries) if p is not None),
+                     key=len, default=None)
+        spent = {b.branch_id for b in way_in or () if once(b)}
+        back = True
+        for choice in used:
+            path = _way_back(ways, choice.to_scene, scene.scene_id)
+            taken = {b.branch_id for b in path or () if once(b)}
+            if path is None or taken & spent:
+                back = False
+                break
+            spent |= taken
+        if not back:
+            continue
+        rest = [b for b in branches if not once(b)]
+        ids = [b.branch_id for b in used]
+        if not rest:
             yield Hit(scene.scene_id, T.finding_used_up_menu(name=scene.spoken, choices=ids), scene.line,
                       table="scene_states", data={"choices": ids})
+            continue
+        # what is left after the once-only choices are used: does it leave some readers with nothing?
+        stuck = _left_stuck(a, scene, rest)
+        if stuck is not None:
+            region, more = describe_stuck(stuck, sc.flags)
+            readers = T.region_readers(region, more)
+            yield Hit(scene.scene_id, T.finding_used_up_menu_for(name=scene.spoken, choices=ids, readers=readers),
+                      scene.line, table="scene_states", data={"choices": ids, "example": stuck.example})
+
+
+def _way_back(ways: dict[str, list], start: str, home: str) -> list | None:
+    """The branches of a shortest way from ``start`` back to ``home`` over ``ways`` (scene
+    -> its branches), ``[]`` when ``start`` is ``home``, ``None`` when there is none."""
+    if start == home:
+        return []
+    came: dict[str, Any] = {start: None}
+    frontier = [start]
+    while frontier:
+        nxt = []
+        for x in frontier:
+            for b in ways.get(x, ()):
+                if b.to_scene in came:
+                    continue
+                came[b.to_scene] = b
+                if b.to_scene == home:
+                    path = []
+                    while b is not None:
+                        path.append(b)
+                        b = came[b.from_scene]
+                    return path[::-1]
+                nxt.append(b.to_scene)
+        frontier = nxt
+    return None
+
+
+def _left_stuck(a: Analysis, scene, rest: list):
+    """The readers for whom none of ``rest`` (a scene's branches once its once-only choices
+    are used up) fires, or ``None``: none, or not decidable (flags not declared, an
+    opaque condition, the search's budget)."""
+    from .budgets import BudgetExceeded
+    from .liveness import uncovered
+
+    flags = a.scenario.flags
+    if any(b.branch_id in a.opaque for b in rest):
+        return None  # may hold for anybody
+    exprs = [a.conditions.get(b.branch_id) for b in rest]
+    if any(e is None for e in exprs):
+        return None
+    names = [f for f in dict.fromkeys(f for e in exprs for f in expr_facts(e)[0])]
+    available = [f for f in (scene.available_flags or ())] or names
+    if any(f not in flags for f in available) or any(f not in available for f in names):
+        return None
+    try:
+        return uncovered(exprs, flags, available, a.budgets)
+    except BudgetExceeded:
+        return None
 
 
 @kind("unused-flag", "쓰이지 않는 플래그")
@@ -389,7 +478,9 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
     """unused-flag — `flag_spec`에 선언했지만 어느 조건식도 쓰지 않는 플래그입니다.
 
     잡는 것:
-        플래그 이름(`flag`)이 어느 `condition_expr`에도 나오지 않는 `flag_spec` 줄을 잡습니다.
+        플래그 이름(`flag`)이 어느 `condition_expr`에도 나오지 않는 `flag_spec` 줄을 잡습니다. 이야기(ink, Twine,
+        ChoiceScript, Yarn)에서 가져온 변수는 조건만이 아니라 본문, 끼워 넣은 값, 머리글, 함수 몸체까지 어디에서도
+        읽지 않고 값을 바꾸지도 않을 때만 잡고, 그 선언의 자리를 가리킵니다(값만 바꾸는 변수는 `write-only-flag`).
     왜 문제인가:
         예전 초안에서 남은 플래그이거나, 이 플래그를 따져야 할 조건을 잊었거나 잘못 적었습니다.
     예시:
@@ -397,6 +488,9 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
     고치는 법:
         그 줄을 지우거나, 이 플래그를 쓰려던 조건을 더하세요.
     """
+    if records_uses(a.scenario):
+        yield from _unread_flags(a, write_only=False)
+        return
     if not a.scenario.has("story_branches", "condition_expr"):
         return  # without the conditions nothing can be called unused (the missing column is an issue)
     memo = _memo(a)
@@ -416,6 +510,145 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
         if not any(_mentions(text, flag.flag) for text in unreadable):
             yield Hit(flag.flag, T.finding_unused_flag(flag=flag.flag, label=flag.name), flag.line, table="flag_spec",
                       fix=F.unused_flag_fix(flag, a.scenario.scenes.values(), a.story))
+
+
+def _places(text: str | None) -> list[tuple[str, int | None]]:
+    """``file:line`` places of a ``read_at``/``written_at``/``declared_at`` cell."""
+    out = []
+    for part in (text or "").split("|"):
+        part = part.strip()
+        if not part:
+            continue
+        file, sep, line = part.rpartition(":")
+        out.append((file, int(line)) if sep and line.isdigit() else (part, None))
+    return out
+
+
+def _unread_flags(a: Analysis, write_only: bool) -> Iterator[Hit]:
+    """The flags of an imported story that are read nowhere (``read_at`` empty): never
+    written either (unused-flag, at the declaration) or written (write-only-flag, with
+    the writes)."""
+    from verdicts.model import withheld_record
+
+    for flag in a.scenario.flags.values():
+        raw = flag.raw
+        if (raw.get("read_at") or "").strip():
+            continue
+        writes = _places(raw.get("written_at"))
+        declared = _places(raw.get("declared_at"))
+        # a read by a name computed while playing may read this flag: withheld, not called unread
+        any_read = (raw.get("read_opaque") or "").strip()
+        held = None
+        if any_read:
+            m = re.match(r"^(.*?):(\d+): ", any_read)
+            where = [{"file": m.group(1), "line": int(m.group(2))}] if m else []
+            held = withheld_record(T.withheld_unread(label=T.flag_word(flag), source=any_read), where)
+        if write_only and writes:
+            yield Hit(flag.flag, T.finding_write_only(flag=flag.flag, label=flag.name, writes=len(writes)), flag.line,
+                      table="flag_spec", data={"writes": [f"{f}:{n}" if n is not None else f for f, n in writes]},
+                      at=writes[0], withheld=held)
+        elif not write_only and not writes:
+            yield Hit(flag.flag, T.finding_unused_variable(flag=flag.flag, label=flag.name), flag.line, table="flag_spec",
+                      fix=F.unused_flag_fix(flag, a.scenario.scenes.values(), a.story), at=declared[0] if declared else None,
+                      withheld=held)
+
+
+@kind("write-only-flag", "읽히지 않는 변수")
+def write_only_flag(a: Analysis) -> Iterator[Hit]:
+    """write-only-flag — 값은 바꾸지만 어디에서도 읽지 않는 변수입니다.
+
+    잡는 것:
+        이야기(ink, Twine, ChoiceScript, Yarn)에서 가져온 변수 가운데, 값을 정하거나 바꾸는 자리는 있는데 조건, 본문,
+        끼워 넣은 값(`{x}`, `${x}`), 머리글, 함수 몸체 어디에서도 읽지 않는 변수를 잡습니다. 발견은 값을 바꾸는
+        자리를 모두 적습니다.
+    왜 문제인가:
+        값을 바꿔도 이야기가 달라지지 않습니다. 이 값으로 가르려던 분기를 잊었거나, 다른 이름으로 잘못 읽고
+        있을 수 있습니다.
+    예시:
+        ink 이야기에서 `~ gold = gold + 5`로 금화를 모으지만 금화를 따지는 조건도, 금화를 보여 주는 본문도 없습니다.
+    고치는 법:
+        이 값을 따지는 조건이나 보여 주는 본문을 더하거나, 쓸모없는 변경과 선언을 지우세요.
+    """
+    if records_uses(a.scenario):
+        yield from _unread_flags(a, write_only=True)
+
+
+@kind("undeclared-variable", "선언하지 않은 변수")
+def undeclared_variable(a: Analysis) -> Iterator[Hit]:
+    """undeclared-variable — 선언 없이 쓰는 변수라 엔진이 그 자리에서 멈춥니다.
+
+    잡는 것:
+        선언이 있어야 하는 형식(ChoiceScript의 `*create`·`*temp`, ink의 `VAR`)에서 선언 없이 읽거나 값을 바꾸는
+        변수를 잡습니다. 발견은 그 변수를 처음 쓰는 자리를 가리킵니다.
+    왜 문제인가:
+        엔진은 선언되지 않은 변수를 만나면 오류를 내고 멈춥니다. 그 자리에 닿은 독자는 이야기를 더 읽지 못합니다.
+    예시:
+        ChoiceScript의 `startup.txt`에 `*create gold 0`이 없는데 다른 장면이 `*set gold +5`를 씁니다.
+    고치는 법:
+        `startup.txt`에 `*create`로(그 장면에서만 쓴다면 `*temp`로), ink라면 `VAR`로 변수를 선언하세요.
+    """
+    if not a.scenario.has("flag_spec", "undeclared"):
+        return
+    for flag in a.scenario.flags.values():
+        mark = (flag.raw.get("undeclared") or "").strip()
+        if not mark or mark.lower() in ("0", "false", "no", "n", "거짓"):
+            continue
+        uses = _places(flag.raw.get("read_at")) + _places(flag.raw.get("written_at"))
+        # the cell holds the first use in reading order (``1`` when the importer did not say)
+        named = _places(mark) if ":" in mark else []
+        first = named[0] if named else (uses[0] if uses else None)
+        place = T.place_at(*first) if first else None
+        yield Hit(flag.flag, T.finding_undeclared(flag=flag.flag, label=flag.name, place=place), flag.line,
+                  table="flag_spec", data={"uses": [f"{f}:{n}" if n is not None else f for f, n in uses]}, at=first)
+
+
+def _withheld(a: Analysis, code_: str, hit: Hit) -> dict[str, Any] | None:
+    """Why a finding rests on an opaque part of an imported story (a withheld record), or
+    ``None``: reachability findings on an opaque jump that may lead anywhere, range
+    findings on a flag that may take any value (``docs/importers.md``)."""
+    from verdicts.model import withheld_record
+
+    if code_ in ("reached-only-through-dead-branch", "ending-only-through-dead-branch") and a.opaque_jumps:
+        by_id = {b.branch_id: b for b in a.scenario.branches}
+        if code_ == "reached-only-through-dead-branch":
+            if a.maybe_reached is None or hit.target not in a.maybe_reached or a.maybe_reached is a.reached:
+                return None
+            reached = a.reached or set()
+            jumps = [bid for bid in a.opaque_jumps if by_id[bid].from_scene in reached]
+        else:
+            sources = {by_id[bid].from_scene: bid for bid in reversed(list(a.opaque_jumps))}
+            from .analysis import reachable_from
+
+            ahead = reachable_from(a.graph, [hit.target])
+            jumps = [bid for s, bid in sources.items() if s in ahead]
+        if not jumps:
+            return None
+        bid = jumps[0]
+        where = a.positions.get(("story_branches", bid))
+        place = T.place_words(*where) if where else None
+        item = {"file": where[0], "line": where[1]} if where else {"table": "story_branches", "line": by_id[bid].line}
+        reason = T.withheld_finding_jump(source=a.opaque_jumps[bid], place=place, more=len(a.opaque_jumps) - 1)
+        return withheld_record(reason, [item])
+    if not a.opaque_effects:
+        return None
+    flags: list[str] = []
+    if code_ in ("unsatisfiable-condition", "always-true-condition"):
+        expr = a.conditions.get(hit.target)
+        flags = sorted(expr_facts(expr)[0]) if expr is not None else []
+    elif code_ == "comparison-out-of-range":
+        flags = [str((hit.data or {}).get("flag"))]
+    elif code_ == "stuck-combination":
+        scene = a.scenario.scenes.get(hit.target)
+        flags = list(scene.available_flags or ()) if scene is not None else []
+    touched = [f for f in flags if f in a.opaque_effects]
+    if not touched:
+        return None
+    flag = touched[0]
+    spec = a.scenario.flags.get(flag)
+    source = a.opaque_effects[flag]
+    m = re.match(r"^(.*?):(\d+): ", source or "")
+    item = ({"file": m.group(1), "line": int(m.group(2))} if m else {"table": "flag_spec", "line": spec.line if spec else None})
+    return withheld_record(T.withheld_range(label=T.flag_word(spec) if spec else code(flag), source=source), [item])
 
 
 @kind("available-flag-unused", "장면에서 쓰이지 않는 플래그")
@@ -533,6 +766,10 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
     memo = _memo(a)
     conditions = a.conditions
     if memo is None:
+        # an imported story's `else` cases carry the negation of the cases before them:
+        # a comparison fixed by its range is one defect, reported once per scene, at the
+        # first branch that holds it (the case the author wrote it in)
+        seen: set[tuple] | None = set() if a.story else None
         for b in a.scenario.branches:
             expr = conditions.get(b.branch_id)
             if expr is None:
@@ -541,7 +778,13 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
             if hits is None:
                 hits = fixed[id(expr)] = _fixed_comparisons(expr, flags)
             if hits:  # (most conditions have none: no generator for them)
-                yield from found(b, expr)
+                for hit in found(b, expr):
+                    if seen is not None:
+                        key = (b.from_scene, hit.data["flag"], hit.data["op"], hit.data["value"])
+                        if key in seen:
+                            continue
+                        seen.add(key)
+                    yield hit
         return
     if memo.can_patch("range"):
         shadowing = a.shadowing
@@ -663,7 +906,8 @@ def _hidden_by(a: Analysis, ordered: list, index: int) -> list[str]:
     choice hides no other choice, an opaque branch hides nothing)."""
     if not (a.kinds or a.opaque):
         return [x.branch_id for x in ordered[index + 1:]]
-    blockers = menu_blockers([a.kinds.get(b.branch_id, "auto") for b in ordered], [b.branch_id in a.opaque for b in ordered])
+    blockers = menu_blockers([a.kinds.get(b.branch_id, "auto") for b in ordered], [b.branch_id in a.opaque for b in ordered],
+                             [b.branch_id in a.weak for b in ordered] if a.weak else None)
     if blockers is None:
         return [x.branch_id for x in ordered[index + 1:]]
     if blockers[index] is None:
@@ -696,20 +940,25 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
     for k in KINDS if kinds is None else kinds:
         for hit in k.func(a):
             file, line = a.scenario.files.get(hit.table), hit.line
-            if positions:
+            if hit.at is not None:
+                file, line = hit.at
+            elif positions:
                 # an imported story: the row's own place in the story
                 file, line = positions.get((hit.table, hit.target), (file, None if a.story else line))
+            if hit.withheld is None and (a.opaque_jumps or a.opaque_effects):
+                hit.withheld = _withheld(a, k.code, hit)
             if hit.message is not None:
                 made = hit.made
                 if made is not None and made[0] == file and made[1] == line:
                     findings.append(made[2])
                 else:
                     finding = Finding(code=k.code, target=hit.target, message=hit.message,
-                                      file=file, line=line, data=hit.data, fix=hit.fix)
+                                      file=file, line=line, data=hit.data, fix=None if hit.withheld else hit.fix,
+                                      withheld=hit.withheld)
                     if memo is not None:
                         hit.made = (file, line, finding)
                     findings.append(finding)
-            if hit.hedge is not None:
+            if hit.hedge is not None and hit.withheld is None:
                 hedges.setdefault(hit.hedge_on or hit.target, []).append(hit.hedge)
     if memo is not None and kinds is None:
         memo.before, memo.sparse = memo.now, memo.sparse_now

@@ -682,7 +682,8 @@ class _Scene:
         if decided is None:
             kinds = [self.a.kinds.get(bid, "auto") for bid, _ in rows]
             opaque = [bid in self.a.opaque for bid, _ in rows]
-            blockers = menu_blockers(kinds, opaque) if (self.a.kinds or self.a.opaque) else None
+            weak = [bid in self.a.weak for bid, _ in rows] if self.a.weak else None
+            blockers = menu_blockers(kinds, opaque, weak) if (self.a.kinds or self.a.opaque) else None
             shadows, _, _ = decide_scene(exprs, domains, used=used, blockers=blockers)
             out = {("unsatisfiable" if shadow.unsatisfiable else "shadowed", rows[j][0]) for j, shadow in shadows.items()}
         else:
@@ -1539,7 +1540,7 @@ def dead_branch_fix(a: "Analysis", branch_ids: Sequence[str]) -> dict[str, Any] 
             fix = unsatisfiable_fix(a, bid)
         elif info is not None and info.previous is not None and a.overlap.get(info.previous) == bid:
             fix = shadowing_fix(a, info.previous)
-        elif bid in by_id and by_id[bid].to_scene not in a.scenario.scenes:
+        elif bid in by_id and by_id[bid].to_scene and by_id[bid].to_scene not in a.scenario.scenes:
             fix = missing_target_fix(a, by_id[bid])
         if fix is not None:
             return fix

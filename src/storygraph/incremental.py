@@ -244,7 +244,7 @@ def _dirty(builder: _Builder, last: _Last, now: _Last, changes, before_counts) -
     if moved:
         scene_ids = builder.sc.scenes
         for x in builder.sc.branches:
-            if x.to_scene not in scene_ids and x.branch_id not in branches:
+            if x.to_scene and x.to_scene not in scene_ids and x.branch_id not in branches:
                 if any(s in moved for _, s in near_ids(a, x.to_scene)):
                     branches.add(x.branch_id)
     return scenes, branches
@@ -410,6 +410,8 @@ class IncrementalLint:
 
                         m.valid = card_valid(DOMAIN.name, m.card.to_json())
                 report.checks.append(schema_result([m.card.key for m in made if not m.valid]))
+            if scenario.import_check is not None:  # a story's import self-check, as a full lint shows it
+                report.checks.append(scenario.import_check)
             progress.close()
         self._made = made
         self.last = {"scenes decided": self.memo.decided, "scenes kept": self.memo.kept, "cards made": builder.new,

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 from typing import ClassVar, Literal
 
-from verdicts.model import Card, InputIssue, SourceInfo
+from verdicts.model import Card, CheckResult, InputIssue, SourceInfo
 from verdicts.tables import Column, TableSpec
 
 __all__ = [
@@ -49,7 +49,8 @@ STORY_BRANCHES = TableSpec(
     (
         Column("branch_id", "str", required=True),
         Column("from_scene", "str", required=True),
-        Column("to_scene", "str", required=True),
+        # empty only for an opaque jump (a destination the importer cannot name)
+        Column("to_scene", "str", required=True, unless="jump_opaque"),
         Column("condition_expr"),
         Column("order_no", "int"),
         Column("lint_ignore", optional=True),
@@ -59,6 +60,10 @@ STORY_BRANCHES = TableSpec(
         Column("condition_opaque", optional=True),
         Column("condition_source", optional=True),
         Column("once_only", optional=True),
+        # an opaque jump (may lead to any scene) and what the reader sees of a choice
+        Column("jump_opaque", optional=True),
+        Column("jump_source", optional=True),
+        Column("choice_text", optional=True),
         Column("source_file", optional=True),
         Column("source_line", optional=True),
     ),
@@ -73,6 +78,16 @@ FLAG_SPEC = TableSpec(
         Column("min_value", "int"),
         Column("max_value", "int"),
         Column("values", "list"),
+        # where an imported story declares, reads and writes the flag (``file:line``,
+        # ``|``-separated), whether some write cannot be computed, and whether the
+        # format needs a declaration that is missing (docs/importers.md)
+        Column("declared_at", optional=True),
+        Column("read_at", optional=True),
+        Column("written_at", optional=True),
+        Column("read_opaque", optional=True),
+        Column("effect_opaque", optional=True),
+        Column("effect_source", optional=True),
+        Column("undeclared", optional=True),
     ),
     key="flag",
 )
@@ -172,6 +187,9 @@ class Scenario:
     #: judged, and are not called undeclared
     rejected_flags: dict[str, int] = field(default_factory=dict)
     has_flag_table: bool = True
+    #: the import self-check of a story read by an importer (:mod:`storygraph.importers.selfcheck`),
+    #: shown with the automatic checks; ``None`` for tables
+    import_check: "CheckResult | None" = None
 
     def has(self, table: str, column: str) -> bool:
         return column in self.columns.get(table, set())

@@ -13,13 +13,17 @@ Each rule's docstring is its documentation — *잡는 것 / 왜 문제인가 / 
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
-from verdicts.engine import Draft, Missing, Rule, RuleBook
+from verdicts.engine import Draft, Missing, Rule, RuleBook, Withhold
+from verdicts.korean import code
 
 from . import templates as T
 from .conditions import flags_of
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+
 
 # ``ctx`` below is the run's :class:`~storygraph.cards.CardBuilder` (named as a string:
 # cards.py imports this module).
@@ -38,11 +42,76 @@ def _scene_cell(scene: Scene, field: str, *, raw: bool = False) -> dict[str, Any
 
 
 def _branch_cell(branch: Branch, field: str) -> dict[str, Any]:
-    return {"source": "story_branches", "field": field, "value": getattr(branch, field), "line": branch.line}
+    value = getattr(branch, field)
+    if field == "to_scene" and not value:
+        value = None  # an opaque jump's empty cell
+    return {"source": "story_branches", "field": field, "value": value, "line": branch.line}
 
 
 def _count(field: str, value: int, source: str) -> dict[str, Any]:
     return {"source": source, "field": field, "agg": "count", "value": value}
+
+
+# ----------------------------------------------------------------------------- withheld (판정 보류)
+#
+# An imported story may hold opaque jumps (a way to a scene the importer cannot name):
+# a scene that one of them might reach is not called unreached, and a scene from which
+# one can be got to is not called stuck; the card is withheld, naming the jump.
+
+
+def _withhold_unreached(ctx, scene_id: str, branch_id: str | None = None) -> "Withhold | None":
+    maybe = ctx.a.maybe_reached
+    if maybe is None or scene_id not in maybe:
+        return None
+    jumps = ctx.reached_jumps()
+    source, words, where = ctx.jump_words(jumps[0])
+    name = ctx.name(scene_id)
+    if branch_id is None:
+        reason = T.withheld_unreached(name=name, source=source, place=words, more=len(jumps) - 1)
+    else:
+        reason = T.withheld_branch_unreached(branch_id=branch_id, name=name, source=source, place=words, more=len(jumps) - 1)
+    return Withhold(reason, [where], ctx.jump_evidence(jumps[0]))
+
+
+def _range_flag(ctx, branch_id: str) -> str | None:
+    """A flag of the branch's condition that an opaque effect may set to any value, when
+    the branch never fires because its condition cannot hold in the flags' ranges (a
+    claim that rests on those ranges)."""
+    info = ctx.a.shadowed.get(branch_id)
+    effects = ctx.a.opaque_effects
+    if not effects or info is None or not info.unsatisfiable:
+        return None
+    expr = ctx.a.conditions.get(branch_id)
+    return next((f for f in sorted(flags_of(expr)) if f in effects), None) if expr is not None else None
+
+
+def _withhold_range(ctx, branch_id: str) -> "Withhold | None":
+    flag = _range_flag(ctx, branch_id)
+    if flag is None:
+        return None
+    spec = ctx.flags.get(flag)
+    source = ctx.a.opaque_effects[flag]
+    m = re.match(r"^(.*?):(\d+): ", source)
+    where = {"file": m.group(1), "line": int(m.group(2))} if m else {"table": "flag_spec", "line": spec.line if spec else None}
+    evidence = [{"source": "flag_spec", "field": "effect_source", "value": spec.raw.get("effect_source"), "line": spec.line}] if spec else []
+    return Withhold(T.withheld_range(label=T.flag_word(spec) if spec else code(flag), source=source), [where], evidence)
+
+
+def _withhold_no_ending(ctx, scene_id: str, branch_id: str | None = None) -> "Withhold | None":
+    maybe = ctx.a.maybe_reaches
+    if maybe is None or scene_id not in maybe:
+        return None
+    found = ctx.jump_after(scene_id)
+    if found is None:  # pragma: no cover - maybe_reaches holds only scenes that get to a jump or an ending
+        return None
+    bid, more = found
+    source, words, where = ctx.jump_words(bid)
+    if branch_id is None:
+        reason = T.withheld_no_ending(name=ctx.name(scene_id), source=source, place=words, more=more)
+    else:
+        reason = T.withheld_branch_no_ending(branch_id=branch_id, to_name=ctx.name(scene_id), source=source, place=words,
+                                             more=more)
+    return Withhold(reason, [where], ctx.jump_evidence(bid))
 
 
 # ----------------------------------------------------------------------------- scenes
@@ -71,7 +140,11 @@ class SceneUnreached(Rule["CardBuilder", Scene]):
 
     def test(self, ctx, scene):
         reached = ctx.a.reached
-        return _MISSING_ENTRY if reached is None else scene.scene_id not in reached
+        if reached is None:
+            return _MISSING_ENTRY
+        if scene.scene_id in reached:
+            return False
+        return _withhold_unreached(ctx, scene.scene_id) or True
 
     def write(self, ctx, scene, draft):
         incoming = ctx.incoming.get(scene.scene_id, [])
@@ -108,7 +181,11 @@ class SceneNoEnding(Rule["CardBuilder", Scene]):
 
     def test(self, ctx, scene):
         good = ctx.a.reaches_ending
-        return _MISSING_ENDING if good is None else scene.scene_id not in good
+        if good is None:
+            return _MISSING_ENDING
+        if scene.scene_id in good:
+            return False
+        return _withhold_no_ending(ctx, scene.scene_id) or True
 
     def write(self, ctx, scene, draft):
         out = ctx.outgoing.get(scene.scene_id, [])
@@ -171,7 +248,7 @@ class BranchMissingTarget(Rule["CardBuilder", Branch]):
     def test(self, ctx, branch):
         if not ctx.has_scene_id:
             return _MISSING_ID
-        return branch.to_scene not in ctx.sc.scenes
+        return branch.to_scene not in ctx.sc.scenes and branch.branch_id not in ctx.a.opaque_jumps
 
     def write(self, ctx, branch, draft):
         to_scene = branch.to_scene
@@ -202,7 +279,11 @@ class BranchUnreached(Rule["CardBuilder", Branch]):
         if branch.from_scene not in ctx.sc.scenes:
             return True
         reached = ctx.a.reached
-        return _MISSING_ENTRY if reached is None else branch.from_scene not in reached
+        if reached is None:
+            return _MISSING_ENTRY
+        if branch.from_scene in reached:
+            return False
+        return _withhold_unreached(ctx, branch.from_scene, branch.branch_id) or True
 
     def write(self, ctx, branch, draft):
         bid, from_scene = branch.branch_id, branch.from_scene
@@ -241,7 +322,10 @@ class BranchShadowing(Rule["CardBuilder", Branch]):
     templates = (T.branch_shadowing, T.hedge_later_unsatisfiable)
 
     def test(self, ctx, branch):
-        return branch.branch_id in ctx.a.overlap
+        later = ctx.a.overlap.get(branch.branch_id)
+        if later is None:
+            return False
+        return _withhold_range(ctx, later) or True
 
     def write(self, ctx, branch, draft):
         later_id = ctx.a.overlap[branch.branch_id]
@@ -252,6 +336,11 @@ class BranchShadowing(Rule["CardBuilder", Branch]):
         evidence.append(_branch_cell(later, "branch_id"))
         evidence.append(_branch_cell(later, "condition_expr"))
         evidence.append(_branch_cell(later, "order_no"))
+        if ("story_branches", later_id) in ctx.a.positions:
+            # where the story writes the branch that never fires: the card points there
+            # (a hidden choice is marked on its own line)
+            evidence += [{"source": "story_branches", "field": f, "value": later.raw.get(f), "line": later.line}
+                         for f in ("source_file", "source_line")]
         for cid in info.covered_by:
             if cid != branch.branch_id:
                 evidence.append(_branch_cell(ctx.branch_by_id[cid], "condition_expr"))
@@ -301,7 +390,15 @@ class BranchNoEnding(Rule["CardBuilder", Branch]):
 
     def test(self, ctx, branch):
         good = ctx.a.reaches_ending
-        return _MISSING_ENDING if good is None else branch.to_scene not in good
+        if good is None:
+            return _MISSING_ENDING
+        bid = branch.branch_id
+        if bid in ctx.a.opaque_jumps:
+            source, words, where = ctx.jump_words(bid)
+            return Withhold(T.withheld_own_jump(branch_id=bid, source=source, place=words), [where], ctx.jump_evidence(bid))
+        if branch.to_scene in good:
+            return False
+        return _withhold_no_ending(ctx, branch.to_scene, bid) or True
 
     def write(self, ctx, branch, draft):
         to = ctx.sc.scenes[branch.to_scene]
@@ -384,7 +481,8 @@ def _branch_lead(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
     draft.evidence += [
         {"source": "story_branches", "field": "branch_id", "value": branch.branch_id, "line": line},
         {"source": "story_branches", "field": "from_scene", "value": branch.from_scene, "line": line},
-        {"source": "story_branches", "field": "to_scene", "value": branch.to_scene, "line": line},
+        # (an opaque jump's cell is empty)
+        {"source": "story_branches", "field": "to_scene", "value": branch.to_scene or None, "line": line},
     ]
     if ctx.has_condition:
         draft.evidence.append({"source": "story_branches", "field": "condition_expr", "value": branch.condition_expr, "line": line})
@@ -400,6 +498,8 @@ def _branch_hedges(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
     findings' hedges."""
     a, bid = ctx.a, branch.branch_id
     own = a.shadowed.get(bid)
+    if own is not None and _range_flag(ctx, bid) is not None:
+        own = None  # "it never fires" would rest on a range an opaque effect may break
     if own is not None and draft.decision.verdict == REACHED_AND_ENDS and draft.summary:
         # the branch never fires: its path exists only on paper
         why = T.undone_unsatisfiable() if own.unsatisfiable else T.undone_never_fires()

@@ -52,7 +52,8 @@ AUTO = "auto"
 CHOICE = "choice"
 
 
-def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) -> list["Blockers | None"] | None:
+def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None,
+                  weak: Sequence[bool] | None = None) -> list["Blockers | None"] | None:
     """Per branch (in ``order_no`` order), the positions of the branches whose condition,
     when it holds, keeps it from being taken: its *blockers*.  ``None`` for the seed's
     first-match rule (every branch ``auto``, none opaque), where branch ``j``'s blockers
@@ -64,7 +65,9 @@ def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) ->
     choice (fallbacks) are tried in order.  So a prefix ``auto`` is blocked by the
     branches before it, a ``choice`` only by the prefix, a fallback by everything before
     it and by every choice.  An opaque branch (``opaque[j]``: its condition could not be
-    read, it may or may not hold) blocks nothing and is never decided (``None``).
+    read, it may or may not hold) blocks nothing and is never decided (``None``).  A weak
+    branch (``weak[j]``: a once-only choice of a scene readers can come back to, which may
+    be used up by then) blocks nothing but is decided as any other.
 
     Each branch's blockers are a :class:`Blockers`, a sorted sequence of positions made
     in constant time and space (they share the scene's lists), so a scene of ``n``
@@ -75,17 +78,21 @@ def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) ->
     [(), (0,), (0,), (0, 1, 2)]
     >>> menu_blockers(["choice", "auto", "choice"], [False, False, True])
     [(), (0,), None]
+    >>> menu_blockers(["choice", "auto"], weak=[True, False])
+    [(), ()]
     """
     n = len(kinds)
     if opaque is None:
         opaque = (False,) * n
     first = next((i for i, k in enumerate(kinds) if k == CHOICE), None)
-    if first is None and not any(opaque):
+    if first is None and not any(opaque) and not (weak is not None and any(weak)):
         return None
-    live: list[int] = []  # the positions of the branches that are not opaque
+    # the branches that block nothing: the opaque ones and the weak ones
+    silent = opaque if weak is None or not any(weak) else [o or w for o, w in zip(opaque, weak)]
+    live: list[int] = []  # the positions of the branches that may block
     below = [0] * (n + 1)  # below[p]: how many of them come before position p
     for i in range(n):
-        if not opaque[i]:
+        if not silent[i]:
             live.append(i)
         below[i + 1] = len(live)
     choices = [i for i in live if kinds[i] == CHOICE]
@@ -95,11 +102,11 @@ def menu_blockers(kinds: Sequence[str], opaque: Sequence[bool] | None = None) ->
         if opaque[j]:
             out.append(None)
         elif first is None or j < first:
-            out.append(Blockers(live, j, below[j], opaque, choices, end))
+            out.append(Blockers(live, j, below[j], silent, choices, end))
         elif kinds[j] == CHOICE:
-            out.append(Blockers(live, first, below[first], opaque, choices, end))
+            out.append(Blockers(live, first, below[first], silent, choices, end))
         else:  # a fallback: every earlier branch, then the choices after it
-            out.append(Blockers(live, j, below[j], opaque, choices, bisect_right(choices, j)))
+            out.append(Blockers(live, j, below[j], silent, choices, bisect_right(choices, j)))
     return out
 
 

@@ -34,8 +34,10 @@ __all__ = ["story_format", "write_story_csv", "point_at_story", "story_entries",
            "STORY_KINDS"]
 
 #: what a folder of stories may hold, as the messages name it
-STORY_KINDS = "`.ink`, `.ink.json`, `.twee`, `.tw`, `.yarn`, ChoiceScript의 `startup.txt`"
+STORY_KINDS = "`.ink`, `.ink.json`, `.twee`, `.tw`, Twine의 `.html`, `.yarn`, ChoiceScript의 `startup.txt`"
 _STORY_SUFFIXES = (".ink", ".ink.json", ".twee", ".tw", ".twee3", ".tw3", ".yarn")
+#: HTML files are stories only when they hold a Twine story (:func:`is_story_file`)
+_HTML_SUFFIXES = (".html", ".htm")
 _INCLUDE = re.compile(rb"^[ \t]*INCLUDE[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 #: how much of an .ink file is searched for INCLUDE lines when a folder is listed
 _INCLUDE_HEAD = 1 << 20
@@ -53,9 +55,16 @@ def story_format(path: Path) -> str | None:
 
 
 def is_story_file(path: Path) -> bool:
-    """A story file by its name (``.ink``, ``.ink.json``, ``.twee``/``.tw``, ``.yarn``)."""
+    """A story file by its name (``.ink``, ``.ink.json``, ``.twee``/``.tw``, ``.yarn``),
+    or an ``.html``/``.htm`` file that holds a Twine story (by its content)."""
     name = path.name.lower()
-    return not name.startswith(".") and name.endswith(_STORY_SUFFIXES)
+    if name.startswith("."):
+        return False
+    if name.endswith(_HTML_SUFFIXES):
+        from .importers.twine_html import is_twine_html
+
+        return is_twine_html(path)
+    return name.endswith(_STORY_SUFFIXES)
 
 
 def story_entries(folder: Path) -> list[Path]:
@@ -112,6 +121,10 @@ def folder_story(folder: Path, tables: list[Path]) -> Path | None:
     :class:`~verdicts.errors.InputError` with a Korean message naming what was found
     when the folder holds both tables and stories, several stories, or nothing at all."""
     stories = story_entries(folder)
+    if stories and tables:
+        # a JSON or YAML document beside a story is a scenario only when it holds one
+        # (a project's package.json, a notes file, an engine's record are not)
+        tables = [t for t in tables if _may_be_scenario(t)]
     if stories == [folder] and detect(folder) is None:
         # several Twee (or Yarn) files, which make one story, beside stories of another format
         try:
@@ -136,6 +149,18 @@ def folder_story(folder: Path, tables: list[Path]) -> Path | None:
         raise InputError(f"{folder}: 폴더에 시나리오 표(`scene_states.csv`, `scenario.csv` 같은 `.csv`, `.xlsx`, `.json`, `.yaml` 파일)도, "
                          f"이야기 파일({STORY_KINDS})도 없습니다.")
     return None
+
+
+def _may_be_scenario(path: Path) -> bool:
+    """Whether a file of a folder may hold scenario tables: a CSV or a workbook, or a
+    JSON or YAML document that names the ``scene_states`` table in its first 64 KB."""
+    if path.suffix.lower() not in (".json", ".yaml", ".yml"):
+        return True
+    try:
+        with open(path, "rb") as fh:
+            return b"scene_states" in fh.read(1 << 16)
+    except OSError:
+        return True  # its lint says why it cannot be read
 
 
 def _names(paths: list[Path], folder: Path | None = None, limit: int = 3) -> str:
@@ -185,6 +210,9 @@ def point_at_story(scenario: Scenario, story: ImportedStory, path: Path, csv: Pa
     scenario.files = {table: (name if file == generated else file) for table, file in scenario.files.items()}
     scenario.sources = [SourceInfo(file=name, table=s.table, form=story.format, encoding=s.encoding, rows=s.rows)
                         if s.file == generated else s for s in scenario.sources]
+    from .importers.selfcheck import import_check
+
+    scenario.import_check = import_check(story)
     return scenario
 
 

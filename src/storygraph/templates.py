@@ -9,9 +9,10 @@ one sentence by :func:`verdicts.korean.join_clauses`.
 from __future__ import annotations
 
 import re
+from contextvars import ContextVar
 from typing import Mapping, Sequence
 
-from verdicts.korean import code, josa
+from verdicts.korean import code, josa, number_word
 from verdicts.records import Frozen
 
 from .conditions import And, Compare, Const, Expr, FlagTrue, Not, Or, types_fit
@@ -314,10 +315,29 @@ def when(cond: Cond) -> str:
 ID_LIST_LIMIT = 5
 
 
+#: branch id -> what the reader sees of that choice or link (``choice_text`` of a story
+#: read by an importer), set for each analysis (:func:`use_choice_texts`)
+CHOICE_TEXTS: ContextVar[Mapping[str, str]] = ContextVar("CHOICE_TEXTS", default={})
+
+
+def use_choice_texts(texts: Mapping[str, str]) -> None:
+    """Name the choices of this analysis by their text in every sentence made from now on
+    in this process (and the processes it forks)."""
+    CHOICE_TEXTS.set(texts)
+
+
+def bref(branch_id: str) -> str:
+    """A branch as a sentence names it: a choice by what the reader sees (```[Confess]```),
+    any other branch by its id (```BR-13```)."""
+    text = CHOICE_TEXTS.get().get(branch_id)
+    return code(f"[{text}]") if text else code(branch_id)
+
+
 def id_list(ids: Sequence[str]) -> str:
-    """```BR-1```, ```BR-1`과 `BR-2```, …; ids quoted; past five, the first four and
-    ``외 N개`` (a hedge on a scene with 2,000 branches stays readable)."""
-    ids = [code(i) for i in ids]
+    """```BR-1```, ```BR-1`과 `BR-2```, …; ids quoted (a choice by its text); past five,
+    the first four and ``외 N개`` (a hedge on a scene with 2,000 branches stays readable)."""
+    texts = CHOICE_TEXTS.get()
+    ids = [bref(i) if i in texts else code(i) for i in ids]
     if len(ids) > ID_LIST_LIMIT:
         return f"{', '.join(ids[:ID_LIST_LIMIT - 1])} 외 {len(ids) - ID_LIST_LIMIT + 1}개"
     if len(ids) <= 1:
@@ -440,24 +460,24 @@ def undone_unsatisfiable() -> str:
 
 
 def branch_missing_target(*, branch_id: str, from_name: str, condition: Cond, to_scene: str, scenes: int) -> str:
-    return (f"{from_name}에서 {when(condition)} 갈라지는 분기 {josa(code(branch_id), '이/가')} 장면 {_count(scenes)}의 목록에 없는 "
+    return (f"{from_name}에서 {when(condition)} 갈라지는 분기 {josa(bref(branch_id), '이/가')} 장면 {_count(scenes)}의 목록에 없는 "
             f"{josa(code(to_scene), '을/를')} 가리켜 그 자리에서 이야기가 끊깁니다.")
 
 
 def branch_unreached(*, branch_id: str, from_scene: str, from_name: str | None, incoming: int) -> str:
     if from_name is None:
-        return (f"분기 {josa(code(branch_id), '이/가')} 출발하는 장면 {josa(code(from_scene), '은/는')} 장면 목록에 없어 "
+        return (f"분기 {josa(bref(branch_id), '이/가')} 출발하는 장면 {josa(code(from_scene), '은/는')} 장면 목록에 없어 "
                 f"이 분기를 지나는 독자가 없습니다.")
     if incoming == 0:
-        return (f"{from_name}에는 들어오는 분기가 하나도 없어 그곳에서 출발하는 분기 {josa(code(branch_id), '을/를')} "
+        return (f"{from_name}에는 들어오는 분기가 하나도 없어 그곳에서 출발하는 분기 {josa(bref(branch_id), '을/를')} "
                 f"지나는 독자가 없습니다.")
-    return (f"{from_name}에는 시작 장면에서 이어지는 길이 없어 그곳에서 출발하는 분기 {josa(code(branch_id), '을/를')} "
+    return (f"{from_name}에는 시작 장면에서 이어지는 길이 없어 그곳에서 출발하는 분기 {josa(bref(branch_id), '을/를')} "
             f"지나는 독자가 없습니다.")
 
 
 def branch_shadowing(*, branch_id: str, order_no: int | None, from_name: str, later_id: str, later_order: int | None,
                      later_condition: Cond, covers: Sequence[str], unsatisfiable: bool, role: str = "auto") -> str:
-    later = f"순번 {later_order}인 분기 {code(later_id)}({later_condition.name})"
+    later = f"순번 {later_order}인 분기 {bref(later_id)}({later_condition.name})"
     if role == "choice" and not unsatisfiable:
         return (f"{from_name}에서 메뉴보다 앞선 자동 {josa(branches(covers), '이/가')} {josa(later, '이/가')} 열릴 모든 경우에 "
                 f"먼저 걸려 이 선택지는 어떤 독자에게도 제시되지 않습니다.")
@@ -465,10 +485,10 @@ def branch_shadowing(*, branch_id: str, order_no: int | None, from_name: str, la
         return (f"{from_name}에서 {josa(branches(covers), '이/가')} 모든 독자에게 늘 하나 이상 걸리거나 제시되어 메뉴 뒤의 대비 분기인 "
                 f"{josa(later, '은/는')} 어떤 독자에게도 걸리지 않습니다.")
     if unsatisfiable:
-        return (f"{from_name}에서 순번 {order_no}인 분기 {code(branch_id)} 바로 뒤의 {josa(later, '은/는')} "
+        return (f"{from_name}에서 순번 {order_no}인 분기 {bref(branch_id)} 바로 뒤의 {josa(later, '은/는')} "
                 f"플래그 범위 안에서 조건이 참이 될 수 없어 어떤 독자에게도 나오지 않습니다.")
     if list(covers) == [branch_id]:
-        return (f"{from_name}에서 순번 {order_no}인 분기 {code(branch_id)}의 조건이 {josa(later, '을/를')} 남김없이 덮어 "
+        return (f"{from_name}에서 순번 {order_no}인 분기 {bref(branch_id)}의 조건이 {josa(later, '을/를')} 남김없이 덮어 "
                 f"뒤의 분기는 어떤 독자에게도 나오지 않습니다.")
     together = "" if len(covers) == 1 else "함께 "  # one earlier branch covers alone
     return (f"{from_name}에서 앞 순번 {id_list(covers)}의 조건이 {together}{josa(later, '을/를')} 남김없이 덮어 "
@@ -476,17 +496,17 @@ def branch_shadowing(*, branch_id: str, order_no: int | None, from_name: str, la
 
 
 def branch_no_ending(*, branch_id: str, from_name: str, to_name: str, endings: int) -> str:
-    return (f"{from_name}에서 {josa(to_name, '으로/로')} 가는 분기 {josa(code(branch_id), '을/를')} 탄 독자는 "
+    return (f"{from_name}에서 {josa(to_name, '으로/로')} 가는 분기 {josa(bref(branch_id), '을/를')} 탄 독자는 "
             f"그 뒤로 {_no_ending_reached(endings)}니다.")
 
 
 def branch_reaches(*, branch_id: str, from_name: str, condition: Cond, to_name: str, to_is_ending: bool, reachable_endings: int,
                    endings: int | None = None) -> str:
     if to_is_ending:
-        return (f"{from_name}에서 {when(condition)} 엔딩 {josa(to_name, '으로/로')} 바로 이어지는 분기 {josa(code(branch_id), '은/는')} "
+        return (f"{from_name}에서 {when(condition)} 엔딩 {josa(to_name, '으로/로')} 바로 이어지는 분기 {josa(bref(branch_id), '은/는')} "
                 f"이야기를 끝까지 이끕니다.")
     reach = _some_endings(reachable_endings, endings) if endings is not None else f"엔딩 {_count(reachable_endings)}"
-    return (f"{from_name}에서 {when(condition)} {josa(to_name, '으로/로')} 이어지는 분기 {josa(code(branch_id), '은/는')} "
+    return (f"{from_name}에서 {when(condition)} {josa(to_name, '으로/로')} 이어지는 분기 {josa(bref(branch_id), '은/는')} "
             f"그 뒤로 {reach}까지 길이 열려 있습니다.")
 
 
@@ -521,7 +541,7 @@ def hedge_opaque(*, source: str | None) -> Clause:
 
 
 def hedge_later_unsatisfiable(*, later_id: str) -> Clause:
-    base = f"뒤 순번의 분기 {josa(code(later_id), '은/는')} 이 분기와 상관없이 조건 자체가 참이 될 수 없는 경우"
+    base = f"뒤 순번의 분기 {josa(bref(later_id), '은/는')} 이 분기와 상관없이 조건 자체가 참이 될 수 없는 경우"
     return base + "이고", base + "입니다."
 
 
@@ -651,7 +671,7 @@ def hedge_ending_only_dead(*, branches: Sequence[str]) -> Clause:
 
 
 def finding_unsatisfiable(*, branch_id: str, condition: Cond) -> str:
-    return (f"분기 {josa(code(branch_id), '은/는')} {condition.adn} 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 "
+    return (f"분기 {josa(bref(branch_id), '은/는')} {condition.adn} 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 "
             f"한 번도 나오지 않습니다.")
 
 
@@ -667,10 +687,126 @@ def finding_available_unused(*, name: str, flags: Sequence[str]) -> str:
 
 def finding_out_of_range(*, branch_id: str, comparison: str, label: str, lo: int | None, hi: int | None, truth: bool) -> str:
     always = "늘 참" if truth else "늘 거짓"
-    return (f"분기 {code(branch_id)}의 비교 {josa(code(comparison), '은/는')} {label}의 범위 {lo}–{hi} 안에서 {always}이라 "
+    return (f"분기 {bref(branch_id)}의 비교 {josa(code(comparison), '은/는')} {label}의 범위 {lo}–{hi} 안에서 {always}이라 "
             f"아무것도 가르지 못합니다.")
 
 
 def finding_always_true(*, branch_id: str, condition: str, later: Sequence[str]) -> str:
-    return (f"분기 {code(branch_id)}의 조건 {josa(code(condition), '은/는')} 어떤 독자에게나 참이라 "
+    return (f"분기 {bref(branch_id)}의 조건 {josa(code(condition), '은/는')} 어떤 독자에게나 참이라 "
             f"뒤 순번의 {josa(branches(later), '은/는')} 한 번도 나오지 않습니다.")
+
+
+# ------------------------------------------------------------------ withheld (판정 보류)
+#
+# A verdict that would rest on an opaque part of an imported story is withheld: the card
+# says which construct could not be read, where, and what was therefore not decided.
+
+
+def _places(n: int) -> str:
+    """``한 곳``, ``세 곳`` (a native counting word and a space), ``12곳`` (digits, none)."""
+    word = number_word(n)
+    return f"{word} 곳" if word != str(n) else f"{n}곳"
+
+
+def _jump_words(source: str, place: str | None, more: int) -> str:
+    """```story.ink` 40번째 줄의 이동 `-> d``` (``… 등 이동 3곳`` when there are more) — the
+    opaque jump a withheld card rests on, as the subject of its sentence."""
+    where = f"{place} " if place else ""
+    if more:
+        return f"{where}이동 {code(source or '?')} 등 이동 {_places(more + 1)}"
+    return f"{where}이동 {code(source or '?')}"
+
+
+def place_at(file: str | None, line: int | None) -> str | None:
+    """```story.ink` 40번째 줄`` (or ```story.ink```), or ``None`` with no file."""
+    if not file:
+        return None
+    return f"{code(file)} {line}번째 줄" if line is not None else code(file)
+
+
+def place_words(file: str | None, line: int | None) -> str | None:
+    """```story.ink` 40번째 줄의`` (or ```story.ink`의``), or ``None`` with no file."""
+    at = place_at(file, line)
+    return None if at is None else at + "의"
+
+
+def withheld_unreached(*, name: str, source: str, place: str | None, more: int) -> str:
+    jump = _jump_words(source, place, more)
+    return (f"{josa(jump, '이/가')} 어느 장면으로 갈지 알 수 없어 {name}에 독자가 닿는지는 "
+            "판정하지 않았습니다.")
+
+
+def withheld_branch_unreached(*, branch_id: str, name: str, source: str, place: str | None, more: int) -> str:
+    jump = _jump_words(source, place, more)
+    return (f"{josa(jump, '이/가')} 어느 장면으로 갈지 알 수 없어 {name}에서 출발하는 분기 "
+            f"{josa(bref(branch_id), '을/를')} 지나는 독자가 있는지는 판정하지 않았습니다.")
+
+
+def withheld_no_ending(*, name: str, source: str, place: str | None, more: int) -> str:
+    jump = _jump_words(source, place, more)
+    return (f"{name}에서 갈 수 있는 {josa(jump, '이/가')} 어느 장면으로 갈지 알 수 없어 여기서 엔딩에 "
+            "닿는지는 판정하지 않았습니다.")
+
+
+def withheld_branch_no_ending(*, branch_id: str, to_name: str, source: str, place: str | None, more: int) -> str:
+    jump = _jump_words(source, place, more)
+    return (f"분기 {josa(bref(branch_id), '이/가')} 가는 {to_name}에서 갈 수 있는 {josa(jump, '이/가')} "
+            "어느 장면으로 갈지 알 수 없어 이 길로 엔딩에 닿는지는 판정하지 않았습니다.")
+
+
+def withheld_own_jump(*, branch_id: str, source: str, place: str | None) -> str:
+    jump = _jump_words(source, place, 0)
+    return (f"분기 {josa(bref(branch_id), '은/는')} {josa(jump, '이라/라')} 가는 곳을 알 수 없어 독자가 어느 장면에 닿고 "
+            "엔딩까지 가는지는 판정하지 않았습니다.")
+
+
+def effect_words(source: str) -> tuple[str, str | None]:
+    """``(construct, place in words)`` of an ``effect_source`` cell (``file:line: text``)."""
+    m = re.match(r"^(.*?):(\d+): (.*)$", source or "")
+    if m is None:
+        return source, None
+    return m.group(3), place_words(m.group(1), int(m.group(2)))
+
+
+def withheld_range(*, label: str, source: str) -> str:
+    text, place = effect_words(source)
+    where = f"{place} " if place else ""
+    return (f"플래그 {label}의 값은 {where}{code(text)}에서 셈할 수 없게 바뀌어 범위를 알 수 없으므로 "
+            "이 발견은 판정하지 않았습니다.") if text else (
+            f"플래그 {label}의 값이 셈할 수 없게 바뀌는 곳이 있어 범위를 알 수 없으므로 이 발견은 판정하지 않았습니다.")
+
+
+def withheld_finding_jump(*, source: str, place: str | None, more: int) -> str:
+    jump = _jump_words(source, place, more)
+    return (f"{josa(jump, '이/가')} 어느 장면으로 갈지 알 수 없어 한 번도 걸리지 않는 분기 말고 다른 길이 있는지는 "
+            "판정하지 않았습니다.")
+
+
+def finding_write_only(*, flag: str, label: str, writes: int) -> str:
+    shown = code(flag) if label == flag else f"{label}({code(flag)})"
+    return f"변수 {josa(shown, '은/는')} {_places(writes)}에서 값이 바뀌지만 이야기 어디에서도 읽히지 않습니다."
+
+
+def finding_unused_variable(*, flag: str, label: str) -> str:
+    shown = code(flag) if label == flag else f"{label}({code(flag)})"
+    return f"선언된 변수 {josa(shown, '은/는')} 이야기 어디에서도 읽히지도 바뀌지도 않습니다."
+
+
+def finding_undeclared(*, flag: str, label: str, place: str | None) -> str:
+    shown = code(flag) if label == flag else f"{label}({code(flag)})"
+    if place:
+        return f"변수 {josa(shown, '은/는')} 선언 없이 쓰여 엔진이 {place}에서 멈춥니다."
+    return f"변수 {josa(shown, '은/는')} 선언 없이 쓰여 엔진이 이 변수를 처음 쓰는 자리에서 멈춥니다."
+
+
+def withheld_unread(*, label: str, source: str) -> str:
+    text, place = effect_words(source)
+    where = f"{place} " if place else ""
+    return (f"{where}{code(text)}처럼 이름을 셈해서 읽는 자리가 있어 {josa(label, '이/가')} 어디에서도 읽히지 않는지는 "
+            "판정하지 않았습니다.")
+
+
+def finding_used_up_menu_for(*, name: str, choices: Sequence[str], readers: str) -> str:
+    every = "다 " if len(choices) > 1 else ""
+    return (f"{name}의 한 번만 고를 수 있는 선택지 {josa(id_list(choices), '을/를')} {every}고르고 이 장면으로 돌아온 "
+            f"독자 가운데 {readers}에게는 남은 분기가 하나도 맞지 않아 이야기가 멈춥니다.")

@@ -20,7 +20,7 @@ import copy
 
 from .config import Config
 from .korean import code
-from .model import InputIssue
+from .model import WITHHELD_KEY, InputIssue, card_fails  # noqa: F401 - card_fails is the exit rule of one card
 
 __all__ = ["apply_acceptances", "accepts_anything", "failing", "exit_code", "failed_checks", "checks_failed_message",
            "CHECKS_FAILED"]
@@ -50,7 +50,8 @@ def apply_acceptances(domain, report, config: Config):
         matched = False
         card = cards.get(target)
         wanted = code or None
-        if card is not None and card.verdict not in passing and (wanted is None or _names(domain, card, wanted)):
+        if (card is not None and card.verdict not in passing and card.withheld is None
+                and (wanted is None or _names(domain, card, wanted))):
             accepted_cards[target] = reason  # a later acceptance of the same target wins
             matched = True
         for i in findings_by_target.get(target, []):
@@ -90,13 +91,18 @@ def failing(domain, report, config: Config) -> bool:
     """The one exit rule: the run fails when a card that is not accepted has a verdict of
     ``fail_on`` that does not pass, a finding that is not accepted is in ``fail_on`` (by
     code, or all of them with ``findings``), or there is an input issue and ``fail_on``
-    holds ``issues``."""
+    holds ``issues``.  A withheld card or finding fails it only when ``fail_on`` holds
+    ``withheld``."""
     fail_on = config.failing_set(domain)
     if "issues" in fail_on and report.issues:
         return True
     passing = domain.passing_verdicts
     codes = fail_on & set(domain.verdict_codes())
     for card in report.cards:
+        if card.withheld is not None:
+            if WITHHELD_KEY in fail_on and not card.accepted:
+                return True
+            continue
         if card.verdict in passing or card.accepted:
             continue
         if card.verdict in fail_on:
@@ -107,6 +113,10 @@ def failing(domain, report, config: Config) -> bool:
                 return True
     for finding in report.findings:
         if getattr(finding, "accepted", None):
+            continue
+        if getattr(finding, "withheld", None) is not None:
+            if WITHHELD_KEY in fail_on:
+                return True
             continue
         if "findings" in fail_on or finding.code in fail_on:
             return True

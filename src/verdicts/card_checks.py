@@ -83,6 +83,12 @@ def cell_matches(value: Any, text: str | None) -> bool:
     return str(value) == text
 
 
+def _withheld_ok(withheld: Any) -> bool:
+    """Whether a card's ``withheld`` field says why (a reason, and a list of places)."""
+    return (isinstance(withheld, dict) and isinstance(withheld.get("reason"), str) and bool(withheld["reason"].strip())
+            and isinstance(withheld.get("where"), list))
+
+
 @dataclass(frozen=True)
 class CardChecks:
     """A domain's declaration of the checks every card gets (see the module docstring).
@@ -147,11 +153,16 @@ class CardChecks:
             get = card.get
             key = str(get(key_field, "?"))
             keys.append(key)
+            # a withheld card has no verdict label, and says why (a reason and its places)
+            held = _withheld_ok(get("withheld"))
             for name, allowed in enums:
-                try:
-                    ok = get(name) in allowed
-                except TypeError:  # an unhashable value
-                    ok = False
+                if held and name == "verdict":
+                    ok = get(name) is None
+                else:
+                    try:
+                        ok = get(name) in allowed
+                    except TypeError:  # an unhashable value
+                        ok = False
                 if not ok:
                     out["enum"].append(key)
                     break
@@ -160,6 +171,8 @@ class CardChecks:
             except KeyError:  # a required field absent (nullable ones too)
                 out["required"].append(key)
             else:
+                if held and "verdict" in fields:
+                    values = tuple(v for n, v in zip(fields, values) if n != "verdict")
                 if None in values or "" in values or (empty_list and [] in values) or (
                         nullable and not all(n in card for n in nullable)):
                     out["required"].append(key)

@@ -146,11 +146,13 @@ def show(domain: str, format: str, db: Path | None) -> int:
     return stored.exit_code
 
 
-def explain(domain: str, name: str | None = None) -> int:
+def explain(domain: str, name: "str | list[str] | None" = None) -> int:
     """DOMAIN의 판정, 발견, 자동 검증이 무엇을 잡는지, 왜 문제인지, 예시와 고치는 법을 보여
     줍니다 (문서 쪽과 같은 docstring에서 만듭니다). NAME 없이 부르면 설명할 수 있는 이름을
     한 줄 설명과 함께 모두 보여 줍니다."""
     plugin = _domain(domain)
+    if isinstance(name, list):  # the words of a name given without quotes
+        name = " ".join(name) or None
     if name is None or not name.strip():
         from .docs import render_explain_index
 
@@ -242,8 +244,9 @@ def build() -> CommandLine:
 
     c = cl.command("explain", explain)
     c.argument("domain", metavar="DOMAIN", help=domain_help)
-    c.argument("name", nargs="?", default=None, metavar="NAME",
-               help="판정(한국어 이름이나 코드), 린트 발견 코드 또는 검증 번호 (없으면 쓸 수 있는 이름을 모두 보여 줍니다)")
+    c.argument("name", nargs="*", default=None, metavar="NAME",
+               help="판정(한국어 이름이나 코드), 린트 발견 코드 또는 검증 번호; 여러 낱말이면 따옴표 없이 이어 써도 됩니다 "
+                    "(없으면 쓸 수 있는 이름을 모두 보여 줍니다)")
 
     c = cl.command("docs", docs)
     c.argument("domain", metavar="DOMAIN", help=domain_help)

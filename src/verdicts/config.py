@@ -84,7 +84,8 @@ def default_fail_on(domain) -> tuple[str, ...]:
 
 
 def known_fail_on(domain) -> set[str]:
-    return set(domain.verdicts) | set(domain.verdict_codes()) | {k.code for k in domain.finding_kinds} | {"findings", "issues"}
+    return (set(domain.verdicts) | set(domain.verdict_codes()) | {k.code for k in domain.finding_kinds}
+            | {"findings", "issues", "withheld"})
 
 
 def _section(domain, data: dict[str, Any], path: Path) -> dict[str, Any] | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import textwrap
 
+from .model import WITHHELD
+
 __all__ = ["SECTIONS", "split_doc", "explain_text", "explainable_names", "explain_index", "render_explain_index",
            "render_domain_docs"]
 
@@ -68,7 +70,7 @@ def explainable_names(domain) -> list[str]:
             if n not in names:
                 names.append(n)
     names += [k.code for k in domain.finding_kinds]
-    names += [c.id for c in domain.checks()] + [SCHEMA_ID]
+    names += [c.id for c in _checks(domain)] + [SCHEMA_ID, WITHHELD, WITHHELD_CODE]
     return names
 
 
@@ -80,6 +82,22 @@ SCHEMA_DESCRIPTION = "모든 카드가 출력 스키마(JSON Schema)를 통과�
 def _schema_doc(domain) -> str:
     return (f"카드마다 시드의 출력 스키마로 검사합니다. 스키마는 데이터 파일 "
             f"`src/verdicts/schemas/{domain.name}.card.schema.json`에 그대로 둡니다.")
+
+
+def _checks(domain) -> list:
+    getter = getattr(domain, "documented_checks", None)
+    return getter() if getter is not None else domain.checks()
+
+
+#: the kit's withheld state, as ``explain`` and every docs page describe it
+WITHHELD_CODE = "withheld"
+WITHHELD_DOC = (
+    "판정이 도구가 정확히 읽지 못한 부분(읽을 수 없는 값, 가져온 이야기에서 가는 곳을 알 수 없는 이동, 옮기지 못한 조건, "
+    "값을 셈할 수 없는 변경)에 달려 있으면 판정을 내리지 않고 보류합니다. 보류한 카드에는 판정 이름이 없고(JSON의 "
+    "`verdict`는 `null`), 문장이 무엇을 왜 읽지 못했는지와 그 자리를 밝히며, `withheld` 칸에 같은 내용(`reason`, "
+    "`where`)이 있습니다. 문제도 통과도 아니라서 화면과 요약에서 따로 묶고, SARIF에서는 `kind`가 `open`인 결과로, "
+    "GitHub 주석에서는 알림(`notice`)으로 냅니다. 설정의 `fail_on`에 `withheld`를 적었을 때만 실행을 실패로 "
+    "끝냅니다.")
 
 
 def _one_line(text: str) -> str:
@@ -107,7 +125,10 @@ def explain_text(domain, name: str) -> str | None:
         if name.upper() == SCHEMA_ID:
             title = f"{SCHEMA_ID} · {SCHEMA_DESCRIPTION}"
             return "\n".join([title, "=" * len(title), _schema_doc(domain), ""])
-        for check in domain.checks():
+        if name in (WITHHELD, WITHHELD_CODE):
+            title = f"{WITHHELD} · {WITHHELD_CODE}"
+            return "\n".join([title, "=" * len(title), _one_line(WITHHELD_DOC), ""])
+        for check in _checks(domain):
             if check.id.lower() == name.lower():
                 title = f"{check.id} · {check.description}"
                 out += [title, "=" * len(title), _one_line(check.doc), ""]
@@ -128,10 +149,11 @@ def explain_index(domain) -> list[tuple[str, list[tuple[str, str]]]]:
         cause = "".join(f" ({v})" for v in _causes(domain, rule))
         where = f" [{domain.kind_labels.get(rule.kind, rule.kind)}]" if rule.kind and len(domain.books) > 1 else ""
         verdicts.append((f"{rule.verdict}{cause} · {rule.code}{where}", gist(rule.doc)))
+    verdicts.append((f"{WITHHELD} · {WITHHELD_CODE}", "판정이 읽지 못한 부분에 달려 있어 내리지 않은 카드와 발견입니다."))
     groups = [("판정 (한국어 이름이나 코드)", verdicts)]
     if domain.finding_kinds:
         groups.append(("린트 발견", [(f"{k.code} · {k.title}", gist(k.doc)) for k in domain.finding_kinds]))
-    checks = [(c.id, c.description) for c in domain.checks()] + [(SCHEMA_ID, SCHEMA_DESCRIPTION)]
+    checks = [(c.id, c.description) for c in _checks(domain)] + [(SCHEMA_ID, SCHEMA_DESCRIPTION)]
     groups.append(("자동 검증", checks))
     return groups
 
@@ -183,6 +205,7 @@ def render_domain_docs(domain) -> str:
             out += [f"{level} {number}. `{rule.verdict}`{fixed} · `{rule.code}`", "", headline, ""]
             for name in SECTIONS:
                 out += [f"**{name}.** {sections.get(name, '')}", ""]
+    out += [f"## {WITHHELD} · `{WITHHELD_CODE}`", "", _one_line(WITHHELD_DOC), ""]
     if domain.finding_kinds:
         out += ["## 린트 발견", "",
                 f"판정과 따로 알리는 발견입니다. 발견마다 바뀌지 않는 코드가 있어 "
@@ -193,7 +216,7 @@ def render_domain_docs(domain) -> str:
             for name in SECTIONS:
                 out += [f"**{name}.** {sections.get(name, '')}", ""]
     out += ["## 자동 검증", "", "| 번호 | 검증 | 다시 계산하는 방법 |", "|---|---|---|"]
-    for check in domain.checks():
+    for check in _checks(domain):
         out.append(f"| {check.id} | {check.description} | {_one_line(check.doc)} |")
     out.append(f"| {SCHEMA_ID} | {SCHEMA_DESCRIPTION} | {_schema_doc(domain)} |")
     out += ["", "## 검증 노트", ""]

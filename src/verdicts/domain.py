@@ -138,6 +138,11 @@ class Domain(ABC):
     def checks(self) -> list[Check[Any]]:
         """The domain's automatic checks, in their seed's order."""
 
+    def documented_checks(self) -> list[Check[Any]]:
+        """The checks ``explain`` and the docs page describe: :meth:`checks`, and any a
+        domain shows only on some runs (storygraph's import self-check)."""
+        return self.checks()
+
     def expand_paths(self, paths: list[Path]) -> list[Path]:
         """The inputs named on the command line (storygraph expands folders of
         scenarios); each path as it is by default."""
@@ -189,6 +194,12 @@ class Domain(ABC):
     def card_table(self, card: dict[str, Any]) -> str | None:
         """The input table whose row a card judges."""
         return None
+
+    def converted_tables(self, sources: list[Any]) -> list[str]:
+        """The tables of a run that were converted from another form (a story in its own
+        format): their line numbers are those of a table nobody sees, so a result with no
+        place of its own points at the file alone.  None by default."""
+        return []
 
     def card_place(self, card: dict[str, Any]) -> tuple[str, int | None] | None:
         """Where the row a card judges is written when that is not a row of an input

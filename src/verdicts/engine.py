@@ -9,6 +9,12 @@ through the domain's templates.  A domain declares its rules in precedence order
 its stable code and the fields the rule fixes (robot's ``blocked_cause``), and builds
 the card dict in the schema's field order.
 
+A rule whose verdict would rest on something the tool could not read exactly (an
+opaque part of an imported story) returns :class:`Withhold`, with the reason and the
+places: the card gets no verdict label (``verdict`` is ``None``), the reason as its
+summary and a machine-readable ``withheld`` field; it is neither a problem nor a pass
+(the kit's one "판정 보류" state, ``docs/verdicts.md``).
+
 One convention for "cannot decide" in every domain: a rule whose input lacks a value it
 needs returns :class:`Missing` naming those values (``table.column``).  What happens
 then is the domain's declared policy, decided once in the rule book:
@@ -35,6 +41,14 @@ then is the domain's declared policy, decided once in the rule book:
 {'n': 12, 'verdict': '큼', 'evidence': [], 'summary': '값이 큽니다.', 'hedge': None}
 >>> book.card(None, 3, {"n": 3})["verdict"], book.decide(None, None).missing
 ('작음', ('t.n',))
+>>> class Unread(Rule):
+...     '''unread: the number could not be read.'''
+...     verdict, code = "큼", "big"
+...     def test(self, ctx, n):
+...         return Withhold("값을 읽지 못해 판정하지 않았습니다.", [{"file": "a.txt", "line": 3}]) if n == "?" else False
+>>> card = RuleBook((Unread(), Small()), fields=("n", "verdict", "evidence", "summary", "hedge")).card(None, "?", {"n": "?"})
+>>> card["verdict"], card["summary"], card["withheld"]["where"]
+(None, '값을 읽지 못해 판정하지 않았습니다.', [{'file': 'a.txt', 'line': 3}])
 """
 
 from __future__ import annotations
@@ -44,7 +58,7 @@ from typing import Any, Callable, ClassVar, Generic, Iterable, Literal, Mapping,
 from .korean import join_clauses
 from .records import Frozen
 
-__all__ = ["Missing", "Rule", "Decision", "Draft", "RuleBook", "Clause"]
+__all__ = ["Missing", "Withhold", "Rule", "Decision", "Draft", "RuleBook", "Clause"]
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -74,6 +88,23 @@ class Missing(Frozen):
         return Missing(gaps) if gaps else None
 
 
+class Withhold(Frozen):
+    """The verdict of this rule would rest on something the tool could not read exactly:
+    ``reason`` (one polite Korean sentence naming it), ``where`` (its places:
+    ``{"file", "line"}`` or ``{"table", "line", "column"}``) and the ``evidence`` that
+    cites it."""
+
+    __slots__ = ("reason", "where", "evidence")
+    reason: str
+    where: tuple[dict[str, Any], ...]
+    evidence: tuple[dict[str, Any], ...]
+
+    def __init__(self, reason: str, where: Iterable[dict[str, Any]] = (), evidence: Iterable[dict[str, Any]] = ()):
+        object.__setattr__(self, "reason", reason)
+        object.__setattr__(self, "where", tuple(where))
+        object.__setattr__(self, "evidence", tuple(evidence))
+
+
 class Rule(Generic[C, T]):
     """One verdict rule.  Subclasses set :attr:`verdict` and :attr:`code`, and override
     :meth:`test` (the last rule of a book may keep the default, which always fires) and
@@ -88,9 +119,10 @@ class Rule(Generic[C, T]):
     #: card fields the rule fixes besides the verdict (robot: ``{"blocked_cause": "능력 불일치"}``)
     stamp: ClassVar[Mapping[str, Any]] = {}
 
-    def test(self, ctx: C, item: T) -> "bool | Missing":
+    def test(self, ctx: C, item: T) -> "bool | Missing | Withhold":
         """Whether the verdict applies (``True``), the next rule is to be tried
-        (``False``), or the input lacks what the rule needs (:class:`Missing`)."""
+        (``False``), the input lacks what the rule needs (:class:`Missing`), or the
+        verdict would rest on what could not be read exactly (:class:`Withhold`)."""
         return True
 
     def write(self, ctx: C, item: T, draft: "Draft") -> None:
@@ -107,19 +139,22 @@ class Rule(Generic[C, T]):
 
 
 class Decision(Frozen):
-    """The rule that gave the verdict, and what it missed when the verdict stopped there."""
+    """The rule that gave the verdict, what it missed when the verdict stopped there,
+    and why it was withheld (:class:`Withhold`) when it was."""
 
-    __slots__ = ("rule", "missing")
+    __slots__ = ("rule", "missing", "withheld")
     rule: Rule
     missing: tuple[str, ...]
+    withheld: "Withhold | None"
 
-    def __init__(self, rule: Rule, missing: tuple[str, ...] = ()):
+    def __init__(self, rule: Rule, missing: tuple[str, ...] = (), withheld: "Withhold | None" = None):
         object.__setattr__(self, "rule", rule)
         object.__setattr__(self, "missing", missing)
+        object.__setattr__(self, "withheld", withheld)
 
     @property
-    def verdict(self) -> str:
-        return self.rule.verdict
+    def verdict(self) -> str | None:
+        return None if self.withheld is not None else self.rule.verdict
 
     @property
     def code(self) -> str:
@@ -193,6 +228,8 @@ class RuleBook(Generic[C, T]):
                 return Decision(rule)
             if outcome.__class__ is Missing:
                 return Decision(rule, outcome.values)
+            if outcome.__class__ is Withhold:
+                return Decision(rule, withheld=outcome)
             if outcome:  # any other true value
                 return Decision(rule)
         raise ValueError(f"no rule of {[r.code for r in self.rules]} fired: the last rule must always fire")
@@ -210,6 +247,8 @@ class RuleBook(Generic[C, T]):
               values: Mapping[str, Any] | Callable[[Decision], Mapping[str, Any]]) -> dict[str, Any]:
         """The card of an item already decided (see :meth:`card`)."""
         rule = decision.rule
+        if decision.withheld is not None:
+            return self._withheld(ctx, item, decision, decision.withheld, values(decision) if callable(values) else values)
         draft = Draft(decision)
         if self.lead is not None:
             self.lead(ctx, item, draft)
@@ -224,6 +263,22 @@ class RuleBook(Generic[C, T]):
         data["evidence"] = draft.evidence
         data["summary"] = draft.summary
         data["hedge"] = join_clauses(draft.hedges) if draft.hedges else None
+        return data
+
+    def _withheld(self, ctx: C, item: T, decision: Decision, w: Withhold, values: Mapping[str, Any]) -> dict[str, Any]:
+        """A withheld card: no verdict label, the evidence every card of the kind cites
+        (``lead``) and that of what could not be read, the reason as its sentence and in
+        ``withheld``."""
+        draft = Draft(decision)
+        if self.lead is not None:
+            self.lead(ctx, item, draft)
+        data = self._blank.copy()
+        data.update(values)
+        data["verdict"] = None
+        data["evidence"] = draft.evidence + [dict(e) for e in w.evidence]
+        data["summary"] = w.reason
+        data["hedge"] = None
+        data["withheld"] = {"reason": w.reason, "where": [dict(x) for x in w.where]}
         return data
 
     def codes(self) -> dict[str, str]:

@@ -12,7 +12,38 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
-__all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report"]
+__all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
+           "WITHHELD", "WITHHELD_KEY", "label_of", "withheld_record", "card_fails"]
+
+#: the group of the cards whose verdict was withheld (no verdict label: the verdict
+#: depends on something the tool could not read exactly), on every screen and in the
+#: summary, neither a problem nor a pass (``docs/verdicts.md``, "판정 보류")
+WITHHELD = "판정 보류"
+
+
+def withheld_record(reason: str, where: "list[dict[str, Any]] | tuple" = ()) -> dict[str, Any]:
+    """The machine-readable ``withheld`` field of a card or finding: ``reason`` (one
+    polite Korean sentence) and ``where`` (the places it rests on: ``file``/``line``,
+    or ``table``/``line``/``column``)."""
+    return {"reason": reason, "where": [dict(w) for w in where]}
+
+
+#: the ``fail_on`` key of the withheld cards and findings (not a problem by default)
+WITHHELD_KEY = "withheld"
+
+
+def card_fails(card: dict[str, Any], passing, fail_on) -> bool:
+    """Whether one card (as JSON) fails the run by its verdict label: a withheld card
+    only when ``fail_on`` holds ``withheld``."""
+    if card.get("withheld") is not None:
+        return WITHHELD_KEY in fail_on
+    return card["verdict"] not in passing and card["verdict"] in fail_on
+
+
+def label_of(card: Any) -> str:
+    """The label a card is shown and grouped under: its verdict, or :data:`WITHHELD`."""
+    verdict = card.verdict
+    return WITHHELD if verdict is None and card.withheld is not None else verdict
 
 
 #: the records below are frozen dataclasses, not pydantic models: every run makes
@@ -114,6 +145,17 @@ class Card:
     @property
     def evidence(self) -> list[Evidence]:
         return [Evidence(**item) for item in self.data["evidence"]]
+
+    @property
+    def withheld(self) -> dict[str, Any] | None:
+        """Why the verdict was withheld (``{"reason", "where"}``), or ``None``: a withheld
+        card has ``verdict`` ``None`` and this field in its JSON."""
+        return self.data.get("withheld")
+
+    @property
+    def label(self) -> str:
+        """Its verdict, or :data:`WITHHELD`."""
+        return label_of(self)
 
     @property
     def key(self) -> str:
@@ -251,6 +293,9 @@ class Finding:
     accepted: str | None = None
     #: how to fix it, when the domain can say (``{"text": …, "edits": […]}``)
     fix: dict[str, Any] | None = None
+    #: set when the finding's truth depends on something the tool could not read
+    #: exactly (:func:`withheld_record`): then it is no problem, only a note
+    withheld: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The fields that are set, in declaration order."""
@@ -265,6 +310,8 @@ class Finding:
             out["accepted"] = self.accepted
         if self.fix is not None:
             out["fix"] = self.fix
+        if self.withheld is not None:
+            out["withheld"] = self.withheld
         return out
 
     def replace(self, **changes: Any) -> "Finding":

@@ -30,6 +30,8 @@ FINDINGS = (
 )
 #: (fill, stroke) for a target that has no card (its verdict was withheld)
 UNJUDGED = ("#f2f2f2", "#666666")
+#: the mark and border of a withheld card (grey, with UNJUDGED's colours: neither a problem nor a pass)
+WITHHELD_MARK = ("?", "dotted")
 
 
 def verdict_colours(verdicts: Iterable[str], passing: Iterable[str]) -> dict[str, tuple[str, str]]:

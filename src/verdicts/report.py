@@ -14,8 +14,9 @@ from contextvars import ContextVar
 from typing import Any, Iterable, NamedTuple, Sequence
 
 
-from .model import Card, Report
+from .model import WITHHELD, Card, Report, label_of
 from .safe_text import clean, continuation
+
 
 __all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line"]
 
@@ -31,8 +32,22 @@ def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDic
     """
     groups: OrderedDict[str, list[Card]] = OrderedDict((v, []) for v in order)
     for card in cards:
-        groups.setdefault(card.verdict, []).append(card)
+        groups.setdefault(label_of(card), []).append(card)
     return groups
+
+
+#: the head of the withheld group in the text report
+WITHHELD_HEAD = "읽지 못한 부분에 달려 있어 판정하지 않았습니다. 문제도 통과도 아닙니다."
+
+
+def _withheld_first(groups: "dict", passing: Sequence[str]) -> list:
+    """The groups in the order the text report shows them: the problems, then
+    :data:`~verdicts.model.WITHHELD` (neither a problem nor a pass), then the rest."""
+    items = list(groups.items())
+    held = [kv for kv in items if kv[0] == WITHHELD]
+    rest = [kv for kv in items if kv[0] != WITHHELD]
+    problems = [kv for kv in rest if kv[0] not in passing]
+    return problems + held + [kv for kv in rest if kv[0] in passing]
 
 
 def _subgroups(domain: Domain, verdict: str, cards: list[Card]) -> list[tuple[str | None, list[Card]]]:
@@ -107,17 +122,25 @@ def _issue_lines(report: Report) -> list[str]:
 
 
 def _finding_lines(report: Report, domain: Domain) -> list[str]:
-    if not report.findings:
+    """The lint findings (a withheld one is listed in the withheld group instead)."""
+    findings = [f for f in report.findings if not getattr(f, "withheld", None)]
+    if not findings:
         return []
-    lines = [f"■ 린트 발견 ({len(report.findings):,})"]
-    for finding in report.findings:
+    return [f"■ 린트 발견 ({len(findings):,})"] + _finding_rows(findings, report, domain) + [""]
+
+
+def _finding_rows(findings, report: Report, domain: Domain) -> list[str]:
+    lines = []
+    for finding in findings:
         accepted = getattr(finding, "accepted", None)
         mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
         place = domain.finding_place(finding, report)
-        lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(finding.message)}{mark}")
-        if getattr(finding, "fix", None):
+        held = getattr(finding, "withheld", None)
+        message = held["reason"] if held else finding.message
+        lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(message)}{mark}")
+        if getattr(finding, "fix", None) and not held:
             lines.append(fix_line(finding.fix, "    ").rstrip("\n"))
-    return lines + [""]
+    return lines
 
 
 def _check_lines(report: Report, judged: int) -> list[str]:
@@ -141,13 +164,17 @@ def _check_lines(report: Report, judged: int) -> list[str]:
 
 
 def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str]) -> str:
-    """The closing line: what needs looking at, then what passed."""
-    problems = sum(n for v, n in counts.items() if v not in passing)
+    """The closing line: what needs looking at, what was withheld, then what passed."""
+    problems = sum(n for v, n in counts.items() if v not in passing and v != WITHHELD)
+    held = counts.get(WITHHELD, 0) + sum(1 for f in report.findings if getattr(f, "withheld", None))
     parts = [f"문제 {problems:,}건"]
+    if held:
+        parts.append(f"{WITHHELD} {held:,}건")
     if report.issues:
         parts.append(f"입력 문제 {len(report.issues):,}건")
-    if report.findings:
-        parts.append(f"린트 발견 {len(report.findings):,}건")
+    shown = sum(1 for f in report.findings if not getattr(f, "withheld", None))
+    if shown:
+        parts.append(f"린트 발견 {shown:,}건")
     parts.extend(f"{clean(v)} {counts.get(v, 0):,}건" for v in passing)
     judged = sum(counts.values())
     if not judged:
@@ -187,15 +214,23 @@ def render_text(report: Report, domain: Domain) -> str:
                 parts.append(f"  ▸ {clean(sub)} ({len(sub_cards):,})\n")
                 indent = "    "
             for card in sub_cards:
-                parts.append(card_text(card.verdict, card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
+                parts.append(card_text(label_of(card), card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
                                        domain.card_place(card.to_json()),
                                        card.data.get("fix") if hasattr(card, "data") else None))
 
-    for verdict, cards in groups.items():
-        if verdict in passing or not cards:
+    held_findings = [f for f in report.findings if getattr(f, "withheld", None)]
+    if held_findings:
+        groups.setdefault(WITHHELD, [])
+    for verdict, cards in _withheld_first(groups, passing):
+        if verdict in passing or not (cards or (verdict == WITHHELD and held_findings)):
             continue
-        parts.append(f"■ {verdict} ({len(cards):,})\n")
-        cards_of(verdict, cards)
+        if verdict == WITHHELD:
+            parts.append(f"■ {verdict} ({len(cards) + len(held_findings):,}) — {WITHHELD_HEAD}\n")
+            cards_of(verdict, cards)
+            parts.extend(line + "\n" for line in _finding_rows(held_findings, report, domain))
+        else:
+            parts.append(f"■ {verdict} ({len(cards):,})\n")
+            cards_of(verdict, cards)
         parts.append("\n")
     tail = _issue_lines(report) + _finding_lines(report, domain) + _check_lines(report, len(report.cards))
     parts.extend(line + "\n" for line in tail)
@@ -223,12 +258,20 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
     groups.update(card_groups)  # a verdict outside the domain's list comes last, as group_by_verdict puts it
     passing = [v for v in groups if v in domain.passing_verdicts]
     full = PASSING_IN_FULL.get()
-    for verdict, (count, blobs) in groups.items():
-        if verdict in passing or not count:
+    held_findings = [f for f in report.findings if getattr(f, "withheld", None)]
+    if held_findings:
+        groups.setdefault(WITHHELD, (0, []))
+    for verdict, (count, blobs) in _withheld_first(groups, passing):
+        if verdict in passing or not (count or (verdict == WITHHELD and held_findings)):
             continue
-        yield f"■ {verdict} ({count:,})\n".encode("utf-8")
+        if verdict == WITHHELD:
+            yield f"■ {verdict} ({count + len(held_findings):,}) — {WITHHELD_HEAD}\n".encode("utf-8")
+        else:
+            yield f"■ {verdict} ({count:,})\n".encode("utf-8")
         for blob in blobs:
             yield from _blob_pieces(blob)
+        if verdict == WITHHELD:
+            yield "".join(line + "\n" for line in _finding_rows(held_findings, report, domain)).encode("utf-8")
         yield b"\n"
     judged = sum(count for count, _ in groups.values())
     tail = _issue_lines(report) + _finding_lines(report, domain) + _check_lines(report, judged)

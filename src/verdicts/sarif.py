@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 from typing import Any, Iterable
 
 from .docs import SECTIONS, split_doc
-from .model import file_of
+from .model import WITHHELD, file_of
 from .safe_text import clean
 from .version import tool_version
 
@@ -24,6 +24,8 @@ __all__ = ["CardResults", "other_results", "sarif_results", "sarif_log_of_result
            "render_sarif_results", "render_github", "github_lines", "INPUT_ISSUE", "info_uri"]
 
 INPUT_ISSUE = "input-issue"
+#: the rule id of a withheld card or finding (the tool could not decide)
+WITHHELD_RULE = "withheld"
 REPOSITORY = "https://github.com/storygraph/storygraph/blob/main/"
 
 
@@ -62,6 +64,15 @@ def _rules(domain) -> list[dict[str, Any]]:
     for kind in domain.finding_kinds:
         headline, sections = split_doc(kind.doc)
         rules[kind.code] = _rule(kind.code, kind.title, headline, sections, uri)
+    rules[WITHHELD_RULE] = {
+        "id": WITHHELD_RULE, "name": "Withheld",
+        "shortDescription": {"text": f"{WITHHELD} — 읽지 못한 부분에 달려 있어 판정하지 않았습니다."},
+        "fullDescription": {"text": "판정이나 발견이 도구가 정확히 읽지 못한 부분(가는 곳을 알 수 없는 이동, 옮기지 못한 조건, "
+                                    "값을 셈할 수 없는 변경)에 달려 있어 내리지 않았습니다. 문제도 통과도 아닙니다."},
+        "help": {"text": "고치는 법: 결과가 가리키는 자리를 사람이 확인하세요. 그 부분을 도구가 읽는 형태로 바꾸면 판정이 나옵니다.",
+                 "markdown": "**고치는 법.** 결과가 가리키는 자리를 사람이 확인하세요. 그 부분을 도구가 읽는 형태로 바꾸면 판정이 나옵니다."},
+        "defaultConfiguration": {"level": "none"},
+    }
     rules[INPUT_ISSUE] = {
         "id": INPUT_ISSUE, "name": "InputIssue",
         "shortDescription": {"text": "입력 문제 — 입력 형식대로 읽을 수 없는 줄, 열, 값이 있습니다."},
@@ -89,6 +100,10 @@ def _rule(code: str, label: str, headline: str, sections: dict[str, str], uri: s
 
 
 def _location(file: str | None, line: int | None) -> list[dict[str, Any]]:
+    # a folder is no place a result can point at (a story read from a folder of files:
+    # a row with no file of its own gets no location)
+    if file and os.path.isdir(file):
+        return []
     uri = _uri(file)
     if uri is None:
         return []
@@ -113,7 +128,12 @@ class CardResults:
 
     def __init__(self, domain, sources: Iterable[Any]):
         self.domain = domain
+        sources = list(sources)
         self.files = _files(sources)
+        #: the tables read from a story in its own format (ink, Twine …): their lines are
+        #: those of a converted table nobody sees, so a card with no place of its own in
+        #: the story points at the story's file alone
+        self.converted = set(getattr(domain, "converted_tables", lambda _: [])(sources))
         self.passing = domain.passing_verdicts
         self.key = domain.card_type.key_field
         self._codes: dict[tuple, str] = {}
@@ -124,7 +144,8 @@ class CardResults:
 
     def result(self, card: dict[str, Any], accepted: str | None = None) -> dict[str, Any] | None:
         verdict = card["verdict"]
-        if verdict in self.passing:
+        held = card.get("withheld")
+        if verdict in self.passing and held is None:
             return None
         domain = self.domain
         key = card[self.key]
@@ -132,6 +153,8 @@ class CardResults:
         if place is None:
             table, line = domain.card_location(card)
             file = self.files.get(table)
+            if table in self.converted:
+                line = None
         else:
             file, line = place
         summary, hedge = card.get("summary"), card.get("hedge")
@@ -144,6 +167,12 @@ class CardResults:
                 properties[name] = card[name]
         if card.get("fix"):
             properties["fix"] = card["fix"]
+        if held is not None:
+            # the tool could not decide: SARIF's "open" result, at no level
+            properties["withheld"] = held
+            return {"ruleId": WITHHELD_RULE, "kind": "open", "level": "none",
+                    "message": {"text": f"{WITHHELD} · {key}: {summary}"},
+                    "locations": _location(file, line), "properties": properties}
         result = {
             "ruleId": self.code(card),
             "level": "warning",
@@ -160,12 +189,17 @@ def other_results(findings, issues) -> list[dict[str, Any]]:
     """The SARIF results of a report's lint findings and input issues (after its cards')."""
     results: list[dict[str, Any]] = []
     for finding in findings:
+        held = getattr(finding, "withheld", None)
         result = {
             "ruleId": finding.code, "level": "warning",
             "message": {"text": f"{finding.target}: {finding.message}"},
             "locations": _location(finding.file, finding.line),
             "properties": {"target": finding.target},
         }
+        if held is not None:
+            result.update({"kind": "open", "level": "none",
+                           "message": {"text": f"{WITHHELD} · {finding.target}: {held['reason']}"}})
+            result["properties"]["withheld"] = held
         if getattr(finding, "fix", None):
             result["properties"]["fix"] = finding.fix
         if getattr(finding, "accepted", None):
@@ -242,7 +276,7 @@ def github_lines(results: list[dict[str, Any]], domain) -> str:
     for result in results:
         if result.get("suppressions"):
             continue
-        level = "error" if result["level"] == "error" else "warning"
+        level = {"error": "error", "none": "notice", "note": "notice"}.get(result["level"], "warning")
         props = []
         loc = result["locations"][0]["physicalLocation"] if result["locations"] else None
         if loc:

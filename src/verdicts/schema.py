@@ -41,9 +41,35 @@ MANY_CARDS = 2000
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
+#: the name under which a domain's schema of withheld cards is validated (``storygraph+withheld``)
+WITHHELD_SUFFIX = "+withheld"
+
+#: the ``withheld`` field of a card whose verdict was withheld (:mod:`verdicts.model`)
+WITHHELD_FIELD = {
+    "type": "object",
+    "properties": {
+        "reason": {"type": "string", "minLength": 1},
+        "where": {"type": "array", "items": {"type": "object"}},
+    },
+    "required": ["reason", "where"],
+}
+
+
 @lru_cache(maxsize=None)
 def load_schema(domain: str) -> dict[str, Any]:
-    """The card schema of ``domain`` (``storygraph``, ``robot`` …)."""
+    """The card schema of ``domain`` (``storygraph``, ``robot`` …).
+
+    ``<domain>+withheld`` is the kit's schema of a withheld card of that domain: the
+    domain's own, except that ``verdict`` is ``null`` and the card carries a
+    ``withheld`` object (its reason and places), so that no card is ever valid with no
+    verdict and no reason."""
+    if domain.endswith(WITHHELD_SUFFIX):
+        schema = json.loads(json.dumps(load_schema(domain[: -len(WITHHELD_SUFFIX)])))
+        props = schema.setdefault("properties", {})
+        props["verdict"] = {"type": "null"}
+        props["withheld"] = WITHHELD_FIELD
+        schema["required"] = list(dict.fromkeys([*schema.get("required", []), "withheld"]))
+        return schema
     name = f"{domain}.card.schema.json"
     try:
         text = (Path(__file__).parent / "schemas" / name).read_text(encoding="utf-8")
@@ -242,9 +268,30 @@ def _python_validator(domain: str) -> Callable[[Any], bool] | None:
         return None
 
 
+def _schema_of(domain: str, card: Any) -> str:
+    """The schema a card is validated against: its domain's, or the domain's schema of
+    withheld cards when it carries ``withheld``."""
+    return domain + WITHHELD_SUFFIX if isinstance(card, dict) and card.get("withheld") is not None else domain
+
+
 def card_validator(domain: str, count: int = 1) -> Callable[[Any], bool]:
-    """Whether one card as JSON validates against ``domain``'s schema, for a run of about
-    ``count`` cards: the schema as Python functions for a few, jsonschema_rs for many."""
+    """Whether one card as JSON validates against ``domain``'s schema (a withheld card:
+    the domain's schema of withheld cards), for a run of about ``count`` cards: the
+    schema as Python functions for a few, jsonschema_rs for many."""
+    plain = _card_validator(domain, count)
+    held: list[Callable[[Any], bool]] = []
+
+    def valid(card: Any) -> bool:
+        if isinstance(card, dict) and card.get("withheld") is not None:
+            if not held:
+                held.append(_card_validator(domain + WITHHELD_SUFFIX, count))
+            return held[0](card)
+        return plain(card)
+
+    return valid
+
+
+def _card_validator(domain: str, count: int) -> Callable[[Any], bool]:
     python = _python_validator(domain) if count < MANY_CARDS else None
     if python is None:
         return lambda card: _rust_valid(domain, card)
@@ -270,7 +317,8 @@ def card_valid(domain: str, card: dict[str, Any]) -> bool:
 
 def card_errors(domain: str, card: dict[str, Any]) -> list[str]:
     """Human-readable schema violations of one card as JSON (empty when valid)."""
-    return [f"{'/'.join(map(str, e.absolute_path)) or '(card)'}: {e.message}" for e in _validator(domain).iter_errors(card)]
+    return [f"{'/'.join(map(str, e.absolute_path)) or '(card)'}: {e.message}"
+            for e in _validator(_schema_of(domain, card)).iter_errors(card)]
 
 
 def schema_check(domain: str, cards: Iterable[Card], card_json: Iterable[dict[str, Any]] | None = None) -> CheckResult:

@@ -36,11 +36,12 @@ from typing import Any, Iterable, Sequence
 
 from .errors import InputError
 from .grading import sha256_of
-from .model import Card, Evidence, Report, card_field_names
+from .model import WITHHELD, Card, Evidence, Report, card_field_names, label_of
 from .korean import code
-from .palette import UNJUDGED, verdict_colours, verdict_marks
+from .palette import UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
 from .safe_text import clean
 from .report import group_by_verdict
+
 
 __all__ = ["ContextTable", "CardFigure", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
 
@@ -331,7 +332,8 @@ def _badge(verdict: str, colours: dict[str, tuple[str, str]]) -> str:
 
 
 def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extras: ScreenExtras, undone: bool = False) -> str:
-    fill, stroke = colours.get(card.verdict, UNJUDGED)
+    label = label_of(card)
+    fill, stroke = colours.get(label, UNJUDGED)
     accepted = getattr(card, "accepted", None)
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
     # a hedge is read without opening the row; on a passing card it may undo the verdict
@@ -342,8 +344,8 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
     locate = (f'<button type="button" class="locate" data-action="locate" data-target="{escape(target)}">그림에서 보기</button>'
               if target else "")
     return (
-        f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(card.verdict)}"{" data-undone" if undone else ""}>'
-        f'<summary>{_badge(card.verdict, colours)}'
+        f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(label)}"{" data-undone" if undone else ""}>'
+        f'<summary>{_badge(label, colours)}'
         f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}{inline}</summary>'
         f'<div class="card-body">{fix}{locate}{_card_fields(card)}{_figure(extras.figures.get(card.key))}'
         f'{_evidence_table(card.evidence)}{_context_table(extras.context.get(card.key))}</div></details></li>'
@@ -357,7 +359,9 @@ def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]],
     index = {id(c): i for i, c in enumerate(report.cards)}
     groups = list(enumerate(group_by_verdict(report.cards, domain.verdicts).items()))
     passing = domain.passing_verdicts
-    ordered = [g for g in groups if g[1][0] not in passing] + [g for g in groups if g[1][0] in passing]
+    problems = [g for g in groups if g[1][0] not in passing and g[1][0] != WITHHELD]
+    held = [g for g in groups if g[1][0] == WITHHELD]
+    ordered = problems + held + [g for g in groups if g[1][0] in passing]
     out = []
     for gi, (verdict, cards) in ordered:
         fill, stroke = colours.get(verdict, UNJUDGED)
@@ -383,7 +387,7 @@ def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]],
             shown = ('<ul class="rows undone-rows">' + "".join(_card_row(c, index[id(c)], colours, extras, undone=True) for c in undone)
                      + "</ul>") if undone else ""
             body = (shown + f'<details class="fold"><summary>나머지 {len(rest):,}건 펼치기</summary>{body}</details>') if rest else shown
-        state = "passing" if is_passing else "problem"
+        state = "passing" if is_passing else "withheld" if verdict == WITHHELD else "problem"
         out.append(
             f'<section class="group" id="group-{gi}" data-verdict="{escape(verdict)}" data-state="{state}" style="border-left-color:{stroke}">'
             f'<h2>{_badge(verdict, colours)} <span class="count" data-count="{len(cards)}">{len(cards):,}건</span></h2>{body}</section>'
@@ -428,11 +432,13 @@ def _strip(report: Report, domain: Domain, extras: ScreenExtras) -> str:
     """One line on top: the file, then how many problems, input issues and findings,
     then what passed."""
     groups = group_by_verdict(report.cards, domain.verdicts)
-    problems = sum(len(c) for v, c in groups.items() if v not in domain.passing_verdicts)
+    problems = sum(len(c) for v, c in groups.items() if v not in domain.passing_verdicts and v != WITHHELD)
     files = sorted({s.file for s in report.sources})
     name = ", ".join(files) if len(files) <= 2 else f"{files[0]} 외 {len(files) - 1}개"
     parts = [f'<b class="n-problems">문제 {problems:,}건</b>', f'<a href="#issues">입력 문제 {len(report.issues):,}건</a>',
              f'<a href="#findings">린트 발견 {len(report.findings):,}건</a>']
+    if groups.get(WITHHELD):
+        parts.append(f'<a href="#group-{list(groups).index(WITHHELD)}">{WITHHELD} {len(groups[WITHHELD]):,}건</a>')
     parts += [f"{escape(v)} {len(c):,}건" for v, c in groups.items() if v in domain.passing_verdicts]
     sample = '<span class="sample-tag">샘플 데이터</span> ' if extras.sample else ""
     return (f'<p class="strip" id="summary-strip">{sample}<span class="file">{escape(name)}</span>'
@@ -615,6 +621,7 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
     colours = verdict_colours(domain.verdicts, domain.passing_verdicts)
     _MARKS.clear()
     _MARKS.update(verdict_marks(domain.verdicts, domain.passing_verdicts))
+    _MARKS[WITHHELD] = WITHHELD_MARK
     notes = extras.notes if extras.notes is not None else getattr(domain, "notes", None)
     css = _asset("screen.css").replace("/*FONT_STACK*/", FONT_STACK)
     script = _asset("screen.js")

@@ -22,7 +22,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .model import Card, Finding
+from .model import WITHHELD, Card, Finding, card_fails
 from .progress import SILENT, Progress
 from .records import Frozen
 
@@ -149,7 +149,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         data = [c.data for c in cards]
         outcomes = list(run_checks_part(card_checks, plan.check_context(data)))
         schema_failed = [str(c.get(key_field)) for c in data if not card_valid(c)]
-        fails = any(c["verdict"] not in passing and c["verdict"] in fail_on for c in data)
+        fails = any(card_fails(c, passing, fail_on) for c in data)
         if sarif is not None:  # the cards' SARIF results come back as data
             made = (sarif.result(c) for c in data)
             return CardBatch(held, outcomes, schema_failed, fails, [r for r in made if r is not None])
@@ -163,9 +163,10 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             # again, apart, the lines of the passing cards with a hedge: listed without --all)
             lines: dict[tuple[str, bool], list[str]] = {}
             for c in data:
-                text = card_text(c["verdict"], str(c[key_field]), c["summary"], c.get("hedge"),
+                label = WITHHELD if c.get("withheld") is not None else c["verdict"]
+                text = card_text(label, str(c[key_field]), c["summary"], c.get("hedge"),
                                  place=domain.card_place(c), fix=c.get("fix"))
-                lines.setdefault((c["verdict"], False), []).append(text)
+                lines.setdefault((label, False), []).append(text)
                 if c.get("hedge") and c["verdict"] in domain.passing_verdicts:
                     lines.setdefault((c["verdict"], True), []).append(text)
             written = {}

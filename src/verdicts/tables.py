@@ -168,22 +168,26 @@ class Column(Frozen):
     """A column of a table contract: its name, value type, whether a row needs it,
     whether the header may lack it without an issue (``optional``), and whether its
     cells are free text that may span lines holding separators (``free_text``: a page
-    of a document, a mail body; see :func:`read_csv`)."""
+    of a document, a mail body; see :func:`read_csv`).  A required column may be empty
+    in a row whose ``unless`` cell says yes (``1``, ``true`` …): storygraph's ``to_scene``
+    of an opaque jump, whose destination cannot be named."""
 
-    __slots__ = ("name", "type", "required", "optional", "free_text")
+    __slots__ = ("name", "type", "required", "optional", "free_text", "unless")
     name: str
     type: ColumnType
     required: bool
     optional: bool
     free_text: bool
+    unless: str | None
 
     def __init__(self, name: str, type: ColumnType = "str", required: bool = False, optional: bool = False,
-                 free_text: bool = False):
+                 free_text: bool = False, unless: str | None = None):
         _set(self, "name", name)
         _set(self, "type", type)
         _set(self, "required", required)
         _set(self, "optional", optional)
         _set(self, "free_text", free_text)
+        _set(self, "unless", unless)
 
 
 class TableSpec(Frozen):
@@ -1702,7 +1706,7 @@ def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow
             continue
         text = raw_row.values.get(col.name)
         if text is None:  # empty cell, or a key the record omitted
-            if col.required and reject_reason is None:
+            if col.required and reject_reason is None and not _excused(col, raw_row):
                 reject_reason = (col.name, f"필수 열 {code(col.name)}의 값이 비어 있어 이 줄은 판정하지 않았습니다.")
             values[col.name] = None
             continue
@@ -1719,6 +1723,18 @@ def _type_row(raw: RawTable, spec: TableSpec, present: set[str], raw_row: RawRow
         else:
             values[col.name] = value
     return values, invalid, reject_reason
+
+
+_YES = frozenset({"1", "true", "yes", "y", "t", "참"})
+
+
+def _excused(col: Column, raw_row: RawRow) -> bool:
+    """Whether the empty required cell of ``col`` is allowed in this row (its ``unless``
+    cell says yes)."""
+    if col.unless is None:
+        return False
+    flag = raw_row.values.get(col.unless)
+    return isinstance(flag, str) and flag.strip().lower() in _YES
 
 
 def json_dumps(data: Any) -> str:

@@ -71,6 +71,8 @@ def test_examples_same_analysis_in_parts(examples, example):
 READ_ONLY = {"scenario", "graph", "entries", "endings", "reached", "reaches_ending", "conditions", "live", "alongside", "budgets",
              # the optional columns of issue 17: read before the per-scene work, or after the merge
              "kinds", "opaque", "menus", "positions", "story",
+             # the opaque parts of an imported story (issue 28): read before the per-scene work
+             "opaque_jumps", "maybe_reached", "maybe_reaches", "opaque_effects", "weak",
              # caches, not decisions: each process fills its own fix memo while it makes
              # cards (after the merge); the finding memo is set by incremental re-lint
              "fix_memo", "reuse"}

@@ -56,8 +56,10 @@ def test_explain_knows_every_verdict_label_code_and_finding():
     assert {"끝까지 닿음", "어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "shadowed", "stuck-combination"} <= set(names)
     for name in names:
         text = explain_text(name)
-        if name in {c.id for c in CHECKS} | {"SCHEMA"}:
+        if name in {c.id for c in CHECKS} | {"SCHEMA", "C11"}:
             assert text and text.startswith(name), name
+        elif name in ("판정 보류", "withheld"):
+            assert text and text.startswith("판정 보류 · withheld"), name
         else:
             assert text and "잡는 것:" in text and "고치는 법:" in text, name
     assert explain_text("no-such-thing") is None

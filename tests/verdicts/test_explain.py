@@ -69,7 +69,8 @@ def test_explain_without_a_name_lists_the_names_with_their_headlines(cli, domain
     groups = ["판정 (한국어 이름이나 코드)", "자동 검증"] + (["린트 발견"] if plugin.finding_kinds else [])
     assert all(g in lines for g in groups)
     entries = [line.strip() for line in lines if line.startswith("  ")]
-    assert len(entries) == len(plugin.rules()) + len(plugin.finding_kinds) + len(plugin.checks()) + 1
+    # (and the schema check and the withheld state every domain has)
+    assert len(entries) == len(plugin.rules()) + len(plugin.finding_kinds) + len(plugin.documented_checks()) + 2
     for rule in plugin.rules():
         # the label and code, then the headline after the dash of the docstring
         headline = rule.doc.strip().splitlines()[0].split(" — ", 1)[1]
@@ -96,3 +97,15 @@ def test_an_unknown_name_is_one_korean_message_with_the_names(cli):
     proc = cli("verdicts", "explain", "robot", "deplyo", check_code=2)
     assert "`deplyo`에 해당하는 판정, 발견 코드, 검증 번호가 없습니다." in proc.stderr and "`deploy`" in proc.stderr
     assert "'" not in proc.stderr
+
+
+def test_a_name_of_several_words_needs_no_quotes(cli):
+    """`storygraph explain 조건이 겹침` as the README writes it (issue 30, item 5), and the
+    kit's withheld state by its name or code."""
+    quoted = cli("storygraph", "explain", "조건이 겹침", check_code=0).stdout
+    assert cli("storygraph", "explain", "조건이", "겹침", check_code=0).stdout == quoted
+    assert cli("verdicts", "explain", "robot", "성공률", "미달", check_code=0).stdout == \
+        cli("verdicts", "explain", "robot", "성공률 미달", check_code=0).stdout
+    held = cli("storygraph", "explain", "판정", "보류", check_code=0).stdout
+    assert held.startswith("판정 보류 · withheld") and "`fail_on`에 `withheld`" in held
+    assert cli("verdicts", "explain", "mail", "withheld", check_code=0).stdout.startswith("판정 보류 · withheld")

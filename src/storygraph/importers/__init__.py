@@ -65,20 +65,29 @@ def detect(path: str | Path) -> str | None:
     ``.ink`` → ink; ``.ink.json`` (or a ``.json`` with ``inkVersion``) → ink-json;
     ``.twee``/``.tw`` → twee; ``.yarn`` → yarn; a folder holding ``startup.txt`` (or
     ``scenes/startup.txt``), or a ``startup.txt`` itself → choicescript; a folder whose
-    story files are all Twee (or all Yarn) files → twee (yarn): one story of them all.
+    story files are all Twee (or all Yarn) files → twee (yarn): one story of them all;
+    an ``.html``/``.htm`` file, or a folder holding one Twine HTML story and no other
+    story → twee (the importer reads Twine 2 archive and published HTML, Twine 1
+    published HTML, and says so when an HTML file holds no Twine story).
     """
     path = Path(path)
     name = path.name.lower()
     if path.is_dir():
         if (path / "startup.txt").is_file() or (path / "scenes" / "startup.txt").is_file():
             return "choicescript"
-        return _folder_format(path)
+        found = _folder_format(path)
+        if found is None:
+            from .twine_html import folder_html
+
+            if folder_html(path) is not None:
+                return "twee"
+        return found
     if name.endswith(".ink.json"):
         return "ink-json"
     suffix = path.suffix.lower()
     if suffix == ".ink":
         return "ink"
-    if suffix in (".twee", ".tw", ".twee3", ".tw3"):
+    if suffix in (".twee", ".tw", ".twee3", ".tw3", ".html", ".htm"):
         return "twee"
     if suffix == ".yarn":
         return "yarn"
@@ -119,7 +128,7 @@ def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> Im
         raise InputError(f"{path}: 파일이나 폴더가 없습니다.")
     fmt = fmt or detect(path)
     if fmt is None:
-        raise InputError(f"{path}: 어느 형식인지 알 수 없습니다 (.ink, .ink.json, .twee, .tw, .yarn, ChoiceScript의 startup.txt나 scenes 폴더를 주세요).")
+        raise InputError(f"{path}: 어느 형식인지 알 수 없습니다 (.ink, .ink.json, .twee, .tw, Twine의 .html, .yarn, ChoiceScript의 startup.txt나 scenes 폴더를 주세요).")
     if fmt not in FORMATS:
         raise InputError(f"{path}: 알 수 없는 형식(`{fmt}`)이라 읽지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).")
     if fmt == "ink":

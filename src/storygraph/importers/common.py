@@ -38,7 +38,7 @@ UNION_COLUMNS = (
     "branch_id", "from_scene", "to_scene", "condition_expr", "order_no", "kind",
     "condition_opaque", "condition_source", "once_only", "jump_opaque", "jump_source", "choice_text",
     "flag", "label", "type", "min_value", "max_value", "values",
-    "declared_at", "read_at", "written_at", "effect_opaque", "effect_source", "undeclared",
+    "declared_at", "read_at", "written_at", "read_opaque", "effect_opaque", "effect_source", "undeclared",
     "source_file", "source_line",
 )
 
@@ -203,15 +203,24 @@ class FlagRow:
     #: a write whose effect we cannot compute: the flag may take any value there
     effect_opaque: bool = False
     effect_source: str = ""
+    #: the story reads some variable by a name computed while playing (``{prefix & "n"}``,
+    #: ``State.variables[name]``): ``file:line: text`` of the first such read, which may
+    #: read this flag too
+    read_opaque: str = ""
     #: the format needs a declaration (ChoiceScript, ink) and there is none
     undeclared: bool = False
+    #: the first read or write in reading order (where an engine stops on an undeclared one)
+    first_use: str = ""
 
     def to_row(self) -> dict[str, Any]:
         return {"flag": self.flag, "label": self.label, "type": self.type, "min_value": _n(self.min_value),
                 "max_value": _n(self.max_value), "values": "|".join(self.values),
                 "declared_at": "|".join(self.declared_at), "read_at": "|".join(self.read_at),
-                "written_at": "|".join(self.written_at), "effect_opaque": "1" if self.effect_opaque else "",
-                "effect_source": self.effect_source, "undeclared": "1" if self.undeclared else ""}
+                "written_at": "|".join(self.written_at), "read_opaque": self.read_opaque,
+                "effect_opaque": "1" if self.effect_opaque else "",
+                "effect_source": self.effect_source,
+                # the place where the engine stops: the first use, in reading order
+                "undeclared": (self.first_use or "1") if self.undeclared else ""}
 
 
 def _b(v: bool) -> str:
@@ -586,6 +595,10 @@ class _FlagFacts:
     written_at: list[str] = field(default_factory=list)
     #: ``(place, source)`` of writes whose effect cannot be computed
     opaque_effects: list[tuple[str, str]] = field(default_factory=list)
+    #: every place recorded in the lists above (a set beside them: a flag may be read in
+    #: thousands of places), and the first read or write in reading order
+    seen_places: set[tuple[str, str]] = field(default_factory=set)
+    first_use: str | None = None
 
 
 def place(file: str | None, line: int | None) -> str:
@@ -593,10 +606,15 @@ def place(file: str | None, line: int | None) -> str:
     return f"{file or ''}:{line}" if line is not None else (file or "")
 
 
-def _add_place(places: list[str], file: str | None, line: int | None) -> None:
+def _add_place(facts: "_FlagFacts", kind: str, file: str | None, line: int | None) -> None:
+    """Record a ``declared``/``read``/``written`` place of ``facts`` (each place once)."""
     where = place(file, line)
-    if where and where not in places:
-        places.append(where)
+    if not where or (kind, where) in facts.seen_places:
+        return
+    facts.seen_places.add((kind, where))
+    getattr(facts, f"{kind}_at").append(where)
+    if kind != "declared" and facts.first_use is None:
+        facts.first_use = where
 
 
 class StoryBuilder:
@@ -616,6 +634,8 @@ class StoryBuilder:
         #: opaque jumps: index into ``branches`` -> the construct as written
         self._opaque_jumps: dict[int, str] = {}
         self._texts: dict[int, str] = {}
+        self._reads_any: list[tuple[str, str]] = []
+        self._writes_any: list[tuple[str, str]] = []
         self.accounted: dict[tuple[str, int], str] = {}
         self.constructs: list[Construct] = []
 
@@ -667,7 +687,18 @@ class StoryBuilder:
         interpolation, a header, a function body, a condition we could not translate).
         The conditions the builder translates are recorded as reads by :meth:`finish`."""
         facts = self.flag(key, None, file, line)
-        _add_place(facts.read_at, file, line)
+        _add_place(facts, "read", file, line)
+
+    def read_any(self, source: str, file: str | None = None, line: int | None = None) -> None:
+        """The story reads a variable whose name is computed while playing (``source``:
+        the construct as written): any variable may be read here, so none is called
+        unread (unused-flag, write-only-flag are withheld)."""
+        self._reads_any.append((place(file, line), " ".join(source.split())))
+
+    def write_any(self, source: str, file: str | None = None, line: int | None = None) -> None:
+        """The story writes a variable whose name is computed while playing (``*setref``):
+        any variable may take any value here (an opaque effect on every flag)."""
+        self._writes_any.append((place(file, line), " ".join(source.split())))
 
     def effect_opaque(self, key: str, source: str, file: str | None = None, line: int | None = None) -> None:
         """Variable ``key`` may change at ``file:line`` in a way we cannot compute
@@ -675,7 +706,7 @@ class StoryBuilder:
         finding about its range is given."""
         facts = self.flag(key, None, file, line)
         facts.unknown_change = True
-        _add_place(facts.written_at, file, line)
+        _add_place(facts, "written", file, line)
         facts.opaque_effects.append((place(file, line), " ".join(source.split())))
 
     def issue(self, file: str | None, line: int | None, reason: str, column: str | None = None) -> None:
@@ -704,10 +735,16 @@ class StoryBuilder:
 
     def declare(self, key: str, value: Any, file: str | None = None, line: int | None = None,
                 label: str | None = None, constant: bool = False) -> None:
+        """Record a declaration of ``key`` with its initial ``value`` (``None``: declared
+        with a value not known here, which widens its range as an unknown change does)."""
         facts = self.flag(key, label, file, line)
-        facts.declared.append(value)
+        if value is None:
+            # declared with a value not known here (``*temp x``, ``VAR x = f()``): it may be anything
+            facts.unknown_change = True
+        else:
+            facts.declared.append(value)
         facts.constant = facts.constant or constant
-        _add_place(facts.declared_at, file, line)
+        _add_place(facts, "declared", file, line)
 
     def assign(self, key: str, value: Any, file: str | None = None, line: int | None = None) -> None:
         """Record ``key = value``; ``value`` may be ``("+", n)``/``("-", n)`` for an
@@ -715,7 +752,7 @@ class StoryBuilder:
         expression: the range is widened past every constant it is compared with; use
         :meth:`effect_opaque` when the change cannot be bounded at all)."""
         facts = self.flag(key, None, file, line)
-        _add_place(facts.written_at, file, line)
+        _add_place(facts, "written", file, line)
         if isinstance(value, tuple):
             op, n = value
             if op in ("%+", "%-"):
@@ -747,7 +784,7 @@ class StoryBuilder:
                     nodes.append((node, src))
                     if not isinstance(node, Opaque):
                         for facts in self._learn(node):
-                            _add_place(facts.read_at, file, line)
+                            _add_place(facts, "read", file, line)
                     else:
                         self._read_names(src, file, line)
             prepared.append((index, from_scene, to_scene, cond, kind, file, line, once, nodes, via))
@@ -764,11 +801,13 @@ class StoryBuilder:
                     if any(t == "false" for t in texts):
                         texts = ["false"]
                     expr = " and ".join(f"({t})" if (len(texts) > 1 and " or " in t) else t for t in texts)
-                except Opaque as exc:
+                except Opaque:
+                    # not a problem of the story: our language cannot say it (randomness,
+                    # a variable compared with a variable …).  The branch is written as "may
+                    # or may not hold" (``condition_opaque``, the original in
+                    # ``condition_source``), its card's hedge says so, and what rests on it is
+                    # withheld (docs/importers.md, "What is exact, what is opaque")
                     expr, opaque, used = "", True, set()
-                    self.issue(file, line, f"조건 {quote_code(source)}에 {exc.what} 부분이 있어 우리 조건식으로 옮기지 못했으므로, "
-                                           f"이 분기는 조건 칸을 비우고 `condition_opaque`를 1로, 원문을 `condition_source`에 적었습니다.",
-                               column="condition_expr")
             jump = self._opaque_jumps.get(index)
             branches.append(BranchRow(f"{from_scene}#{n}", from_scene, to_scene, expr, n, kind, opaque,
                                       source if opaque else "", once, file, line,
@@ -825,7 +864,7 @@ class StoryBuilder:
             for key in (word, word.lstrip("$_")):
                 facts = self.flags.get(key)
                 if facts is not None:
-                    _add_place(facts.read_at, file, line)
+                    _add_place(facts, "read", file, line)
                     break
 
     def _ref(self, node: Any) -> _FlagFacts | None:
@@ -858,14 +897,22 @@ class StoryBuilder:
 
     def _flag_rows(self, types: dict[str, str]) -> list[FlagRow]:
         rows = []
+        if self._writes_any:  # a write by a computed name may change any flag
+            for f in self.flags.values():
+                if not f.opaque_effects:
+                    f.unknown_change = True
+                    f.opaque_effects.append(self._writes_any[0])
+        read_any = "".join(f"{where}: {src}" if where else src for where, src in self._reads_any[:1])
         for key, f in self.flags.items():
             if f.constant and not f.assigned:
                 continue  # constants are substituted into the conditions
             kind = types[key]
             row = FlagRow(f.name, f.label, kind, declared_at=list(f.declared_at), read_at=list(f.read_at),
                           written_at=list(f.written_at), effect_opaque=bool(f.opaque_effects),
-                          effect_source=" ".join(f"{where} {code(src)}" for where, src in f.opaque_effects[:1]),
-                          undeclared=(self.declarations_required and f.visit_of is None and not f.declared_at))
+                          effect_source="".join(f"{where}: {src}" if where else src for where, src in f.opaque_effects[:1]),
+                          undeclared=(self.declarations_required and f.visit_of is None and not f.declared_at),
+                          read_opaque=read_any,
+                          first_use=f.first_use or "")
             values = f.declared + f.assigned
             if kind == "int":
                 if f.visit_of is not None:

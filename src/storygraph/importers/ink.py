@@ -1,114 +1,1641 @@
-"""ink (inkle's scripting language, ``.ink`` source) → the three tables.
+"""ink (inkle's scripting language, ``.ink`` source) → the three tables, read by ink's
+own compiler.
 
-Scenes: the top of the story (``(top)``, the entry), every knot (``knot``), stitch
-(``knot.stitch``), labelled gather or choice (``knot.stitch.label``), unlabelled gather
-(``knot.gather-12``), choice body that holds more than one way on (``knot.choice-12``)
-and the continuation after a tunnel call (``knot.after-12``); ``END`` and ``DONE`` are
-ending scenes.  Branches: diverts are ``auto`` in reading order, choices are ``choice``
-(``once_only`` for ``*``), an invisible default choice (``* -> x``) is an ``auto``
-fallback after the choices.  See ``docs/importers.md``.
+The story is compiled by inkjs's compiler (the npm package ``inkjs``, pinned in
+``ink_bridge/package.json``) on Node.js: ``ink_bridge/bridge.js`` walks the runtime
+container tree the compiler builds - the flow the engine really runs - and reads what
+the runtime has lost (conditions as written, which names are globals, temporaries,
+parameters or constants, ``ref`` parameters, file and line) from the parsed hierarchy
+the compiler links to it.  It prints one JSON document; this module maps it into
+scenes, branches and flags through :class:`~.common.StoryBuilder`.
+
+Scenes: the top of the story (``(top)``, the entry), every knot (``knot``; not a knot that
+only names its stitches), stitch (``knot.stitch``), labelled gather or choice
+(``knot.stitch.label``), unlabelled gather (``knot.gather-12``), choice body that holds
+more than one way on (``knot.choice-12``), the continuation after a tunnel call or a
+thread that offers no choice (``knot.after-12``), and the copies of a tunnel's scenes
+made for its other calls (``knot.stitch@12``: the engine goes back to the call it came
+from); ``END`` and ``DONE`` are ending scenes.  See ``docs/importers.md``.
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import selectors
+import shutil
+import subprocess
+import tempfile
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from verdicts.errors import InputError
+from verdicts.korean import josa
 
-from .common import (Cond, Dialect, MAX_NESTING, Opaque, StoryBuilder, literal, negate, none_of, quote_code,
-                     read_text, translate, unreadable)
+from .common import MAX_NESTING, Construct, Cond, Opaque, StoryBuilder, negate, place, quote_code, read_text
 
-__all__ = ["import_ink", "import_ink_text"]
+__all__ = ["import_ink", "import_ink_text", "scan_constructs", "BRIDGE", "INKJS_VERSION"]
 
-_KNOT = re.compile(r"^\s*={2,}\s*(function\s+)?([^\W\d]\w*)\s*(\([^)]*\))?\s*=*\s*$")
-_STITCH = re.compile(r"^\s*=\s*([^\W\d]\w*)\s*(\([^)]*\))?\s*$")
-_CHOICE = re.compile(r"^\s*((?:[*+]\s*)+)(.*)$")
-_GATHER = re.compile(r"^\s*((?:-(?!>)\s*)+)(.*)$")
-_LABEL = re.compile(r"^\s*\(\s*([^\W\d]\w*)\s*\)")
-_DECL = re.compile(r"^\s*(VAR|CONST)\s+([^\W\d]\w*)\s*=\s*(.*?)\s*$")
-_LOGIC = re.compile(r"^\s*~\s*(.*)$")
-_ASSIGN = re.compile(r"^(?:temp\s+)?([^\W\d]\w*)\s*(=|\+=|-=|\+\+|--)\s*(.*)$")
-_DIVERT = re.compile(r"(->->|->)\s*([^\W\d][\w.]*)?(\s*\([^()]*\))?")
-_SEQ_WORDS = ("stopping", "cycle", "shuffle", "once")
-
-
-_INCLUDE = re.compile(r"^\s*INCLUDE\s+(.+?)\s*$")
-#: files an ink story may include, at most (INCLUDE chains and cycles are bounded)
+#: the bridge script and its pinned dependencies (``npm ci`` there: ``scripts/setup.sh``)
+BRIDGE = Path(__file__).resolve().with_name("ink_bridge")
+INKJS_VERSION = "2.4.0"
+#: how long the compiler may take, and how much it may print, before the story is refused
+TIMEOUT_SECONDS = 120
+MAX_OUTPUT_BYTES = 256 * 1024 * 1024
+#: files an ink story may include, at most
 MAX_INCLUDES = 200
+#: targets of one divert through a variable, at most, before it becomes an opaque jump
+MAX_DIVERT_TARGETS = 64
+#: how far a thread's choices are followed through its diverts, and how many scenes at most
+MAX_THREAD_DEPTH = 16
+MAX_THREAD_STEPS = 2000
+#: scenes copied for tunnel calls and threads (each call's own way back), at most; and the
+#: calls of one tunnel whose sharing of its scenes is looked into, at most
+MAX_COPIES = 3000
+MAX_SHARED_CALLS = 64
+
+_SETUP = "`bash scripts/setup.sh`"
 
 
-def import_ink(path: Path, name: str | None = None) -> "StoryBuilder":
-    """Read ``path`` and every file it ``INCLUDE``s (relative to the including file),
-    as one story whose scenes and branches point at their own file and line."""
+# ----------------------------------------------------------------------------- running the bridge
+
+
+def _node() -> str:
+    node = shutil.which("node") or shutil.which("nodejs")
+    if node is None:
+        raise InputError(f"ink 이야기는 ink 컴파일러(inkjs)로 읽는데 그 컴파일러를 돌릴 Node.js(`node`)가 없어 읽지 못했으니, "
+                         f"{_SETUP}를 실행해 Node.js와 inkjs {INKJS_VERSION}를 설치해 주세요.")
+    return node
+
+
+def _check_inkjs() -> None:
+    package = BRIDGE / "node_modules" / "inkjs" / "package.json"
+    try:
+        version = json.loads(package.read_text(encoding="utf-8")).get("version")
+    except (OSError, ValueError):
+        version = None
+    if version != INKJS_VERSION:
+        found = f"(지금은 {version}) " if version else ""
+        raise InputError(f"ink 이야기를 읽을 ink 컴파일러 inkjs {INKJS_VERSION}가 설치되어 있지 않아 {found}읽지 못했으니, "
+                         f"{_SETUP}를 실행해 설치해 주세요.")
+
+
+def _run_bridge(path: Path, text: str) -> dict:
+    """Compile ``path`` (whose text is ``text``) with the bridge; its JSON document.
+
+    Bounded: the compiler gets :data:`TIMEOUT_SECONDS` and may print
+    :data:`MAX_OUTPUT_BYTES`; past either, or when it cannot run, an
+    :class:`InputError` in Korean."""
+    node = _node()
+    _check_inkjs()
+    request = json.dumps({"main": str(path.resolve()), "text": text}, ensure_ascii=False).encode("utf-8")
+    env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
+    with tempfile.TemporaryFile() as stdin:
+        stdin.write(request)
+        stdin.seek(0)
+        try:
+            proc = subprocess.Popen([node, "--max-old-space-size=2048", "--stack-size=4000", str(BRIDGE / "bridge.js")],
+                                    stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(BRIDGE),
+                                    env=env)
+        except OSError as exc:
+            raise InputError(f"{path}: ink 컴파일러를 돌릴 Node.js를 실행하지 못했으니({exc.strerror or exc}) "
+                             f"{_SETUP}를 실행해 주세요.") from None
+        chunks: list[bytes] = []
+        size = 0
+        errors = b""
+        deadline = time.monotonic() + TIMEOUT_SECONDS
+        problem = None
+        with selectors.DefaultSelector() as sel:
+            sel.register(proc.stdout, selectors.EVENT_READ)
+            sel.register(proc.stderr, selectors.EVENT_READ)
+            open_streams = 2
+            while open_streams:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    problem = "time"
+                    break
+                for key, _ in sel.select(timeout=min(left, 1.0)):
+                    data = os.read(key.fileobj.fileno(), 1 << 20)
+                    if not data:
+                        sel.unregister(key.fileobj)
+                        open_streams -= 1
+                    elif key.fileobj is proc.stdout:
+                        chunks.append(data)
+                        size += len(data)
+                        if size > MAX_OUTPUT_BYTES:
+                            problem = "size"
+                            break
+                    else:
+                        errors = (errors + data)[-4000:]
+                if problem:
+                    break
+        if problem:
+            proc.kill()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:  # pragma: no cover - killed above
+            proc.kill()
+            proc.wait()
+        proc.stdout.close()
+        proc.stderr.close()
+    if problem == "time":
+        raise InputError(f"{path}: ink 컴파일러가 {TIMEOUT_SECONDS}초 안에 끝나지 않아 이 이야기를 읽지 않았습니다.")
+    if problem == "size":
+        raise InputError(f"{path}: ink 컴파일러가 내놓은 결과가 {MAX_OUTPUT_BYTES:,}바이트를 넘어 이 이야기를 읽지 않았습니다.")
+    raw = b"".join(chunks)
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        last = " ".join(errors.decode("utf-8", "replace").split())[-160:]
+        why = "메모리가 모자랐거나 " if "heap" in last.lower() or "memory" in last.lower() else ""
+        raise InputError(f"{path}: ink 컴파일러가 {why}도중에 멈춰(종료 코드 {proc.returncode}) 이 이야기를 읽지 못했습니다"
+                         + (f" ({quote_code(last, 120)})." if last else ".")) from None
+    if not isinstance(doc, dict):
+        raise InputError(f"{path}: ink 컴파일러의 결과를 알아볼 수 없어 이 이야기를 읽지 못했습니다.")
+    if doc.get("fatal") == "missing-inkjs":
+        raise InputError(f"ink 이야기를 읽을 ink 컴파일러 inkjs {INKJS_VERSION}를 Node.js가 찾지 못했으니, {_SETUP}를 실행해 설치해 주세요.")
+    return doc
+
+
+# ----------------------------------------------------------------------------- entry points
+
+
+def import_ink(path: Path, name: str | None = None) -> StoryBuilder:
+    """Compile ``path`` and every file it ``INCLUDE``s (relative to its folder, as
+    inklecate reads them) into one story whose scenes and branches point at their own
+    file and line."""
+    path = Path(path)
     main = name or str(path)
     text = read_text(path)
-    parts: list[tuple[str, str]] = [(main, text)]
-    problems: list[tuple[str, int, str]] = []
-    seen = {path.resolve()}
-    queue = [(path, main, text)]
-    while queue:
-        here, shown, body = queue.pop(0)
-        for no, line in enumerate(body.split("\n"), 1):
-            m = _INCLUDE.match(line)
-            if not m:
-                continue
-            target = here.parent / m.group(1)
-            shown_target = str(Path(shown).parent / m.group(1))
-            if target.resolve() in seen:
-                continue
-            if len(seen) >= MAX_INCLUDES:
-                problems.append((shown, no, f"불러오는 파일이 {MAX_INCLUDES}개를 넘어 이 줄의 파일은 읽지 않았습니다."))
-                continue
-            try:
-                included = read_text(target)
-            except InputError as exc:
-                problems.append((shown, no, f"이 줄이 불러오는 파일({quote_code(m.group(1))})을 읽지 못해({unreadable(exc, target)}) "
-                                            "그 파일의 장면은 옮기지 않았습니다."))
-                continue
-            seen.add(target.resolve())
-            parts.append((shown_target, included))
-            queue.append((target, shown_target, included))
-    builder = _Ink(main).run_files(parts)
-    for file, line, reason in problems:
-        builder.issue(file, line, reason)
-    return builder
+    return _Mapper(main, path, _run_bridge(path, text)).run()
+
+
+def import_ink_text(text: str, file: str) -> StoryBuilder:
+    """One ink text, compiled as a file named ``file`` in an empty folder (its
+    ``INCLUDE`` lines find nothing and are reported)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / (Path(file).name or "story.ink")
+        path.write_text(text, encoding="utf-8")
+        doc = _run_bridge(path, read_text(path))
+        return _Mapper(file, path, doc).run()
+
+
+# ----------------------------------------------------------------------------- expressions
+
+
+_OPS = {"==": "==", "!=": "!=", "<": "<", ">": ">", "<=": "<=", ">=": ">="}
+_LOGIC = {"&&": "and", "and": "and", "||": "or", "or": "or"}
+_ARITH = {"+", "-", "*", "/", "%", "mod"}
+_RUNTIME_ONLY = {"TURNS_SINCE", "TURNS", "CHOICE_COUNT", "READ_COUNT", "SEED_RANDOM"}
+
+
+def _literal(tree: Any, depth: int = 0) -> Any:
+    """The value of a literal (constants substituted), else ``None``."""
+    if not isinstance(tree, dict) or depth > MAX_NESTING:
+        return None
+    t = tree.get("t")
+    if t in ("int", "bool", "str"):
+        return tree.get("v")
+    if t == "float":
+        return float(tree.get("v"))
+    if t == "const":
+        return _literal(tree.get("value"), depth + 1)
+    if t == "un" and tree.get("op") == "-":
+        inner = _literal(tree.get("e"), depth + 1)
+        if isinstance(inner, (int, float)) and not isinstance(inner, bool):
+            return -inner
+    return None
+
+
+def _translate(tree: Any, depth: int = 0) -> Any:
+    """A JSON expression of the bridge as our AST (or raise :class:`Opaque`)."""
+    if not isinstance(tree, dict):
+        raise Opaque("읽지 못한 문법이 든")
+    if depth > MAX_NESTING:
+        raise Opaque(f"{MAX_NESTING}겹보다 깊이 중첩된")
+    t = tree.get("t")
+    if t == "int":
+        return ("int", int(tree["v"]))
+    if t == "float":
+        return ("float", str(tree["v"]))
+    if t == "bool":
+        return ("bool", bool(tree["v"]))
+    if t == "str":
+        return ("str", str(tree["v"]))
+    if t == "const":
+        return _translate(tree.get("value"), depth + 1)
+    if t == "var":
+        return ("name", tree["name"])
+    if t == "visit":
+        return ("visit", tree["scene"])
+    if t == "divert":
+        if tree.get("scene"):
+            return ("str", tree["scene"])
+        raise Opaque("찾지 못한 곳을 가리키는 값이 든")
+    if t == "temp":
+        raise Opaque("매개변수나 임시 변수(`temp`)를 따지는" if not tree.get("param") else "매개변수를 따지는")
+    if t == "list":
+        raise Opaque("목록(`LIST`) 값을 따지는")
+    if t == "all":
+        items = [_translate(x, depth + 1) for x in tree.get("items") or []]
+        if not items:
+            return ("bool", True)
+        node = items[0]
+        for x in items[1:]:
+            node = ("and", node, x)
+        return node
+    if t == "bin":
+        op = tree.get("op")
+        left, right = _translate(tree.get("l"), depth + 1), _translate(tree.get("r"), depth + 1)
+        if op in _OPS:
+            return ("cmp", _OPS[op], left, right)
+        if op in _LOGIC:
+            return (_LOGIC[op], left, right)
+        if op in _ARITH:
+            return ("arith", op, left, right)
+        if op in ("?", "has"):
+            return ("contains", left, right)
+        if op in ("!?", "hasnt"):
+            return ("not", ("contains", left, right))
+        raise Opaque(f"연산자({op})가 든")
+    if t == "un":
+        op = tree.get("op")
+        inner = _translate(tree.get("e"), depth + 1)
+        if op in ("!", "not"):
+            return ("not", inner)
+        if op == "-" and inner[0] == "int":
+            return ("int", -inner[1])
+        raise Opaque("산술 계산이 든")
+    if t == "call":
+        name = tree.get("name") or "?"
+        if name in ("RANDOM", "LIST_RANDOM"):
+            raise Opaque(f"무작위 값({name})이 든")
+        if name in _RUNTIME_ONLY:
+            raise Opaque(f"실행 중에만 알 수 있는 값({name})이 든")
+        if name.startswith("LIST_"):
+            raise Opaque(f"목록 함수({name})가 든")
+        raise Opaque(f"함수 호출({name})이 든")
+    raise Opaque("읽지 못한 문법이 든")
+
+
+def _ast(tree: Any) -> Any:
+    try:
+        return _translate(tree)
+    except Opaque as exc:
+        return exc
+    except RecursionError:  # pragma: no cover - bounded by MAX_NESTING
+        return Opaque("너무 깊이 중첩된")
+
+
+def _clean_source(src: str | None) -> str | None:
+    """A condition as written, without the braces and colon around it."""
+    if not src:
+        return src
+    text = src.strip()
+    if text.endswith(":"):
+        text = text[:-1].rstrip()
+    if text.startswith("{") and text.endswith("}") and text.count("{") == 1:
+        text = text[1:-1].strip()
+    return text
+
+
+def _render(tree: Any, depth: int = 0) -> str:
+    """An ink-like spelling of a JSON expression (when the source text is not at hand)."""
+    if not isinstance(tree, dict) or depth > 12:
+        return "…"
+    t = tree.get("t")
+    if t in ("int", "float"):
+        return str(tree.get("v"))
+    if t == "bool":
+        return "true" if tree.get("v") else "false"
+    if t == "str":
+        return json.dumps(tree.get("v"), ensure_ascii=False)
+    if t in ("var", "temp", "const", "list"):
+        return str(tree.get("name") or "…")
+    if t == "visit":
+        return str(tree.get("scene"))
+    if t == "divert":
+        return f"-> {tree.get('scene') or tree.get('text') or '?'}"
+    if t == "bin":
+        return f"{_render(tree.get('l'), depth + 1)} {tree.get('op')} {_render(tree.get('r'), depth + 1)}"
+    if t == "un":
+        op = tree.get("op")
+        return f"{op} {_render(tree.get('e'), depth + 1)}" if op == "not" else f"{op}{_render(tree.get('e'), depth + 1)}"
+    if t == "all":
+        return " and ".join(_render(x, depth + 1) for x in tree.get("items") or [])
+    if t == "call":
+        return f"{tree.get('name')}({', '.join(_render(x, depth + 1) for x in tree.get('args') or [])})"
+    return "…"
+
+
+# ----------------------------------------------------------------------------- the mapping
+
+
+_LOOSE_END = "Apparent loose end"
+#: compiler messages the tables say in their own way: a divert to a missing target is a
+#: branch to a scene that does not exist (`없는 장면을 가리킴`), an undeclared variable is a
+#: flag marked `undeclared`
+_SAID_BY_TABLES = ("Divert target not found", "Unresolved variable", "Variable could not be found to assign to")
+_INCLUDE_FAILED = re.compile(r"Failed to load: '(.*)'\.\s*Error:.*STORYGRAPH:([\w-]+)", re.S)
+_INCLUDE_WHY = {
+    "outside": "이야기 폴더 밖에 있어",
+    "not-file": "보통 파일이 아니라",
+    "missing": "없어",
+    "too-big": "너무 커서",
+    "too-many": f"불러오는 파일이 {MAX_INCLUDES}개를 넘어",
+    "encoding": "UTF-8도 CP949도 아닌 바이트가 있어",
+    "unreadable": "읽을 수 없어",
+}
+_ACCOUNTED = {
+    "function": "함수 안의 화살표는 값을 계산하는 함수의 흐름이라 장면 사이의 분기로 옮기지 않았습니다.",
+    "via": "선택지의 분기가 이 줄의 화살표로 곧장 가므로 이 줄은 그 분기에 담겼습니다.",
+    "thread-done": "스레드로 모은 선택지를 보여 주는 자리라 이야기의 끝으로 옮기지 않았습니다.",
+    "namespace": "자기 내용 없이 스티치만 담은 매듭이고 이 매듭 자체로 가는 화살표가 없어, 장면이 아니라 스티치들의 이름으로 두었습니다.",
+    "menu-end": "이야기 첫머리의 내용이 끝나는 자리라 앞의 메뉴를 보여 줄 뿐이므로 이야기의 끝으로 가는 분기로 옮기지 않았습니다.",
+}
 
 
 @dataclass
-class _Item:
-    kind: str  # content | choice | gather
-    line: int
-    text: str
-    level: int = 0
-    sticky: bool = False
-    ctx: Cond = field(default_factory=Cond)
-    label: str | None = None
+class _Fold:
+    """What running a thread adds to the menu of the scene that starts it."""
+
+    #: the choices on its way, each with the conditions on the way to it
+    choices: list[tuple[dict, Cond]] = field(default_factory=list)
+    #: ``("end", "END", cond, exit)``, ``("missing", name, cond, exit)``,
+    #: ``("opaque", source, cond, exit)``: the story ends, a divert to nowhere, a way we cannot follow
+    leaves: list[tuple[str, str, Cond, dict | None]] = field(default_factory=list)
+    #: the scenes (keys) it runs, and the ways into them it takes
+    context: set[str] = field(default_factory=set)
+    edges: set[tuple[str, str]] = field(default_factory=set)
+    #: where it ends: ``(scene key, the `-> DONE` exit)``, or ``(scene key, None)`` where the content runs out
+    ends: list[tuple[str, dict | None]] = field(default_factory=list)
+
+
+def _signature(e: dict) -> tuple:
+    """What an exit of the bridge says, whichever walk found it."""
+    cond = tuple((p.get("src"), p.get("neg"), p.get("line"), p.get("opaque")) for p in e.get("cond") or [])
+    return (e["k"], e.get("file"), e.get("line"), e.get("to"), e.get("which"), e.get("missing"), e.get("variable"),
+            e.get("invisible"), e.get("live"), cond)
 
 
 @dataclass
-class _Container:
-    scene_id: str
-    knot: str | None
-    stitch: str | None
-    line: int
-    items: list[_Item] = field(default_factory=list)
-    function: bool = False
+class _Copy:
+    """The scenes of one tunnel call's (or thread's) own way to its ``->->``: copies of
+    the tunnel's scenes, whose ``->->`` goes back to that call only."""
+
+    names: dict[str, str]  # scene (key) -> the copy's scene id
+    back: str  # the scene after the call
+    site: str  # the scene that calls
+    line: int | None  # the line of the call
+    region: frozenset[str]
 
 
-def _strip_comments(text: str) -> list[str]:
-    """Lines with ``//`` and ``/* */`` comments blanked (line numbers kept)."""
+@dataclass
+class _Flow:
+    name: str
+    function: bool
+    params: list[dict] = field(default_factory=list)
+
+
+class _Mapper:
+    def __init__(self, main: str, path: Path, doc: dict):
+        self.main = main
+        self.path = Path(path)
+        self.abs_main = str(Path(path).resolve())
+        self.doc = doc
+        self.b = StoryBuilder("ink", main, declarations_required=True)
+        self.ids: dict[str, str] = {}
+        self.key_of: dict[str, str] = {}  # scene id -> the bridge's key
+        self.scenes: dict[str, dict] = {}
+        self.folds: dict[str, _Fold] = {}  # thread target (key) -> what running it does
+        self.thread_only: set[str] = set()  # scenes only ever run inside a thread
+        self.merged: dict[str, str] = {}  # the continuation after a thread that offers choices -> its scene
+        self.hidden: set[str] = set()  # scenes (keys) not written: knots that only name their stitches
+        self.thread_returns: dict[str, list[str]] = {}  # scene only threads run -> where its thread ends go
+        self._model: dict[int, str] = {}  # thread exit -> "fold" | "run"
+        self._thread_ends: set[tuple[str, int | None]] = set()
+        self._run_targets: set[str] = set()  # one-scene targets of threads that only run
+        self._backs: dict[str, list[str]] = {}  # scene (key) -> where its `->->` (or thread end) goes back to
+        self._entry: dict[tuple[str, int, str], str] = {}  # (scene, call, target) -> the copy it enters
+        self._copies: list[_Copy] = []
+        self._copy: _Copy | None = None  # the copy being written
+        self._scene_key: str | None = None
+        self._regions: dict[str, frozenset[str]] = {}
+        self._succ_cache: dict[str, list[str]] | None = None
+        self._plain_succ: dict[str, list[str]] = {}
+        self._dead: set[tuple] = set()
+        self._pending: Cond | None = None  # the exit being written follows collected choices
+        self._order: dict[str, int] = {}
+        self.ends: set[str] = set()
+        self.flows: dict[str, _Flow] = {}
+        self.values: dict[str, list] = {}  # global variable -> value trees (declared and assigned)
+        self.lists: set[str] = set()
+        self._targets: dict[tuple, list | None] = {}  # a divert variable -> the scenes it may hold
+        self._too_many: set[tuple] = set()
+        self._exit_flow: dict[int, str | None] = {}
+        self._returns_to: dict[str, list[str]] | None = None
+
+    def file(self, name: str | None) -> str:
+        if name is None or name == self.abs_main:
+            return self.main
+        return str(Path(self.main).parent / name)
+
+    # ------------------------------------------------------------------ run
+
+    def run(self) -> StoryBuilder:
+        doc = self.doc
+        fatal = doc.get("fatal")
+        self._messages(doc.get("messages") or [])
+        if fatal:
+            detail = doc.get("detail") if fatal in ("parse", "export") else None
+            reason = ("이야기가 너무 깊이 중첩되어 ink 컴파일러가 끝까지 읽지 못했으므로" if fatal == "deep" else
+                      f"ink 컴파일러가 이야기를 끝까지 읽지 못했으므로({quote_code(detail or fatal, 100)})")
+            self.b.issue(self.main, None, f"{reason} 이 이야기의 장면과 분기는 옮기지 않았습니다.")
+            self._untranslated()
+            return self.b
+        for flow in doc.get("flows") or []:
+            if flow.get("name"):
+                self.flows[flow["name"]] = _Flow(flow["name"], bool(flow.get("function")), flow.get("params") or [])
+        self._declarations()
+        self._index()
+        self._threads()
+        self._calls()
+        self._scenes()
+        for sc in self._ordered:
+            self._exits(sc)
+        self._emit_copies()
+        for end in sorted(self.ends):
+            self.b.scene(end, f"이야기 끝 (-> {end})", None, None, ending=True)
+        self._assignments()
+        self._reads()
+        for acc in doc.get("accounted") or []:
+            self.b.account(self.file(acc.get("file")), acc.get("line"), _ACCOUNTED.get(acc.get("why"), acc.get("why", "")))
+        for issue in doc.get("issues") or []:
+            if issue.get("code") == "deep":
+                self.b.issue(self.file(issue.get("file")), issue.get("line"),
+                             f"선택지나 조건이 {MAX_NESTING}겹보다 깊게 중첩되어 그 안쪽은 옮기지 않았습니다.")
+        if doc.get("aborted"):
+            self.b.issue(self.main, None, "이야기의 흐름이 너무 크거나 복잡해 정해 둔 한도 안에서 다 따라가지 못했으므로, "
+                                          "뒤쪽의 분기 가운데 옮기지 않은 것이 있습니다.")
+        if doc.get("aborted") or doc.get("issues") or any(m.get("type") in ("error", "stopped")
+                                                          for m in doc.get("messages") or []):
+            self._untranslated()
+        return self.b
+
+    def _untranslated(self) -> None:
+        """After a problem already reported (the compiler's error, nesting too deep, a
+        limit reached), every construct line that did not become a branch, a scene or
+        an issue gets an issue of its own: nothing is dropped silently."""
+        covered: set[tuple[str, int]] = set()
+        for from_scene, to_scene, cond, kind, file, line, once, via in self.b.branches:
+            covered.add((file, line))
+            if via is not None:
+                covered.add((file, via))
+        covered.update((i.file, i.line) for i in self.b.issues)
+        covered.update(self.b.accounted)
+        lines = {(sc.source_file, sc.source_line) for sc in self.b.scenes.values()}
+        for c in _scan(self.path, self.main):
+            if (c.file, c.line) in covered:
+                continue
+            if c.kind == "scene" and (c.name in self.b.scenes or (c.file, c.line) in lines):
+                continue
+            what = "장면은" if c.kind == "scene" else "선택지나 화살표는"
+            self.b.issue(c.file, c.line, f"이 줄의 {what} 앞서 알린 문제(ink 컴파일러의 오류, 너무 깊은 중첩, 한도) 때문에 "
+                                         "표로 옮기지 못했습니다.")
+            covered.add((c.file, c.line))
+
+    # ------------------------------------------------------------------ messages
+
+    def _messages(self, messages: list[dict]) -> None:
+        for m in messages:
+            text = str(m.get("text") or "")
+            kind = m.get("type")
+            file = self.file(m.get("file")) if m.get("file") is not None or m.get("line") is not None else self.main
+            line = m.get("line")
+            if kind == "error" and any(text.startswith(s) for s in _SAID_BY_TABLES):
+                continue
+            if text.startswith(_LOOSE_END):
+                self.b.issue(file, line, "흐름이 여기서 내용 끝에 닿는데 끝내는 화살표(`-> END`, `-> DONE`)도, 선택지도, "
+                                         "다른 곳으로 가는 화살표도 없어 이 장면을 끝에 못 가는 곳으로 두었습니다.")
+                continue
+            inc = _INCLUDE_FAILED.search(text)
+            if inc:
+                why = _INCLUDE_WHY.get(inc.group(2), "읽을 수 없어")
+                self.b.issue(file, line, f"이 줄이 불러오는 파일({quote_code(inc.group(1))})은 {why} 읽지 않았으므로, "
+                                         "그 파일의 장면은 옮기지 않았습니다.")
+                continue
+            if text.startswith("Recursive INCLUDE detected"):
+                self.b.issue(file, line, "이 줄이 불러오는 파일은 이미 읽고 있는 파일이라(`INCLUDE`가 돌고 돕니다) 다시 읽지 않았습니다.")
+                continue
+            if kind == "todo":
+                continue  # the author's own TODO note
+            if kind == "stopped":
+                self.b.issue(file, line, f"ink 컴파일러가 이 줄의 {josa(quote_code(text), '을/를')} 읽지 못하고 멈춰, 이 줄부터 파일 끝까지는 "
+                                         "이야기에 들어가지 않았습니다.")
+                continue
+            said = "오류" if kind == "error" else "경고"
+            self.b.issue(file, line, f"ink 컴파일러가 이 줄에 {said}({quote_code(text, 160)})를 냈습니다.")
+
+    # ------------------------------------------------------------------ declarations
+
+    def _declarations(self) -> None:
+        doc = self.doc
+        for lst in doc.get("lists") or []:
+            self.lists.add(lst["name"])
+            self.b.issue(self.file(lst.get("file")), lst.get("line"),
+                         "LIST 선언은 목록 값을 다루는데 우리 플래그는 참거짓·정수·열거형뿐이라 옮기지 않았고, 이 목록을 쓰는 조건은 알 수 없는 조건으로 남습니다.")
+        for decl in doc.get("decls") or []:
+            name = decl["name"]
+            file, line = self.file(decl.get("file")), decl.get("line")
+            tree = decl.get("value")
+            self.values.setdefault(name, []).append(tree)
+            value = self._value(tree)
+            if value is None:
+                # declared with a value we cannot compute: declared here, any value
+                facts = self.b.flag(name, name, file, line)
+                if place(file, line) not in facts.declared_at:
+                    facts.declared_at.append(place(file, line))
+                self.b.effect_opaque(name, f"VAR {name} = {decl.get('src') or _render(tree)}", file, line)
+            else:
+                self.b.declare(name, value, file, line, label=name)
+        # every value a global may hold (a divert through it goes to each of them)
+        for a in doc.get("assigns") or []:
+            if a.get("scope") in ("global", "undeclared"):
+                self.values.setdefault(a["name"], []).append({"t": "step"} if a.get("inc") else a.get("value"))
+        for call in doc.get("calls") or []:
+            # a variable passed to a `ref` parameter may be changed there (passed by value
+            # it may not: `-> landfall(next_stop)` leaves next_stop as it is)
+            info = self.flows.get(call.get("target") or "")
+            params = info.params if info is not None else None
+            for index, arg in enumerate(call.get("args") or []):
+                by_ref = params is None or (index < len(params) and params[index].get("ref"))
+                if arg.get("ref") and arg.get("scope") in ("global", "undeclared") and by_ref:
+                    self.values.setdefault(arg["ref"], []).append({"t": "ref"})
+
+    def _value(self, tree: Any) -> Any:
+        """A declared or assigned value: a literal, or the scene a divert target names."""
+        if isinstance(tree, dict) and tree.get("t") == "divert":
+            return tree.get("scene")
+        return _literal(tree)
+
+    # ------------------------------------------------------------------ scenes
+
+    def _index(self) -> None:
+        """The bridge's scenes by key, their ids, their order, and the flow of every exit."""
+        scenes = self.doc.get("scenes") or []
+        files: dict[str | None, int] = {self.abs_main: 0}
+        for name in self.doc.get("files") or []:   # in the order the compiler included them
+            files.setdefault(name, len(files))
+        for sc in scenes:
+            self.ids[sc["key"]] = sc["id"]
+            self.key_of[sc["id"]] = sc["key"]
+            self.scenes[sc["key"]] = sc
+            files.setdefault(sc.get("file"), len(files))
+            for e in sc.get("exits") or []:
+                self._exit_flow[id(e)] = sc.get("flow")
+        self._ordered = sorted(scenes, key=lambda s: (s["kind"] != "top", files.get(s.get("file"), 0),
+                                                      s.get("line") or 0, int(s["key"][1:])))
+        self._order = {sc["key"]: n for n, sc in enumerate(self._ordered)}
+
+    def _scenes(self) -> None:
+        for sc in self._ordered:
+            if sc["key"] in self.merged:
+                continue   # read as part of the scene whose thread it follows
+            if sc["key"] in self.hidden:
+                continue   # accounted for where it was found (_namespaces)
+            self.b.scene(sc["id"], self._title(sc), self.file(sc.get("file")), sc.get("line"), entry=sc["kind"] == "top")
+
+    def _title(self, sc: dict) -> str:
+        kind, line = sc["kind"], sc.get("line")
+        flow = sc.get("flow") or "(top)"
+        if kind == "top":
+            return "이야기 시작"
+        if kind in ("knot", "stitch"):
+            return sc["id"]
+        if kind == "gather":
+            return sc["id"].rsplit(".", 1)[-1] if not sc["id"].rsplit(".", 1)[-1].startswith("gather-") else f"{flow} {line}번째 줄의 모임"
+        if kind in ("choice", "label"):
+            return sc.get("title") or f"{line}번째 줄의 선택지"
+        if kind == "after" and sc.get("after") == "thread":
+            return f"{flow} {line}번째 줄 스레드 다음"
+        if kind == "after":
+            return f"{flow} {line}번째 줄 터널에서 돌아온 뒤"
+        return sc["id"]
+
+    # ------------------------------------------------------------------ conditions
+
+    def _cond(self, parts: list[dict]) -> Cond:
+        cond = Cond()
+        for p in parts:
+            if "opaque" in p:
+                what = {"sequence": "차례나 무작위로 고르는 대안(sequence/shuffle)이 든"}.get(p["opaque"], "읽지 못한 조건이 든")
+                node: Any = Opaque(what)
+                src = p.get("src") or "{…}"
+            else:
+                node = _ast(p.get("expr"))
+                src = _clean_source(p.get("src")) or _render(p.get("expr"))
+            if p.get("neg"):
+                node = negate(node)
+                src = f"not ({src})"
+            cond = cond.and_(node, src)
+        return cond
+
+    # ------------------------------------------------------------------ exits
+
+    def _exits(self, sc: dict) -> None:
+        key = sc["key"]
+        if key in self.hidden or key in self.merged:
+            return   # no scene, or read as part of the scene whose thread it follows
+        self._emit(key, self.ids[key], None)
+
+    def _emit(self, key: str, scene: str, copy: _Copy | None) -> None:
+        """Write the branches of scene ``key`` as scene ``scene`` (the scene itself, or
+        its copy for one tunnel call or thread: ``copy``)."""
+        self._copy = copy
+        self._scene_key = key
+        # a thread that offers choices does not split the scene: what follows the `<-`
+        # (its continuation) is read as this scene's, in place
+        pairs = self._expanded(key, set())
+        exits = [e for e, _ in pairs]
+        src = {id(e): k for e, k in pairs}
+        if copy is not None:   # what nobody reaches is said once, in the scene itself
+            exits = [e for e in exits if e.get("live")]
+        # an invisible default choice is a fallback: after every choice of the scene (a
+        # thread's choices are choices of this menu)
+        choices = [k for k, e in enumerate(exits)
+                   if (e["k"] == "choice" and not e.get("invisible")) or self._model.get(id(e)) == "fold"]
+        if choices:
+            last = choices[-1]
+            fallbacks = [e for k, e in enumerate(exits) if e["k"] == "choice" and e.get("invisible") and k < last]
+            if fallbacks:
+                moved = {id(e) for e in fallbacks}
+                rest = [e for e in exits if id(e) not in moved]
+                at = next(k for k, e in enumerate(rest) if e is exits[last]) + 1
+                exits = rest[:at] + fallbacks + rest[at:]
+        thread_done: list[dict] = []
+        kept = []
+        offered = False
+        for e in exits:
+            if e.get("live") and ((e["k"] == "choice" and not e.get("invisible")) or self._model.get(id(e)) == "fold"):
+                offered = True
+            if offered and e["k"] == "end" and e.get("live"):
+                if e.get("which") == "DONE" and any(self._model.get(id(x)) == "fold" and x.get("live") for x in exits):
+                    # `-> DONE` after a thread that offers choices shows them: no ending
+                    thread_done.append(e)
+                    continue
+                if e.get("generated"):
+                    # the end the compiler adds where the top of the story runs out: after a
+                    # menu it shows the menu (the story ends there only when no choice is
+                    # offered, as when a scene's content runs out)
+                    self.b.account(self.file(e.get("file")), e.get("line"), _ACCOUNTED["menu-end"])
+                    continue
+            kept.append(e)
+        exits = kept
+        pending = self._pending_choices(exits)
+        run_back = self._run_back(key)
+        back = self.thread_returns.get(key) if copy is None else None
+        for e in exits:
+            self._pending = pending.get(id(e))
+            if e["k"] == "end" and e.get("which") == "DONE" and e.get("live"):
+                if run_back:   # a thread that only runs ends here: the flow goes on after its `<-`
+                    self._go_back(scene, e, run_back)
+                    continue
+                if back and (src[id(e)], id(e)) in self._thread_ends:
+                    self._return_from_thread(scene, e, back)
+                    continue
+            self._exit(scene, e, thread_done, src[id(e)])
+        self._pending = None
+        for k in dict.fromkeys(src.values()):
+            at = self.scenes[k].get("runsOutAt")
+            if not at or not self.scenes[k].get("runsOut"):
+                continue
+            where = {"cond": [], "file": at.get("file"), "line": at.get("line")}
+            if run_back and k == key:
+                self._go_back(scene, where, run_back)
+            elif back and self.thread_returns.get(k) and (k, None) in self._thread_ends:
+                # the thread's content ends here: the thread ends, and so does its part of the menu
+                self._return_from_thread(scene, where, self.thread_returns[k])
+        self._copy = None
+        self._scene_key = None
+
+    def _expanded(self, key: str, seen: set) -> list[tuple[dict, str]]:
+        """The exits of scene ``key``, with the exits of the continuation of every thread
+        that offers choices in its place (each with the key of the scene it comes from)."""
+        out: list[tuple[dict, str]] = []
+        if key in seen or len(seen) > MAX_THREAD_STEPS:
+            return out
+        seen.add(key)
+        exits = self.scenes[key].get("exits") or []
+        own = {_signature(x) for x in exits}
+        for e in exits:
+            out.append((e, key))
+            if self._model.get(id(e)) == "fold" and e.get("cont") in self.scenes:
+                # a thread under a condition (`{x: <- talk}`): the scene's own walk went on
+                # after the block too; what both walked is written once
+                have = own | {_signature(x) for x, _ in out}
+                out.extend(pair for pair in self._expanded(e["cont"], seen) if _signature(pair[0]) not in have)
+        return out
+
+    def _pending_choices(self, exits: list[dict]) -> dict[int, Cond]:
+        """The ways on the flow takes after it has collected choices (choices inside a
+        conditional, ``{c: * [A]}``, followed by a divert, a tunnel call or a
+        ``->->``): the engine takes them at once and keeps the collected choices for
+        the next menu it shows, so neither waits for the other - each such way becomes a
+        ``choice`` of the menu, under the conditions on the way to it (the negations of
+        the ways out before it).  ``-> END`` there ends the story before any menu is
+        shown: it moves before the choices (``exits`` is reordered in place)."""
+        out: dict[int, Cond] = {}
+        guard = Cond()
+        seen_choice = None
+        ends = []
+        for n, e in enumerate(exits):
+            if not e.get("live"):
+                continue
+            k = e["k"]
+            if (k == "choice" and not e.get("invisible")) or self._model.get(id(e)) == "fold":
+                if seen_choice is None:
+                    seen_choice = n
+                continue
+            if k == "choice" or (k == "end" and e.get("which") == "DONE") or k not in ("go", "end", "tunnel", "return", "thread"):
+                continue   # a fallback, the end that shows the menu
+            own = self._cond(e.get("cond") or [])
+            if seen_choice is not None:
+                out[id(e)] = guard
+                if k == "end":
+                    ends.append(e)
+            if own:
+                guard = guard.plus(self._negated(own))
+        if ends and seen_choice is not None:
+            first = exits[seen_choice]
+            for e in ends:
+                exits.remove(e)
+            at = exits.index(first)
+            exits[at:at] = ends
+        return out
+
+    def _way(self, kind: str, cond: Cond, e: dict) -> tuple[str, Cond]:
+        """The kind and condition of a way on: a ``choice`` under the conditions on the
+        way to it when it follows collected choices (:meth:`_pending_choices`; ``-> END``
+        stays ``auto``, before the choices)."""
+        if self._pending is None:
+            return kind, cond
+        return (kind if e["k"] == "end" else "choice"), self._pending.plus(cond)
+
+    def _name(self, key: str) -> str:
+        """The scene a way to ``key`` goes to: its copy when the scene being written is a
+        copy and ``key`` is in it, else the scene itself (or the scene a continuation
+        after a thread is read into)."""
+        seen = set()
+        while key in self.merged and key not in seen:
+            seen.add(key)
+            key = self.merged[key]
+        if self._copy is not None and key in self._copy.names:
+            return self._copy.names[key]
+        return self.ids.get(key, key)
+
+    def _exit(self, scene: str, e: dict, thread_done: list[dict], src: str | None = None) -> None:
+        b = self.b
+        k = e["k"]
+        if not e.get("live"):
+            # what follows a divert is written where it stands, once (continuations walk it again)
+            mark = (k, e.get("file"), e.get("line"), e.get("to"), e.get("which"), e.get("missing"), e.get("variable"))
+            if mark in self._dead:
+                return
+            self._dead.add(mark)
+        cond = self._cond(e.get("cond") or [])
+        file, line = self.file(e.get("file")), e.get("line")
+        if k == "go":
+            if e.get("variable"):
+                self._divert(scene, e, cond, file, line, f"-> {e['variable']}")
+                return
+            kind, cond = self._way("auto", cond, e)
+            b.branch(scene, self._target(e), cond or None, kind, file, line)
+        elif k == "end":
+            self.ends.add(e["which"])
+            kind, cond = self._way("auto", cond, e)
+            b.branch(scene, e["which"], cond or None, kind, file, line)
+        elif k == "choice":
+            kind = "auto" if e.get("invisible") else "choice"
+            via = e.get("via")
+            via_line = None
+            if via and self.file(via.get("file")) == file:
+                via_line = via.get("line")
+            if via and via.get("line") is not None:
+                b.account(self.file(via.get("file")), via.get("line"), _ACCOUNTED["via"])
+            to = e["end"] if e.get("end") else self._target(e)
+            if e.get("end"):
+                self.ends.add(e["end"])
+            b.branch(scene, to, cond or None, kind, file, line, bool(e.get("once")) and kind == "choice", via=via_line,
+                     text=e.get("text") or None)
+        elif k == "tunnel":
+            if e.get("variable") and self._divert_targets(e) is None:
+                kind, cond = self._way("auto", cond, e)
+                b.jump_opaque(scene, f"-> {e['variable']} ->", cond or None, kind, file, line)
+                b.issue(file, line, f"변수 {quote_code(e['variable'])}에 담긴 곳으로 가는 터널이라 어느 장면으로 들어가는지 정하지 못해, "
+                                    "그곳에서 돌아오는 분기는 옮기지 않았습니다.")
+                return
+            self._divert(scene, e, cond, file, line, f"-> {e.get('variable')} ->", call=True)
+        elif k == "return":
+            self._return(scene, e, cond, file, line, src)
+        elif k == "thread":
+            self._thread(scene, e, cond, file, line, thread_done)
+
+    def _target(self, e: dict) -> str:
+        if e.get("to"):
+            return self._name(e["to"])
+        return str(e.get("missing") or "?")
+
+    # ------------------------------------------------------------------ diverts through variables
+
+    def _divert_targets(self, e: dict) -> list[tuple[str, Cond]] | None:
+        """The scenes (keys) a divert, tunnel call or thread goes to, each with the
+        condition under which it goes there (``d == -> x`` for a global ``d``); ``[]``
+        for a target that does not exist; ``None`` when a value of its variable is not a
+        literal divert target (or there are too many), an opaque jump."""
+        if e.get("to"):
+            return [(e["to"], Cond())]
+        if not e.get("variable"):
+            return []
+        known, flag, name = self._variable_values(e)
+        if known is None or len(known) > MAX_DIVERT_TARGETS:
+            return None
+        out: list[tuple[str, Cond]] = []
+        for target in known:
+            key = self.key_of.get(target)
+            if key is None:
+                continue
+            extra = Cond([(("cmp", "==", ("name", name), ("str", target)), f"{name} == -> {target}")]) if flag else Cond()
+            out.append((key, extra))
+        return out
+
+    def _variable_values(self, e: dict) -> tuple[list[str] | None, bool, str]:
+        """The scenes (ids) the variable of a divert may hold, whether it is a story flag
+        (a global) rather than a parameter or temporary, and its name."""
+        name, scope = e["variable"], e.get("scope")
+        flag = scope in ("global", "undeclared")
+        key = (name,) if flag else (name, self._flow_of_exit(e))
+        if key not in self._targets:
+            trees = self.values.get(name, []) if flag else self._parameter_values(key[1], name)
+            if not flag:
+                # a story variable passed as the argument (`-> landfall(next_stop)`): its values
+                trees = [v for t in trees for v in (self.values.get(t["name"], [None])
+                                                   if isinstance(t, dict) and t.get("t") == "var" else [t])]
+            literal = bool(trees) and all(isinstance(t, dict) and t.get("t") == "divert" and t.get("scene") for t in trees)
+            self._targets[key] = list(dict.fromkeys(t["scene"] for t in trees)) if literal else None
+        return self._targets[key], flag, name
+
+    def _divert(self, scene: str, e: dict, cond: Cond, file: str, line: int | None, source: str,
+                call: bool = False) -> None:
+        """A divert or tunnel call (``call``) through a variable or to a plain target: a
+        branch to every scene it may go to (a tunnel call: into the copy of the tunnel
+        made for this call, when there is one)."""
+        targets = self._divert_targets(e)
+        flag = True
+        if e.get("variable"):
+            known, flag, name = self._variable_values(e)
+            if known is not None and len(known) > MAX_DIVERT_TARGETS:
+                key = (name,) if flag else (name, self._flow_of_exit(e))
+                if key not in self._too_many:
+                    self._too_many.add(key)
+                    self.b.issue(file, line, f"변수 {quote_code(name)}에 담길 수 있는 곳이 {len(known):,}군데로 너무 많아"
+                                             f"(최대 {MAX_DIVERT_TARGETS}군데) 그 변수를 거치는 화살표는 하나하나 분기로 옮기지 않고 "
+                                             "어디로 갈지 모르는 분기로 두었습니다.")
+        if targets is None:
+            kind, cond = self._way("auto", cond, e)
+            self.b.jump_opaque(scene, source, cond or None, kind, file, line)
+            return
+        if not targets:
+            kind, cond = self._way("auto", cond, e)
+            self.b.branch(scene, self._target(e), cond or None, kind, file, line)
+            return
+        # a parameter or temporary: the caller, not a flag, decides
+        kind, cond = self._way("choice" if not flag and len(targets) > 1 else "auto", cond, e)
+        for key, extra in targets:
+            dest = self._entry.get((scene, id(e), key), self._name(key)) if call else self._name(key)
+            self.b.branch(scene, dest, cond.plus(extra) or None, kind, file, line)
+
+    def _parameter_values(self, flow: str | None, name: str) -> list:
+        """The values a parameter or temporary holding a divert target may take: the
+        arguments every call passes, the assignments in its flow."""
+        trees: list = []
+        for a in self.doc.get("assigns") or []:
+            if a.get("name") == name and a.get("flow") == flow and a.get("scope") in ("temp", "param"):
+                trees.append(a.get("value"))
+        knot = (flow or "").split(".")[0]
+        for f in (flow, knot):
+            info = self.flows.get(f or "")
+            if info is None:
+                continue
+            names = [p.get("name") for p in info.params]
+            if name not in names:
+                continue
+            index = names.index(name)
+            for call in self.doc.get("calls") or []:
+                if call.get("target") == f and index < len(call.get("args") or []):
+                    trees.append(call["args"][index].get("value"))
+            for s in self.doc.get("scenes") or []:
+                for x in s.get("exits") or []:
+                    if x.get("to") and self.ids.get(x["to"]) == f and x.get("args") and index < len(x["args"]):
+                        trees.append(x["args"][index])
+            break
+        return trees
+
+    def _flow_of_exit(self, e: dict) -> str | None:
+        return self._exit_flow.get(id(e))
+
+    # ------------------------------------------------------------------ the graph of the bridge's scenes
+
+    def _succ(self) -> dict[str, list[str]]:
+        """Where the flow may go from each scene (keys): diverts, threads, choices, and
+        from a tunnel call to what follows it (not into the tunnel: that returns)."""
+        if self._succ_cache is not None:
+            return self._succ_cache
+        succ: dict[str, list[str]] = {}
+        self._succ_cache = succ
+        returns = {sc["key"] for sc in self.scenes.values()
+                   if any(e["k"] == "return" and e.get("live") for e in sc.get("exits") or [])}
+        for sc in self.scenes.values():
+            nxt = succ.setdefault(sc["key"], [])
+            for e in sc.get("exits") or []:
+                if e["k"] == "tunnel":
+                    if e.get("cont") in self.scenes:
+                        nxt.append(e["cont"])
+                elif e["k"] in ("go", "thread"):
+                    nxt.extend(to for to, _ in self._divert_targets(e) or [])
+                    if e["k"] == "thread" and e.get("cont") in self.scenes:
+                        nxt.append(e["cont"])
+                elif e["k"] == "choice" and e.get("to") in self.scenes:
+                    nxt.append(e["to"])
+        self._plain_succ = {k: list(v) for k, v in succ.items()}
+        # what follows a tunnel call is reached only when the tunnel can come back: drop
+        # the continuations of tunnels from which no `->->` can be reached (they divert away)
+        for sc in self.scenes.values():
+            for e in sc.get("exits") or []:
+                if e["k"] == "tunnel" and e.get("cont") in self.scenes:
+                    targets = self._divert_targets(e)
+                    if targets is not None and not any(self._reach(to, plain=True) & returns for to, _ in targets):
+                        succ[sc["key"]] = [n for n in succ[sc["key"]] if n != e["cont"]]
+        return succ
+
+    def _reach(self, start: str, plain: bool = False) -> set[str]:
+        """The scenes the flow may reach from ``start`` (``plain``: also what follows
+        tunnels that never come back)."""
+        seen = {start}
+        stack = [start]
+        succ = self._succ()
+        if plain:
+            succ = self._plain_succ
+        while stack:
+            for n in succ.get(stack.pop(), ()):
+                if n not in seen:
+                    seen.add(n)
+                    stack.append(n)
+        return seen
+
+    def _entries(self) -> dict[str, set[tuple[str, str]]]:
+        """Every way into each scene (key): ``(from, how)``, ``how`` one of ``thread``,
+        ``flow`` (divert, tunnel, return, what follows a thread) and ``choice``."""
+        entries: dict[str, set[tuple[str, str]]] = {}
+        for sc in self.scenes.values():
+            for e in sc.get("exits") or []:
+                k = e["k"]
+                if k in ("go", "tunnel", "thread"):
+                    for to, _ in self._divert_targets(e) or []:
+                        entries.setdefault(to, set()).add((sc["key"], "thread" if k == "thread" else "flow"))
+                    if e.get("cont") in self.scenes and k == "thread":
+                        entries.setdefault(e["cont"], set()).add((sc["key"], "flow"))
+                elif k == "choice" and e.get("to"):
+                    entries.setdefault(e["to"], set()).add((sc["key"], "choice"))
+        for ret, conts in self._return_map().items():
+            for cont in conts:
+                entries.setdefault(cont, set()).add((ret, "flow"))
+        return entries
+
+    def _namespaces(self, entries: dict[str, set[tuple[str, str]]]) -> None:
+        """A knot with no content of its own that nothing diverts to (``=== game ===``
+        holding ``= init`` …, entered as ``-> game.init``) is a name for its stitches,
+        not a place: no scene, so it is not called unreached."""
+        for sc in self.scenes.values():
+            exits = sc.get("exits") or []
+            if sc["kind"] != "knot" or entries.get(sc["key"]) or len(exits) != 1:
+                continue
+            e = exits[0]
+            to = self.scenes.get(e.get("to") or "")
+            if (e["k"] == "go" and e.get("generated") and not e.get("cond") and to is not None
+                    and to["kind"] == "stitch" and to["id"].startswith(sc["id"] + ".")):
+                self.hidden.add(sc["key"])
+                self.b.account(self.file(sc.get("file")), sc.get("line"), _ACCOUNTED["namespace"])
+                self.b.account(self.file(e.get("file")), e.get("line"), _ACCOUNTED["namespace"])
+
+    # ------------------------------------------------------------------ threads
+
+    def _threads(self) -> None:
+        """Run every thread (``<- t``) as the engine does.
+
+        A thread runs ``t`` at once, inside the scene that starts it: its text, its
+        changes, its diverts and the tunnels it calls; its choices join that scene's
+        menu; at ``-> DONE`` or the end of its content the thread ends and the scene goes
+        on after the ``<-`` (*Writing with ink*, "Threads"; the runtime's ``Done`` and
+        ``PopThread``).  Two cases:
+
+        * a thread that may offer a choice (``fold``): the scene keeps its menu in one
+          place - the thread's choices are branches of the scene at the ``<-`` line, the
+          flow after the ``<-`` stays the scene's, and a ``choice`` branch into ``t``
+          (offered when one of its choices is) keeps ``t`` reached; where the thread
+          ends (``-> DONE``, the end of its content) ``t`` goes back to the scene, when
+          ``t`` is only ever run inside threads;
+        * a thread that offers nothing (``run``: it only changes variables, or ends the
+          story): an ``auto`` branch into ``t`` at the ``<-`` line, and where the thread
+          ends, back to what follows the ``<-`` (a scene ``….after-<line>``, as after a
+          tunnel call).  A one-scene ``t`` goes back to that ``<-`` only, as the
+          engine's does: it is copied for each ``<-`` but one (see :meth:`_calls`)."""
+        thread_exits: list[tuple[str, dict]] = []
+        for sc in self.scenes.values():
+            for e in sc.get("exits") or []:
+                if e["k"] == "thread":
+                    thread_exits.append((sc["key"], e))
+                    for to, _ in self._divert_targets(e) or []:
+                        self._fold_thread(to)
+        for host, e in thread_exits:
+            targets = self._divert_targets(e)
+            offers = targets is None or any(self.folds[to].choices or any(x[0] == "opaque" for x in self.folds[to].leaves)
+                                            for to, _ in targets)
+            self._model[id(e)] = "fold" if offers else "run"
+            if offers and e.get("cont") in self.scenes:
+                self.merged[e["cont"]] = host
+        entries = self._entries()
+        self._namespaces(entries)
+        if not thread_exits:
+            return
+        # the scenes only ever run inside threads
+        context: set[str] = set()
+        inside: set[tuple[str, str]] = set()
+        for fold in self.folds.values():
+            context |= fold.context
+            inside |= fold.edges
+        only = {k for k in context if self.scenes[k]["kind"] != "top"}
+        changed = True
+        while changed:
+            changed = False
+            for k in sorted(only):
+                for frm, how in entries.get(k, ()):
+                    if how == "thread" or (how == "flow" and frm in only and (frm, k) in inside):
+                        continue
+                    only.discard(k)
+                    changed = True
+                    break
+        self.thread_only = only
+        # where each thread ends, and where the flow goes from there
+        for host, e in thread_exits:
+            for to, _ in self._divert_targets(e) or []:
+                fold = self.folds[to]
+                if self._model[id(e)] == "run" and self._simple(to):
+                    self._run_targets.add(to)   # a call of its own: see _calls
+                    continue
+                back = self._name(host) if self._model[id(e)] == "fold" else self.ids.get(e.get("cont"))
+                if back is None:
+                    continue
+                for k, exit_ in fold.ends:
+                    if k in only:
+                        self._thread_ends.add((k, id(exit_) if exit_ is not None else None))
+                        self.thread_returns.setdefault(k, [])
+                        if back not in self.thread_returns[k]:
+                            self.thread_returns[k].append(back)
+
+    def _simple(self, key: str) -> bool:
+        """Whether the thread target ``key`` is one scene that only ends (a knot that
+        counts time and says ``-> DONE``)."""
+        fold = self.folds[key]
+        sc = self.scenes[key]
+        return (fold.context == {key} and sc["kind"] != "top"
+                and all(e["k"] == "end" for e in sc.get("exits") or [] if e.get("live")))
+
+    def _fold_thread(self, start: str) -> _Fold:
+        """What running a thread into ``start`` (a key) does: the choices on its way
+        (each with the conditions on the way to it), where it ends the story or goes
+        where we cannot follow, the scenes it runs, the ways into them it takes, and
+        where it ends (``-> DONE``, the end of a scene's content)."""
+        fold = self.folds.get(start)
+        if fold is not None:
+            return fold
+        fold = self.folds[start] = _Fold()
+        seen: set[tuple] = set()
+        name = self.ids.get(start, start)
+
+        def visit(key: str, cond: Cond, stack: tuple, depth: int) -> None:
+            sc = self.scenes.get(key)
+            if sc is None or (key, stack) in seen:
+                return
+            if depth > MAX_THREAD_DEPTH or len(seen) >= MAX_THREAD_STEPS:
+                fold.leaves.append(("opaque", f"<- {name}", cond, None))
+                return
+            seen.add((key, stack))
+            fold.context.add(key)
+            guard = Cond()
+            for e in sc.get("exits") or []:
+                if not e.get("live"):
+                    continue
+                own = self._cond(e.get("cond") or [])
+                here = cond.plus(guard).plus(own)
+                k = e["k"]
+                if k == "choice":
+                    fold.choices.append((e, here))
+                    continue
+                if k == "end":
+                    if e.get("which") == "END":   # the story ends, thread or not
+                        fold.leaves.append(("end", "END", here, e))
+                    else:   # `-> DONE`: the thread ends, the scene that started it goes on
+                        fold.ends.append((key, e))
+                elif k in ("go", "tunnel", "thread"):
+                    targets = self._divert_targets(e)
+                    if targets is None:
+                        source = f"<- {e['variable']}" if k == "thread" else (
+                            f"-> {e['variable']} ->" if k == "tunnel" else f"-> {e['variable']}")
+                        fold.leaves.append(("opaque", source, here, e))
+                    elif not targets:
+                        fold.leaves.append(("missing", self._target(e), here, e))
+                    for to, extra in targets or []:
+                        fold.edges.add((key, to))
+                        if k == "tunnel":
+                            nxt = stack + (e["cont"],) if e.get("cont") else stack
+                        elif e.get("onwards"):
+                            nxt = stack[:-1]
+                        else:
+                            nxt = stack
+                        visit(to, here.plus(extra), nxt, depth + 1)
+                    if k == "thread":   # a thread inside the thread: this one goes on after it
+                        if e.get("cont") in self.scenes:
+                            fold.edges.add((key, e["cont"]))
+                            visit(e["cont"], here, stack, depth + 1)
+                        break
+                elif k == "return":
+                    if stack:
+                        fold.edges.add((key, stack[-1]))
+                        visit(stack[-1], here, stack[:-1], depth + 1)
+                    else:   # back to a tunnel call made before the thread started
+                        fold.leaves.append(("opaque", "->->", here, e))
+                else:
+                    continue
+                if not own:
+                    break   # the flow leaves here: nothing after it runs in this thread
+                guard = guard.plus(self._negated(own))
+            else:
+                if sc.get("runsOut"):   # the end of its content ends the thread too
+                    fold.ends.append((key, None))
+
+        visit(start, Cond(), (), 0)
+        return fold
+
+    def _negated(self, cond: Cond) -> Cond:
+        """``not (cond)`` as one part (opaque when a part of ``cond`` is)."""
+        nodes = [node for node, _ in cond.parts]
+        opaque = next((n for n in nodes if isinstance(n, Opaque)), None)
+        if opaque is not None:
+            node: Any = opaque
+        else:
+            node = nodes[0]
+            for n in nodes[1:]:
+                node = ("and", node, n)
+            node = ("not", node)
+        return Cond([(node, f"not ({cond.source})")])
+
+    def _any_of(self, conds: list[Cond]) -> Cond | None:
+        """``a or b …`` of the conditions as one part (``None``: always; opaque when a
+        part is)."""
+        if not conds or any(not c for c in conds):
+            return None
+        nodes = []
+        for c in conds:
+            parts = [node for node, _ in c.parts]
+            opaque = next((n for n in parts if isinstance(n, Opaque)), None)
+            if opaque is not None:
+                return Cond([(opaque, " or ".join(f"({x.source})" for x in conds))])
+            node = parts[0]
+            for n in parts[1:]:
+                node = ("and", node, n)
+            nodes.append(node)
+        node = nodes[0]
+        for n in nodes[1:]:
+            node = ("or", node, n)
+        return Cond([(node, " or ".join(f"({c.source})" if len(conds) > 1 else c.source for c in conds))])
+
+    def _thread(self, scene: str, e: dict, cond: Cond, file: str, line: int | None, thread_done: list[dict]) -> None:
+        b = self.b
+        targets = self._divert_targets(e)
+        if targets is None:
+            b.jump_opaque(scene, f"<- {e['variable']}", cond or None, "choice", file, line)
+            return
+        if not targets:
+            b.branch(scene, self._target(e), cond or None, "choice", file, line)
+            return
+        if self._model.get(id(e)) == "run":
+            # the thread only runs: into it now, and back to what follows the `<-` where it ends
+            kind, cond = self._way("auto", cond, e)
+            for to, extra in targets:
+                dest = self._entry.get((scene, id(e), to), self._name(to))
+                b.branch(scene, dest, cond.plus(extra) or None, kind, file, line)
+            return
+        # the `-> DONE` that shows these choices is where they are offered: the first of
+        # them stands for that line too
+        dones = [d.get("line") for d in thread_done if d.get("line") is not None and self.file(d.get("file")) == file]
+        for d in thread_done:
+            b.account(self.file(d.get("file")), d.get("line"), _ACCOUNTED["thread-done"])
+        n = 0
+        for to, extra in targets:
+            fold = self._fold_thread(to)
+            here = cond.plus(extra)
+            # what ends the story or goes where we cannot follow happens at once, before
+            # the menu is shown
+            for what, target, path_cond, _ in fold.leaves:
+                if what == "end":
+                    self.ends.add(target)
+                    b.branch(scene, target, here.plus(path_cond) or None, "auto", file, line)
+                elif what == "missing":
+                    b.branch(scene, target, here.plus(path_cond) or None, "auto", file, line)
+                else:
+                    b.jump_opaque(scene, target, here.plus(path_cond) or None, "choice", file, line)
+            offered: list[Cond] = []
+            once = True
+            for choice, path_cond in fold.choices:
+                kind = "auto" if choice.get("invisible") else "choice"
+                dest = choice["end"] if choice.get("end") else self._target(choice)
+                if choice.get("end"):
+                    self.ends.add(choice["end"])
+                b.branch(scene, dest, here.plus(path_cond) or None, kind, file, line,
+                         bool(choice.get("once")) and kind == "choice",
+                         via=dones[0] if dones and n == 0 else None, text=choice.get("text") or None)
+                if kind == "choice":
+                    offered.append(path_cond)
+                    once = once and bool(choice.get("once"))
+                n += 1
+            # the thread's own scene is run from here: a way into it, offered when one of
+            # its choices is (and used up when they all are)
+            if offered or any(x[0] == "opaque" for x in fold.leaves):
+                entry = self._any_of(offered) if offered else Cond([(Opaque("어디로 갈지 모르는 곳이 든"), f"<- {self.ids[to]}")])
+                b.branch(scene, self._name(to), here.plus(entry) or None, "choice", file, line, bool(offered) and once,
+                         via=dones[0] if dones and n == 0 else None, text=f"<- {self.ids[to]}")
+                n += 1
+
+    def _return_from_thread(self, scene: str, e: dict, back: list[str]) -> None:
+        """Where a thread that offers choices ends (``-> DONE``, the end of its content)
+        in a scene only threads run: back to the scene that started it."""
+        cond = self._cond(e.get("cond") or [])
+        file, line = self.file(e.get("file")), e.get("line")
+        for to in back:
+            self.b.branch(scene, to, cond or None, "choice", file, line)
+
+    # ------------------------------------------------------------------ tunnels and threads that come back
+
+    def _return_map(self) -> dict[str, list[str]]:
+        """For every scene (key) with a ``->->``: the continuations (keys) it may go back
+        to - those of every call whose tunnel reaches it without passing through another
+        tunnel call (that one returns to its own)."""
+        if self._returns_to is not None:
+            return self._returns_to
+        calls: list[tuple[str, str]] = []
+        for sc in self.scenes.values():
+            for e in sc.get("exits") or []:
+                if e["k"] == "tunnel" and e.get("cont") in self.scenes:
+                    calls.extend((to, e["cont"]) for to, _ in self._divert_targets(e) or [])
+        reach = {target: self._reach(target, plain=True) for target, _ in calls}
+        out: dict[str, list[str]] = {}
+        for sc in self.scenes.values():
+            if any(e["k"] == "return" for e in sc.get("exits") or []):
+                out[sc["key"]] = list(dict.fromkeys(cont for target, cont in calls if sc["key"] in reach[target]))
+        self._returns_to = out
+        return out
+
+    def _region(self, target: str) -> frozenset[str]:
+        """The scenes of a tunnel into ``target`` on the way to its ``->->``: those its
+        flow reaches (not going into the tunnels it calls) from which a ``->->`` can be
+        reached."""
+        if target in self._regions:
+            return self._regions[target]
+        reach = self._reach(target)
+        succ = self._succ()
+        pred: dict[str, list[str]] = {}
+        for k in reach:
+            for n in succ.get(k, ()):
+                if n in reach:
+                    pred.setdefault(n, []).append(k)
+        found = {k for k in reach if any(e["k"] == "return" and e.get("live") for e in self.scenes[k].get("exits") or [])}
+        stack = list(found)
+        while stack:
+            for p in pred.get(stack.pop(), ()):
+                if p not in found:
+                    found.add(p)
+                    stack.append(p)
+        region = frozenset(found)
+        self._regions[target] = region
+        return region
+
+    def _call_region(self, e: dict, target: str) -> frozenset[str]:
+        """The scenes a call (``e``: a tunnel call, or a thread that only runs) into
+        ``target`` runs on its way back (empty: it never comes back)."""
+        if e["k"] == "thread":
+            return frozenset([target]) if target in self._run_targets else frozenset()
+        return self._region(target)
+
+    def _shared_regions(self) -> set[frozenset[str]]:
+        """The tunnels (and threads that only run) whose calls may all share one set of
+        scenes, going back to every call: those where every call's continuation leads
+        on to every other call anyway (the calls of a game loop), so that going back to
+        another call than the one we came from adds no way the engine lacks.  Decided
+        over the flow with tunnels entered and left only where that is exact, growing
+        as more sharing is shown harmless."""
+        calls: list[tuple[str, str, frozenset[str]]] = []   # (site, continuation, region)
+        for sc in self.scenes.values():
+            for e in sc.get("exits") or []:
+                run = e["k"] == "thread" and self._model.get(id(e)) == "run"
+                if (e["k"] == "tunnel" or run) and e.get("cont") in self.scenes:
+                    for target, _ in self._divert_targets(e) or []:
+                        region = self._call_region(e, target)
+                        if region:
+                            calls.append((sc["key"], e["cont"], region))
+        # calls whose ways back share a scene go together
+        parent: dict[str, str] = {}
+
+        def root(k: str) -> str:
+            while parent.setdefault(k, k) != k:
+                parent[k] = parent[parent[k]]
+                k = parent[k]
+            return k
+
+        for _, _, region in calls:
+            first = root(next(iter(region)))
+            for k in region:
+                parent[root(k)] = first
+        by_root: dict[str, list[int]] = {}
+        for n, (_, _, region) in enumerate(calls):
+            by_root.setdefault(root(next(iter(region))), []).append(n)
+        groups = list(by_root.values())
+        graph: dict[str, set[str]] = {k: set(v) for k, v in self._succ().items()}
+        for sc in self.scenes.values():   # into tunnels and threads
+            for e in sc.get("exits") or []:
+                if e["k"] in ("tunnel", "thread"):
+                    graph[sc["key"]].update(to for to, _ in self._divert_targets(e) or [])
+
+        def add_returns(group: list[int]) -> None:
+            for m in group:
+                for k in calls[m][2]:
+                    graph.setdefault(k, set()).update(calls[j][1] for j in group)
+
+        def reaches(start: str) -> set[str]:
+            seen = {start}
+            stack = [start]
+            while stack:
+                for n in graph.get(stack.pop(), ()):
+                    if n not in seen:
+                        seen.add(n)
+                        stack.append(n)
+            return seen
+
+        shared: set[frozenset[str]] = set()
+        pending = []
+        for g in groups:
+            if len(g) == 1:
+                add_returns(g)   # one call: its way back is exact
+            elif len(g) <= MAX_SHARED_CALLS:
+                pending.append(g)
+        changed = True
+        while changed and pending:
+            changed = False
+            for g in list(pending):
+                sites = {calls[m][0] for m in g}
+                if all(sites <= reaches(calls[m][1]) | {calls[m][0]} for m in g):
+                    add_returns(g)
+                    shared.update(calls[m][2] for m in g)
+                    pending.remove(g)
+                    changed = True
+        return shared
+
+    def _calls(self) -> None:
+        """Decide where every tunnel (``-> t ->``) and every thread that only runs
+        (``<- t``, a one-scene ``t``) goes back to: the engine goes back to the call it
+        came from (its call stack).  When every call's continuation leads on to every
+        other call anyway (a game loop), the tunnel's scenes are shared and its ``->->``
+        goes back to every call (``choice``: the caller decides), which adds no way the
+        engine lacks (:meth:`_shared_regions`).  Otherwise each call gets the scenes of
+        its own way to the ``->->`` (or to the thread's end): the first call of a
+        tunnel takes the scenes themselves, every other call takes copies of them,
+        named ``scene@line`` after the line of the call (``entre.checkCold@94``), whose
+        ``->->`` goes back to that call only.  Past :data:`MAX_COPIES` copied scenes, a
+        call takes the scenes themselves and their ``->->`` goes back to every call."""
+        shared = self._shared_regions()
+        owned: set[str] = set()
+        names_used = set(self.ids.values())
+        queue: list[tuple[str, dict, _Copy | None]] = []
+        for sc in self._ordered:
+            if sc["key"] in self.merged or sc["key"] in self.hidden:
+                continue
+            for e, _ in self._expanded(sc["key"], set()):
+                queue.append((sc["key"], e, None))
+        copied = 0
+        while queue:
+            site, e, copy = queue.pop(0)
+            run = e["k"] == "thread" and self._model.get(id(e)) == "run"
+            if not (e["k"] == "tunnel" or run) or e.get("cont") not in self.scenes:
+                continue
+            if copy is not None and not e.get("live"):
+                continue
+            self._copy = copy
+            site_name = self._name(site)
+            back = self._name(e["cont"])
+            self._copy = None
+            for target, _ in self._divert_targets(e) or []:
+                region = self._call_region(e, target)
+                if not region:
+                    continue
+                shareable = not run or region <= self.thread_only
+                if region in shared or (shareable and target not in owned) or copied + len(region) > MAX_COPIES:
+                    # the tunnel's own scenes (going back to this call too)
+                    owned |= region
+                    for k in region:
+                        if back not in self._backs.setdefault(k, []):
+                            self._backs[k].append(back)
+                    continue
+                names: dict[str, str] = {}
+                for k in sorted(region, key=lambda k: self._order[k]):
+                    base = f"{self.ids[k]}@{e.get('line')}"
+                    name, n = base, 2
+                    while name in names_used:
+                        name = f"{base}-{n}"
+                        n += 1
+                    names_used.add(name)
+                    names[k] = name
+                new = _Copy(names, back, site_name, e.get("line"), frozenset(region))
+                self._copies.append(new)
+                copied += len(region)
+                self._entry[(site_name, id(e), target)] = names[target]
+                for k in sorted(region, key=lambda k: self._order[k]):
+                    if k in self.merged:
+                        continue
+                    for x, _ in self._expanded(k, set()):
+                        queue.append((k, x, new))
+
+    def _run_back(self, key: str) -> list[str] | None:
+        """Where a thread that only runs goes on when it ends in scene ``key`` (being
+        written, itself or as a copy): after its ``<-``."""
+        if key not in self._run_targets:
+            return None
+        if self._copy is not None:
+            return [self._copy.back] if key in self._copy.region else None
+        return self._backs.get(key)
+
+    def _go_back(self, scene: str, e: dict, back: list[str]) -> None:
+        cond = self._cond(e.get("cond") or [])
+        file, line = self.file(e.get("file")), e.get("line")
+        kind = "choice" if len(back) > 1 else "auto"
+        for to in back:
+            self.b.branch(scene, to, cond or None, kind, file, line)
+
+    def _return(self, scene: str, e: dict, cond: Cond, file: str, line: int | None, src: str | None) -> None:
+        """``->->``, in its place among the scene's branches: back to what follows the
+        call this way into the tunnel came from."""
+        if self._copy is not None and src in self._copy.region:
+            back = [self._copy.back]
+        else:
+            back = self._backs.get(src or "", [])
+        if not back:
+            # a `->->` no call comes back through (it follows a divert, or a tunnel that
+            # never comes back): nobody gets here; back to the calls whose tunnel it is
+            back = list(dict.fromkeys(self._name(k) for k in self._return_map().get(src or "", [])))
+        if not back:
+            self.b.issue(file, line, "터널에서 돌아가는 화살표가 있지만 이 터널을 부르는 곳이 없어 돌아갈 장면을 정하지 못했습니다.")
+            return
+        if not e.get("live"):
+            back = back[:1]   # nobody gets here: said once
+        kind, cond = self._way("choice" if len(back) > 1 else "auto", cond, e)
+        for to in back:
+            self.b.branch(scene, to, cond or None, kind, file, line)
+
+    def _emit_copies(self) -> None:
+        """The copies :meth:`_calls` made, each scene after the scene it copies."""
+        for copy in self._copies:
+            for key in sorted(copy.region, key=lambda k: self._order[k]):
+                if key in self.merged:
+                    continue
+                sc = self.scenes[key]
+                title = f"{self._title(sc)} ({copy.site} {copy.line}번째 줄에서 부른 것)"
+                self.b.scene(copy.names[key], title, self.file(sc.get("file")), sc.get("line"))
+                self._emit(key, copy.names[key], copy)
+
+    # ------------------------------------------------------------------ variables
+
+    def _effect(self, a: dict) -> tuple:
+        """What an assignment does to its variable: ``("set", v)``, ``("step", op, n)``
+        or ``("opaque", source)``."""
+        name, tree = a["name"], a.get("value")
+        source = a.get("src") or f"~ {name} = {_render(tree) if tree else '…'}"
+        if a.get("inc"):
+            n = 1 if tree is None else _literal(tree)
+            if isinstance(n, int) and not isinstance(n, bool):
+                return ("step", a["inc"], n)
+            return ("opaque", source)
+        value = self._value(tree)
+        if value is not None:
+            return ("set", value)
+        if isinstance(tree, dict) and tree.get("t") == "bin" and tree.get("op") in ("+", "-"):
+            left, right = tree.get("l") or {}, tree.get("r") or {}
+            def same(x):  # noqa: E306 - the variable itself (or the parameter itself)
+                return x.get("t") in ("var", "temp") and x.get("name") == name
+            n = _literal(right) if same(left) else (_literal(left) if tree.get("op") == "+" and same(right) else None)
+            if isinstance(n, int) and not isinstance(n, bool):
+                return ("step", tree["op"], n)
+        return ("opaque", source)
+
+    def _apply(self, name: str, effect: tuple, file: str, line: int | None) -> None:
+        if effect[0] == "set":
+            self.b.assign(name, effect[1], file, line)
+        elif effect[0] == "step":
+            self.b.assign(name, (effect[1], effect[2]), file, line)
+        else:
+            self.b.effect_opaque(name, effect[1], file, line)
+
+    def _assignments(self) -> None:
+        doc = self.doc
+        param_writes: dict[tuple[str, str], list[tuple]] = {}
+        for a in doc.get("assigns") or []:
+            scope = a.get("scope")
+            if scope in ("global", "undeclared"):
+                if a["name"] in self.lists:
+                    continue
+                file, line = self.file(a.get("file")), a.get("line")
+                self._apply(a["name"], self._effect(a), file, line)
+            elif scope == "param" and a.get("flow"):
+                param_writes.setdefault((a["flow"], a["name"]), []).append(self._effect(a))
+        # calls passing a variable to a `ref` parameter: the function's writes are the caller's
+        calls_in: dict[str, list[dict]] = {}
+        for call in doc.get("calls") or []:
+            calls_in.setdefault(call.get("flow") or "", []).append(call)
+        memo: dict[tuple[str, str], list[tuple]] = {}
+
+        def effects(flow: str, param: str, stack: frozenset) -> list[tuple]:
+            key = (flow, param)
+            if key in memo:
+                return memo[key]
+            if key in stack or len(stack) > MAX_NESTING:
+                return [("opaque", f"{flow}(ref {param})")]
+            found = list(param_writes.get(key, []))
+            for call in calls_in.get(flow, []):
+                info = self.flows.get(call.get("target") or "")
+                if info is None:
+                    continue
+                for index, p in enumerate(info.params):
+                    args = call.get("args") or []
+                    if p.get("ref") and index < len(args) and args[index].get("ref") == param \
+                            and args[index].get("scope") == "param":
+                        found.extend(effects(info.name, p["name"], stack | {key}))
+            memo[key] = found
+            return found
+
+        for call in doc.get("calls") or []:
+            info = self.flows.get(call.get("target") or "")
+            if info is None:
+                continue
+            args = call.get("args") or []
+            for index, p in enumerate(info.params):
+                if not p.get("ref") or index >= len(args):
+                    continue
+                arg = args[index]
+                if arg.get("scope") not in ("global", "undeclared") or not arg.get("ref") or arg["ref"] in self.lists:
+                    continue
+                file, line = self.file(call.get("file")), call.get("line")
+                for effect in effects(info.name, p["name"], frozenset()):
+                    self._apply(arg["ref"], effect, file, line)
+
+    def _reads(self) -> None:
+        for r in self.doc.get("reads") or []:
+            if r["name"] in self.lists:
+                continue
+            self.b.read(r["name"], self.file(r.get("file")), r.get("line"))
+
+
+# ----------------------------------------------------------------------------- the construct scan
+
+
+_SCAN_KNOT = re.compile(r"^\s*={2,}\s*(function\b\s*)?([^\W\d]\w*)")
+_SCAN_STITCH = re.compile(r"^\s*=(?!=)\s*([^\W\d]\w*)")
+_SCAN_CHOICE = re.compile(r"^\s*[*+]")
+_SCAN_INCLUDE = re.compile(r"^\s*INCLUDE\s+(.+?)\s*$")
+_SCAN_THREAD = re.compile(r"<-\s*[^\W\d]")
+_SCAN_DECL = re.compile(r"^\s*(VAR|CONST|LIST|EXTERNAL|~)")
+
+
+def _without_comments(text: str) -> list[str]:
+    """The lines of ``text`` with ``//`` and ``/* */`` comments blanked, as ink's own
+    comment eliminator does (no quoting), line numbers kept."""
     out = []
     in_block = False
     for raw in text.split("\n"):
         if not in_block and "/" not in raw:
-            out.append(raw.rstrip())  # the common line: no comment can start in it
+            out.append(raw)
             continue
         line = []
         i = 0
-        in_str = False
         while i < len(raw):
             if in_block:
                 end = raw.find("*/", i)
@@ -118,676 +1645,93 @@ def _strip_comments(text: str) -> list[str]:
                 in_block = False
                 i = end + 2
                 continue
-            ch = raw[i]
-            if ch == '"':
-                in_str = not in_str
-            if not in_str and raw.startswith("/*", i):
+            if raw.startswith("/*", i):
                 in_block = True
                 i += 2
                 continue
-            if not in_str and raw.startswith("//", i):
+            if raw.startswith("//", i):
                 break
-            line.append(ch)
+            line.append(raw[i])
             i += 1
-        out.append("".join(line).rstrip())
+        out.append("".join(line))
     return out
 
 
-def import_ink_text(text: str, file: str) -> StoryBuilder:
-    """One ink text (``INCLUDE`` lines are reported, not followed)."""
-    return _Ink(file).run(text)
+def _diverts_in(line: str) -> bool:
+    """Whether ``line`` holds a divert, tunnel or thread (and not only divert-target
+    values such as ``d == -> knot`` or ``f(-> knot)``)."""
+    if _SCAN_THREAD.search(line):
+        return True
+    for m in re.finditer(r"->", line):
+        before = line[:m.start()].rstrip()
+        if before.endswith(("(", ",", "=", "return")) and not before.endswith("->"):
+            continue
+        return True
+    return False
 
 
-class _Ink:
-    def __init__(self, file: str):
-        self.file = file
-        self.b = StoryBuilder("ink", file)
-        self.containers: list[_Container] = []
-        self.symbols: dict[str, str] = {}  # full path -> scene id
-        self.knots: dict[str, _Container] = {}
-        self.consts: dict[str, Any] = {}
-        self.vars: set[str] = set()
-        self.divert_values: dict[str, list[str]] = {}
-        self.tunnel_calls: list[tuple[str, str, int]] = []  # (target scene, continuation, line)
-        self.tunnel_returns: list[tuple[str, str | None, int]] = []  # (scene, knot, line)
-        self.container: _Container | None = None
-        self.dialect = Dialect({"and": "and", "or": "or", "not": "not", "true": "true", "false": "false",
-                                "mod": "%", "has": "?", "hasnt": "?"}, self._resolve, self._call)
-        self.used_ends: set[str] = set()
-        self.origin: list[tuple[str, int]] = []
-        self.starts: set[int] = set()
-        self.following = False
+def _include_target(root: Path, name: str) -> Path | None:
+    target = root / name
+    try:
+        real = target.resolve()
+        if not real.is_relative_to(root.resolve()) or not real.is_file():
+            return None
+    except (OSError, RuntimeError):
+        return None
+    return target
 
-    # ------------------------------------------------------------------ pass 1: structure
 
-    def run_files(self, parts: list[tuple[str, str]]) -> StoryBuilder:
-        """Several files as one story: their lines are read one after the other (each
-        included file starts again at the top level), then every position is mapped back
-        to its own file and line."""
-        lines: list[str] = []
-        self.origin = []
-        self.starts = set()
-        for file, text in parts:
-            own = _strip_comments(text)
-            self.starts.add(len(lines) + 1)
-            self.origin.extend((file, k) for k in range(1, len(own) + 1))
-            lines.extend(own)
-        self.following = True
-        self._run_lines(lines)
-        self._map_back()
-        return self.b
+def scan_constructs(path: str | Path) -> list[Construct]:
+    """Every construct line of the story at ``path`` and its ``INCLUDE``d files, found
+    line by line with regular expressions (independently of the compiler): knot and
+    stitch headers (``scene``, with the scene id they must keep), choices, diverts,
+    tunnel calls and returns, threads (``branch``).  ``//`` and ``/* */`` comments are
+    skipped; functions' headers are not scenes (their diverts are constructs)."""
+    return _scan(Path(path), str(path))
 
-    def _ln(self, line: int) -> int:
-        """The line within its own file (ids and titles use it)."""
-        return self.origin[line - 1][1] if self.origin and 0 < line <= len(self.origin) else line
 
-    def _map_back(self) -> None:
-        if not self.origin:
-            return
-        def where(file, line):
-            if file == self.file and line is not None and 0 < line <= len(self.origin):
-                return self.origin[line - 1]
-            return file, line
-        for scene in self.b.scenes.values():
-            scene.source_file, scene.source_line = where(scene.source_file, scene.source_line)
-        branches = []
-        for from_scene, to_scene, cond, kind, file, line, once, via in self.b.branches:
-            f2, l2 = where(file, line)
-            via2 = where(file, via)[1] if via is not None else None
-            branches.append((from_scene, to_scene, cond, kind, f2, l2, once, via2))
-        self.b.branches = branches
-        self.b.issues = [i.replace(**dict(zip(("file", "line"), where(i.file, i.line)))) for i in self.b.issues]
-        for facts in self.b.flags.values():
-            if facts.first is not None:
-                facts.first = where(*facts.first)
-
-    def run(self, text: str) -> StoryBuilder:
-        return self._run_lines(_strip_comments(text))
-
-    def _run_lines(self, lines: list[str]) -> StoryBuilder:
-        self._prescan(lines)
-        top = _Container("(top)", None, None, 1)
-        self.containers.append(top)
-        cur = top
-        knot: _Container | None = None
-        self.container = cur
-        blocks: list[dict] = []  # open multi-line { } blocks
-        for no, line in enumerate(lines, 1):
-            if no in self.starts and no > 1:
-                # an included file starts again at the top level
-                cur, knot, blocks = top, None, []
-                self.container = cur
-            stripped = line.strip()
-            if not stripped:
-                continue
-            m = _KNOT.match(line)
-            if m and not blocks:
-                name = m.group(2)
-                cur = knot = self.container = _Container(name, name, None, no, function=bool(m.group(1)))
-                self.containers.append(cur)
-                continue
-            m = _STITCH.match(line)
-            if m and not blocks and knot is not None and not stripped.startswith("=="):
-                sid = f"{knot.knot}.{m.group(1)}"
-                cur = self.container = _Container(sid, knot.knot, m.group(1), no, function=knot.function)
-                self.containers.append(cur)
-                continue
-            if _DECL.match(line):
-                continue
-            word = stripped.split(None, 1)[0]
-            if word == "LIST":
-                self.b.issue(self.file, no, "LIST 선언은 목록 값을 다루는데 우리 플래그는 참거짓·정수·열거형뿐이라 옮기지 않았고, 이 목록을 쓰는 조건은 알 수 없는 조건으로 남습니다.")
-                continue
-            if word == "INCLUDE":
-                if self.following:
-                    continue  # read by import_ink, after this file
-                self.b.issue(self.file, no, f"다른 파일을 불러오는 줄({quote_code(stripped)})은 따라가지 않았으니, 그 파일의 장면이 필요하면 그 파일도 따로 가져와 주세요.")
-                continue
-            if word == "EXTERNAL":
-                continue
-            m = _LOGIC.match(line)
-            if m:
-                self._logic(m.group(1), no)
-                continue
-            # multi-line conditional blocks: {cond:  - case:  - else:  }
-            if blocks and re.match(r"^\s*-(?!>)", line):
-                handled, rest = self._case(blocks, stripped)
-                if handled:
-                    if rest.strip():
-                        cur.items.append(_Item("content", no, rest, ctx=self._ctx(blocks)))
-                    continue
-            if stripped == "}" and blocks:
-                blocks.pop()
-                continue
-            if self._open_block(line, no, blocks):
-                continue
-            m = _CHOICE.match(line)
-            if m:
-                bullets = m.group(1)
-                rest = m.group(2)
-                lm = _LABEL.match(rest)
-                label = lm.group(1) if lm else None
-                if lm:
-                    rest = rest[lm.end():]
-                cur.items.append(_Item("choice", no, rest, bullets.count("*") + bullets.count("+"), "+" in bullets,
-                                       self._ctx(blocks), label))
-                continue
-            m = _GATHER.match(line)
-            if m and not blocks:
-                rest = m.group(2)
-                lm = _LABEL.match(rest)
-                label = lm.group(1) if lm else None
-                if lm:
-                    rest = rest[lm.end():]
-                cur.items.append(_Item("gather", no, rest, m.group(1).count("-"), label=label))
-                continue
-            cur.items.append(_Item("content", no, line, ctx=self._ctx(blocks)))
-        if blocks:
-            self.b.issue(self.file, blocks[-1]["line"], "여기서 연 중괄호 블록이 파일 끝까지 닫히지 않아, 그 안의 조건은 블록이 파일 끝까지 이어진다고 보고 옮겼습니다.")
-        return self._emit()
-
-    def _prescan(self, lines: list[str]) -> None:
-        """Names first (knots, stitches, labels, VAR, CONST), so that conditions and
-        diverts can name what comes later in the file."""
+def _scan(path: Path, main: str) -> list[Construct]:
+    """:func:`scan_constructs`, naming the main file ``main``."""
+    root = path.parent
+    found: list[Construct] = []
+    queue: list[tuple[Path, str]] = [(path, main)]
+    seen: set[Path] = set()
+    while queue and len(seen) < MAX_INCLUDES:
+        here, shown = queue.pop(0)
+        try:
+            key = here.resolve()
+        except (OSError, RuntimeError):
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            text = read_text(here)
+        except InputError:
+            continue
         knot: str | None = None
         function = False
-        container: str | None = None
-        for no, line in enumerate(lines, 1):
-            if no in self.starts and no > 1:
-                knot, function, container = None, False, None
-            m = _KNOT.match(line)
+        for no, line in enumerate(_without_comments(text), 1):
+            m = _SCAN_INCLUDE.match(line)
             if m:
-                knot, function = m.group(2), bool(m.group(1))
-                container = knot
-                if not function:
-                    self._symbol(knot, knot, no)
+                target = _include_target(root, m.group(1))
+                if target is not None:
+                    queue.append((target, str(Path(main).parent / m.group(1))))
                 continue
-            m = _STITCH.match(line)
-            if m and knot is not None and not line.strip().startswith("=="):
-                container = f"{knot}.{m.group(1)}"
-                if not function:
-                    self._symbol(container, container, no)
-                continue
-            m = _DECL.match(line)
+            m = _SCAN_KNOT.match(line)
             if m:
-                self._declare(m.group(1), m.group(2), m.group(3), no)
+                function = bool(m.group(1))
+                knot = m.group(2)
+                if not function:
+                    found.append(Construct(shown, no, "scene", line.strip(), knot))
                 continue
-            m = _CHOICE.match(line) or _GATHER.match(line)
-            if m and not function:
-                lm = _LABEL.match(m.group(2))
-                if lm:
-                    path = f"{container or '(top)'}.{lm.group(1)}"
-                    self._symbol(path, path, no)
-
-    def _symbol(self, path: str, scene_id: str, line: int) -> None:
-        if path in self.symbols:
-            self.b.issue(self.file, line, f"같은 이름({quote_code(path)})이 이미 앞에서 쓰여, 뒤의 것은 다른 장면으로 따로 읽지 않았습니다.")
-            return
-        self.symbols[path] = scene_id
-
-    def _declare(self, kind: str, name: str, value_text: str, line: int) -> None:
-        dm = re.fullmatch(r"->\s*([^\W\d][\w.]*)", value_text)
-        if dm:
-            self.vars.add(name)
-            self.divert_values.setdefault(name, []).append(dm.group(1))
-            return
-        value = literal(value_text)
-        if kind == "CONST":
-            if value is None:
-                self.b.issue(self.file, line, f"상수 {quote_code(name)}의 값({quote_code(value_text)})이 글자 그대로의 값이 아니라 조건에 넣지 못했습니다.")
-                return
-            self.consts[name] = value
-            return
-        self.vars.add(name)
-        if value is None:
-            self.b.issue(self.file, line, f"변수 {quote_code(name)}의 처음 값({quote_code(value_text)})이 글자 그대로의 값이 아니라 범위를 대입문으로만 잡았습니다.")
-            self.b.flag(name, name, self.file, line)
-        else:
-            self.b.declare(name, value, self.file, line, label=name)
-
-    def _logic(self, text: str, line: int) -> None:
-        m = _ASSIGN.match(text.strip())
-        if not m:
-            return
-        name, op, value = m.group(1), m.group(2), m.group(3).strip()
-        if name == "return":
-            return
-        if op == "=":
-            dm = re.fullmatch(r"->\s*([^\W\d][\w.]*)", value)
-            if dm:
-                self.divert_values.setdefault(name, []).append(dm.group(1))
-                return
-            v = literal(value)
-            if v is None:
-                im = re.fullmatch(rf"{re.escape(name)}\s*([+-])\s*(\d+)", value)
-                self.b.assign(name, (im.group(1), int(im.group(2))) if im else None, self.file, line)
-            else:
-                self.b.assign(name, v, self.file, line)
-        elif op in ("++", "--"):
-            self.b.assign(name, ("+" if op == "++" else "-", 1), self.file, line)
-        else:
-            v = literal(value)
-            self.b.assign(name, (op[0], v) if isinstance(v, int) and not isinstance(v, bool) else None, self.file, line)
-
-    # multi-line blocks: {cond:  - case:  - else:  }
-    def _open_block(self, line: str, no: int, blocks: list[dict]) -> bool:
-        s = line.strip()
-        if not s.startswith("{") or s.count("{") <= s.count("}"):
-            return False
-        if len(blocks) >= MAX_NESTING:
-            self.b.issue(self.file, no, f"중괄호 블록이 {MAX_NESTING}겹보다 깊어 안쪽 조건은 옮기지 않았습니다.")
-            blocks.append({"line": no, "type": "seq", "head": None, "cases": [], "cur": Opaque("너무 깊이 중첩된")})
-            return True
-        head = s[1:].strip()
-        block: dict[str, Any] = {"line": no, "cases": [], "cur": None, "head": None, "type": "plain"}
-        if head.endswith(":"):
-            head = head[:-1].strip()
-            words = head.split()
-            if words and all(w in _SEQ_WORDS for w in words):
-                block["type"] = "seq"
-                block["cur"] = Opaque("차례나 무작위로 고르는 대안(sequence/shuffle)이 든")
-            else:
-                block["type"] = "if"
-                block["head"] = head
-                block["cur"] = translate(head, self.dialect)
-                block["cases"].append(block["cur"])
-                block["source"] = head
-        elif head:
-            # text on the opening line that is not a condition: keep it as content
-            return False
-        blocks.append(block)
-        return True
-
-    def _case(self, blocks: list[dict], stripped: str) -> tuple[bool, str]:
-        block = blocks[-1]
-        body = stripped[1:].strip()
-        if block["type"] == "seq":
-            return True, body
-        m = re.match(r"^([^:]*?)\s*:(.*)$", body)
-        if not m:
-            return False, ""
-        case, rest = m.group(1).strip(), m.group(2)
-        if case == "else":
-            block["cur"] = none_of(block["cases"]) or ("bool", True)
-            block["source"] = "else"
-            return True, rest
-        if block["type"] == "if" and not block.get("switch"):
-            # `{x:` followed by `- 1:` cases is a switch on x
-            block["switch"] = True
-            block["cases"] = []
-        if block.get("switch"):
-            node = translate(f"({block['head']}) == ({case})", self.dialect)
-            source = f"{block['head']} == {case}"
-        else:
-            node = translate(case, self.dialect)
-            source = case
-        before = none_of(block["cases"])
-        if isinstance(node, Opaque) or isinstance(before, Opaque):
-            cur = node if isinstance(node, Opaque) else before
-        else:
-            cur = node if before is None else ("and", before, node)
-        block["cases"].append(node)
-        block["cur"] = cur
-        block["source"] = source
-        return True, rest
-
-    def _ctx(self, blocks: list[dict]) -> Cond:
-        cond = Cond()
-        for block in blocks:
-            if block["cur"] is not None and block["cur"] != ("bool", True):
-                cond = cond.and_(block["cur"], block.get("source") or "")
-        return cond
-
-    # ------------------------------------------------------------------ names
-
-    def _resolve(self, name: str):
-        if name in self.consts:
-            v = self.consts[name]
-            return ("bool", v) if isinstance(v, bool) else ("int", v) if isinstance(v, int) else ("str", v) if isinstance(v, str) else ("float", str(v))
-        if name in self.vars:
-            return ("name", name)
-        scene = self._target(name, quiet=True)
-        if scene is not None:
-            return ("visit", scene)
-        return ("name", name)
-
-    def _call(self, name: str, args: list):
-        if name == "READ_COUNT" and len(args) == 1 and args[0][0] == "divert":
-            scene = self._target(args[0][1], quiet=True)
-            if scene is not None:
-                return ("visit", scene)
-        if name in ("RANDOM", "SEED_RANDOM", "SHUFFLE"):
-            raise Opaque("무작위 값이 든")
-        if name in ("TURNS", "TURNS_SINCE", "CHOICE_COUNT"):
-            raise Opaque(f"실행 중에만 알 수 있는 값({name})이 든")
-        raise Opaque(f"함수 호출({name})이 든")
-
-    def _target(self, name: str, quiet: bool = False) -> str | None:
-        """The scene id a divert target names, from the current container's scope."""
-        if name in ("END", "DONE"):
-            return name
-        c = self.container
-        candidates = []
-        if c is not None:
-            candidates.append(f"{c.scene_id}.{name}")
-            if c.knot:
-                candidates.append(f"{c.knot}.{name}")
-        candidates.append(name)
-        for cand in candidates:
-            if cand in self.symbols:
-                return self.symbols[cand]
-        if "." not in name:
-            hits = [sid for path, sid in self.symbols.items() if path.endswith("." + name)
-                    and c is not None and c.knot and path.startswith(c.knot + ".")]
-            if len(hits) == 1:
-                return hits[0]
-        return None
-
-    # ------------------------------------------------------------------ pass 2: flow
-
-    def _emit(self) -> StoryBuilder:
-        b = self.b
-        top = self.containers[0]
-        b.scene("(top)", "이야기 시작", self.file, 1, entry=True)
-        for c in self.containers:
-            if c.function:
+            m = _SCAN_STITCH.match(line)
+            if m:
+                if knot is not None and not function:
+                    found.append(Construct(shown, no, "scene", line.strip(), f"{knot}.{m.group(1)}"))
                 continue
-            self.container = c
-            if c is not top:
-                title = c.scene_id
-                b.scene(c.scene_id, title, self.file, c.line)
-            flow_items = [i for i in c.items if i.kind != "logic"]
-            if c is not top and c.stitch is None and not flow_items:
-                first = next((s for s in self.containers if s.knot == c.knot and s.stitch is not None), None)
-                if first is not None:
-                    b.branch(c.scene_id, first.scene_id, None, "auto", self.file, c.line)
-                    continue
-            self._weave(flow_items, 1, c.scene_id, None, c.line)
-        # tunnel returns go back to every place that called into the tunnel's knot
-        for scene, knot, line in self.tunnel_returns:
-            conts = [(cont, cl) for target, cont, cl in self.tunnel_calls
-                     if target == knot or (knot is not None and target.startswith(knot + "."))]
-            if not conts:
-                b.issue(self.file, line, "터널에서 돌아가는 화살표가 있지만 이 터널을 부르는 곳이 없어 돌아갈 장면을 정하지 못했습니다.")
-            for cont, _ in conts:
-                b.branch(scene, cont, None, "choice" if len(conts) > 1 else "auto", self.file, line)
-        for end in sorted(self.used_ends):
-            b.scene(end, f"이야기 끝 (-> {end})", None, None, ending=True)
-        return b
-
-    def _weave(self, items: list[_Item], level: int, scene: str, after: str | None, line: int) -> None:
-        """One weave: sections split at gathers of this level."""
-        if level > MAX_NESTING:
-            self.b.issue(self.file, line, f"선택지가 {MAX_NESTING}겹보다 깊게 중첩되어 안쪽은 옮기지 않았습니다.")
-            return
-        sections: list[tuple[_Item | None, list[_Item]]] = [(None, [])]
-        for item in items:
-            if item.kind == "gather" and item.level <= level:
-                sections.append((item, []))
-            else:
-                sections[-1][1].append(item)
-        ids = [scene] + [self._gather_id(g) for g, _ in sections[1:]]
-        for k, (gather, body) in enumerate(sections):
-            sec_scene = ids[k]
-            nxt = ids[k + 1] if k + 1 < len(sections) else after
-            if gather is not None:
-                title = gather.label or f"{self.container.scene_id} {self._ln(gather.line)}번째 줄의 모임"
-                self.b.scene(sec_scene, title, self.file, gather.line)
-                body = [_Item("content", gather.line, gather.text)] + body if gather.text.strip() else body
-            last_line = body[-1].line if body else (gather.line if gather else line)
-            self._section(body, level, sec_scene, nxt, last_line)
-
-    def _gather_id(self, g: _Item) -> str:
-        if g.label:
-            return f"{self.container.scene_id}.{g.label}"
-        return f"{self.container.scene_id}.gather-{self._ln(g.line)}"
-
-    def _section(self, body: list[_Item], level: int, scene: str, nxt: str | None, last_line: int) -> None:
-        lead: list[_Item] = []
-        choices: list[tuple[_Item, list[_Item]]] = []
-        for item in body:
-            if item.kind == "choice" and (item.level <= level or not choices):
-                choices.append((item, []))
-            elif choices:
-                choices[-1][1].append(item)
-            else:
-                lead.append(item)
-        cur = scene
-        falls = True
-        for item in lead:
-            cur, stopped = self._content(item, cur)
-            falls = falls and not stopped
-        fallbacks = []
-        for choice, cbody in choices:
-            if self._is_fallback(choice):
-                fallbacks.append((choice, cbody))
+            if _SCAN_DECL.match(line):
                 continue
-            self._choice(choice, cbody, level, cur, nxt)
-        for choice, cbody in fallbacks:
-            self._choice(choice, cbody, level, cur, nxt, kind="auto")
-        if not choices and falls:
-            if nxt is not None:
-                self.b.branch(cur, nxt, None, "auto", self.file, last_line)
-            else:
-                self.b.issue(self.file, last_line, "흐름이 여기서 내용 끝에 닿는데 끝내는 화살표(`-> END`, `-> DONE`)도, 선택지도, 다른 곳으로 가는 화살표도 없어 이 장면을 끝에 못 가는 곳으로 두었습니다.")
-
-    @staticmethod
-    def _is_fallback(choice: _Item) -> bool:
-        text = re.sub(r"^\s*(\{[^{}]*\}\s*)*", "", choice.text)
-        return text.strip().startswith("->") or not text.strip()
-
-    def _choice(self, choice: _Item, body: list[_Item], level: int, scene: str, nxt: str | None,
-                kind: str = "choice") -> None:
-        text = choice.text
-        cond = Cond(list(choice.ctx.parts))
-        while True:
-            m = re.match(r"^\s*\{([^{}]*)\}", text)
-            if not m:
-                break
-            cond = cond.and_(translate(m.group(1), self.dialect), m.group(1).strip())
-            text = text[m.end():]
-        title = re.sub(r"\s*->.*$", "", text).replace("[", "").replace("]", "").strip() or f"{self._ln(choice.line)}번째 줄의 선택지"
-        chain = self._chains(text, Cond())
-        flow_body = [i for i in body if i.kind in ("choice", "gather") or self._has_flow(i)]
-        once = not choice.sticky and kind == "choice"
-        # the body's one way on, when it has exactly one: an unconditional plain divert
-        chains = [(c, choice.line) for c in chain] + [(c, i.line) for i in flow_body if i.kind == "content"
-                                                      for c in self._chains(i.text, i.ctx)]
-        only = None
-        if (len(chains) == 1 and not chains[0][0][0] and not chains[0][0][1]["tunnels"] and chains[0][0][1]["final"]
-                and not chains[0][0][1]["return"] and not chains[0][0][1]["threads"]
-                and all(i.kind == "content" for i in flow_body)):
-            only = chains[0][0][1]["final"]
-        if choice.label is None and only is not None:
-            for t, extra in self._resolve_target(only, chains[0][1]):
-                self.b.branch(scene, t, cond.plus(extra), kind, self.file, choice.line, once, via=chains[0][1])
-            return
-        if choice.label is None and not flow_body and not chain and nxt is not None:
-            self.b.branch(scene, nxt, cond, kind, self.file, choice.line, once)
-            return
-        sub = f"{self.container.scene_id}.{choice.label}" if choice.label else f"{self.container.scene_id}.choice-{self._ln(choice.line)}"
-        self.b.scene(sub, title, self.file, choice.line)
-        self.b.branch(scene, sub, cond, kind, self.file, choice.line, once)
-        items = ([_Item("content", choice.line, text)] if chain else []) + body
-        self._weave(items, level + 1, sub, nxt, choice.line)
-
-    def _has_flow(self, item: _Item) -> bool:
-        return item.kind in ("content",) and ("->" in item.text or "<-" in item.text)
-
-    def _content(self, item: _Item, scene: str) -> tuple[str, bool]:
-        """Emit the branches of one content line from ``scene``; returns the scene that
-        later content continues in and whether the flow surely stops here."""
-        stopped = False
-        for cond, chain in self._chains(item.text, item.ctx):
-            for t in chain["threads"]:
-                for target, extra in self._resolve_target(t, item.line):
-                    self.b.branch(scene, target, cond.plus(extra), "choice", self.file, item.line)
-            if chain["tunnels"]:
-                for t in chain["tunnels"]:
-                    cont = f"{self.container.scene_id}.after-{self._ln(item.line)}"
-                    n = 2
-                    while cont in self.b.scenes:
-                        cont = f"{self.container.scene_id}.after-{self._ln(item.line)}-{n}"
-                        n += 1
-                    for target, extra in self._resolve_target(t, item.line):
-                        self.b.branch(scene, target, cond.plus(extra), "auto", self.file, item.line)
-                        self.tunnel_calls.append((target, cont, item.line))
-                    self.b.scene(cont, f"{self.container.scene_id} {self._ln(item.line)}번째 줄 터널에서 돌아온 뒤", self.file, item.line)
-                    if cond:
-                        self.b.branch(scene, cont, None, "auto", self.file, item.line)
-                    scene = cont
-                    cond = Cond()
-            if chain["final"]:
-                for target, extra in self._resolve_target(chain["final"], item.line):
-                    self.b.branch(scene, target, cond.plus(extra), "auto", self.file, item.line)
-                if not cond:
-                    stopped = True
-            if chain["return"]:
-                self.tunnel_returns.append((scene, self.container.knot or self.container.scene_id, item.line))
-                if not cond:
-                    stopped = True
-        return scene, stopped
-
-    def _resolve_target(self, name: str, line: int) -> list[tuple[str, Cond | None]]:
-        if name in self.divert_values:
-            values = []
-            for v in self.divert_values[name]:
-                t = self._target(v) or v
-                if t not in values:
-                    values.append(t)
-            if name not in self.vars:
-                self.vars.add(name)
-            for t in values:
-                self.b.assign(name, t, self.file, line)
-            return [(t, Cond([(("cmp", "==", ("name", name), ("str", t)), f"{name} == -> {t}")])) for t in values]
-        if name in self.vars:
-            self.b.issue(self.file, line, f"변수 {quote_code(name)}에 담긴 곳으로 가는 화살표인데 그 변수에 넣는 값을 찾지 못해, 이 화살표는 옮기지 않았습니다.")
-            return []
-        target = self._target(name)
-        if target in ("END", "DONE"):
-            self.used_ends.add(target)
-        return [(target or name, None)]
-
-    def _chains(self, text: str, ctx: Cond, depth: int = 0) -> list[tuple[Cond, dict]]:
-        """The divert chains of ``text`` with the condition each one runs under
-        (inline ``{cond: a|b}`` alternatives add their condition)."""
-        out: list[tuple[Cond, dict]] = []
-        if depth == 0 and "{" in text and _brace_depth(text) > MAX_NESTING:
-            # too deep to take apart: its ways on are kept, under a condition we cannot know
-            return [(ctx.and_(Opaque(f"{MAX_NESTING}겹보다 깊이 중첩된"), text.strip()[:60]), _chain_of(text))]
-        plain = []
-        i = 0
-        while i < len(text):
-            ch = text[i]
-            if ch == "{":
-                end = _matching(text, i)
-                if end < 0:
-                    plain.append(text[i:])
-                    break
-                inner = text[i + 1:end]
-                if "->" in inner or "<-" in inner:
-                    if depth >= MAX_NESTING:
-                        out.append((ctx.and_(Opaque("너무 깊이 중첩된"), inner), _chain_of(inner)))
-                    else:
-                        out.extend(self._inline(inner, ctx, depth))
-                plain.append(" ")
-                i = end + 1
-                continue
-            plain.append(ch)
-            i += 1
-        rest = "".join(plain)
-        chain = _chain_of(rest)
-        if chain["final"] or chain["tunnels"] or chain["return"] or chain["threads"]:
-            out.append((ctx, chain))
-        return out
-
-    def _inline(self, inner: str, ctx: Cond, depth: int) -> list[tuple[Cond, dict]]:
-        colon = _top_level(inner, ":")
-        if colon >= 0 and "->" not in inner[:colon]:
-            head = inner[:colon].strip()
-            alts = _split_top(inner[colon + 1:], "|")
-            node = translate(head, self.dialect)
-            out = []
-            out.extend(self._chains(alts[0], ctx.and_(node, head), depth + 1))
-            if len(alts) > 1:
-                out.extend(self._chains("|".join(alts[1:]), ctx.and_(negate(node), f"not ({head})"), depth + 1))
-            return out
-        alts = _split_top(inner.lstrip("~&!"), "|")
-        if len(alts) > 1:
-            opaque = Opaque("차례나 무작위로 고르는 대안(sequence/shuffle)이 든")
-            out = []
-            for alt in alts:
-                out.extend(self._chains(alt, ctx.and_(opaque, "{" + inner + "}"), depth + 1))
-            return out
-        return self._chains(inner, ctx, depth + 1)
-
-
-def _brace_depth(text: str) -> int:
-    depth = top = 0
-    for c in text:
-        if c == "{":
-            depth += 1
-            top = max(top, depth)
-        elif c == "}":
-            depth -= 1
-    return top
-
-
-def _matching(text: str, i: int) -> int:
-    depth = 0
-    for j in range(i, len(text)):
-        if text[j] == "{":
-            depth += 1
-        elif text[j] == "}":
-            depth -= 1
-            if depth == 0:
-                return j
-    return -1
-
-
-def _top_level(text: str, ch: str) -> int:
-    depth = 0
-    for j, c in enumerate(text):
-        if c in "{(":
-            depth += 1
-        elif c in "})":
-            depth -= 1
-        elif c == ch and depth == 0:
-            if ch == ":" and text[j:j + 2] == "::":
-                continue
-            return j
-    return -1
-
-
-def _split_top(text: str, ch: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for j, c in enumerate(text):
-        if c in "{(":
-            depth += 1
-        elif c in "})":
-            depth -= 1
-        elif c == ch and depth == 0:
-            parts.append(text[start:j])
-            start = j + 1
-    parts.append(text[start:])
-    return parts
-
-
-def _chain_of(text: str) -> dict:
-    """``-> a -> b ->``, ``->->``, ``<- t`` in one stretch of text."""
-    chain: dict[str, Any] = {"tunnels": [], "final": None, "return": False, "threads": []}
-    for m in re.finditer(r"<-\s*([^\W\d][\w.]*)", text):
-        chain["threads"].append(m.group(1))
-    text = re.sub(r"<-\s*([^\W\d][\w.]*)", " ", text)
-    steps = [(m.group(1), m.group(2)) for m in _DIVERT.finditer(text)]
-    for k, (arrow, target) in enumerate(steps):
-        if arrow == "->->":
-            chain["return"] = True
-            continue
-        if target is None:
-            continue
-        if k + 1 < len(steps):  # `-> t ->` and `-> t -> u`: a tunnel call
-            chain["tunnels"].append(target)
-        else:
-            chain["final"] = target
-    return chain
+            if _SCAN_CHOICE.match(line) or _diverts_in(line):
+                found.append(Construct(shown, no, "branch", line.strip()))
+    return found

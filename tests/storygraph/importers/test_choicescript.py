@@ -28,7 +28,7 @@ def test_detected_as_choicescript():
 def test_scenes(story):
     assert scene_rows(story) == [
         ("startup", True, False, "courage,has_map,path", 1),
-        ("startup.option-24", False, False, "", 24),       # an option that falls out of *choice
+        ("startup.after-12", False, False, "", 12),        # the last option goes on after the *choice
         ("startup.north", False, False, "", 26),
         ("startup.after-28", False, False, "courage,name", 28),   # after the *fake_choice
         ("startup.fall-34", False, False, "", 34),         # falling into *else
@@ -51,7 +51,8 @@ def test_branches(story):
         ("startup#2", "startup", "harbor", "choice", "courage > 60", None, False, 16),        # *if (c) #…, *finish
         ("startup#3", "startup", "finale.cove", "choice", "has_map", None, False, 19),        # *selectable_if, *goto_scene s l
         ("startup#4", "startup", "startup.west", "choice", 'path == "west"', None, False, 22),   # *if block around an option
-        ("startup#5", "startup", "startup.option-24", "choice", "", None, True, 24),          # *hide_reuse
+        ("startup#5", "startup", "startup.after-12", "choice", "", None, True, 24),           # *hide_reuse, the last option
+        ("startup.after-12#1", "startup.after-12", "startup.north", "auto", "", None, False, 26),  # ... falls into *label north
         ("startup.north#1", "startup.north", "startup.after-28", "choice", "", None, False, 29),
         ("startup.north#2", "startup.north", "startup.after-28", "choice", "", None, False, 30),
         ("startup.after-28#1", "startup.after-28", "startup.west", "auto", "courage >= 55", None, False, 33),
@@ -60,15 +61,18 @@ def test_branches(story):
         ("startup.west#1", "startup.west", "startup.helper", "auto", "", None, False, 39),
         ("startup.after-39#1", "startup.after-39", "harbor.tide", "auto", "", None, False, 40),
         ("startup.after-40#1", "startup.after-40", "*ending", "auto", "", None, False, 41),
+        ("startup.helper#1", "startup.helper", "startup.after-39", "auto", "", None, False, 45),   # *return
         ("harbor#1", "harbor", "harbor.tide", "auto", "", None, False, 3),                    # falling into a *label
         ("harbor.tide#1", "harbor.tide", "nowhere", "auto", "not has_map and courage < 10", None, False, 5),
+        # (line 7, `*gotoref path`: path is only ever "none" or "north", no label of harbor: an issue)
+        ("harbor.tide#2", "harbor.tide", "startup.after-40", "auto", "", None, False, 8),     # *return to the *gosub_scene
         ("finale#1", "finale", "finale.cove", "auto", "", None, False, 2),
         ("finale.line-4#1", "finale.line-4", "finale.cove", "auto", "", None, False, 4),
         ("finale.cove#1", "finale.cove", "*ending", "auto", "", None, False, 6),              # end of the last scene
-        ("startup.helper#1", "startup.helper", "startup.after-39", "auto", "", None, False, 45),   # *return
-        ("harbor.tide#2", "harbor.tide", "startup.after-40", "auto", "", None, False, 8),
     ]
-    assert [b.source_file.rsplit("/", 1)[-1] for b in story.branches][13:15] == ["harbor.txt", "harbor.txt"]
+    assert [b.source_file.rsplit("/", 1)[-1] for b in story.branches][15:18] == ["harbor.txt"] * 3
+    assert not any(b.jump_opaque for b in story.branches)
+    assert [b.choice_text for b in story.branches[:5]] == ["Go north.", "Fight the storm.", "Use the map.", "Go west.", "Just sit."]
 
 
 def test_flags(story):
@@ -79,15 +83,19 @@ def test_flags(story):
         ("path", "enum", None, None, "none|north"),
         ("found", "bool", None, None, ""),       # *temp
     ]
+    flags = {f.flag: f for f in story.flags}
+    assert flags["name"].effect_opaque and flags["name"].effect_source.endswith("*input_text name")   # any text
+    assert not any(f.undeclared for f in story.flags)
+    assert flags["found"].declared_at == [f"{SCENES / 'startup.txt'}:43"] and flags["found"].read_at == []
+    assert f"{SCENES / 'harbor.txt'}:6" in flags["name"].read_at   # an *if read wherever it stands
 
 
 def test_issues(story):
     assert [(i.file.rsplit("/", 1)[-1], i.line) for i in story.issues] == [
-        ("harbor.txt", 2),    # *input_text
-        ("startup.txt", 25),  # falling out of *choice
         ("startup.txt", 35),  # falling into *else
-        ("harbor.txt", 7),    # *gotoref
+        ("harbor.txt", 7),    # `*gotoref path`: no label is called "none" or "north", the engine stops there
     ]
+    assert '("none", "north")' in story.issues[1].reason
 
 
 def test_invariants_and_nothing_dropped(story):

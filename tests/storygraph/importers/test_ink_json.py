@@ -66,7 +66,7 @@ def test_rows(story):
         ("shop#1", "shop", "DONE", "auto", "", None, False, None),
     ]
     assert flag_rows(story) == [("gold", "int", 0, 3, ""), ("tries", "int", 1, 1, "")]
-    assert [i.line for i in story.issues] == [None]
+    assert story.issues == []  # `gold > tries` is an opaque condition in the tables, no problem of the story
     assert all(b.source_file == str(STORY) for b in story.branches)
     check_invariants(story)
 

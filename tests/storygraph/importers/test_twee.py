@@ -44,13 +44,22 @@ def test_harlowe_scenes_and_branches():
         ("Market#3", "Market", "Nowhere", "choice", "", None, False, 29),
         ("Map#1", "Map", "Dock", "choice", "", "$coins > $mood", False, 32),                     # variable against variable
         ("Map#2", "Map", "Dock", "choice", "", None, False, 43),                                  # (display: "Sign"): its link
-        ("Tavern#1", "Tavern", "Alley", "choice", 'dest == "Alley"', None, False, 36),           # computed, expanded
+        ("Tavern#1", "Tavern", "", "auto", "", None, False, 37),                                  # "Room " + $n: an opaque jump
+        ("Tavern#2", "Tavern", "Alley", "choice", 'dest == "Alley"', None, False, 36),           # computed, expanded
         ("Sign#1", "Sign", "Dock", "choice", "", None, False, 43),
     ]
+    assert [(b.branch_id, b.jump_source) for b in story.branches if b.jump_opaque] == [("Tavern#1", '(go-to: "Room " + $n)')]
+    assert [b.choice_text for b in story.branches[:7]] == ["Board the ship", "Go to market", "Tavern", "Buy a map", "Storm off",
+                                                           "Wait", "the sign"]
     assert flag_rows(story) == [
         ("coins", "int", 0, 4, ""), ("mood", "enum", None, None, "calm|angry"), ("dest", "enum", None, None, "Alley"),
-        ("visits.Map", "int", 0, 1, ""), ("visits.Market", "int", 0, 3, "")]
-    assert [i.line for i in story.issues] == [11, 37, 32]   # header link, computed expression, opaque
+        ("n", "bool", None, None, ""), ("visits.Map", "int", 0, 1, ""), ("visits.Market", "int", 0, 3, "")]
+    flags = {f.flag: f for f in story.flags}
+    where = str(HARLOWE) + ":"
+    assert flags["coins"].declared_at == [where + "8"] and flags["coins"].written_at == [where + "20"]   # startup: declared
+    assert flags["coins"].read_at == [where + "18", where + "32"] and flags["n"].read_at == [where + "37"]
+    assert [i.line for i in story.issues] == [11]   # the header's link (an opaque condition is no issue)
+    assert [b.source_line for b in story.branches if b.condition_opaque] == [32]
     check_invariants(story)
     nothing_dropped(story, HARLOWE.read_text(encoding="utf-8"), MARKER)
 
@@ -82,9 +91,20 @@ def test_sugarcube_scenes_and_branches():
     assert flag_rows(story) == [
         ("gold", "int", -1, 6, ""), ("class", "enum", None, None, "knight"), ("next", "enum", None, None, "Forest"),
         ("blessed", "bool", None, None, ""), ("visits.Temple", "int", 0, 1, "")]
-    assert [i.line for i in story.issues] == [8, 33]   # footer link, <<back>>
+    assert [i.line for i in story.issues] == [8]   # footer link
+    assert "지나온 패시지로 되돌아가는" in story.accounted[(str(SUGARCUBE), 33)]   # <<back>> adds no way
     check_invariants(story)
-    nothing_dropped(story, SUGARCUBE.read_text(encoding="utf-8"), MARKER)
+    nothing_dropped(story, SUGARCUBE.read_text(encoding="utf-8"), MARKER, skip=r"<<back>>")   # accounted, above
+
+
+@pytest.mark.parametrize("path", [HARLOWE, SUGARCUBE], ids=["harlowe", "sugarcube"])
+def test_every_construct_line_is_accounted_for(path):
+    """The import self-check: every passage header and link line the line scanner finds
+    is a scene, a branch, an issue or a line accounted for on purpose."""
+    from storygraph.importers.selfcheck import import_check
+
+    story = import_story(path)
+    assert story.constructs and import_check(story).passed, import_check(story).failed_targets
 
 
 @pytest.mark.parametrize("path", [HARLOWE, SUGARCUBE], ids=["harlowe", "sugarcube"])
@@ -99,11 +119,13 @@ def test_ending_tag_is_configurable(tmp_path):
     assert [s.is_ending for s in import_story(path, ending_tag="fin").scenes] == [False, True]
 
 
-def test_unknown_variable_target_is_reported(tmp_path):
+def test_unknown_variable_target_is_an_opaque_jump(tmp_path):
     path = tmp_path / "t.twee"
     path.write_text(':: StoryData\n{"format": "SugarCube", "start": "A"}\n\n:: A\n<<goto $where>>\n', encoding="utf-8")
     story = import_story(path)
-    assert story.branches == [] and story.issues[0].line == 5
+    assert [(b.to_scene, b.jump_opaque, b.jump_source, b.source_line) for b in story.branches] == [
+        ("", True, "<<goto $where>>", 5)]
+    assert story.issues == []
 
 
 def test_deep_hooks_are_bounded(tmp_path):

@@ -47,6 +47,8 @@ def test_branches(story):
         ("Start.after-8#2", "Start.after-8", "Start", "auto", "", "$name == $gold", False, 20),
         ("Start.after-8#3", "Start.after-8", "(end)", "auto", "", None, False, 23),      # node end = end of dialogue
         ("Shop#1", "Shop", "Helper", "auto", "", None, False, 28),                       # <<detour>>
+        ("Shop.after-28#1", "Shop.after-28", "", "auto", "", None, False, 29),           # <<jump {$next}>>: opaque
+        ("Helper#1", "Helper", "Shop.after-28", "auto", "", None, False, 34),            # <<return>>, in its place
         ("Secret#1", "Secret", "Treasure", "choice", "visits.Shop > 1", None, False, 39),   # visited_count
         ("Secret#2", "Secret", "Secret.after-39", "choice", "visits.Shop > 1", None, False, 41),
         ("Secret.after-39#1", "Secret.after-39", "Secret.after-38-if", "auto", "", None, False, 38),
@@ -54,8 +56,10 @@ def test_branches(story):
         ("Secret.after-38-if#1", "Secret.after-38-if", "(end)", "auto", "", None, False, 43),
         ("Treasure#1", "Treasure", "Missing", "auto", "", None, False, 47),
         ("Treasure.line-48#1", "Treasure.line-48", "Start", "auto", "", None, False, 48),
-        ("Helper#1", "Helper", "Shop.after-28", "auto", "", None, False, 34),            # <<return>>
     ]
+    opaque = story.branches[7]
+    assert opaque.jump_opaque and opaque.jump_source == "<<jump {$next}>>"
+    assert [b.choice_text for b in story.branches[:3]] == ["Buy a sword", "Ask about rumours", "Leave"]
 
 
 def test_flags(story):
@@ -63,12 +67,18 @@ def test_flags(story):
         ("heard", "bool", None, None, ""),
         ("gold", "int", -5, 6, ""),
         ("name", "enum", None, None, "Ann"),
+        ("next", "bool", None, None, ""),        # read by the computed jump
         ("visits.Shop", "int", 0, 2, ""),
     ]
+    flags = {f.flag: f for f in story.flags}
+    assert flags["next"].read_at == [f"{STORY}:29"]
+    assert f"{STORY}:8" in flags["gold"].read_at and f"{STORY}:9" not in flags["gold"].read_at   # $gold - 5 is a step
 
 
 def test_issues(story):
-    assert [i.line for i in story.issues] == [29, 20]   # computed jump, variable against variable
+    # a variable compared with a variable is an opaque condition in the tables, no issue
+    assert story.issues == []
+    assert [(b.source_line, b.condition_source) for b in story.branches if b.condition_opaque] == [(20, "$name == $gold")]
 
 
 def test_invariants_and_nothing_dropped(story):
