@@ -36,6 +36,20 @@ def issue_lines(story: ImportedStory) -> list[int | None]:
     return [i.line for i in story.issues]
 
 
+def import_written(path: Path, text: str) -> ImportedStory:
+    """Write ``text`` to ``path`` and import it; the invariants and the import self-check
+    (C11) hold."""
+    from storygraph.importers import import_story
+    from storygraph.importers.selfcheck import import_check
+
+    path.write_text(text, encoding="utf-8")
+    story = import_story(path)
+    check_invariants(story)
+    check = import_check(story)
+    assert check is not None and check.passed, check.failed_targets
+    return story
+
+
 def check_invariants(story: ImportedStory) -> None:
     """Every condition parses in our language; every issue is one polite sentence; ids
     are unique; order_no runs 1.. per scene; every branch leaves a known scene."""

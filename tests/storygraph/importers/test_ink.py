@@ -17,20 +17,14 @@ import pytest
 from storygraph.importers import detect, import_story
 from storygraph.importers.selfcheck import import_check
 
-from .helpers import HERE, branch_rows, check_invariants, flag_rows, lint_loads, nothing_dropped, scene_rows
+from .helpers import HERE, import_written, branch_rows, check_invariants, flag_rows, lint_loads, nothing_dropped, scene_rows
 
 STORY = HERE / "story_ink.ink"
 
 
 def ink(tmp_path: Path, text: str, name: str = "story.ink"):
     """Import ``text`` as an .ink file; the invariants and the import self-check hold."""
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    story = import_story(path)
-    check_invariants(story)
-    check = import_check(story)
-    assert check is not None and check.passed, check.failed_targets
-    return story
+    return import_written(tmp_path / name, text)
 
 
 def rows(story, scene: str) -> list[tuple]:

@@ -8,24 +8,16 @@ import time
 
 import pytest
 
-from storygraph.importers import import_story
-from storygraph.importers.selfcheck import import_check
 from storygraph.importers.twee import scan_constructs
 
-from .helpers import check_invariants
+from .helpers import import_written
 
 HARLOWE = ':: StoryData\n{"format": "Harlowe", "start": "A"}\n\n'
 SUGARCUBE = ':: StoryData\n{"format": "SugarCube", "start": "A"}\n\n'
 
 
 def read(tmp_path, text: str, name: str = "t.twee"):
-    path = tmp_path / name
-    path.write_text(text, encoding="utf-8")
-    story = import_story(path)
-    check_invariants(story)
-    check = import_check(story)
-    assert check is not None and check.passed, check.failed_targets
-    return story
+    return import_written(tmp_path / name, text)
 
 
 def rows(story) -> list[tuple]:
