@@ -19,13 +19,16 @@ never raises on a malformed card: such a card fails the checks that read the bro
 part.
 
 The check context a domain passes in gives, besides ``cards`` and a per-context cache
-``_own``:
+``facts`` (``_own`` in the older contexts):
 
 * ``columns(table) -> set[str]``: the columns the input table has;
 * ``row_index() -> dict``: ``(table, line)`` → the raw cells of the rows at that
   physical line (several when a JSON document holds its records on one line);
 * ``rows_for(card, table) -> list[dict]``: the rows an item without a ``line`` may cite
   (robot's seed samples cite the task's row without a line).
+
+:class:`TableCheckContext` gives all of it from the domain's typed tables: a domain of
+one key column per table needs nothing more (a domain outside the kit included).
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ from .tables import parse_bool
 if TYPE_CHECKING:
     from decimal import Decimal
 
-__all__ = ["CardChecks", "cell_matches"]
+__all__ = ["CardChecks", "cell_matches", "TableCheckContext"]
 
 _COUNTED = ("count", "sum")
 
@@ -89,6 +92,47 @@ def _withheld_ok(withheld: Any) -> bool:
             and isinstance(withheld.get("where"), list))
 
 
+def _facts_of(ctx: Any) -> dict[str, Any]:
+    """The per-context cache of a check context: ``facts`` (:class:`TableCheckContext`),
+    or ``_own`` in the domains' older contexts."""
+    facts = getattr(ctx, "facts", None)
+    return facts if isinstance(facts, dict) else ctx._own
+
+
+@dataclass
+class TableCheckContext:
+    """What the card checks read, from a domain's typed tables (``name`` →
+    :class:`~verdicts.tables.TypedTable`) and its cards as JSON: a card's own rows are
+    those whose ``key_column`` holds the card's ``key_column`` field."""
+
+    tables: Mapping[str, Any]
+    cards: list[dict[str, Any]]
+    key_column: str | None = None
+    #: what the checks of this context have found (the card checks' one pass)
+    facts: dict[str, Any] = field(default_factory=dict)
+    _rows: dict[tuple[str, int], list[dict[str, Any]]] | None = field(default=None, repr=False)
+
+    def columns(self, table: str) -> set[str]:
+        t = self.tables.get(table)
+        return set(t.present) if t is not None else set()
+
+    def row_index(self) -> dict[tuple[str, int], list[dict[str, Any]]]:
+        if self._rows is None:
+            index: dict[tuple[str, int], list[dict[str, Any]]] = {}
+            for name, t in self.tables.items():
+                for r in t.rows:
+                    index.setdefault((name, r.line), []).append(r.raw)
+            self._rows = index
+        return self._rows
+
+    def rows_for(self, card: dict[str, Any], table: str) -> list[dict[str, Any]]:
+        t = self.tables.get(table)
+        if t is None or self.key_column is None:
+            return []
+        key = card.get(self.key_column)
+        return [r.raw for r in t.rows if r.raw.get(self.key_column) == key]
+
+
 @dataclass(frozen=True)
 class CardChecks:
     """A domain's declaration of the checks every card gets (see the module docstring).
@@ -115,7 +159,8 @@ class CardChecks:
     def sweep(self, ctx: Any) -> dict[str, list[str]]:
         """The failing card keys of every generic check, from one pass over
         ``ctx.cards`` (remembered in ``ctx._own``)."""
-        done = ctx._own.get(self._sweep_key)
+        facts = _facts_of(ctx)
+        done = facts.get(self._sweep_key)
         if done is not None:
             return done
         key_field, empty = self.key_field, self.empty
@@ -235,7 +280,7 @@ class CardChecks:
         polite = polite_sentences(texts)
         impolite = dict.fromkeys(keys[owners[i]] for i, ok in enumerate(polite) if not ok)
         out["polite"] = list(impolite)
-        ctx._own[self._sweep_key] = out
+        facts[self._sweep_key] = out
         return out
 
     @staticmethod

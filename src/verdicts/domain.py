@@ -195,6 +195,58 @@ class Domain(ABC):
         """The input table whose row a card judges."""
         return None
 
+    # ------------------------------------------------------------------ what the domain's package ships
+    def card_schema_text(self) -> str:
+        """The domain's card schema as shipped by its own package: the data file
+        ``schemas/<name>.card.schema.json`` beside the domain's module (a domain package
+        outside ``src/verdicts`` ships its own; the bundled domains keep theirs in
+        ``verdicts/schemas``)."""
+        from importlib import resources
+
+        package = type(self).__module__.rpartition(".")[0] or type(self).__module__
+        return resources.files(package).joinpath("schemas", f"{self.name}.card.schema.json").read_text(encoding="utf-8")
+
+    def distribution(self) -> str | None:
+        """The installed distribution that provides the domain's package (its name), or
+        ``None`` when it runs from a tree that was never installed."""
+        point = _entry_points().get(self.name)
+        dist = getattr(point, "dist", None)
+        if dist is not None:  # the distribution that registers the domain
+            return dist.metadata["Name"]
+        from importlib.metadata import packages_distributions
+
+        top = type(self).__module__.split(".")[0]
+        names = packages_distributions().get(top) or []
+        return names[0] if names else None
+
+    def tool_version(self) -> str:
+        """The version of :meth:`distribution` (``0.0.0+unknown`` when not installed)."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        dist = self.distribution()
+        try:
+            return version(dist) if dist else "0.0.0+unknown"
+        except PackageNotFoundError:  # pragma: no cover
+            return "0.0.0+unknown"
+
+    def information_uri(self) -> str | None:
+        """Where the domain's rules are documented, from its distribution's project URLs:
+        its docs page in its ``Repository`` (``…/blob/main/<docs_page>``) when it names
+        one, else its ``Documentation`` or ``Homepage`` URL, else ``None``."""
+        from importlib.metadata import PackageNotFoundError, metadata
+
+        dist = self.distribution()
+        if not dist:
+            return None
+        try:
+            urls = metadata(dist).get_all("Project-URL") or []
+        except PackageNotFoundError:  # pragma: no cover
+            return None
+        found = {k.strip().lower(): v.strip() for k, v in (u.split(",", 1) for u in urls if "," in u)}
+        if self.docs_page and "repository" in found:
+            return f"{found['repository'].rstrip('/')}/blob/main/{self.docs_page}"
+        return found.get("documentation") or found.get("homepage")
+
     def converted_tables(self, sources: list[Any]) -> list[str]:
         """The tables of a run that were converted from another form (a story in its own
         format): their line numbers are those of a table nobody sees, so a result with no

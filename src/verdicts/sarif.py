@@ -26,12 +26,11 @@ __all__ = ["CardResults", "other_results", "sarif_results", "sarif_log_of_result
 INPUT_ISSUE = "input-issue"
 #: the rule id of a withheld card or finding (the tool could not decide)
 WITHHELD_RULE = "withheld"
-REPOSITORY = "https://github.com/storygraph/storygraph/blob/main/"
-
-
-def info_uri(domain) -> str:
-    """Where the domain's rules are documented."""
-    return REPOSITORY + (domain.docs_page or "README.md")
+def info_uri(domain) -> str | None:
+    """Where the domain's rules are documented: from the domain's own distribution
+    (:meth:`verdicts.domain.Domain.information_uri`); ``None`` when it names nowhere."""
+    getter = getattr(domain, "information_uri", None)
+    return getter() if getter is not None else None
 
 
 def _uri(file: str | None) -> str | None:
@@ -85,9 +84,9 @@ def _rules(domain) -> list[dict[str, Any]]:
     return list(rules.values())
 
 
-def _rule(code: str, label: str, headline: str, sections: dict[str, str], uri: str) -> dict[str, Any]:
+def _rule(code: str, label: str, headline: str, sections: dict[str, str], uri: str | None) -> dict[str, Any]:
     help_md = "\n\n".join(f"**{k}.** {v}" for k, v in sections.items())
-    return {
+    rule: dict[str, Any] = {
         "id": code,
         "name": "".join(part.capitalize() for part in code.split("-")),
         "shortDescription": {"text": headline},
@@ -97,6 +96,9 @@ def _rule(code: str, label: str, headline: str, sections: dict[str, str], uri: s
         "defaultConfiguration": {"level": "warning"},
         "properties": {"label": label},
     }
+    if uri is None:
+        del rule["helpUri"]
+    return rule
 
 
 def _location(file: str | None, line: int | None) -> list[dict[str, Any]]:
@@ -228,15 +230,23 @@ def sarif_results(report, domain) -> list[dict[str, Any]]:
 def sarif_log_of_results(results: list[dict[str, Any]], domain, version: str | None = None) -> dict[str, Any]:
     """One SARIF log (one run) with ``results`` (of :func:`sarif_results`, maybe made in
     other processes)."""
+    driver: dict[str, Any] = {"name": domain.name, "version": version or _version(domain)}
+    uri = info_uri(domain)
+    if uri is not None:
+        driver["informationUri"] = uri
+    driver["rules"] = _rules(domain)
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {"name": domain.name, "version": version or tool_version(), "informationUri": info_uri(domain),
-                                "rules": _rules(domain)}},
-            "results": results,
-        }],
+        "runs": [{"tool": {"driver": driver}, "results": results}],
     }
+
+
+def _version(domain) -> str:
+    """The version of the distribution that provides the domain (the kit's own version
+    for an object that is not a :class:`~verdicts.domain.Domain`)."""
+    getter = getattr(domain, "tool_version", None)
+    return getter() if getter is not None else tool_version()
 
 
 def render_sarif(report, domain) -> str:

@@ -71,12 +71,19 @@ def load_schema(domain: str) -> dict[str, Any]:
         schema["required"] = list(dict.fromkeys([*schema.get("required", []), "withheld"]))
         return schema
     name = f"{domain}.card.schema.json"
+    bundled = Path(__file__).parent / "schemas" / name
     try:
-        text = (Path(__file__).parent / "schemas" / name).read_text(encoding="utf-8")
-    except OSError:  # installed somewhere files are not plain files (a zip)
+        text = bundled.read_text(encoding="utf-8")
+    except OSError:
         from importlib import resources
 
-        text = resources.files("verdicts.schemas").joinpath(name).read_text(encoding="utf-8")
+        try:  # installed somewhere files are not plain files (a zip)
+            text = resources.files("verdicts.schemas").joinpath(name).read_text(encoding="utf-8")
+        except (OSError, ModuleNotFoundError):
+            # a domain outside the kit ships its own schema, found through its package
+            from .domain import get_domain
+
+            text = get_domain(domain).card_schema_text()
     return json.loads(text)
 
 
