@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -11,6 +12,12 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from tests.browser import browser, context, page  # noqa: F401 - the browser tests' fixtures, for every test folder
+
+# A suite started in the background (`cmd &`, a CI runner's wrapper) inherits SIGINT
+# ignored, and so would every command a test starts: `storygraph watch` would then never
+# see the Ctrl+C its tests send.  Handling it here makes the commands the tests start get
+# the default disposition (a handler is reset to it on exec; an ignored signal is not).
+signal.signal(signal.SIGINT, signal.default_int_handler)
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

@@ -14,7 +14,7 @@ from typing import Any
 from .checks import Check
 from .engine import Rule, RuleBook
 from .model import Card, InputIssue, Report
-from .schema import schema_check
+from .schema import schema_check, set_schema_finder
 
 __all__ = ["Domain", "Report", "get_domain", "domain_names", "ENTRY_POINT_GROUP"]
 
@@ -379,3 +379,7 @@ def get_domain(name: str) -> Domain:
         raise VerdictsError(f"{josa(code(point.value), '이/가')} 가리키는 값은 `Domain`이 아니어서 {code(name)} 도메인으로 쓸 수 "
                             "없습니다.")
     return domain
+
+
+# a schema the kit does not hold comes from the registered domain's own package
+set_schema_finder(lambda name: get_domain(name).card_schema_text())

@@ -31,7 +31,7 @@ from .model import Card, CheckResult
 if TYPE_CHECKING:
     import jsonschema
 
-__all__ = ["load_schema", "card_valid", "card_validator", "card_errors", "compile_schema", "schema_check",
+__all__ = ["load_schema", "set_schema_finder", "card_valid", "card_validator", "card_errors", "compile_schema", "schema_check",
            "schema_result", "MANY_CARDS"]
 
 #: from this many cards on, the schema is checked by jsonschema_rs (loading it costs
@@ -53,6 +53,17 @@ WITHHELD_FIELD = {
     },
     "required": ["reason", "where"],
 }
+
+
+#: how a schema the kit does not hold is found: ``name`` -> its text (set by
+#: :mod:`verdicts.domain`: the registered domain's own package ships it)
+_SCHEMA_FINDER: Callable[[str], str] | None = None
+
+
+def set_schema_finder(finder: Callable[[str], str]) -> None:
+    """Where :func:`load_schema` looks for a schema the kit does not hold."""
+    global _SCHEMA_FINDER
+    _SCHEMA_FINDER = finder
 
 
 @lru_cache(maxsize=None)
@@ -81,9 +92,10 @@ def load_schema(domain: str) -> dict[str, Any]:
             text = resources.files("verdicts.schemas").joinpath(name).read_text(encoding="utf-8")
         except (OSError, ModuleNotFoundError):
             # a domain outside the kit ships its own schema, found through its package
-            from .domain import get_domain
-
-            text = get_domain(domain).card_schema_text()
+            # (the finder is set by verdicts.domain, which imports this module)
+            if _SCHEMA_FINDER is None:
+                raise
+            text = _SCHEMA_FINDER(domain)
     return json.loads(text)
 
 
