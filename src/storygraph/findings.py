@@ -22,7 +22,6 @@ from .conditions import Compare, Not, compile3, expr_atoms, expr_facts
 from verdicts.korean import code
 
 from .liveness import describe_assignment, describe_stuck
-from .reach import strongly_connected
 from .shadowing import find_witness, menu_blockers, scene_domains
 
 __all__ = ["Hit", "FindingKind", "KINDS", "HEDGING_KINDS", "collect_findings", "FindingMemo"]
