@@ -1,7 +1,7 @@
 """From a typed :class:`Scenario` to the facts the verdicts rest on.
 
-* the scenario's graph (:class:`~storygraph.graph.SceneGraph`: scenes are nodes, a branch
-  whose both ends exist is an edge);
+* the scenario's graph (a ``networkx.DiGraph``, :func:`~storygraph.graph.scene_graph`:
+  scenes are nodes, a branch whose both ends exist is an edge);
 * which scenes are reached from an entry and which reach an ending;
 * the conditions, parsed and checked against ``flag_spec`` (problems become issues);
 * per scene, the shadowing decision, or why it was not decided.
@@ -12,7 +12,9 @@ Nothing here writes sentences or cards.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, Hashable, Iterable, Mapping
+from typing import Any, Iterable, Mapping
+
+import networkx as nx
 
 from verdicts.errors import ConditionSyntaxError
 from verdicts.korean import code, josa
@@ -22,7 +24,7 @@ from .conditions import Expr, TypeProblem, check_types, expr_facts, parse_condit
 from .budgets import DEFAULT_BUDGETS, BudgetExceeded, Budgets
 from .fixes import FixMemo, condition_text_fix, quoted, type_problem_fix
 from .facts import SceneShadowing, ShadowedBranch, Undecided
-from .graph import SceneGraph
+from .graph import components, reachable_from, reaching, scene_graph
 from .liveness import LiveReach, StuckScene, live_reachability, uncovered
 from .model import Branch, Scenario
 from .shadowing import FlagDomain, decide_scene, flag_domain, make_flag_domain, menu_blockers
@@ -38,7 +40,7 @@ class Analysis:
     :func:`analyse`; read only afterwards)."""
 
     scenario: Scenario
-    graph: SceneGraph
+    graph: nx.DiGraph
     entries: list[str]
     endings: list[str]
     #: ``None`` when it cannot be known (the ``is_entry`` / ``is_ending`` column is missing)
@@ -157,78 +159,6 @@ class AnalysisMemo:
         return row
 
 
-def reachable_from(graph, sources: Iterable[Hashable]) -> set:
-    """Nodes on a path from any of ``sources``, the sources included.
-
-    Parameters
-    ----------
-    graph : SceneGraph or networkx.DiGraph
-        Read only: nothing is added to it or changed in it.
-    sources : iterable of nodes
-        A source that is not a node of ``graph`` is in the answer, alone.
-
-    Returns
-    -------
-    set
-        The sources and every node reachable from them (linear time, level by level).
-
-    Examples
-    --------
-    >>> g = SceneGraph(["entry", "hall", "end", "island"], [("entry", "hall"), ("hall", "end"), ("island", "hall")])
-    >>> sorted(reachable_from(g, ["entry"]))
-    ['end', 'entry', 'hall']
-    >>> sorted(reachable_from(g, ["gone"])), "gone" in g
-    (['gone'], False)
-    """
-    return _closure(sources, getattr(graph, "_succ", None) or graph.succ)
-
-
-def reaching(graph, targets: Iterable[Hashable]) -> set:
-    """Nodes from which some of ``targets`` can be reached, the targets included.
-
-    Parameters
-    ----------
-    graph : SceneGraph or networkx.DiGraph
-        Read only: nothing is added to it or changed in it.
-    targets : iterable of nodes
-        A target that is not a node of ``graph`` is in the answer, alone.
-
-    Returns
-    -------
-    set
-        The targets and every node with a path to one of them.
-
-    Examples
-    --------
-    >>> g = SceneGraph(["entry", "hall", "end", "cellar"], [("entry", "hall"), ("hall", "end"), ("hall", "cellar")])
-    >>> sorted(reaching(g, ["end"]))
-    ['end', 'entry', 'hall']
-    """
-    return _closure(targets, getattr(graph, "_pred", None) or graph.pred)
-
-
-def _closure(starts: Iterable[Hashable], adjacency: Mapping[Hashable, Iterable[Hashable]]) -> set:
-    """``starts`` and everything reachable from them through ``adjacency`` (a mapping
-    from a node to its neighbours; a start missing from it has none), level by level
-    with set operations.
-
-    >>> sorted(_closure(["a"], {"a": {"b"}, "b": {"a", "c"}, "c": set()}))
-    ['a', 'b', 'c']
-    """
-    seen = set(starts)
-    frontier = seen
-    nothing: tuple = ()
-    while frontier:
-        nxt: set = set()
-        update = nxt.update
-        for node in frontier:
-            update(adjacency.get(node, nothing))
-        nxt -= seen
-        seen |= nxt
-        frontier = nxt
-    return seen
-
-
 def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, meanwhile=None,
             memo: AnalysisMemo | None = None, budgets: Budgets = DEFAULT_BUDGETS) -> Analysis:
     """The facts every verdict rests on.  With ``jobs`` > 1 the per-scene work
@@ -257,7 +187,7 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     if memo is not None and memo.graph is not None and memo.graph[0] == graph_key:
         graph = memo.graph[1]
     else:
-        graph = SceneGraph(scenes, edges)
+        graph = scene_graph(scenes, edges)
         if memo is not None:
             memo.graph = (graph_key, graph)
     entries = [s.scene_id for s in scenario.scenes.values() if s.is_entry]
@@ -352,7 +282,7 @@ def analyse_again(last: Analysis, scenario: Scenario, changes: Any, memo: Analys
     graph = last.graph
     if moved:
         edges = [(b.from_scene, b.to_scene) for b in sc.branches if b.from_scene in scenes and b.to_scene in scenes]
-        graph = SceneGraph(scenes, edges)
+        graph = scene_graph(scenes, edges)
         memo.graph = ((tuple(scenes), tuple(edges)), graph)
     entries, endings = last.entries, last.endings
     if marks:
@@ -571,14 +501,9 @@ def _read_menu_columns(a: Analysis) -> None:
                 and (b.raw.get("once_only") or "").strip().lower() in _TRUE]
         if once:
             # a scene on a cycle can be come back to, with its once-only choices used up
-            from .reach import strongly_connected
-
-            component, components = strongly_connected(list(a.graph.nodes), a.graph.succ)
-            size = {id(c): len(c) for c in components}
-            by_comp = {node: id(c) for c in components for node in c}
-            loops = {x for x, nxt in a.graph.succ.items() if x in nxt}
-            a.weak = {b.branch_id for b in once
-                      if b.from_scene in by_comp and (size[by_comp[b.from_scene]] > 1 or b.from_scene in loops)}
+            cyclic = {node for comp in components(a.graph) if len(comp) > 1 for node in comp}
+            cyclic.update(x for x, _ in nx.selfloop_edges(a.graph))
+            a.weak = {b.branch_id for b in once if b.from_scene in cyclic}
 
 
 def _has_opaque_parts(sc: Scenario) -> bool:

@@ -12,6 +12,7 @@ from . import templates as T
 from .analysis import Analysis, Undecided
 from .model import BRANCH, MISSING_TARGET, SCENE, SHADOWING, Branch, Scene, StoryCard
 from .findings import collect_findings
+from .graph import nearest_source
 from .reach import reach_counts
 from .rules import BRANCH_BOOK, SCENE_BOOK
 
@@ -62,7 +63,6 @@ class _Builder:
         self.outgoing = self.sc.branches_from()
         self.endings = len(a.endings)
         self.branch_by_id = {b.branch_id: b for b in self.sc.branches}
-        self._succ: dict[str, list[str]] | None = None
         self._spelling: _SpellingIndex | None = None
         self._onward: dict[str, int] | None = None
         self._ending_counts: dict[str, int] | None = None
@@ -112,30 +112,22 @@ class _Builder:
             self._spelling = _spelling_index(self.sc.scenes)
         return self._spelling
 
-    def _successors(self) -> dict[str, list[str]]:
-        if self._succ is None:
-            g = self.a.graph
-            self._succ = {s: list(g.successors(s)) for s in g.nodes}
-        return self._succ
-
     def onward_count(self, scene_id: str) -> int:
         """How many other scenes lie on some path from ``scene_id``, a scene that reaches
         no ending.  Every scene after it reaches no ending either, so all such counts are
         made at once on that part of the graph, in linear passes (see
         :mod:`storygraph.reach`)."""
         if self._onward is None:
-            succ = self._successors()
             good = self.a.reaches_ending or set()
-            stuck = {s: [t for t in nxt if t not in good] for s, nxt in succ.items() if s not in good}
-            self._onward = reach_counts(list(stuck), stuck, stuck)
+            stuck = self.a.graph.subgraph([s for s in self.a.graph if s not in good])
+            self._onward = reach_counts(stuck, stuck)
         # reach_counts counts the scene itself; the onward scenes are the others
         return self._onward.get(scene_id, 1) - 1
 
     def reachable_endings(self, scene_id: str) -> int:
         """How many endings can be reached from ``scene_id`` (itself included)."""
         if self._ending_counts is None:
-            succ = self._successors()
-            self._ending_counts = reach_counts(list(succ), succ, self.a.endings)
+            self._ending_counts = reach_counts(self.a.graph, self.a.endings)
         return self._ending_counts.get(scene_id, 0)
 
     def undecided_clause(self, branch: Branch) -> T.Clause | None:
@@ -181,22 +173,11 @@ class _Builder:
         """The opaque jump nearest after ``scene_id`` (by the graph's paths) and how many
         other opaque jumps the story has, or ``None`` when none can be got to."""
         if self._jump_after is None:
-            # one search backwards from the scenes that hold an opaque jump, level by level
+            # one search backwards from the scenes that hold an opaque jump, all at once
             sources: dict[str, str] = {}
             for bid in self.a.opaque_jumps:
                 sources.setdefault(self.branch_by_id[bid].from_scene, bid)
-            nearest = dict(sources)
-            frontier = list(sources)
-            g = self.a.graph
-            while frontier:
-                nxt = []
-                for node in frontier:
-                    for p in g.predecessors(node) if node in g else ():
-                        if p not in nearest:
-                            nearest[p] = nearest[node]
-                            nxt.append(p)
-                frontier = nxt
-            self._jump_after = nearest
+            self._jump_after = nearest_source(self.a.graph, sources, backwards=True)
         bid = self._jump_after.get(scene_id)
         return None if bid is None else (bid, len(self.a.opaque_jumps) - 1)
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import operator
 from bisect import bisect_left, bisect_right
-from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,27 +36,15 @@ class CheckContext:
     #: facts of this context's cards (never shared)
     _own: dict[str, Any] = field(default_factory=dict, repr=False)
 
-    def adjacency(self) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-        if "adj" not in self._cache:
-            fwd: dict[str, list[str]] = {s: [] for s in self.scenario.scenes}
-            back: dict[str, list[str]] = {s: [] for s in self.scenario.scenes}
-            for b in self.scenario.branches:
-                if b.from_scene in fwd and b.to_scene in fwd:
-                    fwd[b.from_scene].append(b.to_scene)
-                    back[b.to_scene].append(b.from_scene)
-            self._cache["adj"] = (fwd, back)
-        return self._cache["adj"]
-
     def reached(self) -> set[str]:
         if "reached" not in self._cache:
-            fwd, _ = self.adjacency()
-            self._cache["reached"] = _bfs([s.scene_id for s in self.scenario.scenes.values() if s.is_entry], fwd)
+            self._cache["reached"] = _from_rows(self.scenario, [s.scene_id for s in self.scenario.scenes.values() if s.is_entry])
         return self._cache["reached"]
 
     def to_ending(self) -> set[str]:
         if "ending" not in self._cache:
-            _, back = self.adjacency()
-            self._cache["ending"] = _bfs([s.scene_id for s in self.scenario.scenes.values() if s.is_ending], back)
+            self._cache["ending"] = _from_rows(self.scenario, [s.scene_id for s in self.scenario.scenes.values() if s.is_ending],
+                                               backwards=True)
         return self._cache["ending"]
 
     def verdicts(self) -> list[Any]:
@@ -161,16 +148,21 @@ class RowsByLine:
         return hit if type(hit) is list else [hit]
 
 
-def _bfs(start: list[str], adj: dict[str, list[str]]) -> set[str]:
-    seen = set(start)
-    queue = deque(start)
-    while queue:
-        node = queue.popleft()
-        for nxt in adj.get(node, ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append(nxt)
-    return seen
+def _from_rows(scenario, starts: list[str], backwards: bool = False) -> set[str]:
+    """``starts`` and every scene after one of them (before, ``backwards``), on a graph
+    made again from the rows — not the analysis's graph nor its walk: one
+    :func:`networkx.descendants` from a root joined to every start."""
+    import networkx as nx
+
+    scenes = scenario.scenes
+    root = object()
+    g = nx.DiGraph()
+    g.add_node(root)
+    g.add_nodes_from(scenes)
+    pairs = ((b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes)
+    g.add_edges_from(((t, f) for f, t in pairs) if backwards else pairs)
+    g.add_edges_from((root, s) for s in starts)
+    return nx.descendants(g, root)
 
 
 CHECKS: CheckRegistry[CheckContext] = CheckRegistry()

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import shutil
 import subprocess
-from collections import deque
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
@@ -241,11 +240,9 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
         seeds = {names[focus]}
     if hops < 0:
         raise DiagramError("`--hops` 값은 0 이상이어야 합니다.")
-    neighbours: dict[str, set[str]] = {n.name: set() for n in all_nodes}
-    for e in edges:
-        neighbours[e.tail].add(e.head)
-        neighbours[e.head].add(e.tail)
-    keep = _within(seeds, neighbours, hops)
+    from .graph import within_hops  # (a diagram of the whole scenario walks nothing)
+
+    keep = within_hops([n.name for n in all_nodes], [(e.tail, e.head) for e in edges], seeds, hops)
     return DiagramModel(
         nodes=[n for n in all_nodes if n.name in keep],
         edges=[e for e in edges if e.tail in keep and e.head in keep],
@@ -253,23 +250,7 @@ def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int |
     )
 
 
-def _within(seeds: set[str], neighbours: dict[str, set[str]], hops: int) -> set[str]:
-    """Nodes at most ``hops`` steps from ``seeds`` (breadth-first)."""
-    seen = set(seeds)
-    queue = deque((s, 0) for s in seeds)
-    while queue:
-        node, depth = queue.popleft()
-        if depth == hops:
-            continue
-        for nxt in neighbours.get(node, ()):
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append((nxt, depth + 1))
-    return seen
-
-
 # ---------------------------------------------------------------------------- graphviz
-
 
 
 def html_text(text: object) -> str:

@@ -21,6 +21,7 @@ from .analysis import Analysis, records_uses
 from .conditions import Compare, Not, compile3, expr_atoms, expr_facts
 from verdicts.korean import code
 
+from .graph import reachable_from, shortest_way
 from .liveness import describe_assignment, describe_stuck
 from .shadowing import find_witness, menu_blockers, scene_domains
 
@@ -427,26 +428,7 @@ def used_up_menu(a: Analysis) -> Iterator[Hit]:
 def _way_back(ways: dict[str, list], start: str, home: str) -> list | None:
     """The branches of a shortest way from ``start`` back to ``home`` over ``ways`` (scene
     -> its branches), ``[]`` when ``start`` is ``home``, ``None`` when there is none."""
-    if start == home:
-        return []
-    came: dict[str, Any] = {start: None}
-    frontier = [start]
-    while frontier:
-        nxt = []
-        for x in frontier:
-            for b in ways.get(x, ()):
-                if b.to_scene in came:
-                    continue
-                came[b.to_scene] = b
-                if b.to_scene == home:
-                    path = []
-                    while b is not None:
-                        path.append(b)
-                        b = came[b.from_scene]
-                    return path[::-1]
-                nxt.append(b.to_scene)
-        frontier = nxt
-    return None
+    return shortest_way(((b.from_scene, b.to_scene, b) for bs in ways.values() for b in bs), start, home)
 
 
 def _left_stuck(a: Analysis, scene, rest: list):
@@ -616,8 +598,6 @@ def _withheld(a: Analysis, code_: str, hit: Hit) -> dict[str, Any] | None:
             jumps = [bid for bid in a.opaque_jumps if by_id[bid].from_scene in reached]
         else:
             sources = {by_id[bid].from_scene: bid for bid in reversed(list(a.opaque_jumps))}
-            from .analysis import reachable_from
-
             ahead = reachable_from(a.graph, [hit.target])
             jumps = [bid for s, bid in sources.items() if s in ahead]
         if not jumps:

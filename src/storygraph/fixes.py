@@ -17,8 +17,8 @@ where an edit is machine-readable and applies to the input tables
 Every suggestion is checked before it is offered: the scene's conditions are decided
 again with it applied, and it is dropped (or the next candidate tried) if a branch of the
 scene would be shadowed, unsatisfiable or always true where it was not, or a reader
-stuck where none was.  A region is minimised by Quine–McCluskey (:func:`minimal_sum`,
-checked against :func:`sympy.logic.SOPform` in the tests) within bounds: past
+stuck where none was.  A region is minimised by sympy (:func:`sympy.logic.SOPform`,
+through :func:`minimal_sum`, remembered by region) within bounds: past
 :data:`MAX_ATOMS` order variables or :data:`MAX_POINTS` class points it is written out
 unminimised, and the sentence says so.
 """
@@ -36,6 +36,7 @@ from verdicts.korean import josa
 from .conditions import (
     And, Compare, Const, Expr, FlagTrue, Not, OPS, Or, check_types, compile3, expr_atoms, expr_facts, parse_condition, render,
 )
+from .minimal import MAX_ATOMS, MAX_POINTS, encoding, grid_size, minimal_sum, minimal_terms
 from .model import Flag
 from .shadowing import ClassGrid, FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
 
@@ -51,14 +52,6 @@ __all__ = [
     "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "minimal_sum", "near_ids", "near_table", "know_near", "apply_edits", "edit_distance", "KEYS",
     "FixMemo",
 ]
-
-#: regions are minimised over at most this many order variables (Quine–McCluskey grows
-#: fast: sympy's SOPform took 0.26 s on a random function of 8 variables here, 16 s on
-#: one of 10)
-MAX_ATOMS = 8
-#: … and over scenes whose flag classes multiply to at most this many points
-MAX_POINTS = 4096
-
 
 def quoted(code: str, pair: str | None = None) -> str:
     """Code in backquotes, with the particle of ``pair`` chosen for how it is read
@@ -165,23 +158,8 @@ def _interval(spec: Flag, lo: int | None, hi: int | None) -> Expr:
     return parts[0] if len(parts) == 1 else And(tuple(parts))
 
 
-def _encoding(spec: Flag, k: int) -> list[tuple[int, ...]]:
-    """Per class, its bits: an int flag in the order encoding (bit ``i`` = class index >
-    ``i``), an enum flag one-hot over its first ``k - 1`` classes, a bool flag one bit."""
-    if spec.type == "int":
-        return [tuple(int(c > i) for i in range(k - 1)) for c in range(k)]
-    return [tuple(int(c == i) for i in range(k - 1)) for c in range(k)]
-
-
 def _points(order: Sequence[str], domains: Mapping[str, FlagDomain]) -> list[tuple[int, ...]]:
     return list(product(*[range(len(domains[f].points)) for f in order]))
-
-
-def _grid_size(order: Sequence[str], domains: Mapping[str, FlagDomain]) -> int:
-    size = 1
-    for f in order:
-        size *= max(1, len(domains[f].points))
-    return size
 
 
 def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains: Mapping[str, FlagDomain],
@@ -192,7 +170,8 @@ def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains
     The classes are encoded as boolean variables (int flags in the order encoding, so
     that a term reads as an interval), the points outside as the function's zeros and
     impossible codes as don't-cares; :func:`minimal_sum` finds a minimal sum of
-    products, and each product is written flag by flag with :func:`_flag_expr`.  Past
+    products (sympy's ``SOPform``), and each product is written flag by flag with
+    :func:`_flag_expr`.  Past
     :data:`MAX_ATOMS` variables the points are merged into cubes greedily instead.
     """
     if not inside:
@@ -211,8 +190,8 @@ def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains
 
 
 def _sop(inside: frozenset, order: tuple[str, ...], ks: tuple[int, ...], domains, flags) -> Expr:
-    encodings = [_encoding(flags[f], k) for f, k in zip(order, ks)]
-    terms = _sop_terms(inside, ks, tuple(flags[f].type for f in order))
+    encodings = [encoding(flags[f].type, k) for f, k in zip(order, ks)]
+    terms = minimal_terms(inside, ks, tuple(flags[f].type for f in order))
     if terms is None:
         return Const(True)
     parts = []
@@ -232,175 +211,6 @@ def _sop(inside: frozenset, order: tuple[str, ...], ks: tuple[int, ...], domains
     if not parts:
         return Const(False)
     return parts[0] if len(parts) == 1 else Or(tuple(parts))
-
-
-@lru_cache(maxsize=4096)
-def _sop_terms(inside: frozenset, ks: tuple[int, ...], types: tuple[str, ...]) -> tuple[dict[int, int], ...] | None:
-    """The products of a minimal sum (each a map bit -> 0/1), ``None`` for "always".
-    Remembered: scenes of a generated or copied scenario repeat the same shapes."""
-    encs = [_encoding(Flag("x", None, t, None, None, (), 0), k) for t, k in zip(types, ks)]  # type: ignore[arg-type]
-    width = sum(k - 1 for k in ks)
-    valid: dict[tuple[int, ...], tuple[int, ...]] = {}
-    for p in product(*[range(k) for k in ks]):
-        valid[tuple(b for c, enc in zip(p, encs) for b in enc[c])] = p
-    minterms = [_bits_to_int(code) for code, p in valid.items() if p in inside]
-    dontcares = [_bits_to_int(code) for code in product((0, 1), repeat=width) if code not in valid]
-    terms = minimal_sum(width, minterms, dontcares)
-    if terms is None:
-        return None
-    return tuple({i: (value >> (width - 1 - i)) & 1 for i in range(width) if not (mask >> (width - 1 - i)) & 1}
-                 for value, mask in terms)
-
-
-def _bits_to_int(bits: Sequence[int]) -> int:
-    n = 0
-    for b in bits:
-        n = (n << 1) | b
-    return n
-
-
-def minimal_sum(width: int, minterms: Sequence[int], dontcares: Sequence[int] = ()) -> list[tuple[int, int]] | None:
-    """A minimal sum of products of a boolean function of ``width`` variables, given its
-    ``minterms`` and ``dontcares`` (as integers, the first variable the highest bit):
-    Quine–McCluskey's prime implicants, then the fewest primes that cover the minterms
-    (essential primes first, then an exact search while it stays small, else greedy).
-    Each product is ``(value, mask)``, the mask's bits being the variables left out;
-    ``None`` when the function is always true.  The same answer as
-    :func:`sympy.logic.SOPform` in number of products (the tests compare them); written
-    here because importing sympy costs seconds of start-up on every lint that needs it.
-
-    >>> minimal_sum(2, [1, 3])  # b
-    [(1, 2)]
-    """
-    ones = set(minterms)
-    if not ones:
-        return []
-    full = (1 << width) - 1
-    if len(ones | set(dontcares)) == 1 << width:
-        return None
-    primes = _prime_implicants(width, ones | set(dontcares))
-    covers = {p: frozenset(m for m in ones if (m & ~p[1] & full) == p[0]) for p in primes}
-    covers = {p: c for p, c in covers.items() if c}
-    chosen: list[tuple[int, int]] = []
-    left = set(ones)
-    # essential primes: the only prime covering some minterm
-    for m in sorted(ones):
-        having = [p for p, c in covers.items() if m in c]
-        if len(having) == 1 and having[0] not in chosen:
-            chosen.append(having[0])
-    for p in chosen:
-        left -= covers[p]
-    rest = sorted((p for p in covers if p not in chosen and covers[p] & left), key=lambda p: (-len(covers[p] & left), p))
-    if left:
-        best = _exact_cover(left, rest, covers) if len(rest) <= 64 else None
-        if best is None:
-            best = []
-            todo = set(left)
-            while todo:
-                p = max(rest, key=lambda q: (len(covers[q] & todo), -bin(q[1]).count("0"), q))
-                best.append(p)
-                todo -= covers[p]
-        chosen += best
-    return sorted(chosen, key=lambda p: (-bin(p[1]).count("1"), p))
-
-
-def _prime_implicants(width: int, cells: set[int]) -> set[tuple[int, int]]:
-    """Quine–McCluskey's prime implicants ``(value, mask)`` of the function true on
-    ``cells`` (minterms and don't-cares), found with each set of free variables at once.
-
-    For a mask ``m`` of free variables, bit ``v`` of ``within[m]`` says that the product
-    with value ``v`` (its free bits 0) holds on all of its cells: freeing one more
-    variable ``b`` keeps ``v`` when both ``v`` and ``v | b`` were kept.  A product is
-    prime when no product with one more free variable contains it — the ones merged
-    nowhere in the pairwise merging of the textbook method, which finds the same set.
-
-    >>> sorted(_prime_implicants(2, {1, 3}))
-    [(1, 2)]
-    """
-    size = 1 << width
-    clear = _clear_masks(width)
-    within = [0] * size
-    f = 0
-    for c in cells:
-        f |= 1 << c
-    within[0] = f
-    for m in range(1, size):
-        low = m & -m
-        before = within[m ^ low]
-        if before:
-            b = low.bit_length() - 1
-            within[m] = before & (before >> low) & clear[b]
-    primes: set[tuple[int, int]] = set()
-    for m in range(size):
-        keep = within[m]
-        if not keep:
-            continue
-        for b in range(width):
-            flag = 1 << b
-            if m & flag:
-                continue
-            bigger = within[m | flag]
-            if bigger:
-                keep &= ~(bigger | (bigger << flag))
-                if not keep:
-                    break
-        while keep:
-            low = keep & -keep
-            primes.add((low.bit_length() - 1, m))
-            keep ^= low
-    return primes
-
-
-#: width -> per variable, the cells whose bit for it is 0 (one integer bit per cell)
-_CLEAR: dict[int, list[int]] = {}
-
-
-def _clear_masks(width: int) -> list[int]:
-    masks = _CLEAR.get(width)
-    if masks is None:
-        masks = _CLEAR[width] = [sum(1 << v for v in range(1 << width) if not v >> b & 1) for b in range(width)]
-    return masks
-
-
-def _exact_cover(left: set[int], candidates: list, covers: dict) -> list | None:
-    """The fewest ``candidates`` covering ``left``, by iterative deepening that branches
-    on the minterm with the fewest candidates left; ``None`` when the search grows past a
-    fixed budget."""
-    budget = [100_000]
-    by_minterm = {m: [p for p in candidates if m in covers[p]] for m in left}
-
-    def search(todo: frozenset, k: int, picked: list) -> list | None:
-        if not todo:
-            return list(picked)
-        if k == 0:
-            return None
-        budget[0] -= 1
-        if budget[0] < 0:
-            raise _TooMuch
-        widest = max(len(covers[p] & todo) for p in candidates)
-        if widest * k < len(todo):
-            return None  # even the widest candidates cannot cover the rest
-        m = min(todo, key=lambda x: (len(by_minterm[x]), x))
-        for p in by_minterm[m]:
-            picked.append(p)
-            found = search(todo - covers[p], k - 1, picked)
-            picked.pop()
-            if found is not None:
-                return found
-        return None
-
-    try:
-        for k in range(1, len(candidates) + 1):
-            found = search(frozenset(left), k, [])
-            if found is not None:
-                return found
-    except _TooMuch:
-        return None
-    return None
-
-
-class _TooMuch(Exception):
-    pass
 
 
 def _cubes(inside: set, order, domains, flags) -> Expr:
@@ -645,7 +455,7 @@ class _Scene:
             return self._grids[number]
         order = [f for f in self.available if f in domains]
         grid = None
-        if order and _grid_size(order, domains) <= MAX_POINTS * 4:
+        if order and grid_size(order, domains) <= MAX_POINTS * 4:
             g = ClassGrid(order, domains)
             if g.complete:  # (a flag with no class: no point at all)
                 grid = (tuple(len(domains[f].points) for f in order), g)
@@ -732,7 +542,7 @@ class _Scene:
             used = list(dict.fromkeys(f for e in exprs for f in expr_facts(e)[0]))
             domains = scene_domains(exprs, self.flags, names=used)
             order = [f for f in used if f in domains]
-            if _grid_size(order, domains) > MAX_POINTS:
+            if grid_size(order, domains) > MAX_POINTS:
                 self._region = (None,)
             else:
                 grid = ClassGrid(order, domains)
@@ -845,7 +655,7 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     domains = stuck.domains
     minimised = False
     cond: Expr = _none_of(exprs)  # type: ignore[arg-type]
-    if _grid_size(order, domains) <= MAX_POINTS:
+    if grid_size(order, domains) <= MAX_POINTS:
         points = _points(order, domains)
         grid = ClassGrid(order, domains)
         inside = _inside(order, domains, points, grid if grid.complete else None, [], exprs)  # type: ignore[arg-type]

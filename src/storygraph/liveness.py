@@ -14,6 +14,7 @@ The five verdicts stay structural; these facts become lint findings and hedges.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import product
 from math import prod
 from typing import Any, Mapping, Sequence
 
@@ -22,6 +23,8 @@ from verdicts.records import Frozen
 from . import templates as T
 from .budgets import Budgets, Meter
 from .conditions import Eval3, Expr, compile3
+from .graph import reachable_avoiding, reachable_from, reaching, scene_graph
+from .minimal import MAX_ATOMS, MAX_POINTS, grid_size, minimal_cubes
 from .model import Flag
 from .shadowing import FlagDomain, scene_domains
 
@@ -63,6 +66,9 @@ class StuckScene:
     #: the budget that stopped the search, in words (``조건 평가 2,000,000번``): then
     #: nothing else here is known (the scene was not decided)
     limit: str | None = None
+    #: whether ``cubes`` hold every uncovered assignment (the search keeps at most
+    #: :data:`MAX_CUBES` of them)
+    complete: bool = True
 
 
 def _weight(domains: Mapping[str, FlagDomain], flag: str, index: int) -> int | None:
@@ -139,7 +145,7 @@ def uncovered(conditions: Sequence[Expr], flags: Mapping[str, Flag], available: 
         total = None
     merged = _merge(cubes, domains)
     example = _example(merged[0], domains, order)
-    return StuckScene("", count, total, merged, domains, tuple(order), example)
+    return StuckScene("", count, total, merged, domains, tuple(order), example, complete=len(cubes) < MAX_CUBES)
 
 
 def _merge(cubes: list[Cube], domains: Mapping[str, FlagDomain]) -> list[Cube]:
@@ -199,12 +205,35 @@ def _class_members(flag: Flag, domain: FlagDomain, index: int) -> tuple[Any, Any
 
 def describe_stuck(stuck: StuckScene, flags: Mapping[str, Flag], limit: int = 3) -> tuple[list["T.Pred | None"], int]:
     """The uncovered assignments as predicates, at most ``limit`` cubes (``None`` for a
-    cube that leaves every flag free), and how many more cubes there are."""
+    cube that leaves every flag free), and how many more cubes there are.  The cubes are
+    those of the region's minimal form (:func:`storygraph.minimal.minimal_cubes`, by
+    sympy) when the search kept them all and the region is within the bounds of
+    minimisation, else the search's own cubes merged."""
+    cubes = _minimal(stuck, flags) or stuck.cubes
     region: list[T.Pred | None] = []
-    for cube in stuck.cubes[:limit]:
+    for cube in cubes[:limit]:
         parts = [p for p in (_describe_flag(flags[f], idx, stuck.domains[f]) for f, idx in cube.classes) if p is not None]
         region.append(T.all_of(parts) if parts else None)
-    return region, max(0, len(stuck.cubes) - limit)
+    return region, max(0, len(cubes) - limit)
+
+
+def _minimal(stuck: StuckScene, flags: Mapping[str, Flag]) -> list[Cube] | None:
+    """The cubes of the minimal form of the uncovered region, or ``None`` (not all kept,
+    past the bounds, or nothing to merge)."""
+    if not stuck.complete or len(stuck.cubes) < 2:
+        return None
+    order = [f for f in stuck.flags if f in stuck.domains and len(stuck.domains[f].points) > 1]
+    ks = [len(stuck.domains[f].points) for f in order]
+    if sum(k - 1 for k in ks) > MAX_ATOMS or grid_size(order, stuck.domains) > MAX_POINTS:
+        return None
+    inside: set[tuple[int, ...]] = set()
+    for cube in stuck.cubes:
+        allowed = dict(cube.classes)
+        inside.update(product(*[sorted(allowed.get(f, range(k))) for f, k in zip(order, ks)]))
+    found = minimal_cubes(inside, ks, [flags[f].type for f in order])
+    if found is None:
+        return None
+    return [Cube(tuple((f, allowed) for f, allowed, k in zip(order, cube, ks) if len(allowed) < k)) for cube in found]
 
 
 def _describe_flag(spec: Flag, indices: frozenset[int], domain: FlagDomain | None) -> "T.Pred | None":
@@ -262,93 +291,38 @@ class LiveReach:
     ending_only_through: dict[str, list[str]]
 
 
-def _bfs(starts, adj, allowed=None, cut=None) -> set[str]:
-    """The nodes reachable from ``starts`` (included) through ``adj``, staying inside
-    ``allowed`` when given and leaving out the edges in ``cut`` (node -> neighbours not
-    to follow) when given.  Level by level, each level's successors gathered with set
-    operations."""
-    seen = set(starts) if allowed is None else {s for s in starts if s in allowed}
-    frontier = seen
-    get = adj.get
-    skip_of = cut.get if cut else None
-    while frontier:
-        nxt: set[str] = set()
-        update = nxt.update
-        for node in frontier:
-            succ = get(node)
-            if succ:
-                skip = skip_of(node) if skip_of is not None else None
-                update(succ if skip is None else set(succ) - skip)
-        nxt -= seen
-        if allowed is not None:
-            nxt &= allowed
-        seen |= nxt
-        frontier = nxt
-    return seen
-
-
 def live_reachability(scenes: set[str], branches, dead: set[str], entries, endings,
                       reached: set[str], reaches_ending: set[str], graph=None) -> LiveReach:
-    """``branches``: (branch_id, from_scene, to_scene) of every branch.
+    """Reachability through the branches that can fire.
 
-    ``graph``, when given, is the scenario's graph (a :class:`~storygraph.graph.SceneGraph`
-    or a ``networkx.DiGraph`` whose edges are exactly the branches between known scenes):
-    its adjacency is then used as is, and only the edges that every branch along them is
-    dead are left out of the live walks.
+    ``branches``: (branch_id, from_scene, to_scene) of every branch; ``graph``, the
+    scenario's graph (:func:`storygraph.graph.scene_graph`: its edges are exactly the
+    branches between known scenes; made from ``branches`` when not given).  An edge every
+    branch of which is dead is left out of the live walks
+    (:func:`storygraph.graph.reachable_avoiding`).
     """
     if graph is None:
-        return _live_from_branches(scenes, branches, dead, entries, endings, reached, reaches_ending)
-    succ = getattr(graph, "_succ", None) or graph.succ
-    pred = getattr(graph, "_pred", None) or graph.pred
+        graph = scene_graph(sorted(scenes), [(a, b) for _, a, b in branches if a in scenes and b in scenes])
     dead_edges = [(bid, a, b) for bid, a, b in branches if bid in dead and a in scenes and b in scenes]
     # edges every branch of which is dead: the live walks do not follow them
     pairs = {(a, b) for _, a, b in dead_edges}
     if pairs:
         sources = {a for a, _ in pairs}
         pairs -= {(a, b) for bid, a, b in branches if a in sources and bid not in dead and (a, b) in pairs}
-    cut_out: dict[str, set[str]] = {}
-    cut_in: dict[str, set[str]] = {}
-    for a, b in pairs:
-        cut_out.setdefault(a, set()).add(b)
-        cut_in.setdefault(b, set()).add(a)
-    live_reached = _bfs(entries, succ, cut=cut_out)
-    live_ending = _bfs(endings, pred, cut=cut_in)
-    return _gated(dead, live_reached, live_ending, dead_edges, succ, pred, reached, reaches_ending)
-
-
-def _gated(dead, live_reached, live_ending, dead_edges, fwd, back, reached, reaches_ending) -> LiveReach:
+    live_reached = reachable_avoiding(graph, entries, cut=pairs)
+    live_ending = reachable_avoiding(graph, endings, cut=pairs, backwards=True)
     gated = reached - live_reached
+    within = graph.subgraph(gated)  # one view for every walk below
     reached_only: dict[str, list[str]] = {}
     for bid, a, b in dead_edges:
         if a in live_reached and b in gated:
-            for s in _bfs([b], fwd, allowed=gated):
+            for s in reachable_from(within, [b]):
                 reached_only.setdefault(s, []).append(bid)
     cut = (reaches_ending & reached) - live_ending
+    within = graph.subgraph(cut)
     ending_only: dict[str, list[str]] = {}
     for bid, a, b in dead_edges:
         if b in reaches_ending and a in cut:
-            for s in _bfs([a], back, allowed=cut):
+            for s in reaching(within, [a]):
                 ending_only.setdefault(s, []).append(bid)
     return LiveReach(dead, live_reached, live_ending, reached_only, ending_only)
-
-
-def _live_from_branches(scenes: set[str], branches, dead: set[str], entries, endings,
-                        reached: set[str], reaches_ending: set[str]) -> LiveReach:
-    fwd: dict[str, list[str]] = {}
-    back: dict[str, list[str]] = {}
-    live_fwd: dict[str, list[str]] = {}
-    live_back: dict[str, list[str]] = {}
-    dead_edges = []
-    for bid, a, b in branches:
-        if a not in scenes or b not in scenes:
-            continue
-        fwd.setdefault(a, []).append(b)
-        back.setdefault(b, []).append(a)
-        if bid in dead:
-            dead_edges.append((bid, a, b))
-        else:
-            live_fwd.setdefault(a, []).append(b)
-            live_back.setdefault(b, []).append(a)
-    live_reached = _bfs(entries, live_fwd)
-    live_ending = _bfs(endings, live_back)
-    return _gated(dead, live_reached, live_ending, dead_edges, fwd, back, reached, reaches_ending)

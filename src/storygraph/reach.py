@@ -4,108 +4,42 @@ linear passes instead of one graph search per scene.
 The cards say how many endings a scene still leads to, and how many scenes lie onward of
 a scene that reaches no ending.  Asking ``nx.descendants`` once per scene is quadratic
 (each search may walk the whole graph).  Here the graph is condensed into its strongly
-connected components (iterative Tarjan, so a chain of 200,000 scenes needs no
-recursion).  Walking the components in reverse topological order, a component with one
-successor adds its own targets to that successor's count; only a component with several
-successors needs the union of their sets, made as an int used as a bitset and kept for
-the merges above it.
+connected components by networkx (:func:`networkx.condensation`).  Walking the
+components in reverse topological order, a component with one successor adds its own
+targets to that successor's count; only a component with several successors needs the
+union of their sets, made as an int used as a bitset and kept for the merges above it.
 """
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Mapping, Sequence
+from typing import Hashable, Iterable
 
-__all__ = ["strongly_connected", "reach_counts"]
+import networkx as nx
 
-
-def strongly_connected(nodes: Sequence[Hashable], succ: Mapping[Hashable, Iterable[Hashable]]) -> tuple[dict, list[list]]:
-    """Tarjan's algorithm without recursion.
-
-    Returns ``(component_of, components)`` where ``components`` lists the strongly
-    connected components in reverse topological order: every component that a
-    component reaches comes before it.
-
-    >>> comp, comps = strongly_connected("abc", {"a": "b", "b": "ac", "c": ""})
-    >>> [sorted(c) for c in comps]
-    [['c'], ['a', 'b']]
-    """
-    index: dict = {}
-    low: dict = {}
-    on_stack: set = set()
-    stack: list = []
-    comp_of: dict = {}
-    comps: list[list] = []
-    counter = 0
-    for root in nodes:
-        if root in index:
-            continue
-        index[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack.add(root)
-        work = [(root, iter(succ.get(root, ())))]
-        while work:
-            node, it = work[-1]
-            advanced = False
-            for nxt in it:
-                if nxt not in index:
-                    if nxt not in succ:
-                        continue  # not a node of the graph
-                    index[nxt] = low[nxt] = counter
-                    counter += 1
-                    stack.append(nxt)
-                    on_stack.add(nxt)
-                    work.append((nxt, iter(succ.get(nxt, ()))))
-                    advanced = True
-                    break
-                if nxt in on_stack and index[nxt] < low[node]:
-                    low[node] = index[nxt]
-            if advanced:
-                continue
-            work.pop()
-            if work:
-                parent = work[-1][0]
-                if low[node] < low[parent]:
-                    low[parent] = low[node]
-            if low[node] == index[node]:
-                comp = []
-                while True:
-                    w = stack.pop()
-                    on_stack.discard(w)
-                    comp_of[w] = len(comps)
-                    comp.append(w)
-                    if w == node:
-                        break
-                comps.append(comp)
-    return comp_of, comps
+__all__ = ["reach_counts"]
 
 
-def reach_counts(nodes: Sequence[Hashable], succ: Mapping[Hashable, Iterable[Hashable]], targets: Iterable[Hashable]) -> dict:
-    """For every node, how many ``targets`` it reaches (itself included when it is one).
-
-    ``succ`` maps each node to its successors; successors that are not in ``succ`` are
-    ignored.
+def reach_counts(graph: nx.DiGraph, targets: Iterable[Hashable]) -> dict:
+    """For every node of ``graph`` (a ``networkx.DiGraph`` or a view of one), how many
+    ``targets`` it reaches (itself included when it is one).
 
     A component with a single successor component reaches its own targets plus exactly
     what that successor reaches (the two sets are disjoint in a DAG), so its count is a
     sum and no bitset is made for it unless a component with several successors needs
     its set.  Chains therefore cost linear time; only real merges OR bitsets.
 
-    >>> reach_counts("abcd", {"a": "bc", "b": "d", "c": "d", "d": ""}, "cd")
+    >>> reach_counts(nx.DiGraph([("a", "b"), ("a", "c"), ("b", "d"), ("c", "d")]), "cd")
     {'a': 2, 'b': 1, 'c': 2, 'd': 1}
     """
-    comp_of, comps = strongly_connected(nodes, succ)
+    dag = nx.condensation(graph)
+    # components numbered in reverse topological order: every successor before its component
+    order = list(nx.topological_sort(dag))[::-1]
+    number = {c: i for i, c in enumerate(order)}
+    comp_of = {node: number[c] for node, c in dag.graph["mapping"].items()}
+    comps = [dag.nodes[c]["members"] for c in order]
     target_set = set(targets)
     n = len(comps)
-    comp_succ: list[list[int]] = [[] for _ in comps]
-    for ci, comp in enumerate(comps):
-        seen: set[int] = set()
-        for node in comp:
-            for nxt in succ.get(node, ()):
-                cj = comp_of.get(nxt)
-                if cj is not None and cj != ci and cj not in seen:
-                    seen.add(cj)
-                    comp_succ[ci].append(cj)
+    comp_succ: list[list[int]] = [[number[d] for d in dag.succ[c]] for c in order]
     # bit positions of each component's own targets
     own: list[list[int]] = [[] for _ in comps]
     next_bit = 0
@@ -147,7 +81,7 @@ def reach_counts(nodes: Sequence[Hashable], succ: Mapping[Hashable, Iterable[Has
             counts[ci] = len(own[ci])
         else:
             counts[ci] = bitset(ci).bit_count()
-    return {node: counts[comp_of[node]] for node in nodes if node in comp_of}
+    return {node: counts[comp_of[node]] for node in graph}
 
 
 def _bits(positions: list[int], width: int) -> int:
