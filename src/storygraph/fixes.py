@@ -36,7 +36,7 @@ from verdicts.korean import josa
 from .conditions import (
     And, Compare, Const, Expr, FlagTrue, Not, OPS, Or, check_types, compile3, expr_atoms, expr_facts, parse_condition, render,
 )
-from .minimal import MAX_ATOMS, MAX_POINTS, encoding, grid_size, minimal_sum, minimal_terms
+from .minimal import MAX_ATOMS, MAX_POINTS, grid_size, minimal_cubes, minimal_sum
 from .model import Flag
 from .shadowing import ClassGrid, FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
 
@@ -165,14 +165,12 @@ def _points(order: Sequence[str], domains: Mapping[str, FlagDomain]) -> list[tup
 def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains: Mapping[str, FlagDomain],
                      flags: Mapping[str, Flag]) -> tuple[Expr, bool]:
     """A condition that holds exactly on the class points ``inside`` (index tuples over
-    ``order``), and whether it was minimised by sympy.
+    ``order``), and whether it is a minimal form.
 
-    The classes are encoded as boolean variables (int flags in the order encoding, so
-    that a term reads as an interval), the points outside as the function's zeros and
-    impossible codes as don't-cares; :func:`minimal_sum` finds a minimal sum of
-    products (sympy's ``SOPform``), and each product is written flag by flag with
-    :func:`_flag_expr`.  Past
-    :data:`MAX_ATOMS` variables the points are merged into cubes greedily instead.
+    The region's minimal sum of products comes from sympy
+    (:func:`storygraph.minimal.minimal_cubes`), and each product is written flag by flag
+    with :func:`_flag_expr`.  Past the bounds of minimisation the points are merged into
+    cubes greedily instead.
     """
     if not inside:
         return Const(False), True
@@ -182,35 +180,22 @@ def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains
         inside = {tuple(p[i] for i in keep) for p in inside}
     if len(order) == 0:
         return Const(True), True
-    ks = [len(domains[f].points) for f in order]
-    width = sum(k - 1 for k in ks)
-    if width <= MAX_ATOMS:
-        return _sop(frozenset(inside), tuple(order), tuple(ks), domains, flags), True
-    return _cubes(inside, order, domains, flags), False
-
-
-def _sop(inside: frozenset, order: tuple[str, ...], ks: tuple[int, ...], domains, flags) -> Expr:
-    encodings = [encoding(flags[f].type, k) for f, k in zip(order, ks)]
-    terms = minimal_terms(inside, ks, tuple(flags[f].type for f in order))
-    if terms is None:
-        return Const(True)
+    cubes = minimal_cubes(inside, [len(domains[f].points) for f in order], [flags[f].type for f in order])
+    if cubes is None:
+        return _cubes(inside, order, domains, flags), False
     parts = []
-    for term in terms:
+    for cube in cubes:
         pieces = []
-        bit = 0
-        for f, k, enc in zip(order, ks, encodings):
-            lits = {i - bit: v for i, v in term.items() if bit <= i < bit + k - 1}
-            bit += k - 1
-            allowed = [c for c in range(k) if all(enc[c][i] == v for i, v in lits.items())]
+        for f, allowed in zip(order, cube):
             e = _flag_expr(flags[f], domains[f], allowed)
             if e is not None:
                 pieces.extend(e.args if isinstance(e, And) else (e,))
         parts.append(pieces[0] if len(pieces) == 1 else (And(tuple(pieces)) if pieces else Const(True)))
     if any(p == Const(True) for p in parts):
-        return Const(True)
+        return Const(True), True
     if not parts:
-        return Const(False)
-    return parts[0] if len(parts) == 1 else Or(tuple(parts))
+        return Const(False), True
+    return (parts[0] if len(parts) == 1 else Or(tuple(parts))), True
 
 
 def _cubes(inside: set, order, domains, flags) -> Expr:

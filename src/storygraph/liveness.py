@@ -24,7 +24,7 @@ from . import templates as T
 from .budgets import Budgets, Meter
 from .conditions import Eval3, Expr, compile3
 from .graph import reachable_avoiding, reachable_from, reaching, scene_graph
-from .minimal import MAX_ATOMS, MAX_POINTS, grid_size, minimal_cubes
+from .minimal import MAX_POINTS, grid_size, minimal_cubes
 from .model import Flag
 from .shadowing import FlagDomain, scene_domains
 
@@ -224,7 +224,7 @@ def _minimal(stuck: StuckScene, flags: Mapping[str, Flag]) -> list[Cube] | None:
         return None
     order = [f for f in stuck.flags if f in stuck.domains and len(stuck.domains[f].points) > 1]
     ks = [len(stuck.domains[f].points) for f in order]
-    if sum(k - 1 for k in ks) > MAX_ATOMS or grid_size(order, stuck.domains) > MAX_POINTS:
+    if grid_size(order, stuck.domains) > MAX_POINTS:
         return None
     inside: set[tuple[int, ...]] = set()
     for cube in stuck.cubes:

@@ -3,12 +3,13 @@
 A region is a set of *class points* of a scene: one class index per flag of the scene,
 the classes being the enumerated flag ranges (:func:`storygraph.shadowing.scene_domains`:
 each value or run of values a condition of the scene cannot tell apart).  To minimise
-it, each flag's classes are encoded as boolean variables — an ``int`` flag in the order
-encoding (bit ``i`` says "class index > ``i``", so that a product of its bits is an
-interval), an ``enum`` flag one-hot over its first ``k - 1`` classes, a ``bool`` flag one
-bit — the points inside are the function's minterms, the codes no point has are
-don't-cares, and :func:`sympy.logic.SOPform` gives a minimal sum of products.  Each
-product, read back flag by flag, is a cube: per flag, the classes it allows.
+it, the classes the region itself cannot tell apart are merged into blocks, then each
+flag's blocks are encoded as boolean variables — one-hot, one bit per block (one bit in
+all for two), so that one product may allow any set of a flag's blocks: ``trust != 9``
+or ``trust >= 3`` is one literal's worth, not two products — the points inside are the
+function's minterms, the codes no point has are don't-cares, and
+:func:`sympy.logic.SOPform` gives a minimal sum of products.  Each product, read back
+flag by flag, is a cube: per flag, the classes it allows.
 
 The region a fix writes as a condition (:func:`storygraph.fixes.region_condition`), the
 uncovered combinations a card or a hedge describes
@@ -39,14 +40,22 @@ MAX_POINTS = 4096
 
 
 def encoding(kind: str, k: int) -> list[tuple[int, ...]]:
-    """Per class of a flag of type ``kind`` with ``k`` classes, its bits.
+    """Per class of a flag with ``k`` classes, its bits: one bit for two classes, else
+    one bit per class (one-hot), so that a product of the bits — the bits it fixes at 0
+    leaving those classes out — may allow any set of the flag's classes.  (``kind`` is
+    the flag's type; every type is encoded alike.)
 
-    >>> encoding("int", 3), encoding("enum", 3)
-    ([(0, 0), (1, 0), (1, 1)], [(1, 0), (0, 1), (0, 0)])
+    >>> encoding("bool", 2), encoding("int", 3)
+    ([(0,), (1,)], [(1, 0, 0), (0, 1, 0), (0, 0, 1)])
     """
-    if kind == "int":
-        return [tuple(int(c > i) for i in range(k - 1)) for c in range(k)]
-    return [tuple(int(c == i) for i in range(k - 1)) for c in range(k)]
+    if k <= 2:
+        return [(c,) for c in range(k)] if k == 2 else [()]
+    return [tuple(int(c == i) for i in range(k)) for c in range(k)]
+
+
+def _width(k: int) -> int:
+    """How many bits :func:`encoding` gives a flag of ``k`` classes."""
+    return k if k > 2 else (1 if k == 2 else 0)
 
 
 def grid_size(order: Sequence[str], domains: Mapping[str, FlagDomain]) -> int:
@@ -103,7 +112,7 @@ def minimal_terms(inside: frozenset, ks: tuple[int, ...], types: tuple[str, ...]
     """The products of a minimal sum of the region ``inside`` (class points over flags
     with ``ks`` classes of ``types``), each a map bit -> 0/1, ``None`` for "always"."""
     encs = [encoding(t, k) for t, k in zip(types, ks)]
-    width = sum(k - 1 for k in ks)
+    width = sum(_width(k) for k in ks)
     valid: dict[tuple[int, ...], tuple[int, ...]] = {}
     for p in product(*[range(k) for k in ks]):
         valid[tuple(b for c, enc in zip(p, encs) for b in enc[c])] = p
@@ -116,31 +125,66 @@ def minimal_terms(inside: frozenset, ks: tuple[int, ...], types: tuple[str, ...]
                  for value, mask in terms)
 
 
+def _blocks(inside: set[tuple[int, ...]], ks: Sequence[int], types: Sequence[str]) -> list[list[list[int]]]:
+    """Per flag, its classes grouped into blocks the region cannot tell apart: two classes
+    are in one block when every point with the one is inside exactly when the same point
+    with the other is."""
+    out = []
+    for i, k in enumerate(ks):
+        seen: dict[int, set] = {c: set() for c in range(k)}
+        for p in inside:
+            seen[p[i]].add(p[:i] + p[i + 1:])
+        signature = {c: frozenset(v) for c, v in seen.items()}
+        by_sig: dict[frozenset, list[int]] = {}
+        for c in range(k):
+            by_sig.setdefault(signature[c], []).append(c)
+        blocks = list(by_sig.values())
+        out.append(blocks)
+    return out
+
+
 def minimal_cubes(inside: set[tuple[int, ...]], ks: Sequence[int], types: Sequence[str]) -> list[tuple[frozenset[int], ...]] | None:
-    """The region ``inside`` as the cubes of its minimal sum: per product, per flag, the
-    classes it allows; ``None`` past :data:`MAX_ATOMS` variables or :data:`MAX_POINTS`
-    points.
+    """The region ``inside`` (class points over flags with ``ks`` classes of ``types``) as
+    the cubes of its minimal sum: per product, per flag, the classes it allows (``[]``
+    for an empty region, one cube allowing everything for the whole grid); ``None`` when
+    the region is past :data:`MAX_ATOMS` variables or :data:`MAX_POINTS` points.
+
+    The classes the region cannot tell apart are first merged (:func:`_blocks`) and a
+    flag left with one block dropped: the minimal form of the smaller function, read
+    back, is one of the region (the merge is exact), and sympy's work shrinks from the
+    scene's every class to the distinctions the region makes.
 
     >>> minimal_cubes({(0, 1), (1, 1), (2, 1)}, [3, 2], ["int", "bool"])
     [(frozenset({0, 1, 2}), frozenset({1}))]
     """
-    width = sum(k - 1 for k in ks)
+    if not inside:
+        return []
+    blocks = _blocks(inside, ks, types)
+    live = [i for i, b in enumerate(blocks) if len(b) > 1]
+    small_ks = tuple(len(blocks[i]) for i in live)
+    width = sum(_width(k) for k in small_ks)
     size = 1
-    for k in ks:
+    for k in small_ks:
         size *= k
     if width > MAX_ATOMS or size > MAX_POINTS:
         return None
-    terms = minimal_terms(frozenset(inside), tuple(ks), tuple(types))
+    block_of = [{c: n for n, block in enumerate(b) for c in block} for b in blocks]
+    small = frozenset(tuple(block_of[i][p[i]] for i in live) for p in inside)
+    everything = tuple(frozenset(range(k)) for k in ks)
+    if not live:
+        return [everything]
+    small_types = tuple(types[i] for i in live)
+    terms = minimal_terms(small, small_ks, small_types)
     if terms is None:
-        return [tuple(frozenset(range(k)) for k in ks)]
-    encs = [encoding(t, k) for t, k in zip(types, ks)]
+        return [everything]
+    encs = [encoding(t, k) for t, k in zip(small_types, small_ks)]
     out = []
     for term in terms:
-        cube = []
+        cube = list(everything)
         bit = 0
-        for k, enc in zip(ks, encs):
-            lits = {i - bit: v for i, v in term.items() if bit <= i < bit + k - 1}
-            bit += k - 1
-            cube.append(frozenset(c for c in range(k) if all(enc[c][i] == v for i, v in lits.items())))
+        for i, k, enc in zip(live, small_ks, encs):
+            lits = {j - bit: v for j, v in term.items() if bit <= j < bit + _width(k)}
+            bit += _width(k)
+            cube[i] = frozenset(c for n in range(k) if all(enc[n][j] == v for j, v in lits.items()) for c in blocks[i][n])
         out.append(tuple(cube))
     return out

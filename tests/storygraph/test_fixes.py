@@ -324,13 +324,37 @@ def test_region_condition_is_bounded():
     domains = {f: make_flag_domain(spec, frozenset({2, 5, 9, 14})) for f, spec in flags.items()}
     order = list(flags)
     assert sum(len(domains[f].points) - 1 for f in order) > MAX_ATOMS
-    inside = {(0, 0, 0), (0, 0, 1), (1, 0, 0)}
+    from itertools import product
+
+    from storygraph.conditions import compile3
+
+    # a diagonal pattern: every class of every flag tells points apart, so nothing
+    # merges and the region stays past the bound
+    points = list(product(*[range(len(domains[f].points)) for f in order]))
+    k = len(domains[order[0]].points)
+    inside = {p for p in points if sum(p) % k == 0}
     expr, minimised = region_condition(inside, order, domains, flags)
     assert not minimised
-    from storygraph.conditions import compile3
     holds = compile3(expr)
-    for p in inside:
-        assert holds({f: domains[f].points[c][0] for f, c in zip(order, p)})
+    for p in points:
+        assert bool(holds({f: domains[f].points[c][0] for f, c in zip(order, p)})) == (p in inside)
+
+
+def test_classes_the_region_cannot_tell_apart_are_merged_before_minimising():
+    # three int flags of nine classes each (24 variables): past the bound as they stand,
+    # but the region only asks whether n0 is in its first class and n2 is not
+    flags = {f"n{i}": Flag(f"n{i}", None, "int", 0, 20, (), i) for i in range(3)}
+    domains = {f: make_flag_domain(spec, frozenset({2, 5, 9, 14})) for f, spec in flags.items()}
+    order = list(flags)
+    from itertools import product
+
+    from storygraph.conditions import render
+
+    points = list(product(*[range(len(domains[f].points)) for f in order]))
+    inside = {p for p in points if p[0] == 0 and p[2] != 0}
+    expr, minimised = region_condition(inside, order, domains, flags)
+    assert minimised
+    assert render(expr) == "n0 <= 1 and n2 >= 2"
 
 
 def test_edit_distance_and_quoting():
