@@ -8,6 +8,9 @@
 
 __all__ = ["lint", "DOMAIN", "__version__"]
 
+#: declared, not assigned: the first read goes through ``__getattr__`` below
+__version__: str
+
 
 def __getattr__(name: str):
     # looked up when asked for, so that the command line starts without the analysis:

@@ -32,7 +32,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal, Protocol, Sequence
 
 import graphviz
 
@@ -42,6 +42,12 @@ from verdicts.palette import UNJUDGED, verdict_colours
 from verdicts.safe_text import clean
 
 from .model import BRANCH, REACHED_AND_ENDS, SCENE, UNREACHED, VERDICTS
+
+if TYPE_CHECKING:
+    from verdicts.model import Card, Finding
+
+    from .analysis import Analysis
+    from .model import Scenario
 
 
 __all__ = [
@@ -151,7 +157,24 @@ class DiagramModel:
 # ---------------------------------------------------------------------------- model
 
 
-def diagram_model(result: "LintResult", *, focus: str | None = None, hops: int | None = None) -> DiagramModel:
+class LintedScenario(Protocol):
+    """What a diagram reads of a finished lint (a :class:`storygraph.domain.LintResult`):
+    named here so that this module needs nothing from the domain above it."""
+
+    @property
+    def scenario(self) -> Scenario: ...
+
+    @property
+    def cards(self) -> Sequence[Card]: ...
+
+    @property
+    def findings(self) -> Sequence[Finding]: ...
+
+    @property
+    def analysis(self) -> Analysis: ...
+
+
+def diagram_model(result: LintedScenario, *, focus: str | None = None, hops: int | None = None) -> DiagramModel:
     """Choose what to draw.
 
     Parameters

@@ -200,7 +200,7 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
     tokens = memo.tokens
     for scene_id, state in shadowing.items():
         if state.shadowed:
-            found = memo.hits(("unsatisfiable", scene_id), tokens[scene_id], lambda: hits(state.shadowed.values()))
+            found = memo.hits(("unsatisfiable", scene_id), tokens[scene_id], lambda: hits(state.shadowed.values()))  # noqa: B023 - hits() calls it at once
             memo.keep("unsatisfiable", scene_id, _first_line(state) if found else None, found)
             yield from found
         else:
@@ -845,7 +845,7 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
         if memo is None:
             yield from _always_true(a, flags, scene_id, state)
         else:
-            found = memo.hits(("always", scene_id), memo.tokens[scene_id], lambda: _always_true(a, flags, scene_id, state))
+            found = memo.hits(("always", scene_id), memo.tokens[scene_id], lambda: _always_true(a, flags, scene_id, state))  # noqa: B023 - hits() calls it at once
             if found:
                 memo.keep("always", scene_id, _first_line(state), found)
             yield from found

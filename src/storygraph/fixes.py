@@ -41,10 +41,10 @@ from .model import Flag
 from .shadowing import ClassGrid, FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
 
 if TYPE_CHECKING:  # pragma: no cover
+    # storygraph.analysis imports this module: a type-only edge back (docs/decisions.md,
+    # "Types and lint in CI")
+    from .analysis import Analysis
     from .liveness import StuckScene
-
-#: (``Analysis`` in the annotations is :class:`storygraph.analysis.Analysis`, which
-#: imports this module)
 
 __all__ = [
     "MAX_ATOMS", "MAX_POINTS", "quoted", "region_condition", "stuck_fix", "shadowing_fix", "missing_target_fix",
@@ -1175,7 +1175,7 @@ def _repairs(text: str, flags: Mapping[str, Flag]) -> list[tuple[int, str, str, 
             d = edit_distance(word.lower(), f.lower(), 2)
             if d <= max(1, min(2, len(f) // 3)) or word == spec.name:
                 options.append((d if word != spec.name else 0, f, "플래그"))
-        for d, good, noun in sorted(options):
+        for _d, good, noun in sorted(options):
             out.append((m.start(), word, good, noun, text[:m.start()] + good + text[m.end():]))
     return out
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from verdicts.engine import Draft, Missing, Rule, RuleBook, Withhold
 from verdicts.korean import code
@@ -24,9 +24,10 @@ from . import templates as T
 from .conditions import flags_of
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 
-
-# ``ctx`` below is the run's :class:`~storygraph.cards.CardBuilder` (named as a string:
-# cards.py imports this module).
+if TYPE_CHECKING:
+    # ``ctx`` below is the run's CardBuilder; cards.py imports this module, so the edge back
+    # is for the type checker only (docs/decisions.md, "Types and lint in CI")
+    from .cards import CardBuilder
 
 __all__ = ["SCENE_RULES", "BRANCH_RULES", "RULES", "SCENE_BOOK", "BRANCH_BOOK", "VERDICT_CODES"]
 

@@ -11,12 +11,16 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
 from verdicts.screen import ContextTable, GradingPanel, ScreenExtras, anchors_for, render_html
 
 from .diagram import DOT_TIMEOUT, MAX_EDGES, MAX_NODES, DiagramError, DiagramTooLarge, check_size, diagram_model, render_svg
 from verdicts.version import tool_version
 
 from .model import Branch
+
+if TYPE_CHECKING:
+    from .domain import LintResult
 
 __all__ = ["context_tables", "screen_extras", "report_html", "empty_html"]
 

@@ -317,7 +317,7 @@ ID_LIST_LIMIT = 5
 
 #: branch id -> what the reader sees of that choice or link (``choice_text`` of a story
 #: read by an importer), set for each analysis (:func:`use_choice_texts`)
-CHOICE_TEXTS: ContextVar[Mapping[str, str]] = ContextVar("CHOICE_TEXTS", default={})
+CHOICE_TEXTS: ContextVar[Mapping[str, str]] = ContextVar("CHOICE_TEXTS", default={})  # noqa: B039 - never mutated: set() replaces it
 
 
 def use_choice_texts(texts: Mapping[str, str]) -> None:

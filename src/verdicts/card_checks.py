@@ -164,7 +164,7 @@ class CardChecks:
         if done is not None:
             return done
         key_field, empty = self.key_field, self.empty
-        enums = []
+        enums: list[tuple[str, Collection[Any]]] = []
         for name, allowed in self.enums.items():
             try:
                 enums.append((name, frozenset(allowed)))
@@ -239,7 +239,7 @@ class CardChecks:
                     if not isinstance(item, dict):
                         bad_field = bad_value = True
                         continue
-                get_item = item.get
+                get_item: Callable[[str], Any] = item.get  # a card's values are JSON: Any
                 try:
                     source, name = item["source"], item["field"]
                 except KeyError:

@@ -86,11 +86,13 @@ def merge_outcomes(check: Check[Any], parts: list[Outcome]) -> CheckResult:
     failed = sorted(dict.fromkeys(k for part in parts for k in part.failed))
     crashed = [part.note for part in parts if part.crashed]
     if crashed:
+        assert isinstance(crashed[0], str)  # a crashed part's note is the crash message
         return CheckResult(id=check.id, description=check.description, passed=False, failed_targets=failed, note=crashed[0])
     notes = [part.note for part in parts if part.note is not None]
     note: str | None = None
-    if notes and all(isinstance(n, TagNote) for n in notes):
-        note = notes[0].render(frozenset().union(*(n.tags for n in notes)))
+    tag_notes = [n for n in notes if isinstance(n, TagNote)]
+    if notes and len(tag_notes) == len(notes):
+        note = tag_notes[0].render(frozenset().union(*(n.tags for n in tag_notes)))
     elif notes:
         note = next((n for n in notes if isinstance(n, str)), None)
     return CheckResult(id=check.id, description=check.description, passed=not failed, failed_targets=failed, note=note)

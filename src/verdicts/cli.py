@@ -64,7 +64,7 @@ def run_domain(domain: str, paths: list[Path], format: str | None, config: Path 
     발견이나 입력 문제가 있으면 1, 읽을 수 없는 입력이 있으면 2입니다."""
     from .errors import VerdictsError
     from .pipeline import Options, judge, judge_one, write_report_to_stdout
-    from .reporters import REPORTERS
+    from .reporters import REPORTERS, HtmlReporter
 
     if grading is not None and html is None:
         raise fail("`--grading` 옵션은 `--html` 옵션과 함께 써야 합니다. 자가채점 칸은 보고서 화면에 있습니다.")
@@ -93,7 +93,9 @@ def run_domain(domain: str, paths: list[Path], format: str | None, config: Path 
             from .screen import load_grading
 
             panel = load_grading(grading, plugin, inputs=[path]) if grading is not None else None
-            write_output(html, REPORTERS["html"].render(report, plugin, grading=panel))
+            screen = REPORTERS["html"]
+            assert isinstance(screen, HtmlReporter)  # the one that takes a grading panel
+            write_output(html, screen.render(report, plugin, grading=panel))
             sys.stderr.write(f"verdicts: 보고서 화면을 {html}에 썼습니다.\n")
     except VerdictsError as exc:
         raise fail(str(exc))

@@ -102,7 +102,7 @@ class _Formatter(argparse.HelpFormatter):
 class _Parser(argparse.ArgumentParser):
     """An argparse parser whose errors are raised (the command line words them)."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         raise _Wrong(self, message)
 
 
@@ -223,7 +223,7 @@ class CommandLine:
         self.commands.pop(name, None)
         self.groups.pop(name, None)
         self._sub._name_parser_map.pop(name, None)
-        self._sub.choices.pop(name, None)  # type: ignore[union-attr]
+        self._sub.choices.pop(name, None)
         self._sub._choices_actions[:] = [a for a in self._sub._choices_actions if a.dest != name]
 
     def main(self, argv: Sequence[str] | None = None, version: Callable[[], str] | None = None) -> int:

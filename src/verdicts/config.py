@@ -26,7 +26,7 @@ from pathlib import Path
 import dataclasses
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar, dataclass_transform
 
 from .errors import ConfigError, InputError
 from .korean import code, josa
@@ -39,7 +39,16 @@ __all__ = ["Config", "Acceptance", "find_config", "load_config", "known_fail_on"
 #: pydantic against the same class (:func:`load_config`); unknown keys are errors.
 #: Limits beyond the type are declared on the field (``field(metadata=limits(...))``)
 #: and checked with the file's other problems (:func:`_limit_problems`).
-config_record = dataclass(frozen=True, kw_only=True)
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
+def config_record(cls: type[_T]) -> type[_T]:
+    """``@dataclass(frozen=True, kw_only=True)``, spelled once (and known to type checkers
+    as a dataclass maker)."""
+    return dataclass(frozen=True, kw_only=True)(cls)
+
+
 STRICT = {"extra": "forbid"}
 
 
@@ -180,7 +189,7 @@ def find_config(domain, start: Path) -> Path | None:
     return None
 
 
-def _limit_problems(cls: type, data: Any, prefix: str) -> list[str]:
+def _limit_problems(cls: Any, data: Any, prefix: str) -> list[str]:
     """The values of ``data`` (a file's table for ``cls``) outside their fields' limits,
     nested tables and arrays of tables included; values of the wrong type are pydantic's
     to report."""

@@ -25,12 +25,15 @@ import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .korean import code, josa
 from .model import Card, InputIssue
 
 from .tables import read_csv
+
+if TYPE_CHECKING:
+    from .domain import Domain
 
 __all__ = ["GoldRow", "GradeResult", "read_gold", "grade", "grade_domain", "merge_results", "render_grade_text", "sha256_of"]
 
@@ -130,6 +133,7 @@ def read_gold(path: str | Path, *, key_field: str, verdicts: Sequence[str], comp
                                      reason=f"{key}의 정답이 {seen[key]}번째 줄에 이미 있어 이 줄은 채점하지 않았습니다."))
             continue
         seen[key] = raw.line
+        assert verdict is not None  # one of ``verdicts`` (checked above)
         rows.append(GoldRow(key, verdict, {c: raw.values.get(c) for c in compared if c in table.columns}, raw.values.get("note"), raw.line))
     return rows, issues
 
@@ -172,7 +176,7 @@ def grade(cards: Iterable[Card], gold: Sequence[GoldRow], *, verdicts: Sequence[
             "key": row.key, "gold": row.verdict, "automatic": card.verdict, "kind": kind, "fields": differing,
             "summary": card.summary, "note": row.note, "line": row.line,
         })
-    for v, stats in per.items():
+    for _v, stats in per.items():
         stats["rate"] = round(stats["agreed"] / stats["gold"], 4) if stats["gold"] else None
     provenance = {
         "domain": domain,

@@ -81,7 +81,9 @@ def _final(word: str) -> str:
 
 def _number_final(text: str) -> str:
     """The final consonant of the number ``text`` ends with, read in Sino-Korean."""
-    digits = re.search(r"[\d,]*\d$", text).group().replace(",", "")
+    found = re.search(r"[\d,]*\d$", text)
+    assert found is not None, text  # the caller saw a digit at the end
+    digits = found.group().replace(",", "")
     if digits.strip("0") == "":
         return _DIGIT_FINAL["0"]
     if len(text) > len(digits) and text[-len(digits) - 1:-len(digits)] == ".":

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 __all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
            "WITHHELD", "WITHHELD_KEY", "label_of", "withheld_record", "card_fails"]
@@ -50,7 +50,14 @@ def label_of(card: Any) -> str:
 #: thousands of them and none is read from a user's file (the tables and configuration
 #: are validated where they are read), and importing pydantic alone cost a lint of a
 #: small scenario more than all its work (docs/decisions.md, "Instant start").
-_record = dataclass(frozen=True, slots=True, kw_only=True)
+_T = TypeVar("_T")
+
+
+@dataclass_transform(frozen_default=True, kw_only_default=True, field_specifiers=(field,))
+def _record(cls: type[_T]) -> type[_T]:
+    """``@dataclass(frozen=True, slots=True, kw_only=True)``, spelled once (and known to
+    type checkers as a dataclass maker)."""
+    return dataclass(frozen=True, slots=True, kw_only=True)(cls)
 
 
 @_record
@@ -168,7 +175,7 @@ class Card:
         return {**self.data, "accepted": self.accepted}
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.data == self.data and other.accepted == self.accepted  # type: ignore[attr-defined]
+        return type(other) is type(self) and other.data == self.data and other.accepted == self.accepted
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -200,8 +207,8 @@ class InputIssue:
     fix: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        out = {"file": self.file, "table": self.table, "line": self.line, "column": self.column,
-               "position": self.position, "reason": self.reason}
+        out: dict[str, Any] = {"file": self.file, "table": self.table, "line": self.line, "column": self.column,
+                               "position": self.position, "reason": self.reason}
         if self.fix is not None:
             out["fix"] = self.fix
         return out

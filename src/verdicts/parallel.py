@@ -123,7 +123,7 @@ def fork_tasks(n: int, count: int, do: Callable[[int, int], Any],
                 try:
                     # each result is written as soon as its task is done (the pickling is
                     # spread over the run, and nothing piles up here), then how long it took
-                    spent = run(w, _Written(out, pickle))
+                    spent: tuple[float, float] | None = run(w, _Written(out, pickle))
                     pickle.dump((None, spent), out, protocol=pickle.HIGHEST_PROTOCOL)
                     out.flush()
                 except KeyboardInterrupt:

@@ -198,7 +198,7 @@ class StageTimes(_Silent):
 
     def __init__(self, stream: TextIO) -> None:
         self.stream = stream
-        self.stage: str | None = None
+        self.stage = None  # type: ignore[assignment]  # no stage running (None here; the bar starts from "")
 
     def _end(self) -> None:
         if self.stage is not None:
@@ -216,7 +216,7 @@ class StageTimes(_Silent):
 
     def close(self) -> None:
         self._end()
-        self.stage = None
+        self.stage = None  # type: ignore[assignment]  # no stage running (see __init__)
 
 
 def for_terminal(quiet: bool = False, stream: TextIO | None = None) -> Progress:

@@ -44,7 +44,7 @@ class FrozenInstanceError(AttributeError):
 class Frozen:
     """The shared methods of a frozen record (see the module's text)."""
 
-    __slots__ = ()
+    __slots__: tuple[str, ...] = ()
     #: the fields' values of a record as a tuple (set for each class)
     _values: Any
 
@@ -53,7 +53,7 @@ class Frozen:
         names = cls.__dict__.get("__slots__")
         if not isinstance(names, tuple) or not names or any(not isinstance(n, str) for n in names):
             raise TypeError(f"{cls.__qualname__}: a frozen record names its fields in a tuple __slots__")
-        cls.__match_args__ = names
+        cls.__match_args__ = names  # type: ignore[attr-defined, misc]  # set per class, as dataclasses do
         get = attrgetter(*names)
         cls._values = staticmethod(get if len(names) > 1 else lambda record: (get(record),))
 

@@ -11,11 +11,14 @@ import json
 from collections import OrderedDict
 from contextvars import ContextVar
 
-from typing import Any, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
 
 
 from .model import WITHHELD, Card, Report, label_of
 from .safe_text import clean, continuation
+
+if TYPE_CHECKING:
+    from .domain import Domain
 
 
 __all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line"]
@@ -285,7 +288,7 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
     yield ("\n" + _summary_line(report, {v: c for v, (c, _) in groups.items()}, passing) + "\n").encode("utf-8")
 
 
-def render_json(report: Report, domain: Domain) -> str:
+def render_json(report: Report, domain: Domain | None) -> str:
     """One JSON object ``{"cards", "issues", "checks", …}``, one card (issue, check …)
     per line.
 
@@ -359,7 +362,7 @@ def _orjson_dumps(item) -> bytes:
     global _orjson_dumps
     import orjson
 
-    _orjson_dumps = orjson.dumps
+    _orjson_dumps = orjson.dumps  # type: ignore[assignment]  # the same call, with options never passed here
     return orjson.dumps(item)
 
 
@@ -425,7 +428,7 @@ def _blob_empty(blob) -> bool:
     return blob.tell() == 0
 
 
-def iter_json_bytes(report: Report, domain: Domain, card_blobs: list[bytes] | None = None):
+def iter_json_bytes(report: Report, domain: Domain | None, card_blobs: Sequence[Any] | None = None):
     """The text of :func:`render_json` as UTF-8 pieces (what ``--format json`` writes).
 
     ``card_blobs``, when given, are the cards already encoded by :func:`encode_items`
@@ -459,7 +462,7 @@ def iter_json_bytes(report: Report, domain: Domain, card_blobs: list[bytes] | No
     yield b"\n}\n"
 
 
-def iter_json(report: Report, domain: Domain):
+def iter_json(report: Report, domain: Domain | None):
     """The text of :func:`render_json` in pieces."""
     for piece in iter_json_bytes(report, domain):
         yield piece.decode("utf-8")

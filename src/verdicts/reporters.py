@@ -10,10 +10,13 @@ verdicts.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterator
+from typing import TYPE_CHECKING, Any, ClassVar, Iterator
 
 from .model import Report
 from .report import iter_json_bytes, render_json, render_text
+
+if TYPE_CHECKING:
+    from .domain import Domain
 
 __all__ = ["Reporter", "TextReporter", "JsonReporter", "SarifReporter", "GithubReporter", "HtmlReporter", "REPORTERS"]
 

@@ -29,12 +29,15 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .errors import VerdictsError
 from .korean import code
 from .model import CheckResult, Finding, InputIssue, Report, SourceInfo, file_of
 from .report import render_json
+
+if TYPE_CHECKING:
+    from .domain import Domain
 
 __all__ = ["ENV_VAR", "MIGRATIONS", "RoundStore", "StoredRound", "RoundsError", "default_db_path", "report_from_json",
            "schema_version_of", "apply_migrations"]
@@ -244,6 +247,7 @@ class RoundStore:
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
+        assert round_id is not None  # an INSERT sets it
         return int(round_id)
 
     def last(self, domain: str) -> StoredRound | None:

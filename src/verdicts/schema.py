@@ -251,17 +251,24 @@ def compile_schema(schema: Any) -> Callable[[Any], bool]:
             raise UnsupportedSchema("items as an array (prefixItems in 2020-12)")
         each = compile_schema(schema["items"])
         tests.append(lambda value: not isinstance(value, (list, tuple)) or all(each(item) for item in value))
+    holds: Callable[[Any, Any], bool]
     for word, holds in (("minLength", lambda n, bound: n >= bound), ("maxLength", lambda n, bound: n <= bound)):
         if word in schema:
             bound = schema[word]
-            tests.append(lambda value, bound=bound, holds=holds: not isinstance(value, str) or holds(len(value), bound))
+            def length_holds(value: Any, bound: Any = bound, holds: Callable[[Any, Any], bool] = holds) -> bool:
+                return not isinstance(value, str) or holds(len(value), bound)
+
+            tests.append(length_holds)
     for word, holds in (("minimum", lambda x, b: x >= b), ("maximum", lambda x, b: x <= b),
                         ("exclusiveMinimum", lambda x, b: x > b), ("exclusiveMaximum", lambda x, b: x < b)):
         if word in schema:
             bound = schema[word]
             if not _number(bound):
                 raise UnsupportedSchema(f"{word} {bound!r}")
-            tests.append(lambda value, bound=bound, holds=holds: not _number(value) or holds(value, bound))
+            def number_holds(value: Any, bound: Any = bound, holds: Callable[[Any, Any], bool] = holds) -> bool:
+                return not _number(value) or holds(value, bound)
+
+            tests.append(number_holds)
     if not tests:
         return _always
     if len(tests) == 1:

@@ -32,7 +32,7 @@ from datetime import datetime, timezone
 from html import escape as html_escape
 from importlib import resources
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .errors import InputError
 from .grading import sha256_of
@@ -41,6 +41,9 @@ from .korean import code
 from .palette import UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
 from .safe_text import clean
 from .report import group_by_verdict
+
+if TYPE_CHECKING:
+    from .domain import Domain
 
 
 __all__ = ["ContextTable", "CardFigure", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
@@ -243,7 +246,7 @@ def load_grading(path: str | Path, domain: Domain, *, inputs: Iterable[str | Pat
     if prov.get("domain") not in (None, domain.name):
         raise InputError(f"{path}: 이 채점 결과는 {code(prov.get('domain'))} 도메인의 것이라 {domain.name} 화면에 쓸 수 없습니다.")
     same: bool | None = None
-    recorded = sorted(i.get("sha256") for i in prov.get("inputs", []) if isinstance(i, dict) and i.get("sha256"))
+    recorded = sorted(i["sha256"] for i in prov.get("inputs", []) if isinstance(i, dict) and i.get("sha256"))
     current = []
     for p in inputs:
         try:
@@ -477,9 +480,9 @@ def _findings(report: Report) -> str:
         mark = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
         rows.append(f'<tr{_ACCEPTED_CLASS if accepted else ""}><td class="mono" data-label="code">{escape(f.code)}</td>'
                     f'<td class="mono" data-label="target">{escape(f.target)}</td><td data-label="message">{escape(f.message)}{mark}{_fix_line(getattr(f, "fix", None))}</td></tr>')
-    rows = "".join(rows)
+    body = "".join(rows)
     return (f'<section class="panel" id="findings"><h2>린트 발견 <span class="count">{len(report.findings)}건</span></h2>'
-            f'<table class="findings reflow"><thead><tr><th>code</th><th>target</th><th>message</th></tr></thead><tbody>{rows}</tbody></table></section>')
+            f'<table class="findings reflow"><thead><tr><th>code</th><th>target</th><th>message</th></tr></thead><tbody>{body}</tbody></table></section>')
 
 
 def _checks(report: Report, judged: bool = True) -> str:

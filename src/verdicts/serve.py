@@ -758,7 +758,7 @@ class _Live:
         seen = self.version
         while True:
             async with self.changed:
-                await self.changed.wait_for(lambda: self.version > seen)
+                await self.changed.wait_for(lambda: self.version > seen)  # noqa: B023 - awaited at once
                 seen = self.version
             yield ("reload", str(seen))
 

@@ -184,7 +184,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         progress.start("쓰기")
         made = [r for (what, _), r in zip(tasks, results) if what in targets]
         found = [f for (what, _), r in zip(tasks, results) if what == "side" for f in r]
-        once = next((r for (what, _), r in zip(tasks, results) if what == "inputs"), [])
+        once: list[Any] = next((r for (what, _), r in zip(tasks, results) if what == "inputs"), [])
         withheld = {kind: sum(r.withheld for (what, _), r in zip(tasks, results) if what == kind) for kind in targets}
         checks = merge_split(plan.checks, [r.outcomes for r in made], once)
         checks.append(schema_result([key for r in made for key in r.schema_failed]))

@@ -26,7 +26,7 @@ import stat
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Collection, Iterable, Literal, Mapping
+from typing import Any, Callable, Collection, Iterable, Literal, Mapping
 
 from .errors import InputError
 from .korean import code, josa
@@ -124,8 +124,9 @@ class RawRow:
     @property
     def values(self) -> dict[str, str | None]:
         if self._values is None:
-            cells = self.cells
-            self._values = {name: (cells[i].strip() or None) for name, i in self.index.items()}
+            cells, index = self.cells, self.index
+            assert cells is not None and index is not None  # a row keeps its values or its cells
+            self._values = {name: (cells[i].strip() or None) for name, i in index.items()}
         return self._values
 
     @values.setter
@@ -442,7 +443,9 @@ def read_csv_text(text: str, file: str, table: str, issues: list[InputIssue], *,
     if not text.strip():
         issues.append(InputIssue(file=file, table=table, line=1, reason="파일이 비어 있어 머리글(열 이름) 줄이 없습니다."))
         return RawTable(table, file, "csv", encoding, [], [])
-    first_line = _FIRST_LINE.match(text).group()  # == text.splitlines()[0]
+    first = _FIRST_LINE.match(text)
+    assert first is not None  # ``*``: it always matches
+    first_line = first.group()  # == text.splitlines()[0]
     delimiter = _sniff_delimiter(first_line)
     header_cells = first_line.count(delimiter) + 1
     try:
@@ -684,12 +687,12 @@ def _read_records_carefully(lines: list[str], first: int, ncols: int, seen: dict
                 line_index, _, cell, why = problem
                 where = f"{line_index + 1}번째 줄 " if line_index != start else ""
                 reason = f"{where}{why} 이 줄은 읽지 않았습니다."
-                column = _cell_name(seen, cell)
+                cell_column = _cell_name(seen, cell)
             else:
                 reason = (f"한 칸이 {csv.field_size_limit():,}자를 넘어 이 줄은 읽지 않았습니다." if "field larger" in str(exc)
                           else f"CSV로 읽을 수 없는 줄이라 읽지 않았습니다 ({exc}).")
-                column = None
-            issues.append(InputIssue(file=file, table=table, line=start + 1, column=column, reason=reason))
+                cell_column = None
+            issues.append(InputIssue(file=file, table=table, line=start + 1, column=cell_column, reason=reason))
             restart = start + 1
         problems += restart < total
         if problems > MAX_CSV_PROBLEMS:
@@ -859,8 +862,9 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
         return record
 
     decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=_json_int, parse_constant=str)
-    scan = decoder.scan_once
-    ws = re.compile(r"[ \t\n\r]*").match
+    scan = decoder.scan_once  # type: ignore[attr-defined]  # made by JSONDecoder.__init__ (not in the stubs)
+    # ``*``: it always matches
+    ws: Callable[[str, int], re.Match[str]] = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]
     line_of = _line_counter(text)
     found = _Records(file, "json", encoding, issues, check_surrogates="\\u" in text and bool(_ESCAPED_SURROGATE.search(text)))
     first_key_line: dict[str, int] = {}
@@ -875,7 +879,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
             start = pos
             if text[pos] != '"':
                 raise ValueError
-            key, pos = json.decoder.scanstring(text, pos + 1)
+            key, pos = json.decoder.scanstring(text, pos + 1)  # type: ignore[attr-defined]  # public, not in the stubs
             key_line = line_of(start)
             pos = ws(text, pos).end()
             if text[pos] != ":":
@@ -973,7 +977,7 @@ def _yaml_loader():
     base = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     loader = _YAML_LOADERS.get(base)
     if loader is None:
-        class Loader(base):  # type: ignore[misc, valid-type]
+        class Loader(base):
             pass
 
         def construct_int(self, node):
@@ -1473,7 +1477,7 @@ def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> d
                 index_of[c] = i
 
         def column_name(col: int) -> str | None:
-            return columns[col] or None if 0 <= col < len(columns) else None
+            return columns[col] or None if 0 <= col < len(columns) else None  # noqa: B023 - used for this sheet only, within its iteration
 
         for row, col, ref, reason in problems:
             issues.append(InputIssue(file=sheet_file, table=name, line=row, column=column_name(col), reason=f"{code(ref)} 칸은 {reason}."))
@@ -1579,11 +1583,11 @@ def _convert(col: Column, text: str) -> tuple[Any, bool]:
         value = parse_bool(text)
         return value, value is not None
     if col.type == "int":
-        value = _parse_int(text)
-        return value, value is not None
+        number = _parse_int(text)
+        return number, number is not None
     if col.type == "float":
-        value = _parse_float(text)
-        return value, value is not None
+        real = _parse_float(text)
+        return real, real is not None
     if col.type == "list":
         items = tuple(part.strip() for part in text.replace("|", ",").split(",") if part.strip())
         return items, True
@@ -1623,16 +1627,17 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     first_line_of: dict[Any, int] = {}
     names = [col.name for col in spec.columns if col.name in present]
     # typed columns with a table of conversions per text: most cells repeat (Y/N, numbers)
-    converted = [(col.name, col, {}) for col in spec.columns if col.name in present and col.type != "str"]
+    converted: list[tuple[str, Column, dict[str, Any]]] = [(col.name, col, {}) for col in spec.columns if col.name in present and col.type != "str"]
     required = [col.name for col in spec.columns if col.name in present and col.required]
     key_name = spec.key if spec.key and spec.key in present else None
     # rows read from CSV whose columns are exactly the contract's, in its order: copy the texts
     index = shared_index(raw.rows)
     same_columns = index is not None and list(index) == names
-    cell_items = list(index.items()) if same_columns else None
+    cell_items = list(index.items()) if index is not None and same_columns else None
     for raw_row in raw.rows:
         if cell_items is not None:  # build the texts from the cells here (as RawRow.values would)
             cells = raw_row.cells
+            assert cells is not None  # read from CSV with the shared index
             texts = raw_row._values = {name: (cells[i].strip() or None) for name, i in cell_items}
             values = texts.copy()
         else:

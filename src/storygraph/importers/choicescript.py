@@ -1088,13 +1088,13 @@ class _ChoiceScript:
             scope = self._scope(var, name) if op not in _ANY_EVENTS else None
             if scope is not None:
                 self.scopes.setdefault(var, set()).add(scope)
-        for var, (file, line) in self.created.items():
+        for var, (_file, _line) in self.created.items():
             self.scopes.setdefault(var, set()).add("global")
         for name, temps in self.temps.items():
             for var in temps:
                 self.scopes.setdefault(var, set()).add(f"temp:{name}")
         literals: dict[str, list[Any]] = {}
-        for op, var, name, file, line, value in events:
+        for op, var, name, _file, _line, value in events:
             if op in ("assign", "declare") and value is not None and not isinstance(value, tuple):
                 key = self._key(var, name)
                 if key is not None:

@@ -490,7 +490,7 @@ class _Mapper:
         limit reached), every construct line that did not become a branch, a scene or
         an issue gets an issue of its own: nothing is dropped silently."""
         covered: set[tuple[str, int]] = set()
-        for from_scene, to_scene, cond, kind, file, line, once, via in self.b.branches:
+        for _from_scene, _to_scene, _cond, _kind, file, line, _once, via in self.b.branches:
             covered.add((file, line))
             if via is not None:
                 covered.add((file, via))

@@ -279,7 +279,7 @@ class _Yarn:
         sure = False
         for member in members:
             cond, once = Cond(), False
-            for line, value in member.whens:
+            for _line, value in member.whens:
                 text = value.strip()
                 m = re.match(r"^once\b\s*(?:if\b\s*(.*))?$", text)
                 if text == "always":

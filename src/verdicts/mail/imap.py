@@ -107,7 +107,8 @@ def folder_name(name: str) -> str:
     >>> folder_name("보관함"), folder_name("A&B"), folder_name("INBOX")
     ('"&vPStANVo-"', '"A&-B"', '"INBOX"')
     """
-    out, run = [], []
+    out: list[str] = []
+    run: list[str] = []
 
     def flush() -> None:
         if run:

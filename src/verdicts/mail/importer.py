@@ -32,7 +32,7 @@ from email.message import EmailMessage
 from email.utils import getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
@@ -217,7 +217,7 @@ def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Ma
     found: list[Mail | None] = []
     try:
         if path.is_dir() and (path / "cur").is_dir():
-            box = mailbox.Maildir(path, factory=None, create=False)
+            box: mailbox.Mailbox[Any] = mailbox.Maildir(path, factory=None, create=False)
             for key in sorted(box.keys()):
                 found.append(_parsed(box.get_bytes(key), f"{path}/{key}", problems))
         elif path.is_dir():

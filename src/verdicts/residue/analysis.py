@@ -290,9 +290,9 @@ def _match(component: Component, seen: VisibleText, replaced: set[str]) -> Frame
     for b in component.binding:
         if b.text and target and target in norm(b.text) and b.node_id in frame:
             return frame[b.node_id]
-    for node in component.frame_tree:
-        if node.node_id not in replaced and target and target == norm(node.text):
-            return node
+    for frame_node in component.frame_tree:
+        if frame_node.node_id not in replaced and target and target == norm(frame_node.text):
+            return frame_node
     return None
 
 

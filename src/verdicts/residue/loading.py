@@ -139,7 +139,7 @@ def load_components(path: str | Path) -> ComponentSet:
         name = str(file)
 
         def issue(key: str | None, reason: str) -> None:
-            out.issues.append(InputIssue(file=name, table=TABLE, column=key, reason=reason))
+            out.issues.append(InputIssue(file=name, table=TABLE, column=key, reason=reason))  # noqa: B023 - used for this file only, within its iteration
 
         try:
             data = _parse(file)

@@ -58,7 +58,7 @@ def run_stats(runs: list[Run]) -> RunStats:
     unknown_cycle = sum(1 for r in runs if r.cycle_sec is None)
     if n == 0:
         return RunStats(0, None, None, None, None, None, None, None, None, 0, 0)
-    median = round_half_up(median_exact(r.cycle_sec for r in runs)) if unknown_cycle == 0 else None
+    median = round_half_up(median_exact(r.cycle_sec for r in runs if r.cycle_sec is not None)) if unknown_cycle == 0 else None
     if unknown_success:
         return RunStats(n, None, None, None, None, None, None, median, None, unknown_success, unknown_cycle)
     successes = sum(1 for r in runs if r.success)

@@ -111,7 +111,7 @@ class CheckContext:
         return [r.raw for r in rows]
 
     def task(self, card: dict[str, Any]) -> Recomputed:
-        task_id = card.get("task_id")
+        task_id: Any = card.get("task_id")  # as the card says (None when it has none)
         if task_id in self._cache:
             return self._cache[task_id]
         specs = self._rows("task_spec", task_id)
@@ -132,20 +132,22 @@ class CheckContext:
             runs.append(row)
         rc = Recomputed(specs[0] if specs else None, datasets[0] if datasets else None, runs, runs_known)
         if runs:
-            outcomes = [parse_bool(r.raw["success"]) if r.raw.get("success") else None for r in runs]
-            if None not in outcomes:
-                failed = [r for r, ok in zip(runs, outcomes) if not ok]
-                rc.success_rate = _rounded(sum(outcomes), len(runs))
+            outcomes = [parse_bool(success) if (success := r.raw.get("success")) else None for r in runs]
+            known = [ok for ok in outcomes if ok is not None]
+            if len(known) == len(outcomes):
+                failed = [r for r, ok in zip(runs, known) if not ok]
+                rc.success_rate = _rounded(sum(known), len(runs))
                 rc.failure_total = len(failed)
                 reasons = Counter(r.raw.get("failure_reason") for r in failed if r.raw.get("failure_reason"))
                 if reasons:
                     best = max(reasons.values())
-                    rc.top_failure_reason = sorted(k for k, v in reasons.items() if v == best)[0]
+                    rc.top_failure_reason = sorted(k for k, v in reasons.items() if k is not None and v == best)[0]
                     rc.top_failure_count = best
                     rc.top_failure_share = _rounded(best, len(failed))
             cycles = [parse_decimal(r.raw.get("cycle_sec")) for r in runs]
-            if all(c is not None and c > 0 for c in cycles):
-                ordered = sorted(cycles)
+            positive = [c for c in cycles if c is not None and c > 0]
+            if len(positive) == len(cycles):
+                ordered = sorted(positive)
                 mid = len(ordered) // 2
                 exact = ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
                 rc.cycle_sec_median = exact.quantize(_CENT, rounding=ROUND_HALF_UP)
@@ -188,10 +190,10 @@ def success_rate_recomputed(ctx: CheckContext):
             failed.append(c["task_id"])
             continue
         target = rc.threshold("target_success_rate")
-        known = rc.success_rate is not None and target is not None
-        if c.get("verdict") == BELOW_TARGET and known and not rc.success_rate < target:
+        rate = rc.success_rate
+        if c.get("verdict") == BELOW_TARGET and rate is not None and target is not None and not rate < target:
             failed.append(c["task_id"])
-        if c.get("verdict") in _AFTER_SUCCESS and not (known and rc.success_rate >= target):
+        if c.get("verdict") in _AFTER_SUCCESS and not (rate is not None and target is not None and rate >= target):
             failed.append(c["task_id"])
     return failed
 
@@ -250,10 +252,10 @@ def cycle_recomputed(ctx: CheckContext):
         limit = rc.threshold("max_cycle_sec", low=None, high=None)
         if limit is not None and limit <= 0:
             limit = None
-        known = rc.cycle_sec_median is not None and limit is not None
-        if c.get("verdict") == CYCLE_OVER and known and not rc.cycle_sec_median > limit:
+        median = rc.cycle_sec_median
+        if c.get("verdict") == CYCLE_OVER and median is not None and limit is not None and not median > limit:
             failed.append(c["task_id"])
-        if c.get("verdict") == DEPLOY and not (known and rc.cycle_sec_median <= limit):
+        if c.get("verdict") == DEPLOY and not (median is not None and limit is not None and median <= limit):
             failed.append(c["task_id"])
     return failed
 
@@ -313,7 +315,7 @@ def recapture_copied(ctx: CheckContext):
     for c in ctx.cards:
         rc = ctx.task(c)
         if c.get("verdict") == DEPLOY or rc.dataset is None:
-            expected = (None, None)
+            expected: tuple[str | None, str | None] = (None, None)
         else:
             expected = (rc.dataset.raw.get("capture_site"), rc.dataset.raw.get("robot_hand_type"))
         if (c.get("recapture_site"), c.get("recapture_hand")) != expected:

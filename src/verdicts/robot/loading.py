@@ -40,7 +40,8 @@ def _decimal(t: TypedTable, row: Row, column: str, issues: list[InputIssue], *, 
     if positive and value <= 0:
         issues.append(_issue(t, row, column, f"`{column}` 값 {josa(code(row.raw[column]), '은/는')} 0보다 커야 해서 이 값은 쓰지 않았습니다."))
         return None
-    if (low is not None and value < parse_decimal(low)) or (high is not None and value > parse_decimal(high)):
+    # ``low`` and ``high`` are literal numbers of this module: parse_decimal reads them
+    if (low is not None and value < parse_decimal(low)) or (high is not None and value > parse_decimal(high)):  # type: ignore[operator]
         issues.append(_issue(t, row, column, f"`{column}` 값 {josa(code(row.raw[column]), '은/는')} {low} 이상 {high} 이하여야 해서 이 값은 쓰지 않았습니다."))
         return None
     return value

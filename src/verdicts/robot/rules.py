@@ -379,6 +379,7 @@ def _hedges(rnd: Round, t: TaskContext, draft: Draft) -> None:
     if stats.runs and stats.cycle_sec_median is None and "evaluation_run.cycle_sec" not in draft.missing:
         draft.hedge(T.hedge_cycle_unknown(unknown=stats.unknown_cycle))
     if stats.unnamed_failures and stats.top_failure_reason is not None:
+        assert stats.failure_total is not None  # failures were counted
         draft.hedge(T.hedge_unnamed_failures(total=stats.failure_total, unnamed=stats.unnamed_failures))
     if (_passed(draft, CONCENTRATION) and stats.failure_total and 2 <= stats.failure_total < MIN_FAILURES_FOR_CONCENTRATION
             and stats.top_failure_share is not None and task.top_reason_share_limit is not None
@@ -423,7 +424,9 @@ def build_card(rnd: Round, task: TaskSpec) -> dict[str, Any]:
             "recapture_hand": ds.robot_hand_type if ds is not None else None,
         }
 
-    return BOOK.card(rnd, t, values)
+    card = BOOK.card(rnd, t, values)
+    assert card is not None  # withheld only under on_missing="withhold" or a Withhold: robot has neither
+    return card
 
 
 def build_cards(rnd: Round) -> list[dict[str, Any]]:
