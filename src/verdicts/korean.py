@@ -64,7 +64,7 @@ def _final(word: str) -> str:
     if ch in _NONZERO_DIGITS:
         # a number ending in 1–9 is read by its last digit (after a decimal point too)
         return _DIGIT_FINAL[ch]
-    if ch.isdigit():
+    if ch == "0":  # (1–9 above; other characters Python calls digits, such as ², are not read as numbers)
         return _number_final(stripped)
     if ch in "`」』":  # quoted code or a quoted title: read what is quoted
         inner = stripped[:-1]
@@ -81,7 +81,7 @@ def _final(word: str) -> str:
 
 def _number_final(text: str) -> str:
     """The final consonant of the number ``text`` ends with, read in Sino-Korean."""
-    found = re.search(r"[\d,]*\d$", text)
+    found = re.search(r"[0-9,]*[0-9]$", text)
     assert found is not None, text  # the caller saw a digit at the end
     digits = found.group().replace(",", "")
     if digits.strip("0") == "":

@@ -50,3 +50,10 @@ def test_polite_sentences_agrees_with_one_at_a_time(texts):
             polite_sentences(texts)
         return
     assert polite_sentences(texts) == expected
+
+
+@pytest.mark.parametrize("word", ["면적 5m²", "٣", "x³"])
+def test_characters_python_calls_digits_are_not_read_as_numbers(word):
+    # ``"²".isdigit()`` is true, but it is no number to read in Sino-Korean: the particle
+    # is chosen as for any other character, without failing
+    assert josa(word, "이/가") in (word + "이", word + "가")
