@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from verdicts import streaming
 from verdicts.checks import Check
-from verdicts.domain import Domain, Report
+from verdicts.domain import Domain, Report, issue_order
 from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
 from verdicts.recognise import refuse_foreign
@@ -191,9 +191,6 @@ def failing(report: Report, config: "Config") -> bool:
     return fails(DOMAIN, report, config)
 
 
-def _issue_order(issue) -> tuple:
-    return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
-
 
 def _refuse_other_kinds(path: str | Path) -> None:
     """Refuse another domain's tables (:func:`verdicts.recognise.refuse_foreign`); a
@@ -227,7 +224,7 @@ def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: 
     """Cards, issues, checks and acceptances of an analysed scenario."""
     progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
     cards, withheld, findings = build_cards(analysis, progress)
-    issues = sorted(scenario.issues + analysis.issues + withheld, key=_issue_order)
+    issues = sorted(scenario.issues + analysis.issues + withheld, key=issue_order)
     card_json = [c.to_json() for c in cards]
     progress.start("자동 검증")
     checks = CHECKS.run(CheckContext(scenario, card_json))
@@ -317,7 +314,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             # every kind's findings in the order of KINDS (the sort is stable: each kind's own order stays)
             order = {k.code: i for i, k in enumerate(KINDS)}
             every = sorted(findings + found, key=lambda f: order[f.code])
-            issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=_issue_order)
+            issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=issue_order)
             if scenario.import_check is not None:
                 checks = [*checks, scenario.import_check]
             return LintResult("storygraph", [], issues, checks, scenario.sources, every, config=config.source)
@@ -329,7 +326,7 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
             # the findings that did not add to cards' hedges are found while the cards are made
             side_tasks=[k for k in KINDS if k.code not in HEDGING_KINDS],
             run_side=lambda kind: collect_findings(analysis, [kind])[0],
-            fail_on=frozenset(config.fail_on), passing=frozenset({REACHED_AND_ENDS}), sources=scenario.sources,
+            fail_on=config.failing_set(DOMAIN), sources=scenario.sources,
             counts={"장면": len(scenario.scenes), "분기": len(scenario.branches)},
         )
         report, fails = streaming.stream_cards(DOMAIN, plan, out, format, n, progress, failing=lambda r: failing(r, config))

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from verdicts.checks import merge_split, run_checks_part, split_checks
+from verdicts.domain import issue_order
 from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, AnalysisMemo, analyse, analyse_again
@@ -300,11 +301,6 @@ def _kept_from_gc():
             gc.enable()
 
 
-def _issue_order(issue) -> tuple:
-    # storygraph's order of input issues (as storygraph.domain lists them)
-    return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
-
-
 class IncrementalLint:
     """Lint one scenario again and again, each time making again only what changed.
 
@@ -390,7 +386,7 @@ class IncrementalLint:
             cards, withheld = builder.build(list(sc.scenes.values()), sc.branches, progress)
             self._cards = builder.now
             made = [m for m in builder.made if m.card is not None]
-            issues = sorted(sc.issues + a.issues + withheld_issues(a, withheld), key=_issue_order)
+            issues = sorted(sc.issues + a.issues + withheld_issues(a, withheld), key=issue_order)
             progress.start("자동 검증")
             checks, runs = self._checks(sc, made, changes)
             report = LintResult("storygraph", list(cards), issues, checks, sc.sources, findings)

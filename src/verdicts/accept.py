@@ -17,10 +17,11 @@ covers what leads only into it) with :meth:`~verdicts.domain.Domain.extend_accep
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from .config import Config
 from .korean import code
-from .model import WITHHELD_KEY, InputIssue, card_fails  # noqa: F401 - card_fails is the exit rule of one card
+from .model import WITHHELD_KEY, InputIssue
 
 __all__ = ["apply_acceptances", "accepts_anything", "failing", "exit_code", "failed_checks", "checks_failed_message",
            "CHECKS_FAILED"]
@@ -87,30 +88,35 @@ def _names(domain, card, name: str) -> bool:
     return rule is not None and rule.code == name
 
 
+def card_fails(domain, card: dict[str, Any], fail_on: frozenset[str]) -> bool:
+    """The exit rule of one card (as JSON) that is not accepted: a withheld card fails
+    the run only when ``fail_on`` holds ``withheld``; any other, when its verdict does
+    not pass and ``fail_on`` names it, by label or by its rule's code.  (A streamed run
+    applies it to each card as it is made; :func:`failing` to a report's cards.)"""
+    if card.get("withheld") is not None:
+        return WITHHELD_KEY in fail_on
+    verdict = card["verdict"]
+    if verdict in domain.passing_verdicts:
+        return False
+    if verdict in fail_on:
+        return True
+    if fail_on.isdisjoint(domain.verdict_codes()):
+        return False
+    rule = domain.rule_of(card)
+    return rule is not None and rule.code in fail_on
+
+
 def failing(domain, report, config: Config) -> bool:
-    """The one exit rule: the run fails when a card that is not accepted has a verdict of
-    ``fail_on`` that does not pass, a finding that is not accepted is in ``fail_on`` (by
-    code, or all of them with ``findings``), or there is an input issue and ``fail_on``
-    holds ``issues``.  A withheld card or finding fails it only when ``fail_on`` holds
-    ``withheld``."""
+    """The one exit rule: the run fails when a card that is not accepted fails it
+    (:func:`card_fails`), a finding that is not accepted is in ``fail_on`` (by code, or
+    all of them with ``findings``), or there is an input issue and ``fail_on`` holds
+    ``issues``.  A withheld finding fails it only when ``fail_on`` holds ``withheld``."""
     fail_on = config.failing_set(domain)
     if "issues" in fail_on and report.issues:
         return True
-    passing = domain.passing_verdicts
-    codes = fail_on & set(domain.verdict_codes())
     for card in report.cards:
-        if card.withheld is not None:
-            if WITHHELD_KEY in fail_on and not card.accepted:
-                return True
-            continue
-        if card.verdict in passing or card.accepted:
-            continue
-        if card.verdict in fail_on:
+        if not card.accepted and card_fails(domain, card.data, fail_on):
             return True
-        if codes:
-            rule = domain.rule_of(card.data)
-            if rule is not None and rule.code in codes:
-                return True
     for finding in report.findings:
         if getattr(finding, "accepted", None):
             continue

@@ -336,8 +336,9 @@ class Domain(ABC):
 
 
 def issue_order(issue: InputIssue) -> tuple:
-    """How reports list input issues: by file, line and column."""
-    return (issue.file or "", issue.line or 0, issue.column or "")
+    """How every report lists its input issues (the one order): by file, line, column
+    and place in the cell."""
+    return (issue.file or "", issue.line or 0, issue.column or "", issue.position or 0)
 
 
 #: the entry-point group a domain registers under (``pyproject.toml``:

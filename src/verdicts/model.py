@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 __all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
-           "WITHHELD", "WITHHELD_KEY", "label_of", "withheld_record", "card_fails"]
+           "WITHHELD", "WITHHELD_KEY", "label_of", "withheld_record"]
 
 #: the group of the cards whose verdict was withheld (no verdict label: the verdict
 #: depends on something the tool could not read exactly), on every screen and in the
@@ -30,14 +30,6 @@ def withheld_record(reason: str, where: "list[dict[str, Any]] | tuple" = ()) -> 
 
 #: the ``fail_on`` key of the withheld cards and findings (not a problem by default)
 WITHHELD_KEY = "withheld"
-
-
-def card_fails(card: dict[str, Any], passing, fail_on) -> bool:
-    """Whether one card (as JSON) fails the run by its verdict label: a withheld card
-    only when ``fail_on`` holds ``withheld``."""
-    if card.get("withheld") is not None:
-        return WITHHELD_KEY in fail_on
-    return card["verdict"] not in passing and card["verdict"] in fail_on
 
 
 def label_of(card: Any) -> str:

@@ -22,7 +22,8 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from .model import WITHHELD, Card, Finding, card_fails
+from .accept import card_fails
+from .model import WITHHELD, Card, Finding
 from .progress import SILENT, Progress
 from .records import Frozen
 
@@ -56,9 +57,9 @@ class CardPlan:
     assemble: Callable[[list[Finding], dict[str, int], list], Any]
     side_tasks: Sequence[Any] = ()
     run_side: Callable[[Any], list[Finding]] | None = None
-    #: the verdicts (and codes) that fail the run (``fail_on``), and the passing one
+    #: what fails the run (the configuration's ``failing_set``; the rule is
+    #: :func:`verdicts.accept.card_fails`, the one exit rule's for a card)
     fail_on: frozenset[str] = field(default_factory=frozenset)
-    passing: frozenset[str] = field(default_factory=frozenset)
     #: the input's table sources, for SARIF locations
     sources: Sequence[Any] = ()
     #: progress labels by kind, for the stage line
@@ -135,7 +136,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
     root = os.getpid()
     key_field = domain.card_type.key_field
     card_valid = card_validator(domain.name, total)
-    fail_on, passing = plan.fail_on, plan.passing
+    fail_on = plan.fail_on
 
     def do(t: int, w: int):
         what, arg = tasks[t]
@@ -149,7 +150,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         data = [c.data for c in cards]
         outcomes = list(run_checks_part(card_checks, plan.check_context(data)))
         schema_failed = [str(c.get(key_field)) for c in data if not card_valid(c)]
-        fails = any(card_fails(c, passing, fail_on) for c in data)
+        fails = any(card_fails(domain, c, fail_on) for c in data)
         if sarif is not None:  # the cards' SARIF results come back as data
             made = (sarif.result(c) for c in data)
             return CardBatch(held, outcomes, schema_failed, fails, [r for r in made if r is not None])
