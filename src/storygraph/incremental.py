@@ -330,9 +330,6 @@ class IncrementalLint:
     def lint(self, path: str | Path, config: Any = None, progress: Progress = SILENT) -> LintResult:
         """The report of the scenario at ``path`` under ``config`` (the defaults when
         ``None``): the same as :func:`storygraph.domain.lint`."""
-        from verdicts.accept import apply_acceptances
-        from verdicts.schema import schema_check, schema_result
-
         from .config import Config
 
         config = config if config is not None else Config()
@@ -393,19 +390,19 @@ class IncrementalLint:
             self._plain = report.cards
             report.scenario = scenario
             report.analysis = a
-            # Domain.finish, with the schema check of the cards kept from the last lint
-            report = apply_acceptances(DOMAIN, report, config)
-            report.config = config.source
-            if report.cards is not self._plain and any(c.accepted for c in report.cards):
-                self._plain = None
-                report.checks.append(schema_check(DOMAIN.name, report.cards))
-            else:
+
+            def kept_schema():
+                # the schema check of the cards, each kept card's validity kept from the last lint
+                from verdicts.schema import card_valid, schema_result
+
                 for m in made:
                     if m.valid is None:
-                        from verdicts.schema import card_valid
-
                         m.valid = card_valid(DOMAIN.name, m.card.to_json())
-                report.checks.append(schema_result([m.card.key for m in made if not m.valid]))
+                return schema_result([m.card.key for m in made if not m.valid])
+
+            report = DOMAIN.finish(report, config, schema=kept_schema)
+            if any(c.accepted for c in report.cards):
+                self._plain = None
             if scenario.import_check is not None:  # a story's import self-check, as a full lint shows it
                 report.checks.append(scenario.import_check)
             progress.close()

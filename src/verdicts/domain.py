@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from .checks import Check
 from .engine import Rule, RuleBook
@@ -309,22 +309,25 @@ class Domain(ABC):
 
         return explain_text(self, name)
 
-    def finish(self, report: Report, config: Any = None, card_json: list[dict[str, Any]] | None = None) -> Report:
+    def finish(self, report: Report, config: Any = None, card_json: list[dict[str, Any]] | None = None,
+               schema: Callable[[], Any] | None = None) -> Report:
         """The last steps every domain shares: what ``config`` and the inputs accept is
         marked (on a copy, :func:`verdicts.accept.apply_acceptances`), then the schema
         check every domain shows beside its own checks is appended.
 
         ``card_json``, when given, is the cards' JSON already made for the checks (one
-        pass over the cards instead of two on large runs; not used once a card is
-        accepted, since its JSON then carries the reason)."""
+        pass over the cards instead of two on large runs); ``schema``, when given, makes
+        the schema check's result from what the caller already knows of its cards (an
+        incremental re-lint keeps each unchanged card's).  Neither is used once a card is
+        accepted, since its JSON then carries the reason."""
         from .accept import apply_acceptances
 
         config = config if config is not None else self.config_type()
         report = apply_acceptances(self, report, config)
         report.config = config.source
-        if card_json is not None and any(c.accepted for c in report.cards):
-            card_json = None
-        report.checks.append(schema_check(self.name, report.cards, card_json))
+        if any(c.accepted for c in report.cards):
+            card_json = schema = None
+        report.checks.append(schema() if schema is not None else schema_check(self.name, report.cards, card_json))
         return report
 
     def exit_code(self, report: Report, config: Any = None) -> int:
