@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from verdicts import streaming
 from verdicts.checks import Check
-from verdicts.domain import Domain, Report, issue_order
+from verdicts.domain import Domain, Made, Report, issue_order
 from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
 from verdicts.recognise import refuse_foreign
@@ -138,8 +138,39 @@ class StorygraphDomain(Domain):
     input_kind = "시나리오 표"
     table_specs = TABLE_SPECS
 
-    def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
-        return lint(path, config, progress or SILENT)
+    # the stages of the kit's run (verdicts.domain.Domain.judge)
+    def refuse(self, path: Path) -> None:
+        _refuse_other_kinds(path)
+
+    def load(self, path: Path) -> Scenario:
+        return load_scenario(path)
+
+    def analyse(self, inputs: Scenario, config: Any, progress: Any) -> Analysis:
+        from .config import Config
+
+        return analyse(inputs, budgets=(config or Config()).budget.budgets())
+
+    def make_cards(self, facts: Analysis, progress: Any) -> Made:
+        scenario = facts.scenario
+        progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
+        cards, withheld, findings = build_cards(facts, progress)
+        return Made(list(cards), [c.to_json() for c in cards], scenario.issues + facts.issues + withheld, findings)
+
+    def run_checks(self, facts: Analysis, made: Made) -> list[Any]:
+        return CHECKS.run(CheckContext(facts.scenario, made.card_json))
+
+    def assemble(self, facts: Analysis, made: Made, checks: list[Any]) -> LintResult:
+        scenario = facts.scenario
+        report = LintResult("storygraph", made.cards, sorted(made.issues, key=issue_order), checks, scenario.sources,
+                            made.findings)
+        report.scenario = scenario
+        report.analysis = facts
+        return report
+
+    def closing_checks(self, report: Report) -> list[Any]:
+        """A story's import self-check, after the schema check (as a streamed run puts it)."""
+        check = report.scenario.import_check  # type: ignore[attr-defined]
+        return [check] if check is not None else []
 
     def expand_paths(self, paths: list[Path]) -> list[Path]:
         """Scenario files, and folders of them (a folder with ``scene_states.csv`` is one
@@ -202,40 +233,14 @@ def _refuse_other_kinds(path: str | Path) -> None:
 
 
 def lint(path: str | Path, config: "Config | None" = None, progress: Progress = SILENT) -> LintResult:
-    """Judge every scene and branch of the scenario at ``path``.
+    """Judge every scene and branch of the scenario at ``path`` (the kit's run,
+    :meth:`verdicts.domain.Domain.judge`).
 
     With a :class:`~storygraph.config.Config`, the findings it (or a ``lint_ignore``
     column) records as intended are marked accepted.  Raises
     :class:`~verdicts.errors.InputError` only when nothing can be read.
     """
-    from .config import Config
-
-    config = config or Config()
-    with without_gc():
-        progress.start("읽기")
-        _refuse_other_kinds(path)
-        scenario = load_scenario(path)
-        progress.start("분석")
-        analysis = analyse(scenario, budgets=config.budget.budgets())
-        return _finish(scenario, analysis, config, progress)
-
-
-def _finish(scenario: Scenario, analysis: Analysis, config: "Config", progress: Progress) -> LintResult:
-    """Cards, issues, checks and acceptances of an analysed scenario."""
-    progress.start("카드", {"장면": len(scenario.scenes), "분기": len(scenario.branches)})
-    cards, withheld, findings = build_cards(analysis, progress)
-    issues = sorted(scenario.issues + analysis.issues + withheld, key=issue_order)
-    card_json = [c.to_json() for c in cards]
-    progress.start("자동 검증")
-    checks = CHECKS.run(CheckContext(scenario, card_json))
-    report = LintResult("storygraph", list(cards), issues, checks, scenario.sources, findings)
-    report.scenario = scenario
-    report.analysis = analysis
-    report = DOMAIN.finish(report, config, card_json)
-    if scenario.import_check is not None:  # after SCHEMA, as a streamed run puts it
-        report.checks.append(scenario.import_check)
-    progress.close()
-    return report
+    return DOMAIN.judge(Path(path), config, progress)  # type: ignore[return-value]
 
 
 def _accepts_anything(scenario: Scenario, config: "Config") -> bool:
@@ -286,17 +291,13 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
         analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts,
                            budgets=config.budget.budgets())
         if _accepts_anything(scenario, config):
-            from verdicts.report import iter_json_bytes
+            # an acceptance can reach across parts: the run is the kit's in one process,
+            # written by the format's one writer
             from verdicts.reporters import REPORTERS
-            from verdicts.sarif import render_github, render_sarif
 
-            report = _finish(scenario, analysis, config, progress)
-            if format == "json":
-                for piece in iter_json_bytes(report, DOMAIN):
-                    out.write(piece)
-            else:
-                render = {"text": REPORTERS["text"], "sarif": render_sarif, "github": render_github}[format]
-                out.write(render(report, DOMAIN).encode("utf-8"))
+            report = DOMAIN.judged(analysis, config, progress)
+            for piece in REPORTERS[format].pieces(report, DOMAIN):
+                out.write(piece)
             if check_results is not None:
                 check_results.extend(report.checks)
             return failing(report, config)

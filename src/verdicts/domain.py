@@ -8,6 +8,7 @@ shared.  Each domain module exposes one :class:`Domain` instance.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
@@ -17,6 +18,20 @@ from .model import Card, InputIssue, Report
 from .schema import schema_check, set_schema_finder
 
 __all__ = ["Domain", "Report", "get_domain", "domain_names", "ENTRY_POINT_GROUP"]
+
+
+@dataclass
+class Made:
+    """What the card stage of a run makes (:meth:`Domain.make_cards`)."""
+
+    #: the cards (:attr:`Domain.card_type`)
+    cards: list[Any]
+    #: the same cards as JSON (what the checks and the schema check read)
+    card_json: list[dict[str, Any]]
+    #: every input issue of the run (the inputs' and the analysis's), in any order
+    issues: list[Any]
+    #: the findings beside the cards (a domain with lint findings)
+    findings: list[Any] = field(default_factory=list)
 
 
 class Domain(ABC):
@@ -113,26 +128,76 @@ class Domain(ABC):
         """What the domain's checks read: the inputs and the cards as JSON."""
         raise NotImplementedError(f"{type(self).__name__} declares no check context")
 
+    # ---------------------------------------------------------------- the stages of a run
+    # read, analyse, make cards, check, finish (acceptances, schema) — :meth:`judge` runs
+    # them in one process for every domain; a table domain declares :meth:`load`,
+    # :meth:`build` and :meth:`check_context`, a domain with more to do overrides a stage.
+
+    def refuse(self, path: Path) -> None:
+        """Refuse ``path`` when it is plainly another kind of input
+        (:func:`verdicts.recognise.refuse_foreign`)."""
+        from .recognise import refuse_foreign
+
+        refuse_foreign(self, path)
+
+    def analyse(self, inputs: Any, config: Any, progress: Any) -> Any:
+        """What the cards rest on, made from the typed inputs (a table domain's rules
+        read the inputs themselves: the inputs)."""
+        return inputs
+
+    def make_cards(self, facts: Any, progress: Any) -> Made:
+        """Every card of the run, the same cards as JSON, the input issues and the
+        findings (a table domain: :meth:`build` through its rule books, the inputs'
+        issues, no findings)."""
+        data = self.build(facts)
+        return Made([self.card_type(d) for d in data], data, list(facts.issues))
+
+    def run_checks(self, facts: Any, made: Made) -> list[Any]:
+        """The domain's automatic checks over the cards (:meth:`check_context`)."""
+        context = self.check_context(facts, made.card_json)
+        return [check.run(context) for check in self.checks()]
+
+    def assemble(self, facts: Any, made: Made, checks: list[Any]) -> Report:
+        """The report of the run before :meth:`finish`: the cards, the input issues in
+        the one order (:func:`issue_order`), the checks, the inputs read."""
+        report = self.report_type(self.name, made.cards, sorted(made.issues, key=issue_order), checks, facts.sources,
+                                  made.findings)
+        setattr(report, self.inputs_attr, facts)
+        return report
+
+    def closing_checks(self, report: Report) -> list[Any]:
+        """Checks shown after the schema check (storygraph: a story's import self-check)."""
+        return []
+
     def judge(self, path: Path, config: Any = None, progress: Any = None) -> Report:
         """Read ``path``, judge every target, run the checks, and :meth:`finish` the
-        report under ``config`` (acceptances, the schema check): :meth:`load`,
-        :meth:`build`, :meth:`check_context` are what a table domain declares; a domain
-        with its own pipeline (storygraph) overrides this.
+        report under ``config``: the stages above, in one process.
 
         Raises :class:`~verdicts.errors.InputError` only when nothing at all can be read,
         or when ``path`` is plainly another kind of input (:mod:`verdicts.recognise`).
         """
-        from .recognise import refuse_foreign
+        from .perf import without_gc
+        from .progress import SILENT
 
-        refuse_foreign(self, path)
-        inputs = self.load(path)
-        data = self.build(inputs)
-        context = self.check_context(inputs, data)
-        checks = [check.run(context) for check in self.checks()]
-        report = self.report_type(self.name, [self.card_type(d) for d in data], sorted(inputs.issues, key=issue_order),
-                                  checks, inputs.sources)
-        setattr(report, self.inputs_attr, inputs)
-        return self.finish(report, config)
+        progress = progress or SILENT
+        with without_gc():
+            progress.start("읽기")
+            self.refuse(path)
+            inputs = self.load(path)
+            progress.start("분석")
+            return self.judged(self.analyse(inputs, config, progress), config, progress)
+
+    def judged(self, facts: Any, config: Any = None, progress: Any = None) -> Report:
+        """The stages after the analysis: cards, checks, the report, :meth:`finish`."""
+        from .progress import SILENT
+
+        progress = progress or SILENT
+        made = self.make_cards(facts, progress)
+        progress.start("자동 검증")
+        checks = self.run_checks(facts, made)
+        report = self.finish(self.assemble(facts, made, checks), config, made.card_json)
+        progress.close()
+        return report
 
     @abstractmethod
     def checks(self) -> list[Check[Any]]:
@@ -328,6 +393,7 @@ class Domain(ABC):
         if any(c.accepted for c in report.cards):
             card_json = schema = None
         report.checks.append(schema() if schema is not None else schema_check(self.name, report.cards, card_json))
+        report.checks.extend(self.closing_checks(report))
         return report
 
     def exit_code(self, report: Report, config: Any = None) -> int:
