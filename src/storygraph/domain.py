@@ -30,8 +30,15 @@ class LintResult(Report):
     """A :class:`~verdicts.domain.Report` that also keeps the scenario and its analysis
     (the diagram and the screen need them)."""
 
-    scenario: Scenario
-    analysis: Analysis
+    @property
+    def analysis(self) -> Analysis:
+        """The analysis the cards rest on (the report's ``inputs``)."""
+        return self.inputs
+
+    @property
+    def scenario(self) -> Scenario:
+        """The scenario read."""
+        return self.inputs.scenario
 
 
 class StorygraphDomain(Domain):
@@ -163,8 +170,7 @@ class StorygraphDomain(Domain):
         scenario = facts.scenario
         report = LintResult("storygraph", made.cards, sorted(made.issues, key=issue_order), checks, scenario.sources,
                             made.findings)
-        report.scenario = scenario
-        report.analysis = facts
+        report.inputs = facts
         return report
 
     def closing_checks(self, report: Report) -> list[Any]:

@@ -388,8 +388,7 @@ class IncrementalLint:
             checks, runs = self._checks(sc, made, changes)
             report = LintResult("storygraph", list(cards), issues, checks, sc.sources, findings)
             self._plain = report.cards
-            report.scenario = scenario
-            report.analysis = a
+            report.inputs = a
 
             def kept_schema():
                 # the schema check of the cards, each kept card's validity kept from the last lint

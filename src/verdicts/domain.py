@@ -112,8 +112,6 @@ class Domain(ABC):
 
     #: the class of the report (a :class:`Report` subclass may name what it keeps)
     report_type: type[Report] = Report
-    #: the name under which the report keeps the typed inputs (robot: ``round``)
-    inputs_attr: str = "inputs"
 
     def load(self, path: Path) -> Any:
         """The typed inputs at ``path`` (with ``issues``, ``sources`` and ``tables``);
@@ -162,7 +160,7 @@ class Domain(ABC):
         the one order (:func:`issue_order`), the checks, the inputs read."""
         report = self.report_type(self.name, made.cards, sorted(made.issues, key=issue_order), checks, facts.sources,
                                   made.findings)
-        setattr(report, self.inputs_attr, facts)
+        report.inputs = facts
         return report
 
     def closing_checks(self, report: Report) -> list[Any]:

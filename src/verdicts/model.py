@@ -332,6 +332,9 @@ class Report:
     extra: dict[str, Any] = field(default_factory=dict)
     #: the configuration file the run used (found upwards or given), ``None`` for none
     config: str | None = None
+    #: what the run read and made its cards from (the domain's typed inputs, or what its
+    #: ``analyse`` stage made of them: storygraph's analysis); not written in any format
+    inputs: Any = field(default=None, repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {

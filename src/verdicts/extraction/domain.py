@@ -62,7 +62,6 @@ class ExtractionDomain(Domain):
         return "worker_outputs"
 
     report_type = ExtractionReport
-    inputs_attr = "batch"
 
     def load(self, path: Path) -> Batch:
         return load_batch(path)

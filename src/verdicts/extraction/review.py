@@ -204,7 +204,7 @@ class ReviewStore:
         given: a reload); returns the run ids kept."""
         path = Path(path).resolve()
         report = judge_batch(path)
-        batch = report.batch
+        batch = report.inputs
         broken: dict[str, str] = {}
         for cell in batch.cells():
             decision = BOOK.decide(batch, CellFacts(batch, cell))

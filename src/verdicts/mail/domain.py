@@ -68,7 +68,6 @@ class MailDomain(Domain):
         return "agent_action"
 
     report_type = MailReport
-    inputs_attr = "mailbox"
 
     def load(self, path: Path) -> Mailbox:
         return load_mailbox(path)

@@ -35,7 +35,6 @@ class ResidueDomain(Domain):
     gold_fields = ("answer",)
     books = (BOOK,)
     input_noun = "컴포넌트"
-    inputs_attr = "components"
     docs_page = "docs/residue.md"
     docs_title = "템플릿 잔존(카드 E3): 답과 자동 검증"
     docs_note = ("1단계에서 보이는 글을 읽습니다. 컴포넌트에 `visible_texts`가 있으면 그것을, 없으면 `result_thumb`에 "
@@ -85,7 +84,7 @@ class ResidueDomain(Domain):
 
         from .figures import component_figure
 
-        inputs: ComponentSet | None = getattr(report, self.inputs_attr, None)
+        inputs: ComponentSet | None = report.inputs
         figures = {}
         if inputs is not None:
             components = inputs.by_id()

@@ -64,7 +64,6 @@ class RobotDomain(Domain):
         return "task_spec"
 
     report_type = RobotReport
-    inputs_attr = "round"
 
     def load(self, path: Path) -> Round:
         return load_round(path)

@@ -58,7 +58,7 @@ def test_every_check_passes_and_planted_defects_are_caught(messages, actions):
     assert len(cards) + len(report.issues) == len(actions)
     if not cards:
         return
-    tables = report.mailbox.tables
+    tables = report.inputs.tables
     card = cards[0]
     wrong = dict(card, overdue_hours=(card["overdue_hours"] or 0) + 0.01)
     assert card["action_no"] in {r.id: r for r in CHECKS.run(CheckContext(tables, [wrong] + cards[1:]))}["C04"].failed_targets

@@ -65,7 +65,7 @@ def _judge(tasks):
     with tempfile.TemporaryDirectory() as tmp:
         _write(Path(tmp), tasks)
         report = judge_round(Path(tmp))
-        return report, report.round.tables
+        return report, report.inputs.tables
 
 
 @given(rounds())
