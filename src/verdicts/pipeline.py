@@ -194,7 +194,7 @@ def rendered(domain, path: Path, report, fmt: str) -> Any:
     if fmt == "github":
         return render_github(report, domain)
     if fmt == "json":
-        return {"path": str(path), **report.to_json()}
+        return report.to_json()
     return REPORTERS["text"].render(report, domain)
 
 
@@ -211,8 +211,7 @@ def _combine(domain, pieces: list[tuple[Path, str, Any]], fmt: str) -> str:
     if fmt == "github":
         return "".join(ok)
     if fmt == "json":
-        items = [{"path": str(p), "error": piece} if state == "error" else piece for p, state, piece in pieces]
-        return dumps_indented(items) + "\n"
+        return dumps_indented(merged_json(pieces)) + "\n"
     several = len(pieces) > 1
     parts = []
     for p, state, piece in pieces:
@@ -222,6 +221,37 @@ def _combine(domain, pieces: list[tuple[Path, str, Any]], fmt: str) -> str:
         if several:
             parts.append("\n")
     return "".join(parts)
+
+
+#: the lists of a JSON report, in the order a report writes them
+JSON_LISTS = ("cards", "issues", "checks", "findings", "inputs")
+
+
+def merged_json(pieces: list[tuple[Path, str, Any]]) -> dict[str, Any]:
+    """The JSON report of several inputs (or of one that could not be read): the same
+    object as one input's — ``cards``, ``issues``, ``checks``, ``findings``, ``inputs`` —
+    holding every input's items in the order of the paths, each item naming its input
+    (``input``) when there are several; an input that could not be read is an input
+    issue naming it (``file`` and ``reason``).  One readable input gives its own report
+    as it is."""
+    if len(pieces) == 1 and pieces[0][1] == "ok":
+        return pieces[0][2]
+    several = len(pieces) > 1
+    merged: dict[str, list[Any]] = {key: [] for key in JSON_LISTS}
+    configs = set()
+    for path, state, piece in pieces:
+        tag = {"input": str(path)} if several else {}
+        if state == "error":
+            merged["issues"].append({**tag, "file": str(path), "table": None, "line": None, "column": None,
+                                     "position": None, "reason": piece})
+            continue
+        for key in JSON_LISTS:
+            merged[key].extend({**tag, **item} for item in piece.get(key, ()))
+        configs.add(piece.get("config"))
+    out: dict[str, Any] = {key: items for key, items in merged.items() if items or key != "findings"}
+    if len(configs) == 1 and None not in configs:
+        out["config"] = configs.pop()  # the one configuration every input used
+    return out
 
 
 def _judge_many(domain, targets: list[Path], options: Options, prog: str) -> int:

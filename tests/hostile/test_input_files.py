@@ -433,6 +433,17 @@ def test_a_file_in_a_folder_without_search_permission_as_root(tmp_path, monkeypa
     assert expand_paths([story, tmp_path]) == [story, locked]  # kept: its lint says why it cannot be read
 
 
+def _by_input(report: dict) -> tuple[dict, dict]:
+    """The cards of each input and the reason each unreadable input gives, by file name,
+    from the one JSON object of a run over several inputs."""
+    cards: dict = {}
+    for c in report["cards"]:
+        cards.setdefault(Path(c["input"]).name, []).append(c)
+    errors = {Path(i["input"]).name: i["reason"] for i in report["issues"] if Path(i["file"]).name == Path(i["input"]).name
+              and i["line"] is None}
+    return cards, errors
+
+
 def test_one_bad_path_does_not_stop_the_others(tmp_path):
     good = union_csv(tmp_path, SMALL_STORY, "good.csv")
     os.mkfifo(tmp_path / "fifo.csv")
@@ -441,10 +452,10 @@ def test_one_bad_path_does_not_stop_the_others(tmp_path):
     empty_folder.mkdir()
     out = lint(good, tmp_path / "fifo.csv", bad_utf16, empty_folder, tmp_path / "missing.csv", timeout=60)
     assert_clean(out, 2)
-    items = {Path(item["path"]).name: item for item in out.json()}
-    assert "cards" in items["good.csv"] and {c["target_no"] for c in items["good.csv"]["cards"]} >= {"S1", "B2"}
-    assert "FIFO" in items["fifo.csv"]["error"] and "UTF-16" in items["odd.csv"]["error"]
-    assert "nothing" in items and "missing.csv" in items
+    cards, errors = _by_input(out.json())
+    assert {c["target_no"] for c in cards["good.csv"]} >= {"S1", "B2"}
+    assert "FIFO" in errors["fifo.csv"] and "UTF-16" in errors["odd.csv"]
+    assert "nothing" in errors and "missing.csv" in errors
 
 
 def test_a_folder_of_scenarios_with_a_fifo_in_it(tmp_path):
@@ -452,8 +463,8 @@ def test_a_folder_of_scenarios_with_a_fifo_in_it(tmp_path):
     os.mkfifo(tmp_path / "b.csv")
     out = lint(tmp_path, timeout=60)
     assert_clean(out, 2)
-    items = {Path(item["path"]).name: item for item in out.json()}
-    assert "cards" in items["a.csv"] and "FIFO" in items["b.csv"]["error"]
+    cards, errors = _by_input(out.json())
+    assert cards["a.csv"] and "FIFO" in errors["b.csv"]
 
 
 def test_a_symlink_loop_among_several_paths_does_not_stop_the_others(tmp_path):
@@ -461,5 +472,5 @@ def test_a_symlink_loop_among_several_paths_does_not_stop_the_others(tmp_path):
     loop = _special(tmp_path, "symlink-loop")
     out = lint(good, loop, timeout=60)
     assert_clean(out, 2)
-    items = {Path(item["path"]).name: item for item in out.json()}
-    assert "cards" in items["good.csv"] and "심볼릭 링크가 끝없이" in items[loop.name]["error"]
+    cards, errors = _by_input(out.json())
+    assert cards["good.csv"] and "심볼릭 링크가 끝없이" in errors[loop.name]

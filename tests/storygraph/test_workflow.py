@@ -111,10 +111,16 @@ def test_several_paths_and_folders_one_bad_file_does_not_stop_the_others(cli, tm
     (folder / "broken.xlsx").write_bytes(b"not a workbook")
     (folder / "a.gold.csv").write_text("target_no,verdict\n", encoding="utf-8")
     proc = cli("storygraph", "lint", folder, ACCEPTED, "--format", "json", check_code=2)
-    items = json.loads(proc.stdout)
-    assert [i["path"].rsplit("/", 1)[-1] for i in items] == ["a.csv", "b", "broken.xlsx", "scenario.csv"]
-    assert items[2]["error"] and "xlsx" in items[2]["error"]
-    assert len(items[0]["cards"]) == len(items[1]["cards"]) == 78
+    report = json.loads(proc.stdout)
+    # one object, the same as one input's, every item naming its input (in the order of the paths)
+    assert set(report) >= {"cards", "issues", "checks", "inputs"}
+    inputs = list(dict.fromkeys(c["input"].rsplit("/", 1)[-1] for c in report["cards"]))
+    assert inputs == ["a.csv", "b", "scenario.csv"]
+    broken = [i for i in report["issues"] if i["input"].endswith("broken.xlsx")]
+    assert len(broken) == 1 and "xlsx" in broken[0]["reason"] and broken[0]["file"].endswith("broken.xlsx")
+    by_input = {name: [c for c in report["cards"] if c["input"].endswith(name)] for name in ("a.csv", "/b")}
+    assert len(by_input["a.csv"]) == len(by_input["/b"]) == 78
+    assert {c["input"] for c in report["checks"]} == {c["input"] for c in report["cards"]}
     text = cli("storygraph", "lint", ACCEPTED, LIGHTHOUSE, check_code=1).stdout
     assert text.count("━━ ") == 2
 

@@ -100,7 +100,9 @@ def test_an_error_under_format_json_is_json(cli):
         proc = cli(*args, "--format", "json")
         assert proc.returncode == 2
         data = json.loads(proc.stdout)
-        assert isinstance(data, list) and all("error" in item and "path" in item for item in data)
+        # the same object as a report: what could not be read is an input issue naming the file
+        assert isinstance(data, dict) and data["cards"] == [] and data["issues"]
+        assert all(issue["file"] and issue["reason"] for issue in data["issues"])
 
 
 def test_progress_line_in_plain_words_fits_fifty_columns_and_erases_itself():
