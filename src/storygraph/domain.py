@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from verdicts import streaming
 from verdicts.checks import Check
@@ -132,7 +132,7 @@ class StorygraphDomain(Domain):
         """The diagram and each card's context table (the branches of its scene)."""
         from .screen import screen_extras
 
-        return screen_extras(report, self, grading=grading)
+        return screen_extras(cast(LintResult, report), self, grading=grading)  # storygraph's reports are LintResults
 
     input_noun = "시나리오"
     input_kind = "시나리오 표"
@@ -181,7 +181,7 @@ def load_config(path: Path | None) -> "Config":
     (:func:`verdicts.config.load_config`)."""
     from verdicts.config import load_config as load
 
-    return load(DOMAIN, path)
+    return cast("Config", load(DOMAIN, path))  # DOMAIN.config_type is storygraph's Config
 
 
 def failing(report: Report, config: "Config") -> bool:
@@ -298,7 +298,9 @@ def lint_to(path: str | Path, out, format: str = "json", config: "Config | None"
                 for piece in iter_json_bytes(report, DOMAIN):
                     out.write(piece)
             else:
-                render = {"text": REPORTERS["text"], "sarif": render_sarif, "github": render_github}[format]
+                renders: dict[str, Callable[[Report, StorygraphDomain], str]] = {
+                    "text": REPORTERS["text"], "sarif": render_sarif, "github": render_github}
+                render = renders[format]
                 out.write(render(report, DOMAIN).encode("utf-8"))
             if check_results is not None:
                 check_results.extend(report.checks)

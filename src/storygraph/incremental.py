@@ -78,6 +78,12 @@ class Made:
     valid: bool | None = None
 
 
+def _card(m: Made) -> StoryCard:
+    """The card of a :class:`Made` past the builder (withheld ones are left out there)."""
+    assert m.card is not None
+    return m.card
+
+
 @dataclass
 class _Chunk:
     made: list[Made]
@@ -164,7 +170,7 @@ class _Builder(CardBuilder):
             by_id = self.branch_by_id
             cited = tuple((x, by_id[x].line, by_id[x].to_scene, by_id[x].raw, rows.get(by_id[x].to_scene))
                           if x in by_id else (x,) for x in ids)
-        sig = (branch.raw, rows.get(branch.from_scene), rows.get(to),
+        sig: tuple[Any, ...] = (branch.raw, rows.get(branch.from_scene), rows.get(to),
                branch.from_scene in self.reached, to in self.good, len(self.incoming.get(branch.from_scene, _NOTHING)),
                self.reachable_endings(to) if known else self.same_spelling(to),
                self.keys.get(branch.from_scene), cited, ("story_branches", bid) in a.positions,
@@ -328,8 +334,9 @@ class IncrementalLint:
         self._last: _Last | None = None
         self._plain: list | None = None
         self._shared: dict = {}
-        #: what the last lint made again: scenes decided, cards made, check runs
-        self.last: dict[str, int] = {}
+        #: what the last lint made again: scenes decided, cards made, check runs (counts), and
+        #: how the scenario was read again (``read``: see :attr:`Reread.last`)
+        self.last: dict[str, int | str] = {}
 
     def lint(self, path: str | Path, config: Any = None, progress: Progress = SILENT) -> LintResult:
         """The report of the scenario at ``path`` under ``config`` (the defaults when
@@ -360,9 +367,10 @@ class IncrementalLint:
             self.found.dirty = None
             if not changes.full and self._last is not None:
                 # the scenes whose decision or row changed: the findings kept sparsely are found again there only
-                was = self._last.tokens
-                dirty = {s for s, t in self.memo.tokens.items() if was.get(s) is not t}
-                dirty.update(s for s in was if s not in self.memo.tokens)
+                last_tokens = self._last.tokens
+                dirty = {s for s, t in self.memo.tokens.items() if last_tokens.get(s) is not t}
+                dirty.update(s for s in last_tokens if s not in self.memo.tokens)
+                assert changes.scenes is not None  # not a full read
                 dirty.update(changes.scenes)
                 self.found.dirty = dirty
             a.reuse = self.found
@@ -408,8 +416,8 @@ class IncrementalLint:
                     if m.valid is None:
                         from verdicts.schema import card_valid
 
-                        m.valid = card_valid(DOMAIN.name, m.card.to_json())
-                report.checks.append(schema_result([m.card.key for m in made if not m.valid]))
+                        m.valid = card_valid(DOMAIN.name, _card(m).to_json())
+                report.checks.append(schema_result([_card(m).key for m in made if not m.valid]))
             if scenario.import_check is not None:  # a story's import self-check, as a full lint shows it
                 report.checks.append(scenario.import_check)
             progress.close()
@@ -436,7 +444,7 @@ class IncrementalLint:
                 chunks.append(old)
                 continue
             runs += 1
-            ctx = CheckContext(scenario, [m.card.to_json() for m in part], shared)
+            ctx = CheckContext(scenario, [_card(m).to_json() for m in part], shared)
             chunks.append(_Chunk(part, run_checks_part(card_checks, ctx)))
         self._chunks = chunks
         once = run_checks_part(input_checks, CheckContext(scenario, [], shared))
@@ -464,7 +472,7 @@ class IncrementalLint:
                 if chunk.json is None:
                     for m in chunk.made:
                         if m.json is None:
-                            m.json = encode_items([m.card.to_json()])
+                            m.json = encode_items([_card(m).to_json()])
                     chunk.json = ITEM_SEPARATOR.join(m.json for m in chunk.made)  # type: ignore[misc]
                 blobs.append(chunk.json)
             yield from iter_json_bytes(report, DOMAIN, card_blobs=blobs)
@@ -475,7 +483,7 @@ class IncrementalLint:
             if chunk.text is None:
                 lines: dict[tuple[str, bool], list[bytes]] = {}
                 for m in chunk.made:
-                    c = m.card
+                    c = _card(m)
                     if m.text is None:
                         m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
                                            fix=c.data.get("fix")).encode("utf-8")
