@@ -208,8 +208,8 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     # sentences name a story's choices by their text (``choice_text``), tables' by id
     from . import templates
 
-    templates.use_choice_texts({b.branch_id: " ".join(b.raw["choice_text"].split()) for b in scenario.branches
-                                if b.raw.get("choice_text")} if scenario.has("story_branches", "choice_text") else {})
+    templates.use_choice_texts({b.branch_id: " ".join(choice.split()) for b in scenario.branches
+                                if (choice := b.raw.get("choice_text"))} if scenario.has("story_branches", "choice_text") else {})
     both = reached is not None and reaches is not None
     if jobs > 1:
         from .partition import decide_in_parts  # only a run shared by several processes
@@ -226,6 +226,7 @@ def analyse(scenario: Scenario, jobs: int = 1, alongside=None, on_part=None, mea
     if scenario.has("scene_states", "source_file") or scenario.has("story_branches", "source_file"):
         _read_positions(analysis)
     if both:
+        assert reached is not None and reaches is not None  # both
         jumps = analysis.opaque_jumps
         dead = set(analysis.shadowed) | {b.branch_id for b in scenario.branches
                                          if b.to_scene not in scenario.scenes and b.branch_id not in jumps}
@@ -590,7 +591,7 @@ def _decide_all(a: Analysis, items=None, first: bool = True, memo: AnalysisMemo 
          if not sc.has(table, col)),
         None,
     )
-    if first and not has_flag_table and any(conditions.get(b.branch_id) is not None and expr_facts(conditions[b.branch_id])[0] for b in sc.branches):
+    if first and not has_flag_table and any((known := conditions.get(b.branch_id)) is not None and expr_facts(known)[0] for b in sc.branches):
         a.issues.append(InputIssue(file=file, table="flag_spec",
                                    reason="`flag_spec` 표가 없어 조건식의 플래그 범위를 알 수 없어 플래그를 쓰는 장면의 겹침은 따지지 않았습니다."))
     flags = sc.flags
@@ -705,7 +706,7 @@ def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditio
             blockers = menu_blockers(scene_kinds, [b.branch_id in opaque for b in ordered],
                                      [b.branch_id in a.weak for b in ordered] if a.weak else None)
     exprs = []
-    scene_infos = []
+    scene_infos: list[tuple | None] = []
     # the flags the conditions use, in order of first use, and the constants of each
     used: dict[str, None] = {}
     cuts: dict[str, Any] = {}
@@ -758,7 +759,7 @@ def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditio
                                           else flag_domain(spec, key[1]))
         domains[f] = dom
     try:
-        decided, covered, always = decide_scene(exprs, domains, used=list(used), blockers=blockers,  # type: ignore[arg-type]
+        decided, covered, always = decide_scene(exprs, domains, used=list(used), blockers=blockers,
                                                 budget=a.budgets)
     except BudgetExceeded as exc:
         state.undecided = Undecided("budget", column="condition_expr", budget=exc.words())
@@ -771,7 +772,7 @@ def _decide_one(a: Analysis, scene_id: str, branches: list[Branch], sc, conditio
         return
     if covered is not None:
         last = len(ordered) - 1
-        kept = tuple(j for j in always if j < last) if always else no_always  # type: ignore[union-attr]
+        kept = tuple(j for j in always if j < last) if always else no_always
         a.class_facts[scene_id] = (covered, kept if kept else no_always)
     for j, shadow in decided.items():
         b = ordered[j]

@@ -66,7 +66,7 @@ class _Builder:
         self._spelling: _SpellingIndex | None = None
         self._onward: dict[str, int] | None = None
         self._ending_counts: dict[str, int] | None = None
-        self._cond_text: dict[int, str] = {}
+        self._cond_text: dict[int, T.Cond] = {}
         self._names: dict[str, str] = {}
         self.has_entry = self.sc.has("scene_states", "is_entry")
         self.has_available = self.sc.has("scene_states", "available_flags")
@@ -178,38 +178,8 @@ class _Builder:
             for bid in self.a.opaque_jumps:
                 sources.setdefault(self.branch_by_id[bid].from_scene, bid)
             self._jump_after = nearest_source(self.a.graph, sources, backwards=True)
-        bid = self._jump_after.get(scene_id)
-        return None if bid is None else (bid, len(self.a.opaque_jumps) - 1)
-
-    # ------------------------------------------------------------ cards
-    def scene_card(self, scene: Scene) -> StoryCard | None:
-        a = self.a
-        decision = SCENE_BOOK.decide(self, scene)
-        if decision.missing:
-            return None
-        return StoryCard(SCENE_BOOK.write(self, scene, decision, {
-            "target_no": scene.scene_id, "target_kind": SCENE, "scene_id": scene.scene_id,
-            "reached_from_entry": scene.scene_id in a.reached,
-        }))
-
-    def branch_card(self, branch: Branch) -> StoryCard | None:
-        a = self.a
-        if a.reached is None:
-            return None
-        decision = BRANCH_BOOK.decide(self, branch)
-        if decision.missing:
-            return None
-        bid = branch.branch_id
-        data = BRANCH_BOOK.write(self, branch, decision, {
-            "target_no": bid, "target_kind": BRANCH, "scene_id": branch.from_scene, "branch_id": bid,
-            "reached_from_entry": branch.from_scene in a.reached, "overlapping_branch_id": a.overlap.get(bid),
-        })
-        verdict = data["verdict"]
-        if verdict == SHADOWING or verdict == MISSING_TARGET:
-            fix = F.shadowing_fix(a, bid) if verdict == SHADOWING else F.missing_target_fix(a, branch)
-            if fix is not None:
-                data["fix"] = fix
-        return StoryCard(data)
+        jump = self._jump_after.get(scene_id)
+        return None if jump is None else (jump, len(self.a.opaque_jumps) - 1)
 
 
 def build_cards(a: Analysis, progress: Progress = SILENT) -> tuple[list[StoryCard], list[InputIssue], list[Finding]]:
@@ -239,6 +209,37 @@ class CardBuilder(_Builder):
         self.onward_count("")
         self.spelling()
         return self
+
+    # ------------------------------------------------------------ cards
+    def scene_card(self, scene: Scene) -> StoryCard | None:
+        a = self.a
+        decision = SCENE_BOOK.decide(self, scene)
+        if decision.missing:
+            return None
+        assert a.reached is not None  # else the first rule misses the entries and the card is withheld
+        return StoryCard(SCENE_BOOK.write(self, scene, decision, {
+            "target_no": scene.scene_id, "target_kind": SCENE, "scene_id": scene.scene_id,
+            "reached_from_entry": scene.scene_id in a.reached,
+        }))
+
+    def branch_card(self, branch: Branch) -> StoryCard | None:
+        a = self.a
+        if a.reached is None:
+            return None
+        decision = BRANCH_BOOK.decide(self, branch)
+        if decision.missing:
+            return None
+        bid = branch.branch_id
+        data = BRANCH_BOOK.write(self, branch, decision, {
+            "target_no": bid, "target_kind": BRANCH, "scene_id": branch.from_scene, "branch_id": bid,
+            "reached_from_entry": branch.from_scene in a.reached, "overlapping_branch_id": a.overlap.get(bid),
+        })
+        verdict = data["verdict"]
+        if verdict == SHADOWING or verdict == MISSING_TARGET:
+            fix = F.shadowing_fix(a, bid) if verdict == SHADOWING else F.missing_target_fix(a, branch)
+            if fix is not None:
+                data["fix"] = fix
+        return StoryCard(data)
 
     def build(self, scenes, branches, progress: Progress = SILENT, *, step: int = 1) -> tuple[list[StoryCard], dict[str, int]]:
         """The cards of ``scenes`` then ``branches`` and how many were withheld per kind;

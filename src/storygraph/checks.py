@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import Any
+from typing import AbstractSet, Any, Literal, Sequence
 
 from verdicts.card_checks import CardChecks
 from verdicts.checks import CheckRegistry, TagNote
@@ -241,13 +241,16 @@ def shadowing_recomputed(ctx: CheckContext):
     failed: list[str] = []
     methods: set[str] = set()
     by_scene = ctx.branches_by_scene()
-    ordered: dict[str, tuple[dict[str, int], list[str | None]]] = {}
-    memo: dict[tuple, Any] = {}
+    # scene -> branch positions, conditions, menu blockers, prefix facts (False: unreadable; None: not made yet)
+    ordered: dict[Any, tuple[dict[str, int], list[str | None], list[list[int] | None] | None,
+                             tuple[list, list[str], list[int]] | Literal[False] | None]] = {}
+    memo: dict[tuple | str, Any] = {}
     sc = ctx.scenario
     menu_input = sc.has("story_branches", "kind") or sc.has("story_branches", "condition_opaque")
     for c in ctx.with_verdict(SHADOWING):
-        later = c.get("overlapping_branch_id")
-        scene_id = c.get("scene_id")
+        # JSON values of the card (None when absent: they then find no branch)
+        later: Any = c.get("overlapping_branch_id")
+        scene_id: Any = c.get("scene_id")
         entry = ordered.get(scene_id)
         if entry is None:
             siblings = sorted((b for b in by_scene.get(scene_id, []) if b.order_no is not None), key=_ORDER_NO)
@@ -351,7 +354,7 @@ def _prefix_facts(texts: list[str | None], memo: dict) -> tuple[list, list[str],
     return facts, flags, counts
 
 
-def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple, Any] | None = None, facts: list | None = None,
+def _covered(sc: Scenario, texts: list[str | None], memo: dict[tuple | str, Any] | None = None, facts: list | None = None,
              used: list[str] | None = None) -> tuple[bool, str] | None:
     """Whether the last condition is covered by the others: ``(covered, method)``, or
     ``None`` when no method here can decide it.
@@ -424,7 +427,7 @@ def _condition_facts(text: str | None) -> tuple[Any, list[str], list[tuple[str, 
     return expr, flags_of(expr), [(node.flag, node.value) for node in _atoms(expr) if type(node) is Compare]
 
 
-def _product(axes: list[list | None]) -> int | None:
+def _product(axes: Sequence[list | None]) -> int | None:
     size = 1
     for values in axes:
         if values is None:
@@ -482,7 +485,7 @@ class _Grid:
     candidate points): a comparison with an integer holds on one or two runs of such an
     axis, found by bisection instead of testing every value."""
 
-    def __init__(self, flags: list[str], axes: list[list], int_flags: set[str] = frozenset()):
+    def __init__(self, flags: list[str], axes: list[list], int_flags: AbstractSet[str] = frozenset()):
         self.flags, self.axes = flags, axes
         self.size = _product(axes) or 1
         self.all = int.from_bytes(b"\x01" * self.size, "little")

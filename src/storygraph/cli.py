@@ -231,12 +231,12 @@ class _progress_bar:
 
     def __init__(self) -> None:
         from rich.console import Console
-        from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+        from rich.progress import BarColumn, Progress, TaskID, TextColumn, TimeElapsedColumn
 
         self.bar = Progress(TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
                             TimeElapsedColumn(), console=Console(stderr=True), transient=True)
         self.bar.start()
-        self.tasks: dict[str, int] = {}
+        self.tasks: dict[str, TaskID] = {}
 
     def __call__(self, phase: str, done: int, total: int) -> None:
         label = {"generate": "시나리오 만드는 중", "lint": "검사하는 중"}.get(phase, phase)

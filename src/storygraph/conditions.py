@@ -151,6 +151,12 @@ class _SemanticError(Exception):
         self.pos, self.message = pos, message
 
 
+def _column(tok: Token) -> int:
+    """The 1-based position of a token of a parse (lark sets it on every token it reads)."""
+    assert tok.start_pos is not None
+    return tok.start_pos + 1
+
+
 class _ToAstRules:
     """The grammar's tree to our AST, one method per rule (lark's ``Transformer`` is
     mixed in by :func:`_to_ast`)."""
@@ -165,26 +171,26 @@ class _ToAstRules:
         return Not(arg)
 
     def bare_flag(self, tok: Token):
-        return FlagTrue(str(tok), tok.start_pos + 1)
+        return FlagTrue(str(tok), _column(tok))
 
     def truth(self, tok: Token):
         return Const(str(tok).lower() == "true")
 
     def flag_operand(self, tok: Token):
-        return _Operand("flag", str(tok), tok.start_pos + 1, str(tok))
+        return _Operand("flag", str(tok), _column(tok), str(tok))
 
     def int_operand(self, tok: Token):
         digits = len(tok.lstrip("+-"))
         if digits > MAX_INT_DIGITS:
-            pos = tok.start_pos + 1
+            pos = _column(tok)
             raise _SemanticError(pos, f"{pos}번째 글자의 정수가 {digits:,}자리라 너무 깁니다; 정수는 {MAX_INT_DIGITS:,}자리까지만 쓸 수 있습니다.")
-        return _Operand("int", int(tok), tok.start_pos + 1, str(tok))
+        return _Operand("int", int(tok), _column(tok), str(tok))
 
     def string_operand(self, tok: Token):
-        return _Operand("str", str(tok)[1:-1], tok.start_pos + 1, str(tok))
+        return _Operand("str", str(tok)[1:-1], _column(tok), str(tok))
 
     def bool_operand(self, tok: Token):
-        return _Operand("bool", str(tok).lower() == "true", tok.start_pos + 1, str(tok))
+        return _Operand("bool", str(tok).lower() == "true", _column(tok), str(tok))
 
     def comparison(self, *items):
         parts = []
@@ -264,6 +270,7 @@ def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
     from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
 
     if isinstance(exc, UnexpectedCharacters):
+        assert exc.pos_in_stream is not None  # the lexer's position of the character
         pos = exc.column if exc.column and exc.column > 0 else exc.pos_in_stream + 1
         ch = text[pos - 1] if 0 < pos <= len(text) else ""
         hint = {"&": " '그리고'는 `and`나 `&&`로 씁니다.", "|": " '또는'은 `or`나 `||`로 씁니다.",
@@ -281,6 +288,7 @@ def _friendly_raw(text: str, exc: UnexpectedInput) -> ConditionSyntaxError:
                 text, pos, expected,
                 f"식이 {pos}번째 글자에서 끝났는데 {_one_of(expected)} 더 와야 합니다.",
             )
+        assert token is not None  # else at_end
         pos = token.start_pos + 1 if token.start_pos is not None else 1
         word = str(token)
         extra = ""
@@ -618,7 +626,7 @@ def expr_atoms(expr: Expr) -> tuple:
     return _learn(expr)[3]
 
 
-def _learn(expr: Expr) -> tuple[Expr, tuple[str, ...], dict[str, frozenset], tuple]:
+def _learn(expr: Expr) -> tuple[Expr, tuple[str, ...], dict[str, tuple], tuple]:
     atoms = []
     stack = [expr]
     while stack:
@@ -747,7 +755,7 @@ def types_fit(expr: Expr, flags: Mapping[str, Flag]) -> bool:
             if kind != "bool":
                 return False
             continue
-        value, op = node.value, node.op  # type: ignore[union-attr]
+        value, op = node.value, node.op
         if kind == "bool":
             if op not in ("==", "!=") or not (isinstance(value, bool) or (isinstance(value, int) and value in (0, 1))):
                 return False

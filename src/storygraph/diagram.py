@@ -32,7 +32,7 @@ import shutil
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol, Sequence
+from typing import TYPE_CHECKING, Final, Literal, Protocol, Sequence
 
 import graphviz
 
@@ -66,7 +66,7 @@ FONT = "NanumGothic"
 FINDINGS_HOPS = 1
 SCENE_HOPS = 2
 
-GHOST = "ghost"
+GHOST: Final = "ghost"
 Role = Literal["entry", "ending", "unreached", "scene", "ghost"]
 SHAPES: dict[str, str] = {
     "entry": "house",

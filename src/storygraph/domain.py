@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from verdicts import streaming
 from verdicts.checks import Check
@@ -139,7 +139,7 @@ class StorygraphDomain(Domain):
         """The diagram and each card's context table (the branches of its scene)."""
         from .screen import screen_extras
 
-        return screen_extras(report, self, grading=grading)
+        return screen_extras(cast(LintResult, report), self, grading=grading)  # storygraph's reports are LintResults
 
     input_noun = "시나리오"
     input_kind = "시나리오 표"
@@ -218,7 +218,7 @@ def load_config(path: Path | None) -> "Config":
     (:func:`verdicts.config.load_config`)."""
     from verdicts.config import load_config as load
 
-    return load(DOMAIN, path)
+    return cast("Config", load(DOMAIN, path))  # DOMAIN.config_type is storygraph's Config
 
 
 def failing(report: Report, config: "Config") -> bool:

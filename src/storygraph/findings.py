@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 from verdicts.model import Finding
 
@@ -107,7 +107,7 @@ class FindingMemo:
     def can_patch(self, kind: str) -> bool:
         return self.dirty is not None and kind in self.sparse
 
-    def patch(self, kind: str, redo: Iterator[tuple[Any, Any, Callable[[], Iterator[Hit]]]]) -> list[Hit]:
+    def patch(self, kind: str, redo: Iterable[tuple[Any, Any, Callable[[], Iterable[Hit]]]]) -> list[Hit]:
         """The hits of ``kind``: the last lint's, with the units ``redo`` (``(unit, place,
         make)``) found again; in the order of their places."""
         units = dict(self.sparse[kind])
@@ -121,7 +121,7 @@ class FindingMemo:
         self.sparse_now[kind] = units
         return [h for _, hits in sorted(units.values(), key=_first) for h in hits]
 
-    def hits(self, where: tuple, key: Any, make: Callable[[], Iterator[Hit]]) -> list[Hit]:
+    def hits(self, where: tuple, key: Any, make: Callable[[], Iterable[Hit]]) -> list[Hit]:
         old = self.before.get(where)
         if old is not None and old[0] == key:
             hits = old[1]
@@ -193,7 +193,7 @@ def unsatisfiable_condition(a: Analysis) -> Iterator[Hit]:
     shadowing = a.shadowing
     if memo.can_patch("unsatisfiable"):
         yield from memo.patch("unsatisfiable", (
-            (s, _first_line(shadowing[s]), lambda s=s: hits(shadowing[s].shadowed.values()))
+            (s, _first_line(shadowing[s]), lambda s=s: hits(shadowing[s].shadowed.values()))  # type: ignore[misc]  # a lambda recapturing the loop variable: python/mypy#15459
             for s in memo.dirty if s in shadowing))  # type: ignore[union-attr]
         return
     # (one process: a.shadowed holds the scenes' shadowed branches scene by scene, in this order)
@@ -441,8 +441,8 @@ def _left_stuck(a: Analysis, scene, rest: list):
     flags = a.scenario.flags
     if any(b.branch_id in a.opaque for b in rest):
         return None  # may hold for anybody
-    exprs = [a.conditions.get(b.branch_id) for b in rest]
-    if any(e is None for e in exprs):
+    exprs = [e for b in rest if (e := a.conditions.get(b.branch_id)) is not None]
+    if len(exprs) < len(rest):
         return None
     names = [f for f in dict.fromkeys(f for e in exprs for f in expr_facts(e)[0])]
     available = [f for f in (scene.available_flags or ())] or names
@@ -495,7 +495,7 @@ def unused_flag(a: Analysis) -> Iterator[Hit]:
 
 def _places(text: str | None) -> list[tuple[str, int | None]]:
     """``file:line`` places of a ``read_at``/``written_at``/``declared_at`` cell."""
-    out = []
+    out: list[tuple[str, int | None]] = []
     for part in (text or "").split("|"):
         part = part.strip()
         if not part:
@@ -677,7 +677,7 @@ def available_flag_unused(a: Analysis) -> Iterator[Hit]:
     scenes = a.scenario.scenes
     if memo.can_patch("available"):
         yield from memo.patch("available", (
-            (s, scenes[s].line, lambda s=s: hits(scenes[s]) if scenes[s].available_flags else iter(()))
+            (s, scenes[s].line, lambda s=s: hits(scenes[s]) if scenes[s].available_flags else iter(()))  # type: ignore[misc]  # a lambda recapturing the loop variable: python/mypy#15459
             for s in memo.dirty if s in scenes))  # type: ignore[union-attr]
         return
     tokens = memo.tokens
@@ -759,6 +759,7 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
             if hits:  # (most conditions have none: no generator for them)
                 for hit in found(b, expr):
                     if seen is not None:
+                        assert hit.data is not None  # a range hit carries its comparison
                         key = (b.from_scene, hit.data["flag"], hit.data["op"], hit.data["value"])
                         if key in seen:
                             continue
@@ -768,7 +769,7 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
     if memo.can_patch("range"):
         shadowing = a.shadowing
         yield from memo.patch("range", (
-            (b.branch_id, b.line, lambda b=b: found(b, conditions[b.branch_id]) if conditions.get(b.branch_id) is not None
+            (b.branch_id, b.line, lambda b=b: found(b, conditions[b.branch_id]) if conditions.get(b.branch_id) is not None  # type: ignore[misc]  # a lambda recapturing the loop variable: python/mypy#15459
              else iter(()))
             for s in memo.dirty if s in shadowing for b in shadowing[s].ordered))  # type: ignore[union-attr]
         return
@@ -790,12 +791,12 @@ def comparison_out_of_range(a: Analysis) -> Iterator[Hit]:
                 memo.keep("range", bid, b.line, old[1])
                 yield from old[1]
             continue
-        hits = list(found(b, expr)) or nothing
-        now[bid] = (token, hits)
+        made = list(found(b, expr)) or nothing
+        now[bid] = (token, made)
         memo.made += 1
-        if hits:
-            memo.keep("range", bid, b.line, hits)  # type: ignore[arg-type]
-        yield from hits
+        if made:
+            memo.keep("range", bid, b.line, made)  # type: ignore[arg-type]
+        yield from made
 
 
 def _fixed_comparisons(expr, flags) -> list[tuple[Compare, Any, bool]]:
@@ -834,7 +835,7 @@ def always_true_condition(a: Analysis) -> Iterator[Hit]:
     if memo is not None and memo.can_patch("always"):
         yield from memo.patch("always", (
             (s, _first_line(shadowing[s]),
-             lambda s=s: _always_true(a, flags, s, shadowing[s]) if shadowing[s].undecided is None else iter(()))
+             lambda s=s: _always_true(a, flags, s, shadowing[s]) if shadowing[s].undecided is None else iter(()))  # type: ignore[misc]  # a lambda recapturing the loop variable: python/mypy#15459
             for s in memo.dirty if s in shadowing))  # type: ignore[union-attr]
         return
     if memo is not None:
@@ -891,7 +892,7 @@ def _hidden_by(a: Analysis, ordered: list, index: int) -> list[str]:
         return [x.branch_id for x in ordered[index + 1:]]
     if blockers[index] is None:
         return []
-    return [ordered[k].branch_id for k in range(index + 1, len(ordered)) if blockers[k] is not None and index in blockers[k]]
+    return [ordered[k].branch_id for k in range(index + 1, len(ordered)) if (bk := blockers[k]) is not None and index in bk]
 
 
 #: the kinds whose hits may add a clause to a card's hedge (the cards wait for these;

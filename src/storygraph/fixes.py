@@ -185,7 +185,7 @@ def region_condition(inside: set[tuple[int, ...]], order: Sequence[str], domains
         return _cubes(inside, order, domains, flags), False
     parts = []
     for cube in cubes:
-        pieces = []
+        pieces: list[Expr] = []
         for f, allowed in zip(order, cube):
             e = _flag_expr(flags[f], domains[f], allowed)
             if e is not None:
@@ -203,7 +203,7 @@ def _cubes(inside: set, order, domains, flags) -> Expr:
     work = _merged([[{c} for c in p] for p in sorted(inside)], len(order))
     parts = []
     for cube in work:
-        pieces = []
+        pieces: list[Expr] = []
         for f, allowed in zip(order, cube):
             e = _flag_expr(flags[f], domains[f], allowed)
             if e is not None:
@@ -532,7 +532,7 @@ class _Scene:
             else:
                 grid = ClassGrid(order, domains)
                 self._region = (order, domains, _points(order, domains), grid if grid.complete else None)
-        return None if self._region[0] is None else self._region  # type: ignore[return-value]
+        return None if self._region[0] is None else self._region
 
     def acceptable(self, rows: list[tuple[str, Expr]], gone: set[tuple[str, str]] = frozenset()) -> bool:  # type: ignore[assignment]
         """Whether ``rows`` bring no problem the scene did not have, and remove ``gone``."""
@@ -813,13 +813,14 @@ def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
     info = a.shadowed.get(later) if later else None
     if info is None:
         return None
+    assert later is not None  # info was found under it
     if not _decided(a, info.scene_id):
         return _too_large(a, info.scene_id)
     if info.unsatisfiable:
-        return unsatisfiable_fix(a, later)  # type: ignore[arg-type]
+        return unsatisfiable_fix(a, later)
     scene = _scene(a, info.scene_id)
     ids = [bid for bid, _ in scene.rows]
-    j = ids.index(later)  # type: ignore[arg-type]
+    j = ids.index(later)
     covers = sorted(ids.index(c) for c in info.covered_by)
     shadowed_expr = scene.rows[j][1]
     gone = {("shadowed", later)}
@@ -842,7 +843,7 @@ def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
             yield move
             if len(covers) == 1:
                 yield from narrowed()
-        same = [ids[i] for i in covers if by_id[ids[i]].to_scene == by_id[later].to_scene]  # type: ignore[index]
+        same = [ids[i] for i in covers if by_id[ids[i]].to_scene == by_id[later].to_scene]
         if same:
             yield ("remove", same, None)
 
@@ -865,7 +866,7 @@ def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
                 return _fix(f"분기 {quoted(later, '을/를')} {_ids(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기면 "
                             "가려졌던 이 분기도 걸리는 독자가 생깁니다.", edits)
         else:
-            to_name = _name(a, by_id[later].to_scene)  # type: ignore[index]
+            to_name = _name(a, by_id[later].to_scene)
             rows = [r for r in scene.rows if r[0] != later]
             if scene.acceptable(rows):
                 return _fix(f"{josa(to_name, '으로/로')}는 앞 순번의 분기 {_ids(what)}에서도 이미 가므로 한 번도 걸리지 않는 "
@@ -882,6 +883,7 @@ def _guesses(node: Compare, lo: int, hi: int, truth: bool) -> list[Compare]:
     turned (``trust > 5`` → ``trust >= 5`` at the maximum 5), else the constant moved to
     the nearest value that splits the range."""
     f, op, c = node.flag, node.op, node.value
+    assert isinstance(c, int)  # an int comparison (storygraph.findings: fixed by its flag's range)
     out: list[tuple[str, int]] = []
     if op == ">":
         out += [(">=", c)] if c == hi else []

@@ -30,9 +30,12 @@ networkx is imported with this module, that is when a lint analyses its first sc
 
 from __future__ import annotations
 
-from typing import Hashable, Iterable, Mapping
+from typing import Hashable, Iterable, Mapping, TypeVar
 
 import networkx as nx
+
+#: a node of a graph (any hashable: scene ids here)
+_Node = TypeVar("_Node", bound=Hashable)
 
 __all__ = [
     "scene_graph", "reachable_from", "reaching", "reachable_avoiding", "components",
@@ -123,7 +126,7 @@ def components(graph: nx.DiGraph) -> list[set]:
     return list(nx.strongly_connected_components(graph))
 
 
-def nearest_source(graph: nx.DiGraph, sources: Mapping[Hashable, object], backwards: bool = False) -> dict:
+def nearest_source(graph: nx.DiGraph, sources: Mapping[_Node, object], backwards: bool = False) -> dict:
     """For every node reachable from one of ``sources`` (node -> label) — with
     ``backwards``, every node from which one can be reached — the label of the nearest
     one: breadth first from

@@ -79,6 +79,12 @@ class Made:
     valid: bool | None = None
 
 
+def _card(m: Made) -> StoryCard:
+    """The card of a :class:`Made` past the builder (withheld ones are left out there)."""
+    assert m.card is not None
+    return m.card
+
+
 @dataclass
 class _Chunk:
     made: list[Made]
@@ -165,7 +171,7 @@ class _Builder(CardBuilder):
             by_id = self.branch_by_id
             cited = tuple((x, by_id[x].line, by_id[x].to_scene, by_id[x].raw, rows.get(by_id[x].to_scene))
                           if x in by_id else (x,) for x in ids)
-        sig = (branch.raw, rows.get(branch.from_scene), rows.get(to),
+        sig: tuple[Any, ...] = (branch.raw, rows.get(branch.from_scene), rows.get(to),
                branch.from_scene in self.reached, to in self.good, len(self.incoming.get(branch.from_scene, _NOTHING)),
                self.reachable_endings(to) if known else self.same_spelling(to),
                self.keys.get(branch.from_scene), cited, ("story_branches", bid) in a.positions,
@@ -324,8 +330,9 @@ class IncrementalLint:
         self._last: _Last | None = None
         self._plain: list | None = None
         self._shared: dict = {}
-        #: what the last lint made again: scenes decided, cards made, check runs
-        self.last: dict[str, int] = {}
+        #: what the last lint made again: scenes decided, cards made, check runs (counts), and
+        #: how the scenario was read again (``read``: see :attr:`Reread.last`)
+        self.last: dict[str, int | str] = {}
 
     def lint(self, path: str | Path, config: Any = None, progress: Progress = SILENT) -> LintResult:
         """The report of the scenario at ``path`` under ``config`` (the defaults when
@@ -353,9 +360,10 @@ class IncrementalLint:
             self.found.dirty = None
             if not changes.full and self._last is not None:
                 # the scenes whose decision or row changed: the findings kept sparsely are found again there only
-                was = self._last.tokens
-                dirty = {s for s, t in self.memo.tokens.items() if was.get(s) is not t}
-                dirty.update(s for s in was if s not in self.memo.tokens)
+                last_tokens = self._last.tokens
+                dirty = {s for s, t in self.memo.tokens.items() if last_tokens.get(s) is not t}
+                dirty.update(s for s in last_tokens if s not in self.memo.tokens)
+                assert changes.scenes is not None  # not a full read
                 dirty.update(changes.scenes)
                 self.found.dirty = dirty
             a.reuse = self.found
@@ -396,14 +404,12 @@ class IncrementalLint:
 
                 for m in made:
                     if m.valid is None:
-                        m.valid = card_valid(DOMAIN.name, m.card.to_json())
-                return schema_result([m.card.key for m in made if not m.valid])
+                        m.valid = card_valid(DOMAIN.name, _card(m).to_json())
+                return schema_result([_card(m).key for m in made if not m.valid])
 
             report = DOMAIN.finish(report, config, schema=kept_schema)
             if any(c.accepted for c in report.cards):
                 self._plain = None
-            if scenario.import_check is not None:  # a story's import self-check, as a full lint shows it
-                report.checks.append(scenario.import_check)
             progress.close()
         self._made = made
         self.last = {"scenes decided": self.memo.decided, "scenes kept": self.memo.kept, "cards made": builder.new,
@@ -428,7 +434,7 @@ class IncrementalLint:
                 chunks.append(old)
                 continue
             runs += 1
-            ctx = CheckContext(scenario, [m.card.to_json() for m in part], shared)
+            ctx = CheckContext(scenario, [_card(m).to_json() for m in part], shared)
             chunks.append(_Chunk(part, run_checks_part(card_checks, ctx)))
         self._chunks = chunks
         once = run_checks_part(input_checks, CheckContext(scenario, [], shared))
@@ -456,7 +462,7 @@ class IncrementalLint:
                 if chunk.json is None:
                     for m in chunk.made:
                         if m.json is None:
-                            m.json = encode_items([m.card.to_json()])
+                            m.json = encode_items([_card(m).to_json()])
                     chunk.json = ITEM_SEPARATOR.join(m.json for m in chunk.made)  # type: ignore[misc]
                 blobs.append(chunk.json)
             yield from iter_json_bytes(report, DOMAIN, card_blobs=blobs)
@@ -467,7 +473,7 @@ class IncrementalLint:
             if chunk.text is None:
                 lines: dict[tuple[str, bool], list[bytes]] = {}
                 for m in chunk.made:
-                    c = m.card
+                    c = _card(m)
                     if m.text is None:
                         m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
                                            fix=c.data.get("fix")).encode("utf-8")

@@ -137,7 +137,7 @@ def uncovered(conditions: Sequence[Expr], flags: Mapping[str, Flag], available: 
                 stack.append(0)
     if not count_parts:
         return None
-    count = None if any(c is None for c in count_parts) else sum(count_parts)  # type: ignore[misc]
+    count = None if any(c is None for c in count_parts) else sum(c for c in count_parts if c is not None)
     total = _mul([totals[f] for f in order])
     if count is not None and count.bit_length() > MAX_COUNT_BITS:
         count = None

@@ -12,13 +12,14 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.errors import InputError
 from verdicts.tables import RawRow, RawTable, Row, TypedTable, load_typed_tables, path_kind, shared_index
 
-from .model import TABLE_SPECS, Branch, Flag, Scenario, Scene
+from .model import TABLE_SPECS, Branch, Flag, FlagType, Scenario, Scene
 from .batch import is_folder_scenario, table_files
 from .stories import folder_story, point_at_story, story_format, write_story_csv
 
@@ -40,6 +41,7 @@ def split_union(union: RawTable) -> dict[str, RawTable]:
         b, f, s = index.get("branch_id"), index.get("flag"), index.get("scene_id")
         for row in union.rows:
             cells = row.cells
+            assert cells is not None  # read from CSV with the shared index
             if b is not None and cells[b].strip():
                 branches.append(row)
             elif f is not None and cells[f].strip() and not (s is not None and cells[s].strip()):
@@ -194,4 +196,5 @@ def _flag_from_row(v: dict, line: int, raw: dict, t: TypedTable, issues: list[In
     if kind == "enum" and not values:
         issue("values", f"열거형 플래그 {code(v['flag'])}의 `values` 칸이 비어 있어 이 플래그를 쓰는 조건은 따지지 않습니다.")
         return None
-    return Flag(flag=v["flag"], label=v.get("label"), type=kind, min_value=lo, max_value=hi, values=values, line=line, raw=raw)
+    # kind: one of the three after the reading above
+    return Flag(flag=v["flag"], label=v.get("label"), type=cast(FlagType, kind), min_value=lo, max_value=hi, values=values, line=line, raw=raw)

@@ -59,6 +59,7 @@ def decide_in_parts(a, n: int, decide, find_stuck, *, stuck: bool, alongside=Non
         task = tasks[t]
         if task == "alongside":
             return alongside(a)
+        assert isinstance(task, int)  # the parts are numbered
         part = items[cuts[task]:cuts[task + 1]]
         sub = replace(a, **{k: type(v)() for k, v in fresh.items()})
         decide(sub, part, task == 0)

@@ -106,7 +106,7 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
 
 
 def _diagram(result: LintResult, links: dict[str, str], timeout: float, max_nodes: int = MAX_NODES,
-             max_edges: int = MAX_EDGES) -> tuple[str | None, str | None, str | None, dict[str, str]]:
+             max_edges: int = MAX_EDGES) -> tuple[str | None, str | None, dict[str, str], str | None]:
     """(svg, caption, targets, error): the whole scenario when it fits, else the findings
     with their neighbours, else the findings alone, else a message saying why; targets
     maps a card key to its node's or edge's element id in the SVG."""

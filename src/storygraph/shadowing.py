@@ -117,6 +117,8 @@ class Blockers(abc.Sequence):
     and indexing take constant or logarithmic time."""
 
     __slots__ = ("live", "bound", "count", "opaque", "tail", "start")
+    #: how many of ``live`` are below ``bound`` (a slot in place of Sequence.count, which it hides)
+    count: int  # type: ignore[assignment]
 
     def __init__(self, live: list[int], bound: int, count: int, opaque: Sequence[bool], tail: list[int], start: int):
         self.live, self.bound, self.count, self.opaque, self.tail, self.start = live, bound, count, opaque, tail, start
@@ -124,7 +126,7 @@ class Blockers(abc.Sequence):
     def __len__(self) -> int:
         return self.count + len(self.tail) - self.start
 
-    def __getitem__(self, k):  # type: ignore[override]
+    def __getitem__(self, k):
         if isinstance(k, slice):
             return tuple(self)[k]
         size = len(self)
@@ -244,7 +246,7 @@ def make_flag_domain(flag: Flag, constants: frozenset) -> FlagDomain:
     if flag.type == "enum":
         mentioned = [v for v in flag.values if v in constants]
         others = [v for v in flag.values if v not in constants]
-        points = [(v, 1) for v in mentioned]
+        points: list[tuple[Any, int | None]] = [(v, 1) for v in mentioned]
         if others:
             points.append((others[0], len(others)))
         return FlagDomain(flag.flag, tuple(points))
@@ -373,7 +375,7 @@ def class_product(domains: Mapping[str, FlagDomain], conditions: Sequence[Expr])
 
 
 def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                     method: str | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None,
+                     method: str | None = None, blockers: Sequence[Sequence[int] | None] | None = None,
                      budget: Budgets | None = None) -> dict[int, Shadow]:
     """Every shadowed branch among ``conditions`` (already in ``order_no`` order).
 
@@ -404,7 +406,7 @@ def decide_shadowing(conditions: Sequence[Expr], domains: Mapping[str, FlagDomai
 
 
 def decide_scene(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                 used: Sequence[str] | None = None, blockers: Sequence[tuple[int, ...] | None] | None = None,
+                 used: Sequence[str] | None = None, blockers: Sequence[Sequence[int] | None] | None = None,
                  budget: Budgets | None = None) -> tuple[dict[int, Shadow], bool | None, tuple[int, ...] | None]:
     """:func:`decide_shadowing` with its default choice of method, plus two facts the
     class enumeration shows on the way: ``(shadows, covered, always)``.
@@ -447,7 +449,7 @@ def _meter(budget: Budgets | None) -> Meter | None:
 
 
 def decide_by_classes(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                      blockers: Sequence[tuple[int, ...] | None] | None = None, budget: Budgets | None = None) -> dict[int, Shadow]:
+                      blockers: Sequence[Sequence[int] | None] | None = None, budget: Budgets | None = None) -> dict[int, Shadow]:
     """:func:`decide_shadowing` by enumerating every combination of class
     representatives, bit-parallel: each condition becomes the set of class points where it
     holds (a Python int, one byte per point), so "branch j is covered" is
@@ -709,7 +711,7 @@ class ClassGrid:
             return 0  # a flag without a domain: never true (the scene would be undecided anyway)
         domain = self.domains[flag]
         if type(expr) is Compare:
-            fn, const = OPS[expr.op], expr.value  # type: ignore[union-attr]
+            fn, const = OPS[expr.op], expr.value
             try:
                 holds = tuple(map(fn, domain.values, repeat(const)))
             except TypeError:  # as compile3: a comparison across types is false
@@ -926,14 +928,14 @@ class SatScene:
                 done[id(node)] = self._atom(node)
             elif not ready:
                 stack.append((node, True))
-                children = (node.arg,) if isinstance(node, Not) else node.args  # type: ignore[union-attr]
+                children = (node.arg,) if isinstance(node, Not) else node.args
                 stack.extend((c, False) for c in children)
             elif isinstance(node, Not):
                 done[id(node)] = -done[id(node.arg)]
             elif isinstance(node, And):
                 done[id(node)] = self._and([done[id(a)] for a in node.args])
             else:
-                done[id(node)] = self._or([done[id(a)] for a in node.args])  # type: ignore[union-attr]
+                done[id(node)] = self._or([done[id(a)] for a in node.args])
         return done[id(expr)]
 
     # -------------------------------------------------------------- questions
@@ -972,7 +974,7 @@ class SatScene:
 
 
 def decide_by_sat(conditions: Sequence[Expr], domains: Mapping[str, FlagDomain], *, exhaustive_pairs: int = 24,
-                  blockers: Sequence[tuple[int, ...] | None] | None = None, budget: Budgets | None = None) -> dict[int, Shadow]:
+                  blockers: Sequence[Sequence[int] | None] | None = None, budget: Budgets | None = None) -> dict[int, Shadow]:
     """:func:`decide_shadowing` by an incremental SAT solver over an order encoding.
     With a ``budget``, :class:`~storygraph.budgets.BudgetExceeded` once the scene's
     questions or one question's conflicts are spent."""

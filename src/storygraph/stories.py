@@ -28,7 +28,7 @@ from .importers.files import MULTI_FILE_SUFFIXES
 if TYPE_CHECKING:
     from .importers.common import ImportedStory
 
-from .model import Scenario
+from .model import Branch, Scenario, Scene
 
 __all__ = ["story_format", "write_story_csv", "point_at_story", "story_entries", "is_story_file", "folder_story",
            "STORY_KINDS"]
@@ -194,7 +194,8 @@ def point_at_story(scenario: Scenario, story: ImportedStory, path: Path, csv: Pa
     name = str(path)
     generated = str(csv)
     where: dict[int, tuple[str, int | None]] = {}
-    for row in [*scenario.scenes.values(), *scenario.branches]:
+    rows: list[Scene | Branch] = [*scenario.scenes.values(), *scenario.branches]
+    for row in rows:
         file = (row.raw.get("source_file") or "").strip()
         line = (row.raw.get("source_line") or "").strip()
         if file:
@@ -202,8 +203,8 @@ def point_at_story(scenario: Scenario, story: ImportedStory, path: Path, csv: Pa
     issues = []
     for issue in scenario.issues:
         if issue.file == generated:
-            file, line = where.get(issue.line or -1, (name, None))
-            issue = issue.replace(file=file, line=line)
+            file, story_line = where.get(issue.line or -1, (name, None))
+            issue = issue.replace(file=file, line=story_line)
         issues.append(issue)
     own = [i if i.file else i.replace(file=name) for i in story.issues]
     scenario.issues = own + issues

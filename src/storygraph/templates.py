@@ -255,6 +255,7 @@ def _compound_pred(expr: Expr, flags: Mapping[str, Flag], negate: bool) -> Pred:
             return _pred(expr.arg, flags, not negate)
         inner = _pred(expr.arg, flags)
         return _case(inner) if negate else _not_copula("", inner.text("adn") + " 경우")
+    assert isinstance(expr, (And, Or))  # an atom is _atom_pred's
     args = list(expr.args)
     outer_and = isinstance(expr, And) != negate  # De Morgan under a negation
     parts = []
@@ -602,7 +603,7 @@ def _count_text(count: int | None, total: int | None) -> str:
     return f"조합 {_count(total)} 가운데 {_count(count)}"
 
 
-def region_readers(region: Sequence[Pred], more: int = 0) -> str:
+def region_readers(region: Sequence[Pred | None], more: int = 0) -> str:
     """``등불이 꺼졌고 열쇠가 없는 독자``: the readers of uncovered flag combinations."""
     texts = [p.text("adn") + " 독자" if p is not None else "모든 독자" for p in region]
     text = " 또는 ".join(texts)
@@ -611,11 +612,11 @@ def region_readers(region: Sequence[Pred], more: int = 0) -> str:
     return text
 
 
-def region_when(region: Sequence[Pred], more: int = 0) -> str:
+def region_when(region: Sequence[Pred | None], more: int = 0) -> str:
     """``등불이 꺼졌고 열쇠가 없을 때``: the same combinations as a condition."""
     if any(p is None for p in region):
         return "모든 경우"
-    text = any_of(list(region)).text("when") + " 때" if region else "모든 경우"
+    text = any_of([p for p in region if p is not None]).text("when") + " 때" if region else "모든 경우"
     return text + (f" 외 {more}가지" if more else "")
 
 

@@ -10,12 +10,14 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from .checks import Check
 from .engine import Rule, RuleBook
 from .model import Card, InputIssue, Report
 from .schema import schema_check, set_schema_finder
+
+_R = TypeVar("_R", bound=Report)
 
 __all__ = ["Domain", "Report", "get_domain", "domain_names", "ENTRY_POINT_GROUP"]
 
@@ -211,9 +213,10 @@ class Domain(ABC):
         scenarios); each path as it is by default."""
         return list(paths)
 
-    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool:
+    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool | int:
         """Judge ``path`` and write its report in ``format`` to the binary stream ``out``;
-        return whether the run fails under ``config``.  The default judges, then writes
+        return whether the run fails under ``config`` (a domain's own may answer an exit
+        code instead: :func:`verdicts.pipeline._stream`).  The default judges, then writes
         the reporter's pieces; a domain may make and write its cards in parts as they
         are made (storygraph, with every core)."""
         from .accept import failing
@@ -372,8 +375,8 @@ class Domain(ABC):
 
         return explain_text(self, name)
 
-    def finish(self, report: Report, config: Any = None, card_json: list[dict[str, Any]] | None = None,
-               schema: Callable[[], Any] | None = None) -> Report:
+    def finish(self, report: _R, config: Any = None, card_json: list[dict[str, Any]] | None = None,
+               schema: Callable[[], Any] | None = None) -> _R:
         """The last steps every domain shares: what ``config`` and the inputs accept is
         marked (on a copy, :func:`verdicts.accept.apply_acceptances`), then the schema
         check every domain shows beside its own checks is appended.

@@ -63,10 +63,17 @@ import unicodedata
 from dataclasses import dataclass
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, AsyncIterator, Callable, Sequence
+from typing import TYPE_CHECKING, Any, AsyncIterator, Callable, Sequence, TypeVar
 
 from .model import Report
 from .errors import VerdictsError
+
+if TYPE_CHECKING:
+    from io import BufferedWriter
+
+    from python_multipart.multipart import MultipartCallbacks
+
+_R = TypeVar("_R", bound=Report)
 
 __all__ = [
     "ServerPages", "ServerLimits", "UploadError", "create_app", "bind", "run_server", "event_stream", "is_loopback",
@@ -158,7 +165,7 @@ def safe_name(name: str) -> str:
     return base or "upload"
 
 
-def relabel_files(report: Report, mapping: dict[str, str]) -> Report:
+def relabel_files(report: _R, mapping: dict[str, str]) -> _R:
     """Replace temporary paths (keys of ``mapping``) by the names the user knows, in
     every file name and reason on the report."""
 
@@ -315,7 +322,12 @@ class _Kept:
         conn.send((fn, args))
         ready = loop.create_future()
         fd = conn.fileno()
-        loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+
+        def wake() -> None:
+            if not ready.done():
+                ready.set_result(None)
+
+        loop.add_reader(fd, wake)
         late = False
         try:
             async with asyncio.timeout(self.workers.limits.lint_timeout):
@@ -401,10 +413,19 @@ class _Workers:
         try:
             await asyncio.shield(started)
         except asyncio.CancelledError:  # cancelled while starting: kill it once it is there
-            started.add_done_callback(lambda _: (_kill(proc), self.running.discard(proc)))
+            def forget(_: object) -> None:
+                _kill(proc)
+                self.running.discard(proc)
+
+            started.add_done_callback(forget)
             raise
         ended = loop.create_future()
-        loop.add_reader(proc.sentinel, lambda: ended.done() or ended.set_result(None))
+
+        def end() -> None:
+            if not ended.done():
+                ended.set_result(None)
+
+        loop.add_reader(proc.sentinel, end)
         try:
             async with asyncio.timeout(self.limits.lint_timeout):
                 await ended
@@ -444,12 +465,12 @@ class _UploadParts:
         self.dir.mkdir()
         self.max_files = max_files
         self.names: list[str] = []
-        self._fh = None
+        self._fh: BufferedWriter | None = None
         self._header = b""
         self._value = b""
         self._disposition = b""
 
-    def callbacks(self) -> dict[str, Callable[..., None]]:
+    def callbacks(self) -> MultipartCallbacks:
         return {
             "on_part_begin": self._part_begin, "on_part_data": self._part_data, "on_part_end": self._part_end,
             "on_header_field": self._header_field, "on_header_value": self._header_value,
@@ -713,7 +734,8 @@ class _Live:
     def __init__(self, state: "_State", pages: ServerPages, path: Path, debounce_ms: int = 300):
         self.state, self.pages, self.path, self.debounce_ms = state, pages, Path(os.path.abspath(path)), debounce_ms
         self.version = 0
-        self.status, self.html = HTTPStatus.OK, ""
+        self.status: int = HTTPStatus.OK
+        self.html = ""
         self.ready = asyncio.Event()
         self.changed: asyncio.Condition | None = None
         #: the worker that makes every page of the followed file, kept between saves
@@ -722,7 +744,9 @@ class _Live:
     async def render(self) -> None:
         folder = self.state.new_folder()
         try:
-            status, html = await self.state.page(self.pages.watched, (self.path,), folder, {}, self.kept)
+            watched = self.pages.watched
+            assert watched is not None  # a file is followed only with a page for it
+            status, html = await self.state.page(watched, (self.path,), folder, {}, self.kept)
         finally:
             self.state.remove(folder)
         assert self.changed is not None
@@ -848,7 +872,8 @@ def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes
                 *([Route("/events", events, methods=["GET"])] if live is not None else []), *routes],
         middleware=[Middleware(_Guard, limits=limits, max_bytes=max_bytes, error_page=pages.empty,
                                loopback_only=loopback_only, log=log)],
-        exception_handlers={UploadError: refused, 404: not_found, 405: not_found, Exception: crashed},
+        # starlette types every handler as one for any Exception; refused is registered for UploadError only
+        exception_handlers={UploadError: refused, 404: not_found, 405: not_found, Exception: crashed},  # type: ignore[dict-item]
         lifespan=lifespan,
     )
     app.state.verdicts = state
@@ -899,8 +924,8 @@ def event_stream(events: AsyncIterator[str | tuple[str, str]], *, heartbeat: flo
                     yield b": keep-alive\n\n"
                     continue
                 if item is done:
-                    if task.done() and task.exception() is not None:
-                        raise task.exception()
+                    if task.done() and (error := task.exception()) is not None:
+                        raise error
                     return
                 name, data = item if isinstance(item, tuple) else ("", item)
                 lines = [f"event: {name}"] if name else []
@@ -972,6 +997,8 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str], log:
             return getattr(self._raw, name)
 
     class Protocol(H11Protocol):
+        conn: Connection  # h11's, keeping its last error
+
         def __init__(self, config, server_state, app_state, _loop=None):
             super().__init__(config, server_state, app_state, _loop)
             self.conn = Connection(h11.SERVER, config.h11_max_incomplete_event_size or 16 * 1024)  # h11's default
@@ -985,7 +1012,8 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str], log:
         def connection_made(self, transport) -> None:
             super().connection_made(transport)
             self._raw = transport
-            self.transport = GentleTransport(transport, self)
+            # a stand-in for the transport (what it does not override goes through __getattr__)
+            self.transport = GentleTransport(transport, self)  # type: ignore[assignment]
             if len(self.connections) > limits.max_connections:
                 self._refuse(HTTPStatus.SERVICE_UNAVAILABLE, "동시에 열린 연결이 너무 많습니다. 잠시 뒤에 다시 열어 주세요.")
                 return

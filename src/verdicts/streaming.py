@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .accept import card_fails
 from .model import WITHHELD, Card, Finding
@@ -52,7 +52,7 @@ class CardPlan:
 
     targets: dict[str, Sequence[Any]]
     build: Callable[[str, Sequence[Any], Progress, int], tuple[list[Card], int]]
-    checks: Sequence[Any]
+    checks: Iterable[Any]  # gone through twice (a CheckRegistry, say)
     check_context: Callable[[list[dict[str, Any]]], Any]
     assemble: Callable[[list[Finding], dict[str, int], list], Any]
     side_tasks: Sequence[Any] = ()

@@ -184,7 +184,7 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
                             [Mark.card(x.branch_id, UNREACHED) for x in made]))
     for k in sizes["island"]:
         group = [b.new_scene() for _ in range(k)]
-        made: list[BranchDef] = []
+        made = []
         for j, s in enumerate(group):
             outs = []
             if j + 1 < k:
@@ -206,10 +206,10 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
         branches_by_scene.setdefault(br.from_scene, []).append(br)
     branch_rows: list[BranchDef] = []
     for s in entries_first:
-        group = branches_by_scene.get(s.scene_id, [])
+        rows_of_scene = branches_by_scene.get(s.scene_id, [])
         if rng.random() < 0.2:
-            rng.shuffle(group)  # rows need not be in order_no order
-        branch_rows += group
+            rng.shuffle(rows_of_scene)  # rows need not be in order_no order
+        branch_rows += rows_of_scene
     # flags declared and never used (planted)
     for _ in range(counts["unused_flag"]):
         spare = b.spare_flag()
@@ -223,6 +223,7 @@ def generate(seed: int, scenes: int, flags: int = 4, plant: PlantSpec | None = N
     flag_defs = [f for f in flag_defs if f.flag in tested or f.flag in listed]
     for p in plants:
         if p.kind == "available_flag_unused" and p.flag not in tested:
+            assert p.flag is not None  # the plant names its flag
             p.consequences.append(Mark.finding(p.flag, "unused-flag"))  # listed in one scene, used in none
     for spare in b.spare:  # not all at the end
         flag_defs.insert(rng.randint(0, len(flag_defs)), spare)

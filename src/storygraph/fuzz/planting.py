@@ -432,11 +432,12 @@ def _union_pair(rng: random.Random, flags: Sequence[FlagDef]) -> tuple[Cond, Con
         v = rng.choice(f.values)
         pair = [Cond("cmp", flag=f.flag, cmp="==", value=v), Cond("cmp", flag=f.flag, cmp="!=", value=v)]
     else:
-        c = rng.randint(f.min_value + 1, f.max_value)  # type: ignore[operator]
+        assert f.min_value is not None and f.max_value is not None  # an int flag of the fuzz has its range
+        cut = rng.randint(f.min_value + 1, f.max_value)
         overlap = rng.randint(0, 1)
-        pair = [Cond("cmp", flag=f.flag, cmp=">=", value=c, style=rng.choice((0, 1))),
-                Cond("cmp", flag=f.flag, cmp="<", value=c + overlap, style=rng.choice((0, 1)))]
-        if c + overlap > f.max_value:  # type: ignore[operator]
+        pair = [Cond("cmp", flag=f.flag, cmp=">=", value=cut, style=rng.choice((0, 1))),
+                Cond("cmp", flag=f.flag, cmp="<", value=cut + overlap, style=rng.choice((0, 1)))]
+        if cut + overlap > f.max_value:
             return None
     rng.shuffle(pair)
     return pair[0], pair[1]

@@ -15,7 +15,7 @@ import json
 import random
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
 from verdicts.errors import ConfigError
 
@@ -116,6 +116,7 @@ class Cond:
         if self.op == "true":
             return True
         if self.op == "flag":
+            assert self.flag is not None  # a "flag" condition names its flag
             return bool(a[self.flag])
         if self.op == "cmp":
             return _OPS[self.cmp](a[self.flag], self.value)  # type: ignore[index]
@@ -195,14 +196,15 @@ def atom(rng: random.Random, f: FlagDef) -> Cond:
     if f.type == "enum":
         return Cond("cmp", flag=f.flag, cmp=rng.choice(("==", "==", "!=")), value=rng.choice(f.values), style=rng.choice((0, 0, 2)))
     lo, hi = f.min_value, f.max_value
+    assert lo is not None and hi is not None  # an int flag of the fuzz has its range
     op = rng.choice((">=", ">=", "<", "<=", ">", "==", "!="))
     # never a comparison whose answer the range already fixes (``t > max``, ``t <= max``)
     if op in (">=", "<"):
-        value = rng.randint(lo + 1, hi)  # type: ignore[operator]
+        value = rng.randint(lo + 1, hi)
     elif op in (">", "<="):
-        value = rng.randint(lo, hi - 1)  # type: ignore[operator]
+        value = rng.randint(lo, hi - 1)
     else:
-        value = rng.randint(lo, hi)  # type: ignore[arg-type]
+        value = rng.randint(lo, hi)
     return Cond("cmp", flag=f.flag, cmp=op, value=value, style=rng.choice((0, 0, 0, 1, 2)))
 
 
@@ -396,7 +398,7 @@ class Generated:
         fresh = rng.sample(range(10 ** 6, 10 ** 7), len(ids))
         prefix = {s.scene_id: "장면" for s in self.scenes} | {b.branch_id: "분기" for b in self.branches}
         mapping = {old: f"{prefix.get(old, '없음')}-{n}" for old, n in zip(ids, fresh)}
-        m = mapping.get
+        m = cast("Callable[..., str]", mapping.get)  # every id is in mapping (ids above)
 
         def mk(mark: Mark) -> Mark:
             data = None if mark.data is None else dict(mark.data)

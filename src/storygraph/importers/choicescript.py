@@ -158,8 +158,8 @@ def scan_constructs(path: str | Path) -> list[Construct]:
         # then every other scene file of the folder
         queue = [p.stem for p in sorted(folder.glob("*.txt")) if p.stem not in seen and not p.stem.startswith("choicescript_")]
     for name, lines in texts.items():
-        file = str(folder / f"{name}.txt")
-        out.append(Construct(file, 1, "scene", name, name))
+        scene_file = str(folder / f"{name}.txt")
+        out.append(Construct(scene_file, 1, "scene", name, name))
         data_indent = None  # the lines indented under *scene_list, *stat_chart, *achievement are data
         for no, raw in enumerate(lines, 1):
             if not raw.strip():
@@ -175,9 +175,9 @@ def scan_constructs(path: str | Path) -> list[Construct]:
                 continue
             m = _LABEL_LINE.match(raw)
             if m:
-                out.append(Construct(file, no, "scene", raw.strip(), f"{name}.{m.group(1).lower()}"))
+                out.append(Construct(scene_file, no, "scene", raw.strip(), f"{name}.{m.group(1).lower()}"))
             elif _OPTION_LINE.match(raw) or _JUMP_LINE.match(raw):
-                out.append(Construct(file, no, "branch", raw.strip()))
+                out.append(Construct(scene_file, no, "branch", raw.strip()))
     return out
 
 
@@ -266,7 +266,7 @@ _STOPS = {"goto", "goto_scene", "finish", "ending", "return", "restart", "gotore
           "redirect_scene", "bug"}
 
 
-def _glob(*parts: str | None) -> Glob:
+def _glob(*parts: str | int | None) -> Glob:
     out: list[str | int | None] = []
     for p in parts:
         if p is None:
@@ -275,6 +275,7 @@ def _glob(*parts: str | None) -> Glob:
         elif p == _NUM and not isinstance(p, str):
             out.append(_NUM)
         elif p:
+            assert isinstance(p, str)  # _NUM is the only int part
             if out and isinstance(out[-1], str):
                 out[-1] += p
             else:
@@ -585,22 +586,22 @@ class _Names:
                 if ref is not None:
                     self.writes.append((name, ref, None if cmd == "input_text" else ["0", "+", "0"]))
             elif cmd in ("gosub", "gosub_scene", "goto_scene"):
-                scene, label, rest = _jump_spec(cmd, args)
+                scene, to_label, rest = _jump_spec(cmd, args)
                 if cmd == "gosub":
                     scene = ("lit", name)
                 if cmd != "goto_scene" or rest:
-                    self.calls.append((name, (scene, label), _primaries(rest)))
+                    self.calls.append((name, (scene, to_label), _primaries(rest)))
             elif cmd in ("goto", "gotoref"):
-                _scene, label, _rest = _jump_spec(cmd, args)
-                if cmd == "gotoref" or _computed(label):
+                _scene, to_label, _rest = _jump_spec(cmd, args)
+                if cmd == "gotoref" or _computed(to_label):
                     self.loose.add(name)
             elif cmd == "script":
                 _reads, written, prefixes, unknown = _script_effects(args)
                 for var in written:
                     self.globals.add(var)
                     self.writes.append((name, ("lit", var), None))
-                for prefix, written in prefixes:
-                    if written:
+                for prefix, writes in prefixes:
+                    if writes:
                         self.writes.append((name, ("glob", _glob(prefix, None)), None))
                 if unknown:
                     self.writes.append((name, ("glob", _TOP), None))
@@ -799,14 +800,14 @@ class _Names:
                             if k < len(args):
                                 put((file, var), self.value(args[k], caller))
                 else:
-                    every = set()
+                    every: set = set()
                     for caller, args in by_file.get(file, []) + unknown:
                         for arg in args:
                             every |= self.value(arg, caller)
                     for var in names:
                         put((file, var), frozenset(every))
-            for key, vals in new.items():
-                self.values[key] = _widen(self.values.get(key, frozenset()) | vals)
+            for slot, found in new.items():
+                self.values[slot] = _widen(self.values.get(slot, frozenset()) | found)
             if self.values == before:
                 return
         self.stable = False
@@ -845,6 +846,7 @@ class _Names:
         else:
             globs = self.names(scene_ref, file, fold=False)
             files = [f for f in self.files if any(_matches(g, f, fold=False) for g in globs)]
+        out: list[tuple[str, str | None]]
         if label_ref is None:
             out = [(f, None) for f in files]
         elif label_ref[0] == "lit":
@@ -1011,7 +1013,9 @@ class _ChoiceScript:
                     self.b.issue(file, node.line, f"{code('*' + cmd)} 줄은 ChoiceScript가 startup.txt 맨 앞(다른 명령과 글보다 앞)에서만 "
                                                   "받으므로 여기서 오류로 멈춥니다.")
                 if cmd in ("create", "create_array", "temp", "temp_array"):
-                    var = re.match(r"\s*(\w*)", args).group(1).lower()
+                    head = re.match(r"\s*(\w*)", args)
+                    assert head is not None  # the pattern matches any text
+                    var = head.group(1).lower()
                     if not var:
                         continue
                     made = [var]
@@ -1168,6 +1172,7 @@ class _ChoiceScript:
             if ref is None:
                 return []
             var = _plain_name(ref)
+            targets: list[str] | None
             if var is not None:
                 targets = [var]
             else:
@@ -1229,8 +1234,8 @@ class _ChoiceScript:
                 values = [literal(v) for v in parts[2:]]
                 for elem in sorted(self.arrays.get(var, ())) or []:
                     k = int(elem.rsplit("_", 1)[1])
-                    value = values[k - 1] if len(values) >= k else (values[0] if len(values) == 1 else None)
-                    events.append(("declare", elem, name, file, line, value))
+                    elem_value = values[k - 1] if len(values) >= k else (values[0] if len(values) == 1 else None)
+                    events.append(("declare", elem, name, file, line, elem_value))
                 size = literal(parts[1]) if len(parts) > 1 else None
                 # (the engine makes <name>_count itself: a flag only when the story uses it)
                 events.append(("autodeclare", f"{var}_count", name, file, line, size if isinstance(size, int) else None))
@@ -1266,8 +1271,8 @@ class _ChoiceScript:
                 events.append(("read", var, name, file, line, None))
             for var in written:
                 events.append(("script", var, name, file, line, text.strip()))
-            for prefix, written in prefixes:
-                events.append(("scriptprefix", prefix, name, file, line, (text.strip(), written)))
+            for prefix, prefix_written in prefixes:
+                events.append(("scriptprefix", prefix, name, file, line, (text.strip(), prefix_written)))
             if unknown:
                 events.append(("writeany", text.strip(), name, file, line, "script"))
                 events.append(("readany", text.strip(), name, file, line, None))
@@ -1311,6 +1316,7 @@ class _ChoiceScript:
                     continue
                 if nxt == "[":
                     ref, j = _reference(toks, i)
+                    assert ref is not None  # a name (matched above) followed by "[" is always a reference
                     var = _plain_name(ref)
                     if var is not None:
                         if var != skip:
@@ -1564,6 +1570,7 @@ class _ChoiceScript:
         results: list[tuple[str, bool, Cond, int]] = []
         sources: list[str] = []
         has_else = chain[-1][2] == "else"
+        here: Any  # a case's condition: an expression tuple, or Opaque
         for k, (node, cond_node, source) in enumerate(chain):
             if k >= MAX_NESTING:
                 # (each case carries the negation of every case before it: past this,

@@ -505,8 +505,8 @@ def parse_expr(text: str, dialect: Dialect):
         raise Opaque("비어 있는")
     p = _Parser(toks)
     node = p.expr()
-    if p.peek() is not None:
-        raise Opaque(f"읽지 못한 문법({p.peek()[1]})이 든")
+    if (extra := p.peek()) is not None:
+        raise Opaque(f"읽지 못한 문법({extra[1]})이 든")
     return node
 
 
@@ -552,7 +552,7 @@ def negate(node: Any) -> Any:
 def none_of(previous: list) -> Any:
     """``not a and not b …`` of earlier cases (an :class:`Opaque` if one is opaque;
     ``None`` when there is no earlier case)."""
-    node = None
+    node: tuple | None = None
     for p in previous:
         if isinstance(p, Opaque):
             return p
@@ -624,7 +624,7 @@ class StoryBuilder:
         self.format = fmt
         self.source = source
         self.scenes: dict[str, SceneRow] = {}
-        self.branches: list[tuple[str, str, Cond | None, str, str | None, int | None, bool]] = []
+        self.branches: list[tuple[str, str, Cond | None, str, str | None, int | None, bool, int | None]] = []
         self.flags: dict[str, _FlagFacts] = {}
         self.issues: list[InputIssue] = []
         self._names: dict[str, str] = {}
@@ -792,7 +792,8 @@ class StoryBuilder:
         flag_rows = self._flag_rows(types)
         for index, from_scene, to_scene, cond, kind, file, line, once, nodes, via in prepared:
             n = order[from_scene] = order.get(from_scene, 0) + 1
-            expr, opaque, used = "", False, set()
+            expr, opaque = "", False
+            used: set[str] = set()
             source = cond.source if cond else ""
             if nodes:
                 try:
@@ -985,6 +986,7 @@ class StoryBuilder:
 
     def _truth(self, node: Any, types: dict[str, str], used: set[str], negated: bool) -> str:
         facts = self._ref(node)
+        assert facts is not None  # a name or a visit (as the callers test)
         key = facts.key
         if facts.constant and not facts.assigned and facts.declared:
             value = facts.declared[0]
@@ -1066,7 +1068,7 @@ def _kind_of(value: Any) -> str:
 
 def _py_compare(op: str, a: Any, b: Any) -> bool:
     try:
-        return {"==": a == b, "!=": a != b}.get(op) if op in ("==", "!=") else {
+        return {"==": a == b, "!=": a != b}[op] if op in ("==", "!=") else {
             "<": lambda: a < b, "<=": lambda: a <= b, ">": lambda: a > b, ">=": lambda: a >= b}[op]()
     except TypeError:
         return False

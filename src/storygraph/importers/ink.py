@@ -103,6 +103,7 @@ def _run_bridge(path: Path, text: str) -> dict:
         except OSError as exc:
             raise InputError(f"{path}: ink 컴파일러를 돌릴 Node.js를 실행하지 못했으니({exc.strerror or exc}) "
                              f"{_SETUP}를 실행해 주세요.") from None
+        assert proc.stdout is not None and proc.stderr is not None  # both are PIPE
         chunks: list[bytes] = []
         size = 0
         errors = b""
@@ -118,7 +119,8 @@ def _run_bridge(path: Path, text: str) -> dict:
                     problem = "time"
                     break
                 for key, _ in sel.select(timeout=min(left, 1.0)):
-                    data = os.read(key.fileobj.fileno(), 1 << 20)
+                    # (selectors types a key's file as an int or a file: these are the two pipes)
+                    data = os.read(key.fileobj.fileno(), 1 << 20)  # type: ignore[union-attr]
                     if not data:
                         sel.unregister(key.fileobj)
                         open_streams -= 1
@@ -200,7 +202,7 @@ def _literal(tree: Any, depth: int = 0) -> Any:
     if t in ("int", "bool", "str"):
         return tree.get("v")
     if t == "float":
-        return float(tree.get("v"))
+        return float(tree.get("v"))  # type: ignore[arg-type]  # (a float literal carries "v"; without, TypeError as before)
     if t == "const":
         return _literal(tree.get("value"), depth + 1)
     if t == "un" and tree.get("op") == "-":
@@ -489,7 +491,7 @@ class _Mapper:
         """After a problem already reported (the compiler's error, nesting too deep, a
         limit reached), every construct line that did not become a branch, a scene or
         an issue gets an issue of its own: nothing is dropped silently."""
-        covered: set[tuple[str, int]] = set()
+        covered: set[tuple[str | None, int | None]] = set()
         for _from_scene, _to_scene, _cond, _kind, file, line, _once, via in self.b.branches:
             covered.add((file, line))
             if via is not None:
@@ -709,10 +711,10 @@ class _Mapper:
             self._exit(scene, e, thread_done, src[id(e)])
         self._pending = None
         for k in dict.fromkeys(src.values()):
-            at = self.scenes[k].get("runsOutAt")
-            if not at or not self.scenes[k].get("runsOut"):
+            runs_out_at = self.scenes[k].get("runsOutAt")
+            if not runs_out_at or not self.scenes[k].get("runsOut"):
                 continue
-            where = {"cond": [], "file": at.get("file"), "line": at.get("line")}
+            where = {"cond": [], "file": runs_out_at.get("file"), "line": runs_out_at.get("line")}
             if run_back and k == key:
                 self._go_back(scene, where, run_back)
             elif back and self.thread_returns.get(k) and (k, None) in self._thread_ends:
@@ -876,7 +878,7 @@ class _Mapper:
         (a global) rather than a parameter or temporary, and its name."""
         name, scope = e["variable"], e.get("scope")
         flag = scope in ("global", "undeclared")
-        key = (name,) if flag else (name, self._flow_of_exit(e))
+        key: tuple[str | None, ...] = (name,) if flag else (name, self._flow_of_exit(e))
         if key not in self._targets:
             trees = self.values.get(name, []) if flag else self._parameter_values(key[1], name)
             if not flag:
@@ -913,8 +915,8 @@ class _Mapper:
             return
         # a parameter or temporary: the caller, not a flag, decides
         kind, cond = self._way("choice" if not flag and len(targets) > 1 else "auto", cond, e)
-        for key, extra in targets:
-            dest = self._entry.get((scene, id(e), key), self._name(key)) if call else self._name(key)
+        for target, extra in targets:
+            dest = self._entry.get((scene, id(e), target), self._name(target)) if call else self._name(target)
             self.b.branch(scene, dest, cond.plus(extra) or None, kind, file, line)
 
     def _parameter_values(self, flow: str | None, name: str) -> list:
@@ -1095,7 +1097,7 @@ class _Mapper:
                 if self._model[id(e)] == "run" and self._simple(to):
                     self._run_targets.add(to)   # a call of its own: see _calls
                     continue
-                back = self._name(host) if self._model[id(e)] == "fold" else self.ids.get(e.get("cont"))
+                back = self._name(host) if self._model[id(e)] == "fold" else self.ids.get(e.get("cont"))  # type: ignore[arg-type]  # no cont (None): no scene
                 if back is None:
                     continue
                 for k, exit_ in fold.ends:

@@ -29,6 +29,7 @@ class _C:
     """A container: its ordered content, named children, parent and name."""
 
     __slots__ = ("content", "named", "parent", "name", "path")
+    path: str  # (declared here: a child reads its parent's while it is made)
 
     def __init__(self, raw: list, parent: "_C | None", name: str | None, depth: int):
         if depth > MAX_NESTING * 4:
@@ -232,7 +233,7 @@ class _InkJson:
                     stack.append(("divert", item["^->"]))
                 continue
             if "VAR=" in item or "temp=" in item:
-                name = item.get("VAR=") or item.get("temp=")
+                name: Any = item.get("VAR=") or item.get("temp=")  # JSON: the name the compiler wrote
                 value = stack.pop() if stack else None
                 if isinstance(value, tuple) and value[0] in ("int", "bool", "str"):
                     self.b.assign(name, value[1], self.file, None)

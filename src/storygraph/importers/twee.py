@@ -31,7 +31,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import AbstractSet, Any
 
 from verdicts.korean import code, josa
 
@@ -391,7 +391,9 @@ def _tokenize(text: str, family: str) -> list[_Tok]:
             pos = sm.end()
             continue
         if g == "hm":
-            name = re.match(r"\(([^:\s]+)", m.group()).group(1)
+            macro_head = re.match(r"\(([^:\s]+)", m.group())
+            assert macro_head is not None  # the token opens a macro call: (name:
+            name = macro_head.group(1)
             if budget[0] <= 0:
                 pos = m.end()
                 continue
@@ -434,6 +436,7 @@ def _tokenize(text: str, family: str) -> list[_Tok]:
                 pos = s + 2
                 continue
             vm = (_HARLOWE_VAR if family == "harlowe" else _SUGAR_VAR).match(text, s)
+            assert vm is not None  # the token is a variable: the same pattern found it
             toks.append(_Tok("var", s, vm.end(), name=vm.group(1)))
             pos = vm.end()
             continue
@@ -624,6 +627,7 @@ class _Twee:
                     self.start = meta.get("start")
                 except (ValueError, AttributeError):
                     self.b.issue(self.data_file, data.line, "StoryData의 JSON을 읽지 못해 시작 패시지를 이름이 Start인 패시지로 잡았습니다.")
+        assert self.data_file is not None  # set above, or by _html
         self.file = self.data_file
         self.family = _family(self.story_format)
         if self.family == "links":
@@ -832,7 +836,7 @@ class _Twee:
                     self._learn_macro(name, body)
         # Twine 1: macros['a'] = macros['b'] = { … } (names chained before one body)
         olds = list(_OLD_MACRO.finditer(js))
-        names: list[str] = []
+        names = []
         for k, m in enumerate(olds):
             names.append(m.group(1) or m.group(2))
             stop = olds[k + 1].start() if k + 1 < len(olds) else len(js)
@@ -1070,7 +1074,7 @@ class _Twee:
 
     # ------------------------------------------------------------------ reads
 
-    def _reads(self, ctx: _Ctx, text: str, line: int, skip: set[str] = frozenset()) -> None:
+    def _reads(self, ctx: _Ctx, text: str, line: int, skip: AbstractSet[str] = frozenset()) -> None:
         """Every story variable ``text`` (macro arguments) names is read at ``line``."""
         if "$" not in text:
             return
@@ -1078,7 +1082,7 @@ class _Twee:
         for m in pattern.finditer(_without_strings(text)):
             self._read_var(ctx, m.group(1), line, skip)
 
-    def _read_var(self, ctx: _Ctx, key: str, line: int, skip: set[str] = frozenset()) -> None:
+    def _read_var(self, ctx: _Ctx, key: str, line: int, skip: AbstractSet[str] = frozenset()) -> None:
         if key in skip or key == "args" or key.startswith("args."):
             return
         parts = key.split(".")
@@ -1828,12 +1832,12 @@ class _Reading:
             if n in self.closers:
                 self.push(_Frame("options", subject=m.group(1) if m else "", closer=n))
         elif n in ("option", "optionsfrom"):
-            f = next((f for f in reversed(self.stack) if f.kind == "options"), None)
-            if f is not None and f.subject:
+            options = next((f for f in reversed(self.stack) if f.kind == "options"), None)
+            if options is not None and options.subject:
                 parts = _split_values(args)
                 value = literal(parts[1] if len(parts) > 1 else parts[0]) if parts and n == "option" else None
                 effect = ("values", [value]) if value is not None else ("opaque",)
-                tw._apply_writes(ctx, [(f.subject, effect, f"<<{tok.name}{tok.args}>>", "")], line)
+                tw._apply_writes(ctx, [(options.subject, effect, f"<<{tok.name}{tok.args}>>", "")], line)
         elif n == "widget":
             self.push(_Frame("plain", closer="widget"))
         elif tok.name in tw.widgets:
@@ -1872,6 +1876,7 @@ class _Reading:
             body, setter = m.group(1), None
             if "][" in body:
                 body, setter = body.split("][", 1)
+            text: str | None
             text, target = _split_link(body, tw.family)
             if setter:
                 tw._apply_writes(ctx, tw._sets(ctx.subst(setter), None), line)
@@ -1929,6 +1934,7 @@ class _Reading:
                 continue
             ctx.budget[0] -= 1
             tw.included.add(name)
+            assert target is not None  # else no toks
             sub = _Ctx(target, ctx.owner, ctx.mode, cond.plus(extra), ctx.out, ctx.including + (name,), None, ctx.budget,
                        ctx.init, self.chooser())
             _Reading(tw, sub, toks, 0, len(toks)).run()

@@ -118,7 +118,7 @@ _TIDDLER = re.compile(r"<div\b([^<>]*\btiddler\s*=[^<>]*)>(.*?)</div\s*>", re.I 
 
 
 def _attrs(text: str) -> dict[str, str]:
-    out = {}
+    out: dict[str, str] = {}
     for m in _ATTR.finditer(text):
         value = next((g for g in m.group(2, 3, 4) if g is not None), "")
         out.setdefault(m.group(1).lower(), html.unescape(value))

@@ -522,6 +522,7 @@ class _Yarn:
                     m2 = _CMD.match(nodes[j].text)
                     c2 = m2.group(1).lower() if m2 else None
                     if level == 0 and c2 in ("elseif", "else"):
+                        assert m2 is not None  # c2 was read from it
                         chain.append((nodes[j], m2.group(2) if c2 == "elseif" else None))
                         blocks.append(list(nodes[j].children))
                     elif level == 0 and c2 == "endif":
@@ -548,6 +549,7 @@ class _Yarn:
                 has_else = chain[-1][1] is None and len(chain) > 1
                 for k, ((cnode, ctext), block) in enumerate(zip(chain, blocks)):
                     before = none_of(previous)
+                    here_c: tuple | Opaque | None
                     if k >= MAX_NESTING:
                         # (each case carries the negation of every case before it: past
                         # this, the conditions would grow with the square of the chain)

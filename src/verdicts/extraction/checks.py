@@ -114,13 +114,13 @@ class CheckContext:
 
     def _built(self) -> dict[str, Any]:
         if not self._index:
-            rules: dict[str, Row] = {}
+            rules: dict[str | None, Row] = {}
             for row in self._rows("field_rules"):
                 rules.setdefault(row.raw.get("field_name"), row)
             outputs: dict[tuple, Row] = {}
             for row in self._rows("worker_outputs"):
                 outputs.setdefault((row.raw.get("run_id"), row.raw.get("field_name")), row)
-            pages: dict[str, dict[int, Row]] = {}
+            pages: dict[str | None, dict[int, Row]] = {}
             for row in self._rows("source_pages"):
                 number = _page_number(row.raw.get("page"))
                 if number is not None:
@@ -210,8 +210,9 @@ class CheckContext:
         number = _page_number(page_text)
         cited = pages.get(number) if number is not None else None
         on_page: bool | None = None
-        if cited is not None and phrase and cited.raw.get("text") is not None and "text" not in cited.invalid:
-            on_page = phrase in cited.raw["text"]
+        cited_text = cited.raw.get("text") if cited is not None else None
+        if cited is not None and phrase and cited_text is not None and "text" not in cited.invalid:
+            on_page = phrase in cited_text
         if row is None or unreadable:
             c6: bool | None = None
         elif not phrase or page_text is None:
@@ -227,7 +228,8 @@ class CheckContext:
         else:
             c6 = not on_page
         # 7: the value the phrase states differs
-        source = _stated(phrase, rule.raw.get("value_type") if rule is not None else None) if on_page else None
+        # on_page: a phrase was there to look for
+        source = _stated(phrase, rule.raw.get("value_type") if rule is not None else None) if on_page and phrase else None
         if source is None:
             c7: bool | None = True
         elif kind is None:

@@ -170,9 +170,10 @@ def _field_rules(t: TypedTable, r: _Reader) -> dict[str, FieldRule]:
             r.issue(t, row, "value_type", f"{said} {code(name)} 칸은 원문 값과 견주지 않았습니다.")
             row.invalid.add("value_type")
             value_type = None
-        required = parse_bool(raw["required"]) if raw.get("required") is not None else None
+        required_text = raw.get("required")
+        required = parse_bool(required_text) if required_text is not None else None
         if required is None:
-            shown = f"`required` 값 {josa(_shown(raw['required']), '을/를')} 참이나 거짓으로 읽지 못해" if raw.get("required") else "`required` 칸이 비어 있어"
+            shown = f"`required` 값 {josa(_shown(required_text), '을/를')} 참이나 거짓으로 읽지 못해" if required_text else "`required` 칸이 비어 있어"
             r.issue(t, row, "required", f"{shown} {code(name)} 칸이 비었을 때 필수인지 가리지 못합니다.")
             row.invalid.add("required")
         pattern_text = raw.get("pattern")
@@ -200,9 +201,10 @@ def _pages(t: TypedTable, r: _Reader) -> dict[str, dict[int, Page]]:
             r.issue(t, row, "run_id", "`run_id` 칸이 비어 있어 어느 실행의 쪽인지 알 수 없으므로 이 줄은 쓰지 않았습니다.")
             aside.append(row)
             continue
-        number = _positive_int(raw.get("page"))
+        page_text = raw.get("page")
+        number = _positive_int(page_text)
         if number is None:
-            said = f"쪽 번호 {josa(_shown(raw['page']), '이/가')} 1 이상의 정수가 아니어서" if raw.get("page") else "쪽 번호가 비어 있어"
+            said = f"쪽 번호 {josa(_shown(page_text), '이/가')} 1 이상의 정수가 아니어서" if page_text else "쪽 번호가 비어 있어"
             r.issue(t, row, "page", f"{said} 이 쪽은 쓰지 않았습니다.")
             aside.append(row)
             continue
@@ -289,6 +291,7 @@ def load_batch(path: str | Path) -> Batch:
     if pages_known:
         t = typed["worker_outputs"] if outputs_known else None
         for run, rows in outputs.items():
+            assert t is not None  # there are outputs only when worker_outputs was read
             first = min(rows.values(), key=lambda w: w.line)
             own = pages.get(run)
             if not own:

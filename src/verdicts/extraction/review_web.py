@@ -115,7 +115,7 @@ def _run(store: ReviewStore, run_id: str) -> str:
     cells = store.run_cells(run_id)
     rows = []
     for c in cells:
-        state = "다시 불러오기" if c.broken else ("대기" if c.waiting else ACTION_LABELS[c.last.action])
+        state = "다시 불러오기" if c.broken else ("대기" if c.last is None else ACTION_LABELS[c.last.action])  # None: waiting
         rows.append(f'<tr class="{"broken" if c.broken else ""}"><td><a href="/review/cell/{quote(c.item_key)}">'
                     f'{escape(c.item_key)}</a></td><td class="verdict">{escape(c.card["verdict"])}</td>'
                     f'<td>{escape(c.card["summary"])}</td><td class="state">{state}</td></tr>')

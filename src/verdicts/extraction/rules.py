@@ -85,7 +85,8 @@ class CellFacts:
     @cached_property
     def source_value(self) -> str | None:
         """The value the phrase states, filled whenever the phrase is on its page."""
-        return source_value_of(self.phrase, self.rule.value_type) if self.found else None
+        # found: the phrase is there (so not None)
+        return source_value_of(self.phrase, self.rule.value_type) if self.found and self.phrase is not None else None
 
     @cached_property
     def elsewhere(self) -> Page | None:
@@ -422,7 +423,9 @@ def build_card(batch: Batch, cell: Cell) -> dict[str, Any]:
                 "ai_value": f.value if cell.row is not None and not cell.row.broken else None,
                 "source_value": f.source_value}
 
-    return BOOK.card(batch, f, values)
+    card = BOOK.card(batch, f, values)
+    assert card is not None  # on_missing="stop": a card is never withheld
+    return card
 
 
 def build_cards(batch: Batch) -> list[dict[str, Any]]:

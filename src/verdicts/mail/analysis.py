@@ -114,6 +114,7 @@ def action_facts(mailbox: Mailbox, action: Action) -> ActionFacts:
         if policy.max_reply_hours is None:
             late_unknown.append("action_policy.max_reply_hours")
         if not late_unknown:
+            assert policy.max_reply_hours is not None  # else late_unknown names it
             over = round_half_up(elapsed - Fraction(policy.max_reply_hours))
             overdue = over if over > 0 else None
     low = None if policy.min_confidence is None else action.confidence < policy.min_confidence

@@ -255,11 +255,15 @@ def _quote_failures(ctx: CheckContext) -> list[str]:
         for item in evidence:
             if not isinstance(item, dict) or "quote" not in item:
                 continue
-            quote, name, line = item.get("quote"), item.get("field"), item.get("line")
+            # any JSON value (None when absent: a lookup with it finds nothing)
+            quote: Any = item.get("quote")
+            name: Any = item.get("field")
+            source: Any = item.get("source")
+            line = item.get("line")
             if line is not None:
-                rows = ctx.row_index().get((item.get("source"), line), [])
+                rows = ctx.row_index().get((source, line), [])
             else:
-                rows = ctx.rows_for(c, item.get("source"))
+                rows = ctx.rows_for(c, source)
             if not isinstance(quote, str) or not any(r.get(name) == quote for r in rows):
                 failed.append(str(c.get("action_no")))
                 break

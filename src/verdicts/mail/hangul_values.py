@@ -13,10 +13,13 @@ import re
 from dataclasses import dataclass
 from datetime import date, timedelta
 from decimal import Decimal, InvalidOperation
+from typing import Generic, TypeVar
 
 from verdicts.korean import josa
 
 __all__ = ["Found", "amounts_in", "dates_in", "pick_amount", "pick_date", "repr_text"]
+
+_V = TypeVar("_V")
 
 _UNITS = {"억": 10**8, "천만": 10**7, "백만": 10**6, "십만": 10**5, "만": 10**4, "천": 10**3}
 _NUM = r"\d[\d,]*(?:\.\d+)?"
@@ -37,10 +40,10 @@ _AMOUNT_WORDS = ("금액", "청구", "납부", "결제", "견적", "비용", "�
 
 
 @dataclass(frozen=True)
-class Found:
+class Found(Generic[_V]):
     """A value read from a text: the value, where it stands, the text it was read from."""
 
-    value: object
+    value: _V
     start: int
     end: int
     text: str
@@ -53,7 +56,7 @@ def _number(text: str) -> Decimal | None:
         return None
 
 
-def amounts_in(text: str) -> list[Found]:
+def amounts_in(text: str) -> list[Found[Decimal]]:
     """Every amount of money in ``text``: a number with ``원``, ``₩`` or a unit of
     만 or 억 (``3천 명`` is not money, ``3천원`` is).
 
@@ -62,7 +65,7 @@ def amounts_in(text: str) -> list[Found]:
     >>> [f.value for f in amounts_in("1.2억 원 / 1,200,000원 / 회의 3시")]
     [Decimal('120000000.0'), Decimal('1200000')]
     """
-    found = []
+    found: list[Found[Decimal]] = []
     for match in _AMOUNT.finditer(text):
         body = match.group("body")
         parts = _PART.findall(body)
@@ -85,7 +88,7 @@ def _next_weekday(base: date, weekday: int, weeks_ahead: int) -> date:
     return monday + timedelta(weeks=weeks_ahead, days=weekday)
 
 
-def dates_in(text: str, received: date) -> list[Found]:
+def dates_in(text: str, received: date) -> list[Found[date]]:
     """Every day named in ``text``, relative words read from ``received``; a month and
     day without a year take the received year (the next year when that day has passed
     by more than half a year).
@@ -94,7 +97,7 @@ def dates_in(text: str, received: date) -> list[Found]:
     >>> [str(f.value) for f in dates_in("3월 4일까지, 2026.3.14 또는 3/20, 내일, 다음 주 금요일", r)]
     ['2026-03-14', '2026-03-04', '2026-03-20', '2026-03-03', '2026-03-13']
     """
-    found: list[Found] = []
+    found: list[Found[date]] = []
     taken: list[tuple[int, int]] = []
 
     def add(value: date | None, match: re.Match) -> None:
@@ -131,7 +134,7 @@ def dates_in(text: str, received: date) -> list[Found]:
     return found
 
 
-def _distance(text: str, found: Found, words: tuple[str, ...], reach: int = 12) -> int | None:
+def _distance(text: str, found: Found[_V], words: tuple[str, ...], reach: int = 12) -> int | None:
     """Characters between ``found`` and the closest of ``words`` within ``reach``."""
     best = None
     for word in words:
@@ -149,7 +152,7 @@ def repr_text(text: str) -> str:
     return f"`{text}`"
 
 
-def _pick(text: str, found: list[Found], words: tuple[str, ...], what: str) -> tuple[Found | None, str | None]:
+def _pick(text: str, found: list[Found[_V]], words: tuple[str, ...], what: str) -> tuple[Found[_V] | None, str | None]:
     distinct = list({f.value: f for f in found}.values())
     if not distinct:
         return None, None
@@ -163,11 +166,11 @@ def _pick(text: str, found: list[Found], words: tuple[str, ...], what: str) -> t
     return chosen, f"본문에 {what} 후보가 {josa(shown, '으로/로')} 여럿이라 {how} {josa(repr_text(chosen.text), '을/를')} 골랐습니다."
 
 
-def pick_amount(text: str) -> tuple[Found | None, str | None]:
+def pick_amount(text: str) -> tuple[Found[Decimal] | None, str | None]:
     """The amount a body states, and a note when several were there."""
     return _pick(text, amounts_in(text), _AMOUNT_WORDS, "금액")
 
 
-def pick_date(text: str, received: date) -> tuple[Found | None, str | None]:
+def pick_date(text: str, received: date) -> tuple[Found[date] | None, str | None]:
     """The day a body states as its deadline, and a note when several were there."""
     return _pick(text, sorted(dates_in(text, received), key=lambda f: f.start), _DEADLINE_WORDS, "날짜")

@@ -172,11 +172,12 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
         except imaplib.IMAP4.error as exc:
             raise InputError(f"{where}: {josa(src.user, '으로/로')} 로그인하지 못했습니다. 사용자 이름과 비밀번호를 확인해 주세요 "
                              f"(서버 답: {_said(exc)}).") from None
-        status, data = conn.select(folder_name(src.folder), readonly=True)
+        status, selected = conn.select(folder_name(src.folder), readonly=True)
         if status != "OK":
-            said = (data[0].decode("utf-8", "replace") if data and isinstance(data[0], bytes) else str(data)).strip().rstrip(".")
+            said = (selected[0].decode("utf-8", "replace") if selected and isinstance(selected[0], bytes) else str(selected)).strip().rstrip(".")
             raise InputError(f"{where}: {josa(code(src.folder), '이라/라')}는 폴더를 열지 못했습니다 (서버 답: {said}).")
-        status, data = conn.uid("SEARCH", None, "ALL")
+        # imaplib leaves out a None argument (here: no charset); typeshed takes str only
+        status, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]
         uids = data[0].split() if status == "OK" and data and data[0] else []
         result.total = len(uids)
         for done, uid in enumerate(uids, start=1):

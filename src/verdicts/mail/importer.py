@@ -97,6 +97,7 @@ def _html_text(markup: str) -> str:
 
 def _part_text(part: EmailMessage) -> str:
     payload = part.get_payload(decode=True) or b""
+    assert isinstance(payload, bytes)  # decode=True: the bytes of a leaf part, None for a multipart one
     charset = (part.get_content_charset() or "utf-8").lower()
     charset = _CHARSET_ALIASES.get(charset, charset)
     try:
@@ -182,7 +183,8 @@ def _mail(message: EmailMessage, source: str) -> Mail:
     addresses = getaddresses([sender])
     name, address = addresses[0] if addresses else ("", "")
     references = _ids(_header(message, "References"))
-    reply_to = (_ids(_header(message, "In-Reply-To")) or [None])[0]
+    in_reply_to = _ids(_header(message, "In-Reply-To"))
+    reply_to = in_reply_to[0] if in_reply_to else None
     return Mail(message_id, reply_to, references, when, name or address, address.lower(), _header(message, "Subject"),
                 new_text(body_text(message)), source, problems)
 

@@ -72,8 +72,10 @@ def _messages(t: TypedTable, issues: list[InputIssue]) -> dict[str, list[Message
                            unreadable, issues)
         due = _optional(t, row, "body_due_date", read_day, "날짜가", "이 메일에 답한 처리의 날짜는 견주지 못합니다.",
                         unreadable, issues)
-        threads.setdefault(v["thread_id"], []).append(Message(
-            thread_id=v["thread_id"], counterpart=v.get("counterpart"), subject=v.get("subject"), received_at=received,
+        thread_id = v["thread_id"]
+        assert thread_id is not None  # a required column: a row with it empty was rejected
+        threads.setdefault(thread_id, []).append(Message(
+            thread_id=thread_id, counterpart=v.get("counterpart"), subject=v.get("subject"), received_at=received,
             deadline_stated=v.get("reply_deadline") is not None, deadline=deadline, amount=amount, due_date=due,
             unreadable=frozenset(unreadable), row=row,
         ))
@@ -93,7 +95,9 @@ def _policies(t: TypedTable, issues: list[InputIssue]) -> dict[str, Policy]:
         minimum = read_fraction(v.get("min_confidence"))
         if v.get("min_confidence") is not None and minimum is None:
             _unreadable(t, row, "min_confidence", "0 이상 1 이하의 숫자가", "이 종류의 확신도는 기준과 견주지 못합니다.", issues)
-        policies[v["action_kind"]] = Policy(v["action_kind"], hours, minimum, row.values.get("needs_confirm"), row)
+        kind = v["action_kind"]
+        assert kind is not None  # a required column: a row with it empty was rejected
+        policies[kind] = Policy(kind, hours, minimum, row.values.get("needs_confirm"), row)
     return policies
 
 
@@ -109,10 +113,10 @@ def load_mailbox(path: str | Path) -> Mailbox:
 
     threads_t = typed.get("mailbox_thread")
     threads_known = threads_t is not None and threads_t.has("thread_id") and threads_t.has("received_at")
-    threads = _messages(threads_t, issues) if threads_known else {}
+    threads = _messages(threads_t, issues) if threads_t is not None and threads_known else {}
     policy_t = typed.get("action_policy")
     policies_known = policy_t is not None and policy_t.has("action_kind")
-    policies = _policies(policy_t, issues) if policies_known else {}
+    policies = _policies(policy_t, issues) if policy_t is not None and policies_known else {}
 
     actions: list[Action] = []
     sent: dict[str, list[Action]] = {}
@@ -138,8 +142,11 @@ def load_mailbox(path: str | Path) -> Mailbox:
                                unreadable, issues)
             due = _optional(t, row, "extracted_due_date", read_day, "날짜가", "이 처리의 날짜는 원문과 견주지 못합니다.",
                             unreadable, issues)
+            action_no, thread_id, action_kind = v["action_no"], v["thread_id"], v["action_kind"]
+            # required columns: a row with one of them empty was rejected
+            assert action_no is not None and thread_id is not None and action_kind is not None
             action = Action(
-                action_no=v["action_no"], thread_id=v["thread_id"], action_kind=v["action_kind"], sent_at=sent_at,
+                action_no=action_no, thread_id=thread_id, action_kind=action_kind, sent_at=sent_at,
                 confidence=confidence, amount=amount, due_date=due, confirmed_by=v.get("confirmed_by"),
                 unreadable=frozenset(unreadable), row=row,
             )

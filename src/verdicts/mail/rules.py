@@ -347,9 +347,11 @@ def _hedges(mailbox: Mailbox, f: ActionFacts, draft: Draft) -> None:
             if later.verdict == TWICE:
                 draft.hedge(T.hedge_also_twice(previous=f.earlier[-1].action_no))
             elif later.verdict == UNCONFIRMED:
+                assert f.policy.min_confidence is not None  # the rule fires on a low confidence only
                 ev.confidence(f)
                 draft.hedge(T.hedge_also_unconfirmed(confidence=f.action.confidence, minimum=f.policy.min_confidence))
             elif later.verdict == LATE:
+                assert f.overdue_hours is not None  # the rule fires on overdue hours only
                 draft.hedge(T.hedge_also_late(over=f.overdue_hours))
     if f.overdue_hours is not None:
         ev.timing(f)
@@ -357,6 +359,7 @@ def _hedges(mailbox: Mailbox, f: ActionFacts, draft: Draft) -> None:
         if f.low_confidence is None:
             draft.hedge(T.hedge_min_unknown())
         elif f.low_confidence:
+            assert f.policy.min_confidence is not None  # else low_confidence is None
             ev.confidence(f)
             ev.policy(f, "needs_confirm")
             if f.action.confirmed_by:
@@ -376,7 +379,9 @@ def build_card(mailbox: Mailbox, f: ActionFacts) -> dict[str, Any]:
         "action_no": f.action.action_no, "thread_id": f.action.thread_id, "counterpart": f.counterpart,
         "overdue_hours": as_number(f.overdue_hours), "low_confidence": bool(f.low_confidence),
     }
-    return BOOK.card(mailbox, f, values)
+    card = BOOK.card(mailbox, f, values)
+    assert card is not None  # on_missing="stop": a card is never withheld
+    return card
 
 
 def build_cards(mailbox: Mailbox) -> list[dict[str, Any]]:

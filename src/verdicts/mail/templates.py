@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from datetime import date
 from decimal import Decimal
-from typing import Sequence
+from typing import Sequence, cast
 
 from verdicts.engine import Clause
 from verdicts.korean import code, josa, number_word
@@ -158,12 +158,14 @@ def late_unknown(*, counterpart: str, kind: str, elapsed: Decimal, cells: Sequen
 # ------------------------------------------------------------------ 원문대로 나감
 
 
-def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, object]], deadline: bool,
+def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, Decimal | date]], deadline: bool,
                 elapsed_minutes: int, limit: Decimal | None) -> str:
     """``kept``: the values the agent wrote that the original says too (``(column, value)``);
     ``elapsed_minutes``: from receiving the message to sending the reply."""
     if kept:
-        shown = [f"금액 {won(v)}" if c == "extracted_amount" else f"날짜 {day(v)}" for c, v in kept]
+        # the column says which: an amount in ``extracted_amount``, a day in ``extracted_due_date``
+        shown = [f"금액 {won(cast(Decimal, v))}" if c == "extracted_amount" else f"날짜 {day(cast(date, v))}"
+                 for c, v in kept]
         what = josa(shown[0], "을/를") if len(shown) == 1 else josa(shown[0], "과/와") + " " + josa(shown[1], "을/를")
         values = f"원문과 같은 {what} 적었고"
     else:

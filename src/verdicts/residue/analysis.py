@@ -427,20 +427,20 @@ def _place(component: Component, visible: list[VisibleText], matched: list[Any],
             if blank:
                 chosen = (own, shown)
         else:
-            for node in places:
-                if node.node_id in used or node.node_id in bound_text:
+            for place in places:
+                if place.node_id in used or place.node_id in bound_text:
                     continue
-                blank, shown = shows(node)
+                blank, shown = shows(place)
                 if blank:
-                    chosen = (node, shown)
+                    chosen = (place, shown)
                     break
         if chosen is None:
             reading.unseen.append(value)
             continue
-        node, shown = chosen
-        used.add(node.node_id)
-        blank_nodes.add(node.node_id)
-        reading.blanks.append(Blank(node.node_id, bound_kind_of(component, node), shown, value, key, item))
+        blank_node, shown = chosen
+        used.add(blank_node.node_id)
+        blank_nodes.add(blank_node.node_id)
+        reading.blanks.append(Blank(blank_node.node_id, bound_kind_of(component, blank_node), shown, value, key, item))
 
     for a in attrs:
         if a.source == PLACEHOLDER and a.place != "outside" and a.node not in blank_nodes:

@@ -69,10 +69,10 @@ def component_figure(component: Component, texts: Sequence[VisibleText], attribu
         if node.box is not None:
             parts.append(_rect(node.box, fill="none", stroke="#9e9e9e", stroke_width=2, stroke_dasharray="10 8",
                                data_node=node.node_id, **{"class": "frame"}))
-    for node in component.outside_nodes:
-        if node.box is not None:
-            parts.append(_rect(node.box, fill="none", stroke="#616161", stroke_width=3, stroke_dasharray="2 8",
-                               data_node=node.node_id, **{"class": "outside"}))
+    for outside in component.outside_nodes:
+        if outside.box is not None:
+            parts.append(_rect(outside.box, fill="none", stroke="#616161", stroke_width=3, stroke_dasharray="2 8",
+                               data_node=outside.node_id, **{"class": "outside"}))
     boxed = 0
     for text, attribution in zip(texts, attributions):
         if text.box is None:

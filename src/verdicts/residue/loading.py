@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic import ValidationError
 
@@ -19,7 +19,7 @@ from verdicts.errors import InputError
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue, SourceInfo
 
-from .model import PICTURE, Component
+from .model import PICTURE, Component, FrameNode, OutsideNode, VisibleText
 
 __all__ = ["ComponentSet", "load_components", "component_files", "parent_cycle", "TABLE"]
 
@@ -101,8 +101,9 @@ def parent_cycle(nodes: list[Any]) -> list[str] | None:
 def _box_problems(component: Component) -> list[tuple[str, str]]:
     width, height = PICTURE
     out = []
-    groups = (("frame_tree", component.frame_tree), ("outside_nodes", component.outside_nodes),
-              ("visible_texts", component.visible_texts or []))
+    groups: tuple[tuple[str, Sequence[FrameNode | OutsideNode | VisibleText]], ...] = (
+        ("frame_tree", component.frame_tree), ("outside_nodes", component.outside_nodes),
+        ("visible_texts", component.visible_texts or []))
     for name, items in groups:
         for i, item in enumerate(items):
             box = item.box

@@ -183,7 +183,7 @@ def measure(card: EvalCard, path: str | Path, gold_path: str | Path | None = Non
     agreement = {"agreed": agreed, "total": len(gold), "rate": _r(agreed / len(gold))}
     disagreements = [{"component_id": k, "gold": g, "answer": answers[k]} for k, g in sorted(gold.items()) if answers[k] != g]
 
-    splits = []
+    splits: list[dict[str, Any]] = []
     for seed in seeds:
         dev, val = stratified_split(gold, seed, dev_share)
         splits.append({"seed": seed, "development": prf(((gold[k], answers[k]) for k in dev), defects),

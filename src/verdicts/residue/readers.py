@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 from verdicts.errors import InputError
 
-from .model import PICTURE, Component, VisibleText
+from .model import PICTURE, Component, FrameNode, OutsideNode, VisibleText
 from .pictures import open_picture, picture_path
 
 if TYPE_CHECKING:
@@ -287,7 +287,7 @@ def _line_crops(grey: "Image", leaf: tuple[int, int, int, int]) -> list[_Line]:
         line = ink.crop((box[0], top, box[2], bottom))
         if scale > 1:
             # scaled as grey and binarised again: smoother strokes than a scaled binary picture
-            line = line.resize((round(line.width * scale), round(line.height * scale)), Image.LANCZOS)
+            line = line.resize((round(line.width * scale), round(line.height * scale)), Image.Resampling.LANCZOS)  # the same value as Image.LANCZOS
             line = line.point(lambda v: 255 if v >= 128 else 0)
         edge = round(margin * scale)
         framed = Image.new("L", (line.width + 2 * edge, line.height + 2 * edge), 255)
@@ -392,7 +392,8 @@ def ocr_texts(component: Component, folder: Path) -> list[VisibleText] | None:
     if not component.result_thumb:
         return None
     # the seed matches texts to nodes by their boxes: words on two nodes are two texts
-    places = [n.box for n in (*component.frame_tree, *component.outside_nodes) if n.box is not None]
+    nodes: tuple[FrameNode | OutsideNode, ...] = (*component.frame_tree, *component.outside_nodes)
+    places = [n.box for n in nodes if n.box is not None]
     return read_picture(open_picture(picture_path(folder, component.result_thumb)), places)
 
 
