@@ -222,3 +222,16 @@ def test_rows_read_again_alone_give_the_full_report(tmp_path, seed, menus, edits
         assert json == full_json, save
     if not any(w in ("bad_cell", "flag_range", "order_no") for save in edits for w in save):
         assert by_rows == len(edits)  # (a bad cell or a flag_spec row is read in full)
+
+
+def test_a_story_followed_by_the_incremental_lint_has_its_import_check_once(tmp_path):
+    # a story read by an importer carries its import self-check, after the schema check,
+    # once — the incremental re-lint finishes through Domain.finish as the full lint does
+    story = tmp_path / "lighthouse.ink"
+    story.write_bytes((Path(__file__).resolve().parents[2] / "examples" / "ink" / "lighthouse.ink").read_bytes())
+    report = IncrementalLint().lint(story)
+    ids = [c.id for c in report.checks]
+    assert ids == [c.id for c in lint(story).checks]
+    assert len(ids) == len(set(ids)) and ids[-1] != "SCHEMA"
+    for fmt in ("json", "text"):
+        assert b"".join(REPORTERS[fmt].pieces(report, DOMAIN)) == b"".join(REPORTERS[fmt].pieces(lint(story), DOMAIN))
