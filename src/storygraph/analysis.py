@@ -65,6 +65,9 @@ class Analysis:
     class_facts: dict[str, tuple[bool, tuple[int, ...]]] = field(default_factory=dict)
     #: what the caller's ``alongside`` function returned (see :func:`analyse`)
     alongside: Any = None
+    #: in a run over several processes, the scenario facts every batch's checks share
+    #: (a :class:`storygraph.checks.CheckContext` made while the scenes are decided)
+    check_facts: Any = None
     #: branch id -> ``choice`` for the player choices (the ``kind`` column); absent = ``auto``
     kinds: dict[str, str] = field(default_factory=dict)
     #: branch id -> the story's own condition text, for the opaque conditions

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, cast
 from verdicts import streaming
 from verdicts.checks import Check
 from verdicts.domain import Domain, Made, Report, issue_order
-from verdicts.perf import without_gc
 from verdicts.progress import SILENT, Progress
 from verdicts.recognise import refuse_foreign
 
@@ -152,10 +151,66 @@ class StorygraphDomain(Domain):
     def load(self, path: Path) -> Scenario:
         return load_scenario(path)
 
-    def analyse(self, inputs: Scenario, config: Any, progress: Any) -> Analysis:
+    def analyse(self, inputs: Scenario, config: Any, progress: Any, jobs: int | None = None) -> Analysis:
+        """The graph, reachability and every scene's decisions; in a run over ``jobs``
+        processes the scenes are decided in parts, the cards' reach counts are made in
+        one of them, and the facts the checks of every batch share are made here
+        meanwhile."""
         from .config import Config
 
-        return analyse(inputs, budgets=(config or Config()).budget.budgets())
+        budgets = (config or Config()).budget.budgets()
+        if jobs is None:
+            return analyse(inputs, budgets=budgets)
+        shared = CheckContext(inputs, [])
+
+        def check_facts():
+            # the scenario facts the checks of every batch read: made once, from the
+            # inputs alone, while the other processes start deciding scenes
+            shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
+
+        a = analyse(inputs, jobs=jobs, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts, budgets=budgets)
+        a.check_facts = shared
+        return a
+
+    def work_size(self, inputs: Scenario) -> int:
+        return len(inputs.scenes) + len(inputs.branches)
+
+    def accepts_anything(self, facts: Analysis, config: Any) -> bool:
+        return _accepts_anything(facts.scenario, config)
+
+    def card_plan(self, facts: Analysis, config: Any, jobs: int, progress: Any) -> streaming.CardPlan:
+        """The cards of the scenes and branches in batches: the findings that add to
+        cards' hedges are found first, the others while the cards are made."""
+        analysis, scenario = facts, facts.scenario
+        shared = analysis.check_facts if analysis.check_facts is not None else CheckContext(scenario, [])
+        progress.start("발견")
+        findings, extra_hedges = collect_findings(analysis, [k for k in KINDS if k.code in HEDGING_KINDS])
+        progress.start("카드 준비")
+        builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
+
+        def build(kind: str, chunk, here: Progress, step: int):
+            cards, held = builder.build(chunk if kind == SCENE else (), chunk if kind == BRANCH else (), here, step=step)
+            return cards, held[kind]
+
+        def assemble(found: list, withheld: dict[str, int], checks: list) -> LintResult:
+            # every kind's findings in the order of KINDS (the sort is stable: each kind's own order stays)
+            order = {k.code: i for i, k in enumerate(KINDS)}
+            every = sorted(findings + found, key=lambda f: order[f.code])
+            issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=issue_order)
+            if scenario.import_check is not None:
+                checks = [*checks, scenario.import_check]
+            return LintResult("storygraph", [], issues, checks, scenario.sources, every, config=config.source)
+
+        return streaming.CardPlan(
+            targets={SCENE: list(scenario.scenes.values()), BRANCH: scenario.branches},
+            build=build, checks=CHECKS, check_context=lambda data: CheckContext(scenario, data, shared._cache),
+            assemble=assemble,
+            # the findings that did not add to cards' hedges are found while the cards are made
+            side_tasks=[k for k in KINDS if k.code not in HEDGING_KINDS],
+            run_side=lambda kind: collect_findings(analysis, [kind])[0],
+            fail_on=config.failing_set(DOMAIN), sources=scenario.sources,
+            counts={"장면": len(scenario.scenes), "분기": len(scenario.branches)},
+        )
 
     def make_cards(self, facts: Analysis, progress: Any) -> Made:
         scenario = facts.scenario
@@ -184,23 +239,6 @@ class StorygraphDomain(Domain):
         from .batch import expand_paths
 
         return expand_paths(paths)
-
-    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool | int:
-        """:func:`lint_to`: a large scenario's cards made by every core and streamed.
-        Whether the run fails, or :data:`verdicts.accept.CHECKS_FAILED` (with a Korean
-        line on stderr) when an automatic check failed."""
-        import sys
-
-        from verdicts.accept import CHECKS_FAILED, checks_failed_message
-
-        checks: list = []
-        fails = lint_to(path, out, format, config=config, progress=progress or SILENT, jobs=jobs, check_results=checks)
-        failed = [c.id for c in checks if not c.passed]
-        if failed:
-            sys.stderr.write(f"storygraph: {checks_failed_message(failed)}\n")
-            return CHECKS_FAILED
-        return fails
-
 
 DOMAIN = StorygraphDomain()
 
@@ -260,83 +298,16 @@ STREAMED_FORMATS = streaming.STREAMED_FORMATS
 def lint_to(path: str | Path, out, format: str = "json", config: "Config | None" = None, progress: Progress = SILENT,
             jobs: int | None = None, check_results: list | None = None) -> bool:
     """Lint ``path`` and write the report in ``format`` (``json``, ``text``, ``sarif`` or
-    ``github``) to the binary stream ``out``; return whether the run fails under
-    ``config`` (see :func:`verdicts.accept.failing`).
-
-    The output is the same, byte for byte, as :func:`lint` followed by that format's
-    reporter.  On a large scenario the findings, the cards, their checks, the schema
-    check and their JSON or text lines are made as tasks that the processes share, one
-    process per core (the core's :func:`verdicts.streaming.stream_cards`); each batch of cards is
-    written as bytes as soon as it is made instead of kept as card objects (the text
-    lines by verdict, to be put in the report's groups; for SARIF and GitHub, only the
-    results of the cards that are not ``끝까지 닿음`` come back).  A scenario whose findings may
-    be accepted (``[[accept]]`` or a ``lint_ignore`` column) goes through :func:`lint`,
-    because an acceptance can reach across parts.  ``check_results``, when given, receives
-    the report's check results.
-    """
+    ``github``) to the binary stream ``out``: the kit's run written as it is made
+    (:meth:`verdicts.domain.Domain.streamed` — on a large scenario the findings, the
+    cards, their checks, the schema check and their JSON or text lines are made as tasks
+    that the processes share, one per core; a scenario whose findings may be accepted is
+    made in one piece).  The output is the same, byte for byte, as :func:`lint` followed
+    by that format's reporter.  Returns whether the run fails under ``config``;
+    ``check_results``, when given, receives the report's check results."""
     if format not in STREAMED_FORMATS:
         raise ValueError(f"format {format!r}: lint_to writes {', '.join(STREAMED_FORMATS)}")
-    from verdicts.parallel import choose_jobs
-
-    from .config import Config
-
-    config = config or Config()
-    with without_gc():
-        progress.start("읽기")
-        _refuse_other_kinds(path)
-        scenario = load_scenario(path)
-        progress.start("분석")
-        n = choose_jobs(len(scenario.scenes) + len(scenario.branches), jobs)
-        shared = CheckContext(scenario, [])
-
-        def check_facts():
-            # the scenario facts the checks of every batch read: made once, from the
-            # inputs alone, while the other processes start deciding scenes
-            shared.reached(), shared.to_ending(), shared.rows(), shared.branches_by_scene(), shared.to_scenes()
-
-        analysis = analyse(scenario, jobs=n, alongside=graph_counts, on_part=progress.part, meanwhile=check_facts,
-                           budgets=config.budget.budgets())
-        if _accepts_anything(scenario, config):
-            # an acceptance can reach across parts: the run is the kit's in one process,
-            # written by the format's one writer
-            from verdicts.reporters import REPORTERS
-
-            report = DOMAIN.judged(analysis, config, progress)
-            for piece in REPORTERS[format].pieces(report, DOMAIN):
-                out.write(piece)
-            if check_results is not None:
-                check_results.extend(report.checks)
-            return failing(report, config)
-        progress.start("발견")
-        # the findings that add to cards' hedges now; the others while the cards are made
-        findings, extra_hedges = collect_findings(analysis, [k for k in KINDS if k.code in HEDGING_KINDS])
-        progress.start("카드 준비")
-        builder = CardBuilder(analysis, extra_hedges).prepare(analysis.alongside)
-
-        def build(kind: str, chunk, here: Progress, step: int):
-            cards, held = builder.build(chunk if kind == SCENE else (), chunk if kind == BRANCH else (), here, step=step)
-            return cards, held[kind]
-
-        def assemble(found: list, withheld: dict[str, int], checks: list) -> LintResult:
-            # every kind's findings in the order of KINDS (the sort is stable: each kind's own order stays)
-            order = {k.code: i for i, k in enumerate(KINDS)}
-            every = sorted(findings + found, key=lambda f: order[f.code])
-            issues = sorted(scenario.issues + analysis.issues + withheld_issues(analysis, withheld), key=issue_order)
-            if scenario.import_check is not None:
-                checks = [*checks, scenario.import_check]
-            return LintResult("storygraph", [], issues, checks, scenario.sources, every, config=config.source)
-
-        plan = streaming.CardPlan(
-            targets={SCENE: list(scenario.scenes.values()), BRANCH: scenario.branches},
-            build=build, checks=CHECKS, check_context=lambda data: CheckContext(scenario, data, shared._cache),
-            assemble=assemble,
-            # the findings that did not add to cards' hedges are found while the cards are made
-            side_tasks=[k for k in KINDS if k.code not in HEDGING_KINDS],
-            run_side=lambda kind: collect_findings(analysis, [kind])[0],
-            fail_on=config.failing_set(DOMAIN), sources=scenario.sources,
-            counts={"장면": len(scenario.scenes), "분기": len(scenario.branches)},
-        )
-        report, fails = streaming.stream_cards(DOMAIN, plan, out, format, n, progress, failing=lambda r: failing(r, config))
-        if check_results is not None:
-            check_results.extend(report.checks)
-        return fails
+    report, fails = DOMAIN.streamed(Path(path), out, format, config, progress, jobs)
+    if check_results is not None:
+        check_results.extend(report.checks)
+    return fails

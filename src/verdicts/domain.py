@@ -140,10 +140,27 @@ class Domain(ABC):
 
         refuse_foreign(self, path)
 
-    def analyse(self, inputs: Any, config: Any, progress: Any) -> Any:
+    def analyse(self, inputs: Any, config: Any, progress: Any, jobs: int | None = None) -> Any:
         """What the cards rest on, made from the typed inputs (a table domain's rules
-        read the inputs themselves: the inputs)."""
+        read the inputs themselves: the inputs).  ``jobs``, in a run over several
+        processes (:meth:`stream_to`), is how many share it: a domain may split its
+        analysis over them."""
         return inputs
+
+    def work_size(self, inputs: Any) -> int:
+        """How many targets the inputs hold, for choosing how many processes share a run
+        (:func:`verdicts.parallel.choose_jobs`); a table domain's run stays in one."""
+        return 0
+
+    def card_plan(self, facts: Any, config: Any, jobs: int, progress: Any) -> Any:
+        """A :class:`verdicts.streaming.CardPlan` to make, check and write the cards in
+        batches over ``jobs`` processes, or ``None``: the run is made in one piece."""
+        return None
+
+    def accepts_anything(self, facts: Any, config: Any) -> bool:
+        """Whether something may be accepted in this run (then it is made in one piece:
+        an acceptance can reach across batches)."""
+        return bool(getattr(config, "accept", ()))
 
     def make_cards(self, facts: Any, progress: Any) -> Made:
         """Every card of the run, the same cards as JSON, the input issues and the
@@ -213,19 +230,55 @@ class Domain(ABC):
         scenarios); each path as it is by default."""
         return list(paths)
 
-    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> bool | int:
-        """Judge ``path`` and write its report in ``format`` to the binary stream ``out``;
-        return whether the run fails under ``config`` (a domain's own may answer an exit
-        code instead: :func:`verdicts.pipeline._stream`).  The default judges, then writes
-        the reporter's pieces; a domain may make and write its cards in parts as they
-        are made (storygraph, with every core)."""
+    def streamed(self, path: Path, out: Any, format: str, config: Any = None, progress: Any = None,
+                 jobs: int | None = None) -> tuple[Report, bool]:
+        """The run of one input written to the binary stream ``out`` in ``format`` as it is
+        made, the strategy chosen by the run: the stages of :meth:`judge`, the analysis
+        shared by ``jobs`` processes (else as many as the cores and the input's size
+        call for), then the cards made, checked and written in batches over them when the
+        domain gives a :meth:`card_plan` and nothing may be accepted
+        (:func:`verdicts.streaming.stream_cards`), else made in one piece and written by
+        the format's reporter.  Returns the report (without its cards when they were
+        streamed) and whether it fails the run (:func:`verdicts.accept.failing`)."""
         from .accept import failing
+        from .parallel import choose_jobs
+        from .perf import without_gc
+        from .progress import SILENT
         from .reporters import REPORTERS
 
-        report = self.judge(path, config, progress=progress)
-        for piece in REPORTERS[format].pieces(report, self):
-            out.write(piece)
-        return failing(self, report, config)
+        progress = progress or SILENT
+        config = config if config is not None else self.config_type()
+        with without_gc():
+            progress.start("읽기")
+            self.refuse(path)
+            inputs = self.load(path)
+            progress.start("분석")
+            n = choose_jobs(self.work_size(inputs), jobs)
+            facts = self.analyse(inputs, config, progress, jobs=n)
+            plan = None if self.accepts_anything(facts, config) else self.card_plan(facts, config, n, progress)
+            if plan is None:
+                report = self.judged(facts, config, progress)
+                for piece in REPORTERS[format].pieces(report, self):
+                    out.write(piece)
+                return report, failing(self, report, config)
+            from .streaming import stream_cards
+
+            return stream_cards(self, plan, out, format, n, progress, failing=lambda r: failing(self, r, config))
+
+    def stream_to(self, path: Path, out: Any, format: str, config: Any, progress: Any = None, jobs: int | None = None) -> int:
+        """The run of one input on ``out`` (:meth:`streamed`) and its exit code: 3 when an
+        automatic check failed (with the Korean line on stderr), else 1 when the run
+        fails, else 0."""
+        import sys
+
+        from .accept import CHECKS_FAILED, checks_failed_message, failed_checks
+
+        report, fails = self.streamed(path, out, format, config, progress, jobs)
+        failed = failed_checks(report)
+        if failed:
+            sys.stderr.write(f"{self.name}: {checks_failed_message(failed)}\n")
+            return CHECKS_FAILED
+        return int(fails)
 
     # ------------------------------------------------------------------ derived by the core
     def rules(self) -> list[Rule]:

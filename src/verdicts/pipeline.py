@@ -152,9 +152,7 @@ def judge(domain, paths: Sequence[Path], options: Options = Options(), *, prog: 
 
 
 def _stream(domain, target: Path, fmt: str, cfg: Any, options: Options) -> int:
-    """Judge one input onto standard output; its exit code.  A domain's own
-    ``stream_to`` answers whether the run fails, or an exit code (3: a self-check
-    failed); the kit's default is done here, where the report is at hand."""
+    """Judge one input onto standard output; its exit code."""
     progress = for_terminal(options.quiet)
     out = _coloured(binary_stdout(fmt), fmt, domain)
     try:
@@ -166,20 +164,8 @@ def _stream(domain, target: Path, fmt: str, cfg: Any, options: Options) -> int:
 
 
 def _stream_into(domain, target: Path, fmt: str, cfg: Any, options: Options, progress, out) -> int:
-    from .accept import CHECKS_FAILED, checks_failed_message, exit_code, failed_checks
-    from .domain import Domain
-    from .reporters import REPORTERS
-
-    if type(domain).stream_to is Domain.stream_to:
-        report = domain.judge(target, cfg, progress=progress)
-        for piece in REPORTERS[fmt].pieces(report, domain):
-            out.write(piece)
-        code = exit_code(domain, report, cfg)
-        if code == CHECKS_FAILED:
-            _say(domain.name, checks_failed_message(failed_checks(report)))
-        return code
-    answer = domain.stream_to(target, out, fmt, cfg, progress=progress, jobs=options.jobs)
-    return int(answer)  # True/False: 1/0; an int is the domain's own exit code
+    """The run of one input, its strategy chosen by the run (:meth:`Domain.stream_to`)."""
+    return domain.stream_to(target, out, fmt, cfg, progress=progress, jobs=options.jobs)
 
 
 def rendered(domain, path: Path, report, fmt: str) -> Any:
