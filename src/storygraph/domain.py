@@ -219,6 +219,7 @@ class StorygraphDomain(Domain):
         return Made(list(cards), [c.to_json() for c in cards], scenario.issues + facts.issues + withheld, findings)
 
     def run_checks(self, facts: Analysis, made: Made) -> list[Any]:
+        assert made.card_json is not None  # (made by make_cards above)
         return CHECKS.run(CheckContext(facts.scenario, made.card_json))
 
     def assemble(self, facts: Analysis, made: Made, checks: list[Any]) -> LintResult:

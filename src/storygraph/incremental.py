@@ -49,19 +49,19 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from verdicts.checks import merge_split, run_checks_part, split_checks
-from verdicts.domain import issue_order
+from verdicts.domain import Made, Report
 from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, AnalysisMemo, analyse, analyse_again
 from .cards import CardBuilder, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
-from .domain import DOMAIN, LintResult
+from .domain import DOMAIN, LintResult, StorygraphDomain
 from .findings import FindingMemo, collect_findings
 from .fixes import near_ids
 from .reread import Reread
-from .model import BRANCH, SCENE, Branch, Scene, StoryCard
+from .model import BRANCH, SCENE, Branch, Scenario, Scene, StoryCard
 
-__all__ = ["IncrementalLint", "Made", "incremental_judge"]
+__all__ = ["IncrementalLint", "Kept", "incremental_judge"]
 
 #: cards whose checks are run (and kept) together
 CHUNK = 512
@@ -70,7 +70,7 @@ _NOTHING: tuple = ()
 
 
 @dataclass
-class Made:
+class Kept:
     """One card as made (``None``: withheld) and what the report writes of it, made once."""
 
     card: StoryCard | None
@@ -79,15 +79,15 @@ class Made:
     valid: bool | None = None
 
 
-def _card(m: Made) -> StoryCard:
-    """The card of a :class:`Made` past the builder (withheld ones are left out there)."""
+def _card(m: Kept) -> StoryCard:
+    """The card of a :class:`Kept` past the builder (withheld ones are left out there)."""
     assert m.card is not None
     return m.card
 
 
 @dataclass
 class _Chunk:
-    made: list[Made]
+    made: list[Kept]
     outcomes: list = field(default_factory=list)
     #: the JSON of its cards, joined; the text lines of its cards by verdict (and, with
     #: ``True``, of its passing cards with a hedge), joined
@@ -105,7 +105,7 @@ class _Builder(CardBuilder):
         self.before = before
         self.now: dict = {}
         self.keys = keys
-        self.made: list[Made] = []
+        self.made: list[Kept] = []
         self.new = 0
         self.reached = a.reached if a.reached is not None else frozenset()
         self.good = a.reaches_ending if a.reaches_ending is not None else frozenset()
@@ -122,7 +122,7 @@ class _Builder(CardBuilder):
         if old is not None and old[0] == sig:
             entry = old[1]
         else:
-            entry = Made(make(target))
+            entry = Kept(make(target))
             self.new += 1
         self.now[where] = (sig, entry)
         self.made.append(entry)
@@ -307,8 +307,11 @@ def _kept_from_gc():
             gc.enable()
 
 
-class IncrementalLint:
-    """Lint one scenario again and again, each time making again only what changed.
+class IncrementalLint(StorygraphDomain):
+    """Lint one scenario again and again, each time making again only what changed: the
+    kit's run (:meth:`verdicts.domain.Domain.judge`, the stages of every lint) whose
+    stages each keep what they made last time — the reading, the analysis, the findings,
+    the cards, the checks and each card's schema validity.
 
     >>> from storygraph.incremental import IncrementalLint
     >>> linter = IncrementalLint()
@@ -326,10 +329,15 @@ class IncrementalLint:
         self._global: Any = None
         self._counts: Any = None
         self._chunks: list[_Chunk] = []
-        self._made: list[Made] = []
+        self._made: list[Kept] = []
         self._last: _Last | None = None
         self._plain: list | None = None
         self._shared: dict = {}
+        #: this lint's: what the reading found changed, the cards made, the builder, the check runs
+        self._changes: Any = None
+        self._now: list[Kept] = []
+        self._builder: Any = None
+        self._runs = 0
         #: what the last lint made again: scenes decided, cards made, check runs (counts), and
         #: how the scenario was read again (``read``: see :attr:`Reread.last`)
         self.last: dict[str, int | str] = {}
@@ -337,87 +345,111 @@ class IncrementalLint:
     def lint(self, path: str | Path, config: Any = None, progress: Progress = SILENT) -> LintResult:
         """The report of the scenario at ``path`` under ``config`` (the defaults when
         ``None``): the same as :func:`storygraph.domain.lint`."""
+        return self.judge(Path(path), config, progress)  # type: ignore[return-value]
+
+    # the stages of the kit's run, each keeping what it made
+    def collector(self) -> Any:
+        return _kept_from_gc()
+
+    def load(self, path: Path) -> Scenario:
+        """Only the changed lines read again, when the save changed rows in place."""
+        scenario, self._changes = self.reader.read(path)
+        return scenario
+
+    def analyse(self, inputs: Scenario, config: Any, progress: Any, jobs: int | None = None) -> Analysis:
+        """The analysis made from the last one where only rows changed, else with the
+        decisions of unchanged scenes kept (one process: the memo lives here)."""
         from .config import Config
 
-        config = config if config is not None else Config()
-        with _kept_from_gc():
-            progress.start("읽기")
-            scenario, changes = self.reader.read(path)
-            progress.start("분석")
-            budgets = config.budget.budgets()
-            a = None
-            if not changes.full and self._last is not None:
-                a = analyse_again(self._last.analysis, scenario, changes, self.memo, budgets)
-            if a is None:
-                a = analyse(scenario, memo=self.memo, budgets=budgets)
-            if not changes.full and self._last is not None and a.fix_memo is not None:
-                # the same scene and branch ids as the last lint: its index of scene ids by
-                # spelling and its next free branch id hold
-                was = self._last.analysis.fix_memo
-                if was is not None:
-                    a.fix_memo.neighbours, a.fix_memo.next_id = was.neighbours, was.next_id
-            self.found.tokens = self.memo.tokens
-            self.found.dirty = None
-            if not changes.full and self._last is not None:
-                # the scenes whose decision or row changed: the findings kept sparsely are found again there only
-                last_tokens = self._last.tokens
-                dirty = {s for s, t in self.memo.tokens.items() if last_tokens.get(s) is not t}
-                dirty.update(s for s in last_tokens if s not in self.memo.tokens)
-                assert changes.scenes is not None  # not a full read
-                dirty.update(changes.scenes)
-                self.found.dirty = dirty
-            a.reuse = self.found
-            findings, hedges = collect_findings(a)
-            sc = scenario
-            whole = (len(sc.scenes), len(a.endings), tuple(sorted((t, tuple(sorted(c))) for t, c in sc.columns.items())),
-                     tuple(sc.rejected_scene_lines), a.reached is None, a.reaches_ending is None, a.menus,
-                     bool(a.kinds or a.opaque), sc.has_flag_table, a.story, tuple(sorted(sc.files.items())),
-                     tuple(sorted(sc.scenes)) if a.positions else None)
-            if whole != self._global:
-                self._global, self._cards = whole, {}
-            progress.start("카드", {"장면": len(sc.scenes), "분기": len(sc.branches)})
-            builder = _Builder(a, hedges, self._cards, self.memo.keys)
-            counts_key = (a.graph, tuple(a.endings), a.reaches_ending is None)
-            before_counts = self._counts[1] if self._counts is not None else None
-            if self._counts is not None and self._counts[0] == counts_key:
-                builder.prepare(self._counts[1])
-            else:
-                counts = graph_counts(a)
-                self._counts = (counts_key, counts)
-                builder.prepare(counts)
-            last, self._last = self._last, _Last(a, dict(self.memo.tokens), hedges, self._counts[1])
-            if self._cards and last is not None and not changes.full and not a.positions:
-                builder.dirty = _dirty(builder, last, self._last, changes, before_counts)
-            cards, withheld = builder.build(list(sc.scenes.values()), sc.branches, progress)
-            self._cards = builder.now
-            made = [m for m in builder.made if m.card is not None]
-            issues = sorted(sc.issues + a.issues + withheld_issues(a, withheld), key=issue_order)
-            progress.start("자동 검증")
-            checks, runs = self._checks(sc, made, changes)
-            report = LintResult("storygraph", list(cards), issues, checks, sc.sources, findings)
-            self._plain = report.cards
-            report.inputs = a
+        scenario, changes = inputs, self._changes
+        budgets = (config or Config()).budget.budgets()
+        a = None
+        if not changes.full and self._last is not None:
+            a = analyse_again(self._last.analysis, scenario, changes, self.memo, budgets)
+        if a is None:
+            a = analyse(scenario, memo=self.memo, budgets=budgets)
+        if not changes.full and self._last is not None and a.fix_memo is not None:
+            # the same scene and branch ids as the last lint: its index of scene ids by
+            # spelling and its next free branch id hold
+            was = self._last.analysis.fix_memo
+            if was is not None:
+                a.fix_memo.neighbours, a.fix_memo.next_id = was.neighbours, was.next_id
+        self.found.tokens = self.memo.tokens
+        self.found.dirty = None
+        if not changes.full and self._last is not None:
+            # the scenes whose decision or row changed: the findings kept sparsely are found again there only
+            last_tokens = self._last.tokens
+            dirty = {s for s, t in self.memo.tokens.items() if last_tokens.get(s) is not t}
+            dirty.update(s for s in last_tokens if s not in self.memo.tokens)
+            assert changes.scenes is not None  # not a full read
+            dirty.update(changes.scenes)
+            self.found.dirty = dirty
+        a.reuse = self.found
+        return a
 
-            def kept_schema():
-                # the schema check of the cards, each kept card's validity kept from the last lint
-                from verdicts.schema import card_valid, schema_result
+    def make_cards(self, facts: Analysis, progress: Any) -> Made:
+        """The findings found again where a decision or row changed, the cards looked at
+        again only where a change can reach, each kept card's bytes and validity kept."""
+        a, changes = facts, self._changes
+        findings, hedges = collect_findings(a)
+        sc = a.scenario
+        whole = (len(sc.scenes), len(a.endings), tuple(sorted((t, tuple(sorted(c))) for t, c in sc.columns.items())),
+                 tuple(sc.rejected_scene_lines), a.reached is None, a.reaches_ending is None, a.menus,
+                 bool(a.kinds or a.opaque), sc.has_flag_table, a.story, tuple(sorted(sc.files.items())),
+                 tuple(sorted(sc.scenes)) if a.positions else None)
+        if whole != self._global:
+            self._global, self._cards = whole, {}
+        progress.start("카드", {"장면": len(sc.scenes), "분기": len(sc.branches)})
+        builder = _Builder(a, hedges, self._cards, self.memo.keys)
+        counts_key = (a.graph, tuple(a.endings), a.reaches_ending is None)
+        before_counts = self._counts[1] if self._counts is not None else None
+        if self._counts is not None and self._counts[0] == counts_key:
+            builder.prepare(self._counts[1])
+        else:
+            counts = graph_counts(a)
+            self._counts = (counts_key, counts)
+            builder.prepare(counts)
+        last, self._last = self._last, _Last(a, dict(self.memo.tokens), hedges, self._counts[1])
+        if self._cards and last is not None and not changes.full and not a.positions:
+            builder.dirty = _dirty(builder, last, self._last, changes, before_counts)
+        cards, withheld = builder.build(list(sc.scenes.values()), sc.branches, progress)
+        self._cards = builder.now
+        self._builder = builder
+        made = self._now = [m for m in builder.made if m.card is not None]
 
-                for m in made:
-                    if m.valid is None:
-                        m.valid = card_valid(DOMAIN.name, _card(m).to_json())
-                return schema_result([_card(m).key for m in made if not m.valid])
+        def kept_schema():
+            # the schema check of the cards, each kept card's validity kept from the last lint
+            from verdicts.schema import card_valid, schema_result
 
-            report = DOMAIN.finish(report, config, schema=kept_schema)
-            if any(c.accepted for c in report.cards):
-                self._plain = None
-            progress.close()
-        self._made = made
+            for m in made:
+                if m.valid is None:
+                    m.valid = card_valid(self.name, _card(m).to_json())
+            return schema_result([_card(m).key for m in made if not m.valid])
+
+        return Made(list(cards), None, sc.issues + a.issues + withheld_issues(a, withheld), findings, schema=kept_schema)
+
+    def run_checks(self, facts: Analysis, made: Made) -> list[Any]:
+        """The checks of the runs of cards that are not all kept; the others' kept."""
+        checks, self._runs = self._checks(facts.scenario, self._now, self._changes)
+        return checks
+
+    def assemble(self, facts: Analysis, made: Made, checks: list[Any]) -> LintResult:
+        report = super().assemble(facts, made, checks)
+        self._plain = report.cards  # (the report's cards, until one is accepted: their bytes are kept)
+        return report
+
+    def judged(self, facts: Any, config: Any = None, progress: Any = None) -> Report:
+        report = super().judged(facts, config, progress)
+        if any(c.accepted for c in report.cards):
+            self._plain = None
+        self._made = self._now
+        builder = self._builder
         self.last = {"scenes decided": self.memo.decided, "scenes kept": self.memo.kept, "cards made": builder.new,
-                     "cards kept": len(builder.made) - builder.new, "check runs": runs, "read": self.reader.last,
+                     "cards kept": len(builder.made) - builder.new, "check runs": self._runs, "read": self.reader.last,
                      "finding units found": self.found.made}
         return report
 
-    def _checks(self, scenario, made: list[Made], changes) -> tuple[list, int]:
+    def _checks(self, scenario, made: list[Kept], changes) -> tuple[list, int]:
         """The automatic checks: those of the input tables (``inputs_only``) over the whole
         scenario, the others over runs of :data:`CHUNK` cards, a run kept when its cards all are.  The
         scenario facts the checks share (:class:`~storygraph.checks.CheckContext`) are

@@ -28,12 +28,16 @@ class Made:
 
     #: the cards (:attr:`Domain.card_type`)
     cards: list[Any]
-    #: the same cards as JSON (what the checks and the schema check read)
-    card_json: list[dict[str, Any]]
+    #: the same cards as JSON (what the checks and the schema check read; ``None`` when
+    #: the domain's checks and ``schema`` read the cards otherwise)
+    card_json: list[dict[str, Any]] | None
     #: every input issue of the run (the inputs' and the analysis's), in any order
     issues: list[Any]
     #: the findings beside the cards (a domain with lint findings)
     findings: list[Any] = field(default_factory=list)
+    #: makes the schema check's result from what the stage knows of its cards (an
+    #: incremental run keeps each unchanged card's validity), else ``None``
+    schema: Callable[[], Any] | None = None
 
 
 class Domain(ABC):
@@ -171,6 +175,7 @@ class Domain(ABC):
 
     def run_checks(self, facts: Any, made: Made) -> list[Any]:
         """The domain's automatic checks over the cards (:meth:`check_context`)."""
+        assert made.card_json is not None  # (a table domain's cards are always made as JSON)
         context = self.check_context(facts, made.card_json)
         return [check.run(context) for check in self.checks()]
 
@@ -193,16 +198,22 @@ class Domain(ABC):
         Raises :class:`~verdicts.errors.InputError` only when nothing at all can be read,
         or when ``path`` is plainly another kind of input (:mod:`verdicts.recognise`).
         """
-        from .perf import without_gc
         from .progress import SILENT
 
         progress = progress or SILENT
-        with without_gc():
+        with self.collector():
             progress.start("읽기")
             self.refuse(path)
             inputs = self.load(path)
             progress.start("분석")
             return self.judged(self.analyse(inputs, config, progress), config, progress)
+
+    def collector(self) -> Any:
+        """How the cyclic garbage collector is held during a run: paused
+        (:func:`verdicts.perf.without_gc`; a run makes many objects and frees few)."""
+        from .perf import without_gc
+
+        return without_gc()
 
     def judged(self, facts: Any, config: Any = None, progress: Any = None) -> Report:
         """The stages after the analysis: cards, checks, the report, :meth:`finish`."""
@@ -212,7 +223,7 @@ class Domain(ABC):
         made = self.make_cards(facts, progress)
         progress.start("자동 검증")
         checks = self.run_checks(facts, made)
-        report = self.finish(self.assemble(facts, made, checks), config, made.card_json)
+        report = self.finish(self.assemble(facts, made, checks), config, made.card_json, schema=made.schema)
         progress.close()
         return report
 
@@ -242,13 +253,12 @@ class Domain(ABC):
         streamed) and whether it fails the run (:func:`verdicts.accept.failing`)."""
         from .accept import failing
         from .parallel import choose_jobs
-        from .perf import without_gc
         from .progress import SILENT
         from .reporters import REPORTERS
 
         progress = progress or SILENT
         config = config if config is not None else self.config_type()
-        with without_gc():
+        with self.collector():
             progress.start("읽기")
             self.refuse(path)
             inputs = self.load(path)
