@@ -204,13 +204,12 @@ def render_text(report: Report, domain: Domain) -> str:
     checks (the failing ones; all with ``--all``), the passing verdicts counted (their
     cards listed with ``--all``; without it, those that carry a hedge — a caveat that may
     undo the verdict, as the screen shows them above the fold), and one closing summary
-    line."""
-    parts = [line + "\n" for line in _text_head(report)]
+    line.  Written by :func:`iter_text_bytes`, the one text writer, with each verdict's
+    card lines (in subgroups where the domain has them) made here."""
     groups = group_by_verdict(report.cards, domain.verdicts)
-    passing = [v for v in groups if v in domain.passing_verdicts]
-    full = PASSING_IN_FULL.get()
 
-    def cards_of(verdict: str, cards: list[Card]) -> None:
+    def lines_of(verdict: str, cards: list[Card]) -> list[bytes]:
+        parts = []
         for sub, sub_cards in _subgroups(domain, verdict, cards):
             indent = "  "
             if sub is not None:
@@ -220,32 +219,12 @@ def render_text(report: Report, domain: Domain) -> str:
                 parts.append(card_text(label_of(card), card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
                                        domain.card_place(card.to_json()),
                                        card.data.get("fix") if hasattr(card, "data") else None))
+        return ["".join(parts).encode("utf-8")]
 
-    held_findings = [f for f in report.findings if getattr(f, "withheld", None)]
-    if held_findings:
-        groups.setdefault(WITHHELD, [])
-    for verdict, cards in _withheld_first(groups, passing):
-        if verdict in passing or not (cards or (verdict == WITHHELD and held_findings)):
-            continue
-        if verdict == WITHHELD:
-            parts.append(f"■ {verdict} ({len(cards) + len(held_findings):,}) — {WITHHELD_HEAD}\n")
-            cards_of(verdict, cards)
-            parts.extend(line + "\n" for line in _finding_rows(held_findings, report, domain))
-        else:
-            parts.append(f"■ {verdict} ({len(cards):,})\n")
-            cards_of(verdict, cards)
-        parts.append("\n")
-    tail = _issue_lines(report) + _finding_lines(report, domain) + _check_lines(report, len(report.cards))
-    parts.extend(line + "\n" for line in tail)
-    for verdict in passing:
-        hedged = [c for c in groups[verdict] if c.hedge]
-        parts.append(_passing_head(verdict, len(groups[verdict]), full, len(hedged)) + "\n")
-        if full:
-            cards_of(verdict, groups[verdict])
-        elif hedged:
-            cards_of(verdict, hedged)
-    parts.append("\n" + _summary_line(report, {v: len(c) for v, c in groups.items()}, passing) + "\n")
-    return "".join(parts)
+    card_groups = {v: (len(cards), lines_of(v, cards)) for v, cards in groups.items()}
+    hedged = {v: (len(h), lines_of(v, h)) for v in groups if v in domain.passing_verdicts
+              for h in ([c for c in groups[v] if c.hedge],)}
+    return b"".join(iter_text_bytes(report, domain, card_groups, hedged)).decode("utf-8")
 
 
 def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tuple[int, list]]",
@@ -253,9 +232,8 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
     """The text of :func:`render_text` as UTF-8 pieces, with the cards' lines already
     written elsewhere: ``card_groups`` maps each verdict to its number of cards and the
     parts of their lines (:func:`card_text` encoded; bytes, files or :class:`Segment`),
-    in order; ``hedged`` the same for the passing cards that carry a hedge (listed
-    without ``--all``).  Only for a domain without subgroups."""
-    assert not domain.subgroup_field, "the cards of a domain with subgroups are grouped by render_text"
+    in order (a domain's subgroup lines among them); ``hedged`` the same for the passing
+    cards that carry a hedge (listed without ``--all``)."""
     yield "".join(line + "\n" for line in _text_head(report)).encode("utf-8")
     groups = {v: card_groups.get(v, (0, [])) for v in domain.verdicts}
     groups.update(card_groups)  # a verdict outside the domain's list comes last, as group_by_verdict puts it
