@@ -48,6 +48,16 @@ def lint(paths: list[Path], format: str | None, config: Path | None, html: Path 
     """시나리오의 장면과 분기를 하나하나 판정해 판정별 카드, 입력 문제, 자동 검증을 차례로
     보여 줍니다. 여러 경로를 주면 하나씩 차례로 보고하고, 읽을 수 없는 파일이 있어도 나머지는
     판정합니다. 종료 코드는 가장 나쁜 결과를 따릅니다."""
+    from verdicts.perf import without_gc
+
+    # the collector paused from here, as a run pauses it: the libraries a lint imports
+    # (networkx, sympy) make many objects and few cycles
+    with without_gc():
+        return _lint(paths, format, config, html, dot, grading, quiet, jobs, all_)
+
+
+def _lint(paths: list[Path], format: str | None, config: Path | None, html: Path | None, dot: Path | None,
+          grading: Path | None, quiet: bool, jobs: int | None, all_: bool) -> int:
     from verdicts.errors import VerdictsError
     from verdicts.pipeline import Options, judge, judge_one, render_single, tolerant_stdout, write_report_to_stdout
 
