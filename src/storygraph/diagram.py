@@ -384,9 +384,21 @@ def check_size(model: DiagramModel, *, max_nodes: int = MAX_NODES, max_edges: in
     if len(model.nodes) > max_nodes or len(model.edges) > max_edges:
         raise DiagramTooLarge(
             f"그림으로 그리기에 너무 큽니다: 장면 {len(model.nodes)}개, 분기 {len(model.edges)}개 "
-            f"(한도 장면 {max_nodes}개, 분기 {max_edges}개). "
-            "`--focus findings`로 판정이 나온 곳 둘레만, 또는 `--focus 장면ID --hops N`으로 한 장면 둘레만 그려 보세요."
+            f"(한도 장면 {max_nodes}개, 분기 {max_edges}개). " + _narrower(model)
         )
+
+
+def _narrower(model: DiagramModel) -> str:
+    """What to try when a diagram is too large, by what was already asked: a focus the run
+    did not have, else fewer hops, else one scene or higher limits."""
+    if model.focus is None:
+        return "`--focus findings`로 판정이 나온 곳 둘레만, 또는 `--focus 장면ID --hops N`으로 한 장면 둘레만 그려 보세요."
+    if model.focus == "findings":
+        fewer = f"{josa(code(f'--hops {model.hops - 1}'), '으로/로')} 둘레를 좁히거나, " if model.hops else ""
+        return (f"판정이 나온 곳만으로도 이만큼이니 {fewer}`--focus 장면ID --hops N`으로 한 장면 둘레만 그리거나, "
+                "`--max-nodes`와 `--max-edges`로 한도를 올려 보세요.")
+    fewer = f"{josa(code(f'--hops {model.hops - 1}'), '으로/로')} " if model.hops else ""
+    return f"{fewer}둘레를 좁히거나 `--max-nodes`와 `--max-edges`로 한도를 올려 보세요."
 
 
 def layout(dot_source: str, fmt: Literal["svg", "png"], *, timeout: float = DOT_TIMEOUT) -> bytes:

@@ -291,3 +291,24 @@ def test_stuck_scenes_are_marked_in_dot_svg_and_mermaid(tmp_path):
     assert "peripheries=2" in line and "막히는 조합" in line
     assert "막히는 조합" in render_svg(model)
     assert "⚠ 막히는 조합 있음" in to_mermaid(model)
+
+
+def test_a_focused_diagram_too_large_suggests_what_was_not_tried_yet():
+    # --focus findings already given: the message suggests fewer hops, one scene or higher
+    # limits, never the --focus findings the user just ran
+    from storygraph.diagram import check_size
+
+    result = lint(LIGHTHOUSE)
+    whole = diagram_model(result)
+    findings = diagram_model(result, focus="findings")
+    tight = diagram_model(result, focus="findings", hops=0)
+    with pytest.raises(DiagramTooLarge) as whole_err:
+        check_size(whole, max_nodes=1)
+    with pytest.raises(DiagramTooLarge) as findings_err:
+        check_size(findings, max_nodes=1)
+    with pytest.raises(DiagramTooLarge) as tight_err:
+        check_size(tight, max_nodes=1)
+    assert "`--focus findings`로" in str(whole_err.value)
+    assert "`--focus findings`로" not in str(findings_err.value) and "`--hops 0`으로" in str(findings_err.value)
+    assert "--hops" not in str(tight_err.value).split("한도를")[0].replace("--hops N", "")
+    assert "--max-nodes" in str(tight_err.value)
