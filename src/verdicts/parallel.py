@@ -39,14 +39,15 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
     """How many processes to use for ``targets`` cards: ``requested`` (or the
     ``VERDICTS_JOBS`` environment variable) when given, else one per core, but never so
     many that a part has fewer than ``min_per_job`` targets (forking a small run costs
-    more than it saves) and never more than the cores.  Always one where ``os.fork``
-    is missing or other threads are running (a fork copies only the calling thread, and
-    a lock another thread held would stay held in the child).
+    more than it saves) and never more than the cores — a number asked for too: a
+    million processes would only thrash.  Always one where ``os.fork`` is missing or
+    other threads are running (a fork copies only the calling thread, and a lock another
+    thread held would stay held in the child).
 
     >>> choose_jobs(1_000, None)
     1
-    >>> choose_jobs(1_000, 3)
-    3
+    >>> choose_jobs(1_000, 10**9) == available_cores()
+    True
     """
     if requested is None:
         env = os.environ.get(JOBS_ENV, "").strip()
@@ -56,7 +57,7 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
     if not hasattr(os, "fork") or (threading is not None and threading.active_count() > 1):
         return 1  # forking a process that runs other threads (a server) is not safe
     if requested is not None:
-        return max(1, requested)
+        return max(1, min(requested, available_cores()))
     return max(1, min(available_cores(), targets // min_per_job))
 
 

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from verdicts.parallel import choose_jobs, fork_tasks
+from verdicts.parallel import available_cores, choose_jobs, fork_tasks
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
@@ -16,9 +16,9 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 def test_choice_of_jobs(monkeypatch):
     monkeypatch.delenv("VERDICTS_JOBS", raising=False)
     assert choose_jobs(100) == 1  # small runs are not split
-    assert choose_jobs(100, 2) == 2  # asked for
-    monkeypatch.setenv("VERDICTS_JOBS", "3")
-    assert choose_jobs(100) == 3
+    assert choose_jobs(100, 2) == min(2, available_cores())  # asked for (within the cores)
+    monkeypatch.setenv("VERDICTS_JOBS", "2")
+    assert choose_jobs(100) == min(2, available_cores())
     monkeypatch.setenv("VERDICTS_JOBS", "1")
     assert choose_jobs(10**7) == 1
 
@@ -35,7 +35,7 @@ def test_no_fork_while_other_threads_run(monkeypatch):
     finally:
         stop.set()
         thread.join()
-    assert choose_jobs(10**7, 4) == 4
+    assert choose_jobs(10**7, 4) == min(4, available_cores())
 
 
 
@@ -76,6 +76,9 @@ def test_an_error_in_a_task_here_reaches_the_caller():
     def do(t, w):
         if os.getpid() == parent:
             raise ValueError(f"bad task {t}")
+        # the child is slow, so this process surely takes a task too (on a busy machine a
+        # quick child could take all eight before this process read one)
+        time.sleep(0.5)
         return t
 
     with pytest.raises(ValueError, match="bad task"):
@@ -101,3 +104,13 @@ def test_meanwhile_runs_here_before_this_process_takes_a_task(n):
     assert fork_tasks(n, 6, do, meanwhile=lambda: events.append(("meanwhile", os.getpid()))) == list(range(6))
     assert events[0] == ("meanwhile", parent)
     assert events.count(("meanwhile", parent)) == 1
+
+
+def test_a_number_of_processes_asked_for_is_capped_at_the_cores(monkeypatch):
+    # --jobs 1000000 or VERDICTS_JOBS=1000000 would otherwise fork a million processes
+    from verdicts.parallel import JOBS_ENV
+
+    assert choose_jobs(10**6, 10**6) == available_cores()
+    monkeypatch.setenv(JOBS_ENV, str(10**9))
+    assert choose_jobs(10**6, None) == available_cores()
+    assert choose_jobs(10**6, 1) == 1

@@ -62,6 +62,20 @@ def is_imap_url(text: str) -> bool:
     return str(text).lower().startswith(("imap://", "imaps://"))
 
 
+def _shown(url: str) -> str:
+    """``url`` as a message may show it: without the password of a ``user:password@``.
+
+    >>> _shown("imap://me:secret@host/INBOX")
+    'imap://me@host/INBOX'
+    """
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.rsplit("@", 1)
+    user = netloc[0].split(":", 1)[0]
+    return parts._replace(netloc=f"{user}@{netloc[1]}").geturl()
+
+
 def parse_imap_url(url: str) -> ImapSource:
     """The server, user and folder of an IMAP URL.
 
@@ -71,19 +85,20 @@ def parse_imap_url(url: str) -> ImapSource:
     'INBOX'
     """
     parts = urlsplit(url)
+    shown = _shown(url)  # (a password given in the address is never repeated)
     scheme = parts.scheme.lower()
     if scheme not in ("imap", "imaps"):
-        raise InputError(f"{url}: imap:// 또는 imaps:// 로 시작하는 주소가 아닙니다.")
+        raise InputError(f"{shown}: imap:// 또는 imaps:// 로 시작하는 주소가 아닙니다.")
     if not parts.hostname:
-        raise InputError(f"{url}: 주소에 서버 이름이 없습니다.")
+        raise InputError(f"{shown}: 주소에 서버 이름이 없습니다.")
     if not parts.username:
-        raise InputError(f"{url}: 주소에 사용자 이름이 없습니다 (imap://사용자@서버/폴더).")
+        raise InputError(f"{shown}: 주소에 사용자 이름이 없습니다 (imap://사용자@서버/폴더).")
     if parts.password:
-        raise InputError(f"{url}: 비밀번호를 주소에 적지 마세요. 환경 변수 `VERDICTS_IMAP_PASSWORD`나 `--password-file`로 주세요.")
+        raise InputError(f"{shown}: 비밀번호를 주소에 적지 마세요. 환경 변수 `VERDICTS_IMAP_PASSWORD`나 `--password-file`로 주세요.")
     try:
         port = parts.port or (993 if scheme == "imaps" else 143)
     except ValueError:
-        raise InputError(f"{url}: 포트 번호를 읽지 못했습니다.") from None
+        raise InputError(f"{shown}: 포트 번호를 읽지 못했습니다.") from None
     folder = unquote(parts.path.lstrip("/")) or "INBOX"
     return ImapSource(scheme == "imaps", parts.hostname, port, unquote(parts.username), folder)
 
@@ -158,8 +173,11 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
         raise InputError(f"{where}: IMAP 서버에 연결하지 못했습니다 ({_said(exc)}).") from None
     result = ImapRead([])
     try:
+        if not src.tls and "STARTTLS" not in conn.capabilities:
+            raise InputError(f"{where}: 서버가 STARTTLS를 알리지 않아 로그인하면 비밀번호가 암호화되지 않은 채 나가므로 "
+                             "로그인하지 않았으니, TLS로 여는 `imaps://` 주소를 쓰거나 서버에서 STARTTLS를 켜 주세요.")
         try:
-            if not src.tls and "STARTTLS" in conn.capabilities:
+            if not src.tls:
                 conn.starttls(context)
                 result.starttls = True
         except (ssl.SSLError, imaplib.IMAP4.error) as exc:

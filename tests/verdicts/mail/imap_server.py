@@ -187,7 +187,14 @@ def _as_user(name: str) -> dict:
     return {"user": entry.pw_uid, "group": entry.pw_gid}
 
 
-def _config(root: Path, port: int, tls_port: int, user: str, group: str, uid: int) -> str:
+def _config(root: Path, port: int, tls_port: int, user: str, group: str, uid: int, tls: bool = True) -> str:
+    ssl_lines = f"ssl = yes\nssl_cert = <{root}/cert.pem\nssl_key = <{root}/key.pem" if tls else "ssl = no"
+    imaps = f"""
+  inet_listener imaps {{
+    address = 127.0.0.1
+    port = {tls_port}
+    ssl = yes
+  }}""" if tls else ""
     return f"""
 base_dir = {root}/run
 state_dir = {root}/state
@@ -200,9 +207,7 @@ last_valid_uid = {uid}
 default_internal_user = {user}
 default_internal_group = {group}
 default_login_user = {user}
-ssl = yes
-ssl_cert = <{root}/cert.pem
-ssl_key = <{root}/key.pem
+{ssl_lines}
 disable_plaintext_auth = no
 auth_mechanisms = plain login
 auth_failure_delay = 0
@@ -220,12 +225,7 @@ service imap-login {{
   inet_listener imap {{
     address = 127.0.0.1
     port = {port}
-  }}
-  inet_listener imaps {{
-    address = 127.0.0.1
-    port = {tls_port}
-    ssl = yes
-  }}
+  }}{imaps}
 }}
 service anvil {{
   chroot =
@@ -237,10 +237,11 @@ namespace inbox {{
 
 
 @contextlib.contextmanager
-def dovecot(users: dict[str, str]) -> Iterator[ImapServer]:
+def dovecot(users: dict[str, str], tls: bool = True) -> Iterator[ImapServer]:
     """A dovecot serving ``users`` (name → password) on a free loopback port, in a
     temporary folder of its own (pytest's folders are closed to other users), removed
-    afterwards."""
+    afterwards; with ``tls=False``, one that offers no TLS at all (no STARTTLS, no IMAPS
+    port), as a badly set-up server or a STARTTLS-stripping relay would look."""
     root = Path(tempfile.mkdtemp(prefix="verdicts-dovecot-"))
     run_as = pwd.getpwuid(os.geteuid()).pw_name if os.geteuid() != 0 else "dovecot"
     entry = pwd.getpwnam(run_as)
@@ -253,7 +254,7 @@ def dovecot(users: dict[str, str]) -> Iterator[ImapServer]:
     while tls_port == port:
         tls_port = _free_port()
     config = root / "dovecot.conf"
-    config.write_text(_config(root, port, tls_port, run_as, group, entry.pw_uid), encoding="utf-8")
+    config.write_text(_config(root, port, tls_port, run_as, group, entry.pw_uid, tls), encoding="utf-8")
     for sub in ("run", "state", "mail"):
         (root / sub).mkdir(exist_ok=True)
     if os.geteuid() == 0:

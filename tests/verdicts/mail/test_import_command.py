@@ -199,3 +199,31 @@ def test_received_mail_alone_writes_three_tables(tmp_path):
     assert len(_rows(out / "mailbox_thread.csv")) == 5 and _rows(out / "agent_action.csv") == []
     assert (out / "action_policy.csv").read_text(encoding="utf-8").splitlines() == \
         ["action_kind,max_reply_hours,min_confidence,needs_confirm"]
+
+
+def test_no_password_is_sent_to_a_server_that_offers_no_tls():
+    # a real dovecot with TLS switched off (no STARTTLS, as a stripping relay would show it):
+    # the reader refuses before LOGIN, and the server saw no authentication at all
+    from verdicts.errors import InputError
+
+    why = imap_server.available()
+    if why:
+        pytest.fail(why)
+    with imap_server.dovecot({USER: PASSWORD}, tls=False) as server:
+        with pytest.raises(InputError) as refused:
+            read_imap(server.url(USER), PASSWORD, timeout=20)
+        log = (server.config.parent / "dovecot.log").read_text(errors="replace")
+    said = str(refused.value)
+    assert "STARTTLS" in said and "imaps://" in said and PASSWORD not in said
+    assert "Login: user=" not in log and "auth failed" not in log.lower()
+
+
+@pytest.mark.parametrize("url", ["imap://agent:hunter2@host/INBOX", "imap://agent:hunter2@host:port/INBOX",
+                                 "imap://agent:hunter2@/INBOX", "pop3://agent:hunter2@host/INBOX"])
+def test_a_password_in_the_address_is_never_repeated(url):
+    from verdicts.errors import InputError
+    from verdicts.mail.imap import parse_imap_url
+
+    with pytest.raises(InputError) as refused:
+        parse_imap_url(url)
+    assert "hunter2" not in str(refused.value) and "agent" in str(refused.value)
