@@ -8,6 +8,7 @@ compute verdicts.
 from __future__ import annotations
 
 import json
+import re
 from collections import OrderedDict
 from contextvars import ContextVar
 
@@ -319,19 +320,42 @@ def dumps_indented(obj) -> str:
     import orjson
 
     try:
-        return orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode("utf-8")
+        text = orjson.dumps(obj, option=orjson.OPT_INDENT_2).decode("utf-8")
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(obj, ensure_ascii=False, indent=2)
+        text = json.dumps(obj, ensure_ascii=False, indent=2)
+    return _UNSAFE_TEXT.sub(_escape_char, text) if _UNSAFE_TEXT.search(text) else text
+
+
+#: characters a JSON encoder leaves raw that a terminal, an editor or a code-review page
+#: acts on: DEL, the C1 controls and the bidirectional controls (U+202E turns what follows
+#: around).  JSON has them only inside strings, where they are written as ``\uXXXX``
+#: escapes instead: the same string to every JSON reader, nothing raw in the file.
+_UNSAFE_TEXT = re.compile("[\x7f\x80-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_UNSAFE_BYTES = re.compile(b"\x7f|\xc2[\x80-\x9f]|\xd8\x9c|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]")
+
+
+def _escape_char(m: re.Match) -> str:
+    return f"\\u{ord(m.group()):04x}"
+
+
+def _escape_bytes(m: re.Match) -> bytes:
+    return f"\\u{ord(m.group().decode('utf-8')):04x}".encode("ascii")
 
 
 def _encode(item) -> bytes:
     """One item as compact UTF-8 JSON: orjson (about six times the standard library's C
     encoder on cards), the standard library for what orjson refuses (integers beyond 64
-    bits, non-string keys), so any report the json module could write is written."""
+    bits, non-string keys), so any report the json module could write is written; the
+    characters of :data:`_UNSAFE_BYTES` as escapes.
+
+    >>> _encode({"title": "a" + chr(0x202E) + "b" + chr(0x1B)})
+    b'{"title":"a\\\\u202eb\\\\u001b"}'
+    """
     try:
-        return _orjson_dumps(item)
+        data = _orjson_dumps(item)
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = json.dumps(item, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    return _UNSAFE_BYTES.sub(_escape_bytes, data) if _UNSAFE_BYTES.search(data) else data
 
 
 def _orjson_dumps(item) -> bytes:
