@@ -20,6 +20,7 @@ from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 from verdicts.errors import InputError
+from verdicts.tables import os_reason
 from verdicts.korean import code, josa
 
 from .importer import Mail, mail_of
@@ -163,7 +164,13 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
     """
     src = parse_imap_url(source) if isinstance(source, str) else source
     where = src.where
-    context = ssl.create_default_context(cafile=cafile)
+    try:
+        context = ssl.create_default_context(cafile=cafile)
+    except ssl.SSLError as exc:  # a file that holds no certificate
+        raise InputError(f"{cafile}: CA 인증서 파일에서 인증서를 찾지 못했습니다 ({_said(exc)}). "
+                         "서버 인증서를 발급한 CA의 PEM 파일을 주세요.") from None
+    except OSError as exc:  # a missing or unreadable file
+        raise InputError(f"{cafile}: CA 인증서 파일을 읽지 못했습니다 ({os_reason(exc)}).") from None
     try:
         conn = (imaplib.IMAP4_SSL(src.host, src.port, ssl_context=context, timeout=timeout) if src.tls
                 else imaplib.IMAP4(src.host, src.port, timeout=timeout))

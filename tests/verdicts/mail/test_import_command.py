@@ -227,3 +227,15 @@ def test_a_password_in_the_address_is_never_repeated(url):
     with pytest.raises(InputError) as refused:
         parse_imap_url(url)
     assert "hunter2" not in str(refused.value) and "agent" in str(refused.value)
+
+
+@pytest.mark.parametrize("content", [None, b"not a certificate\n"])
+def test_a_missing_or_broken_ca_file_is_named_not_a_traceback(tmp_path, content):
+    from verdicts.errors import InputError
+
+    cafile = tmp_path / "ca.pem"
+    if content is not None:
+        cafile.write_bytes(content)
+    with pytest.raises(InputError) as refused:
+        read_imap("imap://agent@127.0.0.1:9/INBOX", "x", cafile=str(cafile))
+    assert str(cafile) in str(refused.value) and "CA" in str(refused.value)
