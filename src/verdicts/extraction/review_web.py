@@ -279,12 +279,13 @@ def review_routes(store: ReviewStore) -> list[Any]:
 
     return [
         Route("/review", queue, methods=["GET"]),
-        Route("/review/run/{run_id}", run, methods=["GET"]),
-        Route("/review/cell/{item_key}", cell, methods=["GET"]),
+        # (ids may hold any character, a slash too: the path convertor takes the rest)
+        Route("/review/run/{run_id:path}", run, methods=["GET"]),
+        Route("/review/cell/{item_key:path}", cell, methods=["GET"]),
         Route("/review/decide", decide, methods=["POST"]),
-        Route("/review/reload/{item_key}", reload, methods=["POST"]),
+        Route("/review/reload/{item_key:path}", reload, methods=["POST"]),
         Route("/review/sample", sample, methods=["POST"]),
-        Route("/review/export/{run_id}.{form:str}", export, methods=["GET"]),
+        Route("/review/export/{run_id:path}.{form:str}", export, methods=["GET"]),
         Route("/review/stats", stats, methods=["GET"]),
     ]
 

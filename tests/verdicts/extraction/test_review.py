@@ -210,3 +210,31 @@ def test_the_kits_report_screen_is_served_beside_the_queue(tmp_path):
         assert status == 200 and "R-20931:biz_reg_no" in page and "원문 값과 다름" in page
         status, page = _get(base + "/")
         assert status == 200 and "/review" in page
+
+
+def test_ids_with_a_slash_can_be_opened_decided_and_exported(tmp_path):
+    # a run id holding "/" (and so every cell key of it): every page of the queue opens
+    import csv
+
+    from .conftest import read_example
+
+    tables = read_example()
+    for rows in tables.values():
+        for row in rows:
+            for key in ("run_id", "item_key"):
+                if key in row and row[key]:
+                    row[key] = row[key].replace("R-20931", "R/20931")
+    for name, rows in tables.items():
+        with open(tmp_path / f"{name}.csv", "w", newline="", encoding="utf-8") as f:
+            w = csv.DictWriter(f, list(rows[0]), delimiter="\t" if name == "source_pages" else ",", lineterminator="\n")
+            w.writeheader()
+            w.writerows(rows)
+    with reviewing(tmp_path / "review.sqlite3", tmp_path) as base:
+        status, page = _get(base + "/review/run/" + urllib.parse.quote("R/20931"))
+        assert status == 200 and "R/20931:biz_reg_no" in page
+        status, page = _get(base + "/review/cell/" + urllib.parse.quote("R/20931:biz_reg_no"))
+        assert status == 200 and "biz_reg_no" in page
+        status, _, _ = _post(base + "/review/decide", item_key="R/20931:biz_reg_no", action="approve", reviewer="김검토", seen="0")
+        assert status == 200
+        status, text = _get(base + "/review/export/" + urllib.parse.quote("R/20931") + ".json")
+        assert status == 200 and any(r["field_name"] == "biz_reg_no" for r in json.loads(text))
