@@ -22,6 +22,7 @@ from urllib.parse import unquote, urlsplit
 from verdicts.errors import InputError
 from verdicts.tables import os_reason
 from verdicts.korean import code, josa
+from verdicts.safe_text import clean
 
 from .importer import Mail, mail_of
 
@@ -105,7 +106,13 @@ def parse_imap_url(url: str) -> ImapSource:
 
 
 def _said(exc: BaseException) -> str:
-    """What went wrong, as the server or the TLS layer put it (no final full stop)."""
+    """What went wrong, as the server or the TLS layer put it (no final full stop), with
+    every control character visible (:func:`verdicts.safe_text.clean`): a server's reply
+    never reaches the terminal raw.
+
+    >>> print(_said(imaplib.IMAP4.error(b"\\x1b]0;pwned\\x07 NO [AUTHENTICATIONFAILED]\\x1b[2J")))
+    \\x1b]0;pwned\\x07 NO [AUTHENTICATIONFAILED]\\x1b[2J
+    """
     if isinstance(exc, ssl.SSLError):
         text = getattr(exc, "verify_message", None) or exc.reason or str(exc)
     elif isinstance(exc, OSError) and exc.strerror:
@@ -114,7 +121,7 @@ def _said(exc: BaseException) -> str:
         text = exc.args[0] if exc.args else str(exc)
     if isinstance(text, bytes):
         text = text.decode("utf-8", "replace")
-    return str(text).strip().rstrip(".") or type(exc).__name__
+    return clean(str(text).strip().rstrip(".")) or type(exc).__name__
 
 
 def folder_name(name: str) -> str:
@@ -199,7 +206,8 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
                              f"(서버 답: {_said(exc)}).") from None
         status, selected = conn.select(folder_name(src.folder), readonly=True)
         if status != "OK":
-            said = (selected[0].decode("utf-8", "replace") if selected and isinstance(selected[0], bytes) else str(selected)).strip().rstrip(".")
+            said = clean((selected[0].decode("utf-8", "replace") if selected and isinstance(selected[0], bytes)
+                          else str(selected)).strip().rstrip("."))
             raise InputError(f"{where}: {josa(code(src.folder), '이라/라')}는 폴더를 열지 못했습니다 (서버 답: {said}).")
         # imaplib leaves out a None argument (here: no charset); typeshed takes str only
         status, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]
