@@ -36,15 +36,24 @@ class CheckContext:
     #: facts of this context's cards (never shared)
     _own: dict[str, Any] = field(default_factory=dict, repr=False)
 
+    def rows_graph(self):
+        """The graph made again from the rows (:func:`_rows_graph`), once for both searches."""
+        if "rows_graph" not in self._cache:
+            self._cache["rows_graph"] = _rows_graph(self.scenario)
+        return self._cache["rows_graph"]
+
     def reached(self) -> set[str]:
         if "reached" not in self._cache:
-            self._cache["reached"] = _from_rows(self.scenario, [s.scene_id for s in self.scenario.scenes.values() if s.is_entry])
+            import networkx as nx
+
+            self._cache["reached"] = nx.descendants(self.rows_graph(), _ENTRIES) - {_ENDINGS}
         return self._cache["reached"]
 
     def to_ending(self) -> set[str]:
         if "ending" not in self._cache:
-            self._cache["ending"] = _from_rows(self.scenario, [s.scene_id for s in self.scenario.scenes.values() if s.is_ending],
-                                               backwards=True)
+            import networkx as nx
+
+            self._cache["ending"] = nx.ancestors(self.rows_graph(), _ENDINGS) - {_ENTRIES}
         return self._cache["ending"]
 
     def verdicts(self) -> list[Any]:
@@ -148,21 +157,25 @@ class RowsByLine:
         return hit if type(hit) is list else [hit]
 
 
-def _from_rows(scenario, starts: list[str], backwards: bool = False) -> set[str]:
-    """``starts`` and every scene after one of them (before, ``backwards``), on a graph
-    made again from the rows — not the analysis's graph nor its walk: one
-    :func:`networkx.descendants` from a root joined to every start."""
+#: the two extra nodes of :func:`_rows_graph`: one before every entry, one after every ending
+_ENTRIES, _ENDINGS = object(), object()
+
+
+def _rows_graph(scenario):
+    """The scenario's graph made again from the rows — not the analysis's graph nor its
+    walk — with :data:`_ENTRIES` joined to every entry and every ending joined to
+    :data:`_ENDINGS`, so that the scenes reached are one :func:`networkx.descendants`
+    and the scenes reaching an ending one :func:`networkx.ancestors`."""
     import networkx as nx
 
     scenes = scenario.scenes
-    root = object()
     g = nx.DiGraph()
-    g.add_node(root)
+    g.add_nodes_from((_ENTRIES, _ENDINGS))
     g.add_nodes_from(scenes)
-    pairs = ((b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes)
-    g.add_edges_from(((t, f) for f, t in pairs) if backwards else pairs)
-    g.add_edges_from((root, s) for s in starts)
-    return nx.descendants(g, root)
+    g.add_edges_from((b.from_scene, b.to_scene) for b in scenario.branches if b.from_scene in scenes and b.to_scene in scenes)
+    g.add_edges_from((_ENTRIES, s.scene_id) for s in scenes.values() if s.is_entry)
+    g.add_edges_from((s.scene_id, _ENDINGS) for s in scenes.values() if s.is_ending)
+    return g
 
 
 CHECKS: CheckRegistry[CheckContext] = CheckRegistry()

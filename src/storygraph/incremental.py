@@ -269,11 +269,11 @@ def _mended_facts(shared: dict, changes) -> dict:
     ends = any((o.from_scene, o.to_scene) != (n.from_scene, n.to_scene) for o, n in changes.branches)
     marks = any((o.is_entry, o.is_ending) != (n.is_entry, n.is_ending) for o, n in changes.scenes.values())
     if ends:
-        for key in ("adj", "reached", "ending", "by_scene", "to_scene"):
+        for key in ("rows_graph", "reached", "ending", "by_scene", "to_scene"):
             shared.pop(key, None)
-    elif marks:
-        shared.pop("reached", None)
-        shared.pop("ending", None)
+    elif marks:  # (the rows graph joins the entries and the endings to its two extra nodes)
+        for key in ("rows_graph", "reached", "ending"):
+            shared.pop(key, None)
     by_scene = shared.get("by_scene")
     if by_scene is not None and changes.branches:
         by_scene = shared["by_scene"] = dict(by_scene)
