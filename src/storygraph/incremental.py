@@ -478,7 +478,7 @@ class IncrementalLint(StorygraphDomain):
         """The report of the last :meth:`lint` in ``format`` as UTF-8 pieces, the same
         bytes as its reporter writes; the JSON and text lines of kept cards are not made
         again (a report with an accepted card is written by the reporter)."""
-        from verdicts.report import ITEM_SEPARATOR, card_text, encode_items, iter_json_bytes, iter_text_bytes
+        from verdicts.report import ITEM_SEPARATOR, card_text, encode_items, iter_json_bytes, iter_text_bytes, text_keys
         from verdicts.reporters import REPORTERS
 
         # (the report of the last lint with no card accepted holds the cards of its runs)
@@ -509,9 +509,8 @@ class IncrementalLint(StorygraphDomain):
                     if m.text is None:
                         m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
                                            fix=c.data.get("fix")).encode("utf-8")
-                    lines.setdefault((c.verdict, False), []).append(m.text)
-                    if c.hedge and c.verdict in DOMAIN.passing_verdicts:
-                        lines.setdefault((c.verdict, True), []).append(m.text)
+                    for key in text_keys(DOMAIN, c.data):
+                        lines.setdefault(key, []).append(m.text)
                 chunk.text = {k: (len(texts), b"".join(texts)) for k, texts in lines.items()}
             for k, (n, text) in chunk.text.items():
                 count, parts = groups.get(k, (0, []))

@@ -471,9 +471,17 @@ def _scene_hedges(ctx: "CardBuilder", scene: Scene, draft: Draft) -> None:
         # out to an ending): say that first
         blocked = live.ending_only_through.get(scene.scene_id)
         if dead:
-            draft.summary = T.undone(why=T.undone_reached_only_dead(branches=sorted(set(dead))), summary=draft.summary)
+            _undo(draft, "reached-only-through-dead-branch", T.undone_reached_only_dead(branches=sorted(set(dead))))
         elif blocked:
-            draft.summary = T.undone(why=T.undone_ending_only_dead(branches=sorted(set(blocked))), summary=draft.summary)
+            _undo(draft, "ending-only-through-dead-branch", T.undone_ending_only_dead(branches=sorted(set(blocked))))
+
+
+def _undo(draft: Draft, code: str, why: str) -> None:
+    """A passing card that real readers do not bear out: the reason first in its summary,
+    and the card marked :data:`~verdicts.model.UNDONE` (listed among the problems)."""
+    assert draft.summary is not None
+    draft.summary = T.undone(why=why, summary=draft.summary)
+    draft.undone = {"code": code, "reason": T.undone_reason(why)}
 
 
 def _branch_lead(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
@@ -503,8 +511,10 @@ def _branch_hedges(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
         own = None  # "it never fires" would rest on a range an opaque effect may break
     if own is not None and draft.decision.verdict == REACHED_AND_ENDS and draft.summary:
         # the branch never fires: its path exists only on paper
-        why = T.undone_unsatisfiable() if own.unsatisfiable else T.undone_never_fires()
-        draft.summary = T.undone(why=why, summary=draft.summary)
+        if own.unsatisfiable:
+            _undo(draft, "unsatisfiable-condition", T.undone_unsatisfiable())
+        else:
+            _undo(draft, "never-fires", T.undone_never_fires())
     if own is not None:
         if own.unsatisfiable:
             draft.hedge(T.hedge_unsatisfiable(condition=ctx.cond(branch), first=own.previous is None))

@@ -435,6 +435,16 @@ def undone(*, why: str, summary: str) -> str:
     return f"{why}지만, 표의 길만 따지면 {summary}"
 
 
+def undone_reason(why: str) -> str:
+    """``why`` of :func:`undone` as a sentence of its own (the card's ``undone`` reason):
+    ``…닿지 못하`` → ``…닿지 못합니다.``, ``…걸리지 않`` → ``…걸리지 않습니다.``"""
+    if why.endswith("하"):
+        return why[:-1] + "합니다."
+    if why.endswith("않"):
+        return why + "습니다."
+    raise ValueError(f"an undone clause ends in 하 or 않: {why!r}")
+
+
 def undone_reached_only_dead(*, branches: Sequence[str]) -> str:
     return f"한 번도 걸리지 않는 {branches_(branches, '을/를')} 거쳐야만 들어오는 곳이라 실제 독자는 여기 닿지 못하"
 

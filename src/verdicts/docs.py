@@ -71,7 +71,13 @@ def explainable_names(domain) -> list[str]:
                 names.append(n)
     names += [k.code for k in domain.finding_kinds]
     names += [c.id for c in _checks(domain)] + [SCHEMA_ID, WITHHELD, WITHHELD_CODE]
+    if getattr(domain, "undone_doc", None):
+        names += [domain.undone_group, UNDONE_CODE]
     return names
+
+
+#: the stable name of a domain's undone group (``explain undone``)
+UNDONE_CODE = "undone"
 
 
 #: the schema check every domain shows beside its own (its id, description and doc)
@@ -128,6 +134,9 @@ def explain_text(domain, name: str) -> str | None:
         if name in (WITHHELD, WITHHELD_CODE):
             title = f"{WITHHELD} · {WITHHELD_CODE}"
             return "\n".join([title, "=" * len(title), _one_line(WITHHELD_DOC), ""])
+        if getattr(domain, "undone_doc", None) and name in (domain.undone_group, UNDONE_CODE):
+            title = f"{domain.undone_group} · {UNDONE_CODE}"
+            return "\n".join([title, "=" * len(title), _one_line(domain.undone_doc), ""])
         for check in _checks(domain):
             if check.id.lower() == name.lower():
                 title = f"{check.id} · {check.description}"
@@ -150,6 +159,8 @@ def explain_index(domain) -> list[tuple[str, list[tuple[str, str]]]]:
         where = f" [{domain.kind_labels.get(rule.kind, rule.kind)}]" if rule.kind and len(domain.books) > 1 else ""
         verdicts.append((f"{rule.verdict}{cause} · {rule.code}{where}", gist(rule.doc)))
     verdicts.append((f"{WITHHELD} · {WITHHELD_CODE}", "판정이 읽지 못한 부분에 달려 있어 내리지 않은 카드와 발견입니다."))
+    if getattr(domain, "undone_doc", None):
+        verdicts.append((f"{domain.undone_group} · {UNDONE_CODE}", domain.undone_head))
     groups = [("판정 (한국어 이름이나 코드)", verdicts)]
     if domain.finding_kinds:
         groups.append(("린트 발견", [(f"{k.code} · {k.title}", gist(k.doc)) for k in domain.finding_kinds]))
@@ -206,6 +217,8 @@ def render_domain_docs(domain) -> str:
             for name in SECTIONS:
                 out += [f"**{name}.** {sections.get(name, '')}", ""]
     out += [f"## {WITHHELD} · `{WITHHELD_CODE}`", "", _one_line(WITHHELD_DOC), ""]
+    if getattr(domain, "undone_doc", None):
+        out += [f"## {domain.undone_group} · `{UNDONE_CODE}`", "", _one_line(domain.undone_doc), ""]
     if domain.finding_kinds:
         out += ["## 린트 발견", "",
                 f"판정과 따로 알리는 발견입니다. 발견마다 바뀌지 않는 코드가 있어 "

@@ -57,6 +57,12 @@ class Domain(ABC):
     verdicts: tuple[str, ...]
     #: verdicts that are not findings (a run with only these exits 0)
     passing_verdicts: frozenset[str]
+    #: the group, among the problems of every first view, of the passing cards that no
+    #: real use bears out (:data:`~verdicts.model.UNDONE`), and the sentence heading it
+    undone_group: str = "통과지만 실제로는 막힘"
+    undone_head: str = "판정은 통과지만 실제로는 그대로 이루어지지 않는 대상입니다."
+    #: what ``explain`` and the docs page say of that group (none: the domain has none)
+    undone_doc: str | None = None
     #: the rule books (one per kind of target), in order: the rules' docstrings are the docs
     books: tuple[RuleBook, ...] = ()
     #: the lint findings a domain reports beside its cards (each with ``code``, ``title``, ``doc``)

@@ -168,15 +168,17 @@ class Decision(Frozen):
 class Draft:
     """A card being written by its rule: evidence items (schema-shaped dicts), hedge
     clauses, the summary.  ``decision`` tells the rule whether it stopped on a missing
-    value."""
+    value.  ``undone`` (``{"code", "reason"}``) marks a passing verdict that no real use
+    bears out (:data:`verdicts.model.UNDONE`)."""
 
-    __slots__ = ("decision", "evidence", "hedges", "summary")
+    __slots__ = ("decision", "evidence", "hedges", "summary", "undone")
 
     def __init__(self, decision: Decision):
         self.decision = decision
         self.evidence: list[dict[str, Any]] = []
         self.hedges: list[Clause] = []
         self.summary: str | None = None
+        self.undone: dict[str, str] | None = None
 
     @property
     def missing(self) -> tuple[str, ...]:
@@ -263,6 +265,8 @@ class RuleBook(Generic[C, T]):
         data["evidence"] = draft.evidence
         data["summary"] = draft.summary
         data["hedge"] = join_clauses(draft.hedges) if draft.hedges else None
+        if draft.undone is not None:
+            data["undone"] = draft.undone
         return data
 
     def _withheld(self, ctx: C, item: T, decision: Decision, w: Withhold, values: Mapping[str, Any]) -> dict[str, Any]:

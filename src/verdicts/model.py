@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 __all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
-           "WITHHELD", "WITHHELD_KEY", "label_of", "withheld_record"]
+           "WITHHELD", "WITHHELD_KEY", "UNDONE", "label_of", "group_of", "withheld_record"]
 
 #: the group of the cards whose verdict was withheld (no verdict label: the verdict
 #: depends on something the tool could not read exactly), on every screen and in the
@@ -36,6 +36,28 @@ def label_of(card: Any) -> str:
     """The label a card is shown and grouped under: its verdict, or :data:`WITHHELD`."""
     verdict = card.verdict
     return WITHHELD if verdict is None and card.withheld is not None else verdict
+
+
+#: the field of a card whose passing verdict holds on the input's own terms but that
+#: the domain knows no real use bears out (storygraph: a scene the tables' paths reach
+#: that no real reader gets to, because the only way in is a branch that never fires).
+#: Its value is ``{"code": …, "reason": one polite sentence}``; the verdict label stays
+#: the seed's, and every first view shows the card among the problems, in the domain's
+#: :attr:`~verdicts.domain.Domain.undone_group`, and counts it as one.
+UNDONE = "undone"
+
+
+def group_of(card: Any, passing: "frozenset[str] | set[str]", undone_group: str) -> str:
+    """The group a card is listed under in a first view: :func:`label_of`, except a
+    passing card that is :data:`UNDONE`, which is listed under ``undone_group``.
+    ``card`` is a :class:`Card` or its JSON dict."""
+    if isinstance(card, dict):
+        verdict = card.get("verdict")
+        if verdict is None and card.get("withheld") is not None:
+            return WITHHELD
+        return undone_group if verdict in passing and card.get(UNDONE) else str(verdict)
+    label = label_of(card)
+    return undone_group if label in passing and card.data.get(UNDONE) else label
 
 
 #: the records below are frozen dataclasses, not pydantic models: every run makes

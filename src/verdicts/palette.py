@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable, TypeVar
 
-__all__ = ["PASSING", "FINDINGS", "UNJUDGED", "verdict_colours", "verdict_marks"]
+__all__ = ["PASSING", "FINDINGS", "UNJUDGED", "UNDONE_LOOK", "UNDONE_MARK", "verdict_colours", "verdict_marks"]
 
 _T = TypeVar("_T")
 
@@ -30,6 +30,10 @@ FINDINGS = (
 )
 #: (fill, stroke) for a target that has no card (its verdict was withheld)
 UNJUDGED = ("#f2f2f2", "#666666")
+#: (fill, stroke) and mark of a passing card that no real use bears out (listed among
+#: the problems under its own verdict label: the mark tells it from a real pass)
+UNDONE_LOOK = ("#fff4e0", "#8a4b00")
+UNDONE_MARK = ("⚠", "dashed")
 #: the mark and border of a withheld card (grey, with UNJUDGED's colours: neither a problem nor a pass)
 WITHHELD_MARK = ("?", "dotted")
 

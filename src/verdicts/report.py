@@ -15,14 +15,14 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
 
 
-from .model import WITHHELD, Card, Report, label_of
+from .model import UNDONE, WITHHELD, Card, Report, group_of, label_of
 from .safe_text import clean, continuation
 
 if TYPE_CHECKING:
     from .domain import Domain
 
 
-__all__ = ["group_by_verdict", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line"]
+__all__ = ["group_by_verdict", "first_view_groups", "text_keys", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -38,6 +38,30 @@ def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDic
     for card in cards:
         groups.setdefault(label_of(card), []).append(card)
     return groups
+
+
+def first_view_groups(cards: Iterable[Card], domain: Domain) -> "OrderedDict[str, list[Card]]":
+    """The groups every first view lists (text and screen): :func:`group_by_verdict`,
+    with the passing cards that no real use bears out (:data:`~verdicts.model.UNDONE`)
+    taken out into the domain's ``undone_group``, one of the problems."""
+    groups = group_by_verdict(cards, domain.verdicts)
+    undone = [c for v in domain.passing_verdicts for c in groups.get(v, ()) if c.data.get(UNDONE)]
+    if undone:
+        for v in domain.passing_verdicts:
+            if v in groups:
+                groups[v] = [c for c in groups[v] if not c.data.get(UNDONE)]
+        groups[domain.undone_group] = undone
+    return groups
+
+
+def text_keys(domain: Domain, card: dict) -> "list[tuple[str, bool]]":
+    """Where a writer of the text report files a card's lines (``card`` as JSON): under
+    its first-view group (:func:`verdicts.model.group_of`) as ``(group, False)``, and,
+    for a passing card with a hedge (listed without ``--all``), again as ``(group, True)``."""
+    group = group_of(card, domain.passing_verdicts, domain.undone_group)
+    if card.get("hedge") and group in domain.passing_verdicts:
+        return [(group, False), (group, True)]
+    return [(group, False)]
 
 
 #: the head of the withheld group in the text report
@@ -167,11 +191,13 @@ def _check_lines(report: Report, judged: int) -> list[str]:
     return lines + [""]
 
 
-def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str]) -> str:
-    """The closing line: what needs looking at, what was withheld, then what passed."""
+def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str], undone_group: str | None = None) -> str:
+    """The closing line: what needs looking at (the passing cards no real use bears out
+    among them, said apart), what was withheld, then what passed."""
     problems = sum(n for v, n in counts.items() if v not in passing and v != WITHHELD)
     held = counts.get(WITHHELD, 0) + sum(1 for f in report.findings if getattr(f, "withheld", None))
-    parts = [f"문제 {problems:,}건"]
+    undone = counts.get(undone_group, 0) if undone_group else 0
+    parts = [f"문제 {problems:,}건" + (f"({undone_group} {undone:,}건 포함)" if undone else "")]
     if held:
         parts.append(f"{WITHHELD} {held:,}건")
     if report.issues:
@@ -207,7 +233,7 @@ def render_text(report: Report, domain: Domain) -> str:
     undo the verdict, as the screen shows them above the fold), and one closing summary
     line.  Written by :func:`iter_text_bytes`, the one text writer, with each verdict's
     card lines (in subgroups where the domain has them) made here."""
-    groups = group_by_verdict(report.cards, domain.verdicts)
+    groups = first_view_groups(report.cards, domain)
 
     def lines_of(verdict: str, cards: list[Card]) -> list[bytes]:
         parts = []
@@ -248,6 +274,8 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
             continue
         if verdict == WITHHELD:
             yield f"■ {verdict} ({count + len(held_findings):,}) — {WITHHELD_HEAD}\n".encode("utf-8")
+        elif verdict == domain.undone_group and verdict not in domain.verdicts:
+            yield f"■ {verdict} ({count:,}) — {domain.undone_head}\n".encode("utf-8")
         else:
             yield f"■ {verdict} ({count:,})\n".encode("utf-8")
         for blob in blobs:
@@ -264,7 +292,7 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
         yield (_passing_head(verdict, count, full, n_hedged) + "\n").encode("utf-8")
         for blob in blobs if full else hedged_blobs:
             yield from _blob_pieces(blob)
-    yield ("\n" + _summary_line(report, {v: c for v, (c, _) in groups.items()}, passing) + "\n").encode("utf-8")
+    yield ("\n" + _summary_line(report, {v: c for v, (c, _) in groups.items()}, passing, domain.undone_group) + "\n").encode("utf-8")
 
 
 def render_json(report: Report, domain: Domain | None) -> str:

@@ -38,9 +38,9 @@ from .errors import InputError
 from .grading import sha256_of
 from .model import WITHHELD, Card, Evidence, Report, card_field_names, label_of
 from .korean import code
-from .palette import UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
+from .palette import UNDONE_LOOK, UNDONE_MARK, UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
 from .safe_text import clean
-from .report import group_by_verdict
+from .report import first_view_groups
 
 if TYPE_CHECKING:
     from .domain import Domain
@@ -326,15 +326,18 @@ def _fix_line(fix: dict[str, Any] | None) -> str:
 _MARKS: dict[str, tuple[str, str]] = {}
 
 
-def _badge(verdict: str, colours: dict[str, tuple[str, str]]) -> str:
-    """A verdict's badge: its colours, and its own mark and border style (never colour alone)."""
-    fill, stroke = colours.get(verdict, UNJUDGED)
-    mark, border = _MARKS.get(verdict, ("?", "solid"))
+def _badge(verdict: str, colours: dict[str, tuple[str, str]], look: str | None = None) -> str:
+    """A verdict's badge: its colours, and its own mark and border style (never colour
+    alone); ``look`` names another group whose colours and mark it wears (a passing
+    verdict no real use bears out wears those of the domain's undone group)."""
+    fill, stroke = colours.get(look or verdict, UNJUDGED)
+    mark, border = _MARKS.get(look or verdict, ("?", "solid"))
     return (f'<span class="badge" style="background:{fill};color:{stroke};border-color:{stroke};border-style:{border}">'
             f'<span class="mark" aria-hidden="true">{mark}</span> {escape(verdict)}</span>')
 
 
-def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extras: ScreenExtras, undone: bool = False) -> str:
+def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extras: ScreenExtras, undone: bool = False,
+              look: str | None = None) -> str:
     label = label_of(card)
     fill, stroke = colours.get(label, UNJUDGED)
     accepted = getattr(card, "accepted", None)
@@ -348,7 +351,7 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
               if target else "")
     return (
         f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(label)}"{" data-undone" if undone else ""}>'
-        f'<summary>{_badge(label, colours)}'
+        f'<summary>{_badge(label, colours, look)}'
         f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}{inline}</summary>'
         f'<div class="card-body">{fix}{locate}{_card_fields(card)}{_figure(extras.figures.get(card.key))}'
         f'{_evidence_table(card.evidence)}{_context_table(extras.context.get(card.key))}</div></details></li>'
@@ -360,7 +363,7 @@ def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]],
     verdicts, their rows folded — except a passing card whose hedge undoes it, which is
     shown, marked, above the fold."""
     index = {id(c): i for i, c in enumerate(report.cards)}
-    groups = list(enumerate(group_by_verdict(report.cards, domain.verdicts).items()))
+    groups = list(enumerate(first_view_groups(report.cards, domain).items()))
     passing = domain.passing_verdicts
     problems = [g for g in groups if g[1][0] not in passing and g[1][0] != WITHHELD]
     held = [g for g in groups if g[1][0] == WITHHELD]
@@ -384,6 +387,9 @@ def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]],
                 + "".join(_card_row(c, index[id(c)], colours, extras) for c in cs) + "</ul></section>"
                 for sub, cs in parts.items()
             )
+        elif verdict == domain.undone_group and verdict not in domain.verdicts:
+            body = (f'<p class="group-head">{escape(domain.undone_head)}</p><ul class="rows">'
+                    + "".join(_card_row(c, index[id(c)], colours, extras, look=verdict) for c in rest) + "</ul>")
         else:
             body = '<ul class="rows">' + "".join(_card_row(c, index[id(c)], colours, extras) for c in rest) + "</ul>"
         if is_passing and cards:
@@ -421,7 +427,7 @@ def _card_list_panels(report: Report, extras: ScreenExtras) -> str:
 
 def _summary_chips(report: Report, domain: Domain, colours: dict[str, tuple[str, str]]) -> str:
     chips = []
-    for gi, (verdict, cards) in enumerate(group_by_verdict(report.cards, domain.verdicts).items()):
+    for gi, (verdict, cards) in enumerate(first_view_groups(report.cards, domain).items()):
         fill, stroke = colours.get(verdict, UNJUDGED)
         mark, border = _MARKS.get(verdict, ("?", "solid"))
         chips.append(f'<a class="chip" href="#group-{gi}" style="background:{fill};color:{stroke};border-color:{stroke};border-style:{border}">'
@@ -434,11 +440,13 @@ def _summary_chips(report: Report, domain: Domain, colours: dict[str, tuple[str,
 def _strip(report: Report, domain: Domain, extras: ScreenExtras) -> str:
     """One line on top: the file, then how many problems, input issues and findings,
     then what passed."""
-    groups = group_by_verdict(report.cards, domain.verdicts)
+    groups = first_view_groups(report.cards, domain)
     problems = sum(len(c) for v, c in groups.items() if v not in domain.passing_verdicts and v != WITHHELD)
     files = sorted({s.file for s in report.sources})
     name = ", ".join(files) if len(files) <= 2 else f"{files[0]} 외 {len(files) - 1}개"
-    parts = [f'<b class="n-problems">문제 {problems:,}건</b>', f'<a href="#issues">입력 문제 {len(report.issues):,}건</a>',
+    undone = len(groups.get(domain.undone_group, ())) if domain.undone_group not in domain.verdicts else 0
+    among = f"({escape(domain.undone_group)} {undone:,}건 포함)" if undone else ""
+    parts = [f'<b class="n-problems">문제 {problems:,}건{among}</b>', f'<a href="#issues">입력 문제 {len(report.issues):,}건</a>',
              f'<a href="#findings">린트 발견 {len(report.findings):,}건</a>']
     if groups.get(WITHHELD):
         parts.append(f'<a href="#group-{list(groups).index(WITHHELD)}">{WITHHELD} {len(groups[WITHHELD]):,}건</a>')
@@ -625,6 +633,8 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
     _MARKS.clear()
     _MARKS.update(verdict_marks(domain.verdicts, domain.passing_verdicts))
     _MARKS[WITHHELD] = WITHHELD_MARK
+    _MARKS[domain.undone_group] = UNDONE_MARK
+    colours.setdefault(domain.undone_group, UNDONE_LOOK)
     notes = extras.notes if extras.notes is not None else getattr(domain, "notes", None)
     css = _asset("screen.css").replace("/*FONT_STACK*/", FONT_STACK)
     script = _asset("screen.js")

@@ -101,7 +101,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
     from .checks import merge_split, run_checks_part, split_checks
     from .parallel import MAX_TASKS, fork_tasks
-    from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, write_items
+    from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, text_keys, write_items
     from .schema import card_validator, schema_result
 
     if format in ("sarif", "github"):
@@ -167,9 +167,8 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
                 label = WITHHELD if c.get("withheld") is not None else c["verdict"]
                 text = card_text(label, str(c[key_field]), c["summary"], c.get("hedge"),
                                  place=domain.card_place(c), fix=c.get("fix"))
-                lines.setdefault((label, False), []).append(text)
-                if c.get("hedge") and c["verdict"] in domain.passing_verdicts:
-                    lines.setdefault((c["verdict"], True), []).append(text)
+                for key in text_keys(domain, c):
+                    lines.setdefault(key, []).append(text)
             written = {}
             for part, texts in lines.items():
                 offset = f.tell()

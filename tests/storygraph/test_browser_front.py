@@ -52,19 +52,25 @@ def test_problems_first_strip_folded_passing_and_marked_hedges(page, report_file
     strip = page.locator("#summary-strip")
     assert strip.is_visible()
     text = strip.inner_text()
-    assert "scenario.csv" in text and "문제 19건" in text and "입력 문제 0건" in text and "린트 발견 13건" in text and "끝까지 닿음 59건" in text
+    assert ("scenario.csv" in text and "문제 27건(표로만 닿음 8건 포함)" in text and "입력 문제 0건" in text
+            and "린트 발견 13건" in text and "끝까지 닿음 51건" in text)
     states = [g.get_attribute("data-state") for g in page.locator("section.group").all()]
-    assert states == ["problem"] * 4 + ["passing"]
+    assert states == ["problem"] * 5 + ["passing"]
     assert page.locator('section[data-state="problem"] details.card').first.locator("summary").is_visible()
     passing = page.locator('section[data-state="passing"]')
     assert passing.locator("details.fold").get_attribute("open") is None
     assert not passing.locator("details.fold details.card").first.locator("summary").is_visible()
-    # a green card whose hedge says no reader gets in: marked, readable without opening
-    undone = passing.locator("details.card[data-undone]")
-    assert undone.count() >= 2
-    for key in ("SC-12", "SC-28"):
-        row = passing.locator(f'details.card[data-undone][data-key="{key}"] summary')
-        assert row.is_visible() and "판정에 단서가 붙었습니다" in row.inner_text()
+    # a green card no real reader bears out: among the problems, its label the seed's, its own mark
+    undone = page.locator('section[data-verdict="표로만 닿음"]')
+    assert undone.get_attribute("data-state") == "problem"
+    assert "실제 독자는 지나가지 못하거나" in undone.inner_text()
+    for key in ("SC-12", "SC-28", "BR-14"):
+        row = undone.locator(f'details.card[data-key="{key}"] summary')
+        assert row.is_visible() and "끝까지 닿음" in row.inner_text() and "⚠" in row.inner_text()
+        assert passing.locator(f'details.card[data-key="{key}"]').count() == 0
+    # a caveat alone keeps its card a pass: marked, readable without opening
+    row = passing.locator('details.card[data-undone][data-key="SC-21"] summary')
+    assert row.is_visible() and "판정에 단서가 붙었습니다" in row.inner_text()
     # a card in the fold opens with its fold (a link from the diagram)
     key = passing.locator("details.fold details.card").first.get_attribute("id")
     page.goto(report_file.as_uri() + "#" + key)
@@ -87,7 +93,7 @@ def test_verdicts_differ_by_mark_and_border_not_colour_alone(page, report_file):
         mark = badge.locator(".mark").inner_text()
         border = badge.evaluate("b => getComputedStyle(b).borderTopStyle")
         seen[badge.inner_text()] = (mark, border)
-    assert len(seen) == 5 and len({m for m, _ in seen.values()}) == 5
+    assert len(seen) == 6 and len({m for m, _ in seen.values()}) == 6  # the five verdicts and 표로만 닿음
 
 
 @pytest.mark.parametrize("which", ["report_file", "broken_file"])

@@ -60,6 +60,8 @@ def test_explain_knows_every_verdict_label_code_and_finding():
             assert text and text.startswith(name), name
         elif name in ("판정 보류", "withheld"):
             assert text and text.startswith("판정 보류 · withheld"), name
+        elif name in ("표로만 닿음", "undone"):
+            assert text and text.startswith("표로만 닿음 · undone") and "`undone`" in text, name
         else:
             assert text and "잡는 것:" in text and "고치는 법:" in text, name
     assert explain_text("no-such-thing") is None

@@ -54,18 +54,33 @@ def test_verdicts_run_takes_all_too(cli):
     assert plain.stdout.count("배포 후보 · ") == hedged < 8 and full.stdout.count("배포 후보 · ") == 8
 
 
-def test_a_passing_card_whose_hedge_undoes_it_is_listed_without_all(cli):
-    """SC-12 and SC-28 reach an ending by the table but no reader gets there: their cards
-    pass, and their summary and hedge say so — the default report shows them under the
-    count, with their hedge (as the screen shows them above the fold)."""
+def test_a_passing_card_no_real_reader_bears_out_is_listed_among_the_problems(cli):
+    """SC-12 and SC-28 reach an ending by the table but no reader gets there, BR-14 and
+    BR-51 never fire: their verdict label stays the seed's 끝까지 닿음, but the first view
+    lists them among the problems, in a group of their own that says why, before the
+    findings and the passing group, and the summary counts them as problems."""
     out = cli("storygraph", "lint", LIGHTHOUSE).stdout
+    head = "■ 표로만 닿음 (8) — 표의 길로는 끝까지 닿지만 실제 독자는 지나가지 못하거나 끝까지 가지 못하는 장면과 분기입니다.\n"
+    assert head in out
+    group = out[out.index(head):out.index("\n\n", out.index(head))]
+    assert out.index(head) < out.index("■ 린트 발견") < out.index("■ 끝까지 닿음")
+    for target in ("SC-12", "SC-15", "SC-25", "SC-28", "BR-14", "BR-46", "BR-51", "BR-62"):
+        at = group.index(f"  끝까지 닿음 · {target}  ")  # the label stays the seed's
+        assert "표의 길만 따지면" in group[at:group.index("\n", at)]
+        assert group[group.index("\n", at) + 1:].startswith("    ↳ ")
     passing = out[out.index("■ 끝까지 닿음"):]
-    assert passing.startswith("■ 끝까지 닿음 (59) — 단서가 붙은 11건만 적습니다. 모두 보려면 --all을 붙이세요.\n")
-    for target in ("SC-12", "SC-28", "BR-14", "BR-51"):
-        at = passing.index(f"  끝까지 닿음 · {target}  ")
-        assert "표의 길만 따지면" in passing[at:passing.index("\n", at)]
-        assert passing[passing.index("\n", at) + 1:].startswith("    ↳ ")
+    assert passing.startswith("■ 끝까지 닿음 (51) — 단서가 붙은 3건만 적습니다. 모두 보려면 --all을 붙이세요.\n")
+    assert "끝까지 닿음 · SC-12 " not in passing and "끝까지 닿음 · SC-21 " in passing  # a caveat alone stays a pass
     assert "끝까지 닿음 · SC-01 " not in out  # a card without a hedge is counted only
+    assert out.rstrip().splitlines()[-1].startswith("요약: 문제 27건(표로만 닿음 8건 포함) · ")
+    # JSON keeps the seed's verdict and says why, machine-readably
+    cards = {c["target_no"]: c for c in json.loads(cli("storygraph", "lint", LIGHTHOUSE, "-f", "json").stdout)["cards"]}
+    assert cards["SC-12"]["verdict"] == "끝까지 닿음"
+    assert cards["SC-12"]["undone"] == {"code": "reached-only-through-dead-branch",
+                                        "reason": "한 번도 걸리지 않는 분기 `BR-14`를 거쳐야만 들어오는 곳이라 실제 독자는 여기 닿지 못합니다."}
+    assert cards["SC-28"]["undone"]["code"] == "ending-only-through-dead-branch"
+    assert cards["BR-14"]["undone"]["code"] == "never-fires" and cards["BR-51"]["undone"]["code"] == "unsatisfiable-condition"
+    assert "undone" not in cards["SC-21"] and "undone" not in cards["SC-01"]
 
 
 def test_a_header_only_input_shows_no_passed_check(cli, tmp_path):
