@@ -52,6 +52,7 @@ from verdicts.rounds import apply_migrations, schema_version_of
 
 from .domain import judge_batch
 from .rules import BOOK, CellFacts
+from .templates import q
 
 __all__ = ["ReviewStore", "ReviewError", "StaleDecision", "CellChanged", "Cell", "Decision", "MIGRATIONS", "ACTIONS",
            "BROKEN_VALUES", "ENV_VAR", "LEGACY", "STATES", "default_review_db", "percentile", "fingerprint", "changes"]
@@ -164,10 +165,11 @@ def fingerprint(ai_value: str | None, source_value: str | None, verdict: str | N
 
 
 def _shown(value: str | None) -> str:
-    """A value in a sentence about what changed: quoted, ``빈 값`` or ``없음``."""
+    """A value in a sentence about what changed: quoted on one line and cut short as the
+    cards quote values, ``빈 값`` or ``없음``."""
     if value is None:
         return "없음"
-    return "빈 값" if value == "" else code(value)
+    return "빈 값" if value == "" else q(value)
 
 
 def changes(before: dict[str, Any], after: dict[str, Any], *, source_known: bool = True) -> list[str]:
