@@ -142,6 +142,16 @@ class CheckContext:
     def pages(self, run: Any) -> dict[int, Row]:
         return self._built()["pages"].get(run, {})
 
+    def may_be_unread(self, run: Any, number: int) -> bool:
+        """Whether a ``source_pages`` row that was not read (set aside or rejected) may be
+        page ``number`` of ``run``: its run and its page number are those, or unreadable."""
+        t = self.tables.get("source_pages")
+        for row in t.rejected if t is not None else ():
+            other, page = row.values.get("run_id"), _page_number(row.values.get("page"))
+            if other in (None, run) and page in (None, number):
+                return True
+        return False
+
     def runs(self) -> list[str]:
         return self._built()["runs"]
 
@@ -222,7 +232,7 @@ class CheckContext:
         elif "source_pages" not in self.tables or not pages:
             c6 = None
         elif cited is None:
-            c6 = True
+            c6 = None if self.may_be_unread(card.get("run_id"), number) else True
         elif on_page is None:
             c6 = None
         else:
@@ -273,23 +283,32 @@ def fields_present(ctx: CheckContext):
 
 @CHECKS.register("3", "`evidence_page` 값이 1 이상이고 그 `run_id`의 `source_pages.page` 가운데 가장 큰 값 이하인지 확인합니다.")
 def page_in_range(ctx: CheckContext):
-    """가리킨 페이지(작업자 줄의 `evidence_page`와 카드가 인용한 모든 `evidence_page`)는 1부터 실행의 마지막
-    페이지까지의 정수여야 합니다. 빈 값은 여기서 보지 않습니다(근거 규칙이 판정합니다).
+    """이 검사는 작업자의 출력이 아니라 카드를 판정합니다. 카드가 인용한 페이지(`evidence_page`, 단서가 가리킨
+    `page`)는 1부터 실행의 마지막 페이지까지의 정수여야 합니다. 다만 작업자 줄이 가리킨 페이지가 실행에 없으면 그것은
+    입력 문제이므로, 카드가 그 페이지를 그대로 옮겨 인용하면서 거기에 기대지 않을 때(원문 값이 비어 있고 판정이 원문
+    값과 다름이나 원문과 맞음이 아닐 때)는 통과합니다. 빈 값은 여기서 보지 않습니다(근거 규칙이 판정합니다).
     """
     failed = []
     for c in ctx.cards:
-        last = max(ctx.pages(c.get("run_id")), default=0)
+        pages = ctx.pages(c.get("run_id"))
+        last = max(pages, default=0)
         row = ctx.output_row(c)
-        cited = [e.get("value") for e in c.get("evidence") or () if isinstance(e, dict) and e.get("field") == "evidence_page"]
-        if row is not None and "value" not in row.invalid:
-            cited.append(row.raw.get("evidence_page"))
-        for value in cited:
+        worker = row.raw.get("evidence_page") if row is not None and "value" not in row.invalid else None
+        relies = c.get("source_value") is not None or c.get("verdict") in (DIFFERS, MATCHES)
+        cited = [e.get("value") for e in c.get("evidence") or ()
+                 if isinstance(e, dict) and e.get("field") in ("evidence_page", "page") and not e.get("agg")]
+        for value in cited + [worker]:
             if value is None:
                 continue
             number = value if isinstance(value, int) and not isinstance(value, bool) else _page_number(str(value))
-            if number is None or not 1 <= number <= last:
-                failed.append(c["item_key"])
-                break
+            if number is not None and 1 <= number <= last and (number in pages or not relies):
+                continue
+            # the worker's own page, quoted as it is: the input issue names it; the card must not rest on it
+            quoted = worker is not None and (value == worker or number is not None and number == _page_number(worker))
+            if quoted and not relies:
+                continue
+            failed.append(c["item_key"])
+            break
     return failed
 
 

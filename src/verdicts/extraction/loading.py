@@ -288,6 +288,13 @@ def load_batch(path: str | Path) -> Batch:
     outputs_known = "worker_outputs" in typed and all(typed["worker_outputs"].has(c) for c in ("run_id", "field_name"))
     outputs = _outputs(typed["worker_outputs"], r, rules if rules_known else None, broken) if outputs_known else {}
     runs = list(dict.fromkeys([*outputs, *pages]))
+    # the page rows set aside (or rejected when typed): a cited page missing from the run
+    # may be one of them, so that cell waits for a reload instead of being judged
+    unread = [(row.values.get("run_id"), _positive_int(row.values.get("page")), row.line)
+              for row in typed["source_pages"].rejected] if pages_known else []
+    batch = Batch(rules=rules, runs=runs, outputs=outputs, pages=pages, issues=issues,
+                  sources=[tbl.source() for tbl in raw.values()], tables=typed, pages_known=pages_known,
+                  outputs_known=outputs_known, unread_pages=unread)
     if pages_known:
         t = typed["worker_outputs"] if outputs_known else None
         for run, rows in outputs.items():
@@ -300,10 +307,11 @@ def load_batch(path: str | Path) -> Batch:
                 continue
             last = max(own)
             for w in rows.values():
-                if w.page is not None and w.page > last:
-                    issues.append(InputIssue(file=t.file, table="worker_outputs", line=w.line, column="evidence_page",
-                                             reason=f"근거 쪽수 {w.page}쪽은 {code(run)}의 원문({last}쪽까지)에 없는 쪽입니다."))
-    batch = Batch(rules=rules, runs=runs, outputs=outputs, pages=pages, issues=issues,
-                  sources=[tbl.source() for tbl in raw.values()], tables=typed, pages_known=pages_known,
-                  outputs_known=outputs_known)
+                # a page the worker cites that the run does not have: a finding about its output
+                if w.page is None or w.page in own or batch.unread_page(run, w.page):
+                    continue
+                reason = (f"근거 쪽수 {w.page}쪽은 {code(run)}의 원문({last}쪽까지)에 없는 쪽입니다." if w.page > last else
+                          f"{code(run)}의 원문은 {last}쪽까지 있지만 {w.page}쪽이 빠져 있어 근거 쪽수 {w.page}쪽은 없는 쪽입니다.")
+                issues.append(InputIssue(file=t.file, table="worker_outputs", line=w.line, column="evidence_page",
+                                         reason=reason))
     return batch

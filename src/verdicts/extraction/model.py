@@ -138,6 +138,15 @@ class Batch:
     pages_known: bool = True
     #: whether the worker's rows could be read at all (without them no cell is "missing")
     outputs_known: bool = True
+    #: ``source_pages`` rows that could not be read, as ``(run_id, page, line)`` (``None``
+    #: where that cell could not be read): a page cited but absent may be one of them
+    unread_pages: list[tuple[str | None, int | None, int]] = field(default_factory=list)
+
+    def unread_page(self, run_id: str, page: int) -> list[int]:
+        """The lines of the unread ``source_pages`` rows that may be page ``page`` of
+        ``run_id`` (its run or number could not be read, or they are those)."""
+        return [line for run, number, line in self.unread_pages
+                if run in (None, run_id) and number in (None, page)]
 
     def cells(self) -> list[Cell]:
         """Every cell to judge: per run, each field of ``field_rules`` in its order that

@@ -13,6 +13,14 @@ cell to deciding.  Two reviewers never lose an update: each decision names the l
 decision its reviewer saw (``seen``), and one made on a stale view is refused with the
 name of whoever decided first.  Every write is one ``BEGIN IMMEDIATE`` transaction.
 
+A decision is bound to what its reviewer saw: it records the cell's AI value, source
+value and verdict, and their fingerprint (:func:`fingerprint`).  When a load brings the
+cell other values, the decision is *stale*: the cell waits again, its page shows the old
+decision and what changed, and the export leaves the cell undecided with the old
+decision in a column of its own.  A decision sent with the fingerprint of a state the
+cell no longer holds (a page opened before the change) is refused, saying what changed;
+every state a cell has held is kept in ``cell_states`` so that it can be said.
+
 A cell whose run event could not be read, or whose cited page could not be loaded, is
 *broken*: it is not decided but reloaded (``reload`` reads its run's input again);
 every other cell keeps its verdict and its decisions.
@@ -24,6 +32,7 @@ Schema changes are numbered migrations applied in order, each once, recorded in
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
@@ -43,15 +52,22 @@ from verdicts.rounds import apply_migrations, schema_version_of
 
 from .domain import judge_batch
 from .rules import BOOK, CellFacts
+from .templates import q
 
-__all__ = ["ReviewStore", "ReviewError", "StaleDecision", "Cell", "Decision", "MIGRATIONS", "ACTIONS", "BROKEN_VALUES",
-           "ENV_VAR", "default_review_db", "percentile"]
+__all__ = ["ReviewStore", "ReviewError", "StaleDecision", "CellChanged", "Cell", "Decision", "MIGRATIONS", "ACTIONS",
+           "BROKEN_VALUES", "ENV_VAR", "LEGACY", "STATES", "default_review_db", "percentile", "fingerprint", "changes"]
 
 ENV_VAR = "VERDICTS_REVIEW_DB"
 BUSY_TIMEOUT = 30.0
 ACTIONS = ("approve", "correct", "reject")
 #: a cell stopped on one of these values cannot be decided, only reloaded
 BROKEN_VALUES = ("worker_outputs.value", "source_pages.text")
+#: the fingerprint of a decision made before decisions recorded what they were made on
+#: and found not to fit the cell at the upgrade (``docs/decisions.md``): it matches no state
+LEGACY = "legacy"
+#: a cell's state in the queue and the export: waiting for its first decision, decided
+#: (on what it holds now), stale (decided on other values), or to be reloaded
+STATES = ("waiting", "decided", "stale", "reload")
 
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (1, "paused runs, their cells and the decisions", """
@@ -87,6 +103,39 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
         );
         CREATE INDEX decisions_by_cell ON decisions(item_key, id);
     """),
+    # Decisions bound to what was seen (issue 31).  A decision made before it is bound to
+    # the cell as stored at the upgrade when its verdict and the AI value its cell's first
+    # decision started from are the stored cell's; otherwise it is stale from the start
+    # (LEGACY matches no state).  ``cell_fingerprint`` is registered on every connection.
+    (2, "decisions record the AI value, source value and verdict they were made on", """
+        ALTER TABLE decisions ADD COLUMN ai_value TEXT;
+        ALTER TABLE decisions ADD COLUMN source_value TEXT;
+        ALTER TABLE decisions ADD COLUMN fingerprint TEXT;
+        CREATE TABLE cell_states (
+            item_key TEXT NOT NULL,
+            fingerprint TEXT NOT NULL,
+            ai_value TEXT,
+            source_value TEXT,
+            verdict TEXT,
+            seen_at TEXT NOT NULL,
+            PRIMARY KEY (item_key, fingerprint)
+        );
+        INSERT OR IGNORE INTO cell_states
+            SELECT c.item_key,
+                   cell_fingerprint(json_extract(c.card_json, '$.ai_value'), json_extract(c.card_json, '$.source_value'),
+                                    json_extract(c.card_json, '$.verdict')),
+                   json_extract(c.card_json, '$.ai_value'), json_extract(c.card_json, '$.source_value'),
+                   json_extract(c.card_json, '$.verdict'), r.loaded_at
+            FROM cells c JOIN runs r ON r.run_id = c.run_id;
+        UPDATE decisions SET (ai_value, source_value, fingerprint) =
+            (SELECT s.ai_value, s.source_value, s.fingerprint FROM cell_states s WHERE s.item_key = decisions.item_key)
+            WHERE EXISTS (SELECT 1 FROM cell_states s WHERE s.item_key = decisions.item_key AND s.verdict = decisions.verdict
+                          AND s.ai_value IS (SELECT d.old_value FROM decisions d WHERE d.item_key = decisions.item_key
+                                             ORDER BY d.id LIMIT 1));
+        UPDATE decisions SET fingerprint = 'legacy',
+            ai_value = (SELECT d.old_value FROM decisions d WHERE d.item_key = decisions.item_key ORDER BY d.id LIMIT 1)
+            WHERE fingerprint IS NULL;
+    """),
 )
 
 
@@ -96,6 +145,50 @@ class ReviewError(VerdictsError):
 
 class StaleDecision(ReviewError):
     """A decision made on a view that another reviewer's decision has outdated."""
+
+
+class CellChanged(StaleDecision):
+    """A decision sent from a page that showed the cell in a state it no longer holds."""
+
+
+def fingerprint(ai_value: str | None, source_value: str | None, verdict: str | None) -> str:
+    """The SHA-256 of the canonical JSON of what a reviewer sees of a cell: its AI value,
+    source value and verdict.
+
+    >>> fingerprint("홍길동", "홍길동", "원문과 맞음") == fingerprint("홍길동", "홍길동", "원문과 맞음")
+    True
+    >>> fingerprint("홍길동", None, "원문과 맞음") == fingerprint("홍길동", "홍길동", "원문과 맞음")
+    False
+    """
+    seen = {"ai_value": ai_value, "source_value": source_value, "verdict": verdict}
+    return hashlib.sha256(json.dumps(seen, ensure_ascii=False, sort_keys=True, separators=(",", ":")).encode("utf-8")).hexdigest()
+
+
+def _shown(value: str | None) -> str:
+    """A value in a sentence about what changed: quoted on one line and cut short as the
+    cards quote values, ``빈 값`` or ``없음``."""
+    if value is None:
+        return "없음"
+    return "빈 값" if value == "" else q(value)
+
+
+def changes(before: dict[str, Any], after: dict[str, Any], *, source_known: bool = True) -> list[str]:
+    """What differs between two states of a cell (``ai_value``, ``source_value``,
+    ``verdict``), each as ``이름(전 → 후)``; the source value only when ``before`` recorded it.
+
+    >>> changes({"ai_value": "약 120억", "source_value": None, "verdict": "형식이 규칙과 다름"},
+    ...         {"ai_value": "12034500000", "source_value": None, "verdict": "원문과 맞음"})
+    ['AI 값(`약 120억` → `12034500000`)', '판정(형식이 규칙과 다름 → 원문과 맞음)']
+    """
+    out = []
+    for name, label in (("ai_value", "AI 값"), ("source_value", "원문 값")):
+        if name == "source_value" and not source_known:
+            continue
+        if before.get(name) != after.get(name):
+            out.append(f"{label}({_shown(before.get(name))} → {_shown(after.get(name))})")
+    if before.get("verdict") != after.get("verdict"):
+        out.append(f"판정({before.get('verdict') or '없음'} → {after.get('verdict') or '없음'})")
+    return out
 
 
 def default_review_db() -> Path:
@@ -122,6 +215,16 @@ class Decision:
     decided_at: str
     seconds: float | None
     verdict: str
+    #: what the decision was made on: the cell's AI value and source value (with
+    #: ``verdict``), and their fingerprint (:data:`LEGACY` for an old decision that did
+    #: not fit the cell at the upgrade)
+    ai_value: str | None = None
+    source_value: str | None = None
+    fingerprint: str | None = None
+
+    @property
+    def seen(self) -> dict[str, Any]:
+        return {"ai_value": self.ai_value, "source_value": self.source_value, "verdict": self.verdict}
 
 
 @dataclass(frozen=True)
@@ -139,8 +242,47 @@ class Cell:
     last: Decision | None
 
     @property
+    def seen(self) -> dict[str, Any]:
+        """What a reviewer sees of the cell now (a decision is bound to it)."""
+        return {"ai_value": self.card.get("ai_value"), "source_value": self.card.get("source_value"),
+                "verdict": self.card.get("verdict")}
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(**self.seen)
+
+    @property
+    def current(self) -> Decision | None:
+        """The last decision when it was made on what the cell holds now, else ``None``."""
+        last = self.last
+        if last is None or self.broken or last.fingerprint != self.fingerprint:
+            return None
+        return last
+
+    @property
+    def stale(self) -> bool:
+        """Decided, but on other values than the cell holds now (and not to be reloaded)."""
+        return self.last is not None and not self.broken and self.current is None
+
+    @property
+    def state(self) -> str:
+        """One of :data:`STATES`."""
+        if self.broken:
+            return "reload"
+        if self.last is None:
+            return "waiting"
+        return "stale" if self.current is None else "decided"
+
+    @property
     def waiting(self) -> bool:
-        return self.last is None
+        return self.current is None
+
+    def changed(self) -> list[str]:
+        """What changed since the last decision was made (empty when it is current)."""
+        last = self.last
+        if last is None or self.current is not None:
+            return []
+        return changes(last.seen, self.seen, source_known=last.fingerprint != LEGACY)
 
     def evidence(self, field: str) -> Any:
         for item in self.card.get("evidence") or ():
@@ -180,6 +322,7 @@ class ReviewStore:
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             conn.execute("PRAGMA journal_mode = WAL")
+            conn.create_function("cell_fingerprint", 3, fingerprint, deterministic=True)
             self._migrate(conn)
             yield conn
         except sqlite3.Error as exc:
@@ -209,6 +352,9 @@ class ReviewStore:
         for cell in batch.cells():
             decision = BOOK.decide(batch, CellFacts(batch, cell))
             hit = [m for m in decision.missing if m in BROKEN_VALUES]
+            if decision.withheld is not None:  # a rule that withholds names the unreadable cell's place
+                hit += [f"{w.get('table')}.{w.get('column')}" for w in decision.withheld.where
+                        if f"{w.get('table')}.{w.get('column')}" in BROKEN_VALUES]
             if hit:
                 broken[cell.key] = hit[0]
         runs: dict[str, list] = {}
@@ -228,13 +374,17 @@ class ReviewStore:
                         if only is not None and card.key != only:
                             continue
                         rule = batch.rules[card.field_name]
+                        data = card.to_json()
+                        seen = (data.get("ai_value"), data.get("source_value"), data.get("verdict"))
+                        conn.execute("INSERT OR IGNORE INTO cell_states VALUES (?, ?, ?, ?, ?, ?)",
+                                     (card.key, fingerprint(*seen), *seen, _now()))
                         conn.execute(
                             "INSERT INTO cells VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(item_key) DO UPDATE SET "
                             "position = excluded.position, label = excluded.label, pattern = excluded.pattern, "
                             "card_json = excluded.card_json, broken = excluded.broken",
                             (card.key, run_id, card.field_name, position, rule.label,
                              None if rule.pattern_broken else rule.pattern_text,
-                             json.dumps(card.to_json(), ensure_ascii=False), broken.get(card.key)))
+                             json.dumps(data, ensure_ascii=False), broken.get(card.key)))
                 conn.execute("COMMIT")
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -257,7 +407,8 @@ class ReviewStore:
     def _decision(row) -> Decision | None:
         return None if row is None else Decision(*row)
 
-    _DECISION = "SELECT id, item_key, action, old_value, new_value, reviewer, decided_at, seconds, verdict FROM decisions"
+    _DECISION = ("SELECT id, item_key, action, old_value, new_value, reviewer, decided_at, seconds, verdict, ai_value, "
+                 "source_value, fingerprint FROM decisions")
 
     def _cells(self, conn, where: str, args: tuple) -> list[Cell]:
         out = []
@@ -268,15 +419,21 @@ class ReviewStore:
         return out
 
     def runs(self) -> list[dict[str, Any]]:
-        """Every run with its cell count, how many wait, and how many are broken."""
+        """Every run with its cell count, how many wait (stale ones among them), and how
+        many are broken."""
         with self.connect() as conn:
             rows = conn.execute("SELECT run_id FROM runs ORDER BY run_id").fetchall()
             out = []
             for (run_id,) in rows:
                 cells = self._cells(conn, "run_id = ?", (run_id,))
                 out.append({"run_id": run_id, "cells": len(cells), "waiting": sum(1 for c in cells if c.waiting),
-                            "broken": sum(1 for c in cells if c.broken)})
+                            "stale": sum(1 for c in cells if c.stale), "broken": sum(1 for c in cells if c.broken)})
         return out
+
+    def waiting_cells(self) -> list[Cell]:
+        """Every cell that waits for a decision (stale and broken ones too), run by run."""
+        with self.connect() as conn:
+            return [c for c in self._cells(conn, "1 = 1", ()) if c.waiting]
 
     def page_only_wrong(self) -> int:
         """The seed's manual count: cells judged 근거 문구가 원문에 없음 whose phrase is on
@@ -327,9 +484,11 @@ class ReviewStore:
 
     # ------------------------------------------------------------------ deciding
     def decide(self, item_key: str, action: str, *, reviewer: str, new_value: str | None = None, seen: int = 0,
-               opened_at: float | None = None, now: float | None = None) -> Decision:
+               opened_at: float | None = None, now: float | None = None, shown: str | None = None) -> Decision:
         """Record a decision on the cell; ``seen`` is the id of the last decision the
-        reviewer saw (0: none), ``opened_at`` when the cell was opened (epoch seconds)."""
+        reviewer saw (0: none), ``opened_at`` when the cell was opened (epoch seconds),
+        ``shown`` the fingerprint of the cell as the reviewer's page showed it (a page
+        always sends it; ``None``: the caller binds the decision to the cell as it is)."""
         reviewer = (reviewer or "").strip()
         if action not in ACTIONS:
             raise ReviewError(f"결정은 승인, 수정, 거절 가운데 하나여야 합니다(받은 값: {code(action)}).")
@@ -338,6 +497,9 @@ class ReviewStore:
         cell = self.cell(item_key)
         if cell.broken:
             raise ReviewError("이 칸은 입력을 읽지 못한 상태라 먼저 다시 불러와야 결정할 수 있습니다.")
+        if shown is not None and shown != cell.fingerprint:  # said before any other refusal (checked again below)
+            with self.connect() as conn:
+                raise CellChanged(self._changed_message(conn, cell, shown))
         if action == "correct":
             new_value = (new_value or "").strip()
             if not new_value:
@@ -346,31 +508,54 @@ class ReviewStore:
                 raise ReviewError(f"고친 값 {josa(code(new_value), '이/가')} {cell.label} 칸의 형식 규칙 `{cell.pattern}`에 맞지 않습니다.")
         now = time.time() if now is None else now
         seconds = round(now - opened_at, 3) if opened_at is not None and 0 <= now - opened_at < 86_400 else None
-        ai_value = cell.card.get("ai_value")
         with self.connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:
-                last = self._decision(conn.execute(self._DECISION + " WHERE item_key = ? ORDER BY id DESC LIMIT 1",
-                                                   (item_key,)).fetchone())
+                # the cell as it is inside the transaction: a load may have changed it since
+                held = self._cells(conn, "item_key = ?", (item_key,))
+                if not held or held[0].broken:
+                    raise ReviewError(f"검토 대기열에 {item_key} 칸이 없습니다." if not held else
+                                      "이 칸은 입력을 읽지 못한 상태라 먼저 다시 불러와야 결정할 수 있습니다.")
+                cell = held[0]
+                if shown is not None and shown != cell.fingerprint:
+                    raise CellChanged(self._changed_message(conn, cell, shown))
+                last = cell.last
                 if (last.id if last else 0) != seen:
-                    conn.execute("ROLLBACK")
                     raise StaleDecision(f"{last.reviewer} 님이 {last.decided_at}에 이 칸을 먼저 결정해 이 결정은 받지 않았습니다."
                                         if last else "이 칸의 결정이 취소된 뒤라 이 결정은 받지 않았습니다.")
-                old = last.new_value if last else ai_value
+                # a stale decision's value was given for other values: start again from the AI's
+                current = cell.current
+                old = current.new_value if current else cell.card.get("ai_value")
                 new = {"approve": old, "correct": new_value, "reject": None}[action]
+                looked = cell.seen
                 cur = conn.execute(
                     "INSERT INTO decisions (item_key, run_id, field_name, verdict, action, old_value, new_value, reviewer, "
-                    "decided_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (item_key, cell.run_id, cell.field_name, cell.card["verdict"], action, old, new, reviewer,
-                     datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="seconds"), seconds))
+                    "decided_at, seconds, ai_value, source_value, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (item_key, cell.run_id, cell.field_name, looked["verdict"], action, old, new, reviewer,
+                     datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="seconds"), seconds,
+                     looked["ai_value"], looked["source_value"], cell.fingerprint))
                 decision_id = cur.lastrowid
                 conn.execute("COMMIT")
-            except StaleDecision:
-                raise
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
         return next(d for d in self.history(item_key) if d.id == decision_id)
+
+    @staticmethod
+    def _changed_message(conn: sqlite3.Connection, cell: Cell, shown: str) -> str:
+        """Why a decision sent from a page showing the state ``shown`` is refused: what
+        changed since, when that state is known."""
+        if not shown:
+            return ("결정을 보낸 화면이 이 칸의 어떤 값을 보여 줬는지 알 수 없어 이 결정은 받지 않았습니다. "
+                    "칸을 다시 열어 지금 값을 보고 결정해 주세요.")
+        row = conn.execute("SELECT ai_value, source_value, verdict FROM cell_states WHERE item_key = ? AND fingerprint = ?",
+                           (cell.item_key, shown)).fetchone()
+        what = changes({"ai_value": row[0], "source_value": row[1], "verdict": row[2]}, cell.seen) if row else []
+        if not what:
+            return ("이 칸은 결정을 보낸 화면을 연 뒤에 바뀌어 이 결정은 받지 않았습니다. "
+                    "지금 값을 보고 다시 결정해 주세요.")
+        return (f"이 칸은 결정을 보낸 화면을 연 뒤에 바뀌어 이 결정은 받지 않았습니다. 바뀐 것은 {', '.join(what)}입니다. "
+                "지금 값을 보고 다시 결정해 주세요.")
 
     # ------------------------------------------------------------------ what comes out
     def stats(self) -> dict[str, list[dict[str, Any]]]:
@@ -388,22 +573,32 @@ class ReviewStore:
         return out
 
     def export(self, run_id: str) -> list[dict[str, Any]]:
-        """The run's cells with their final value: the last decision's new value, or the
-        AI's value while a cell waits."""
+        """The run's cells with their final value: the value of the last decision made on
+        what the cell holds now, else the AI's value (the cell is undecided).  ``state``
+        is one of :data:`STATES`; a decision made on other values is never paired with
+        the cell's values: it is in ``stale_decision`` with what it was made on."""
         rows = []
         for c in self.run_cells(run_id):
-            last = c.last
-            rows.append({"item_key": c.item_key, "run_id": c.run_id, "field_name": c.field_name, "verdict": c.card["verdict"],
-                         "ai_value": c.card.get("ai_value"), "value": last.new_value if last else c.card.get("ai_value"),
-                         "decision": last.action if last else None, "reviewer": last.reviewer if last else None,
-                         "decided_at": last.decided_at if last else None})
+            current, last = c.current, c.last
+            old = None
+            if last is not None and current is None:
+                old = {"decision": last.action, "value": last.new_value, "reviewer": last.reviewer,
+                       "decided_at": last.decided_at, **last.seen}
+            rows.append({"item_key": c.item_key, "run_id": c.run_id, "field_name": c.field_name, "state": c.state,
+                         "verdict": c.card.get("verdict"), "ai_value": c.card.get("ai_value"),
+                         "value": current.new_value if current else c.card.get("ai_value"),
+                         "decision": current.action if current else None, "reviewer": current.reviewer if current else None,
+                         "decided_at": current.decided_at if current else None, "stale_decision": old})
         return rows
 
     def export_csv(self, run_id: str) -> str:
+        """:meth:`export` as CSV; ``stale_decision`` is its JSON object (empty when none)."""
         rows = self.export(run_id)
         out = io.StringIO()
-        writer = csv.DictWriter(out, ["item_key", "run_id", "field_name", "verdict", "ai_value", "value", "decision",
-                                      "reviewer", "decided_at"], lineterminator="\n")
+        writer = csv.DictWriter(out, ["item_key", "run_id", "field_name", "state", "verdict", "ai_value", "value", "decision",
+                                      "reviewer", "decided_at", "stale_decision"], lineterminator="\n")
         writer.writeheader()
-        writer.writerows(rows)
+        for row in rows:
+            old = row["stale_decision"]
+            writer.writerow({**row, "stale_decision": json.dumps(old, ensure_ascii=False) if old else None})
         return out.getvalue()

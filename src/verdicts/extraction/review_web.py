@@ -1,13 +1,16 @@
 """The review queue's pages and routes, mounted on the kit's server
 (:func:`verdicts.serve.create_app`).
 
-* ``GET /review`` — paused runs with how many cells wait (or, with none, a sentence and
-  a button that opens the sample run);
-* ``GET /review/run/{run_id}`` — the run's cells with their verdict and state;
+* ``GET /review`` — paused runs with how many cells wait, and the waiting cells grouped
+  by verdict (or, with none, a sentence and a button that opens the sample run);
+* ``GET /review/run/{run_id}`` — the run's cells grouped by verdict, with their state;
 * ``GET /review/cell/{item_key}`` — the card, the source page with the evidence phrase
-  highlighted (or the page the hedge names), the decision form and its history;
+  highlighted (or the page the hedge names), the decision form and its history; a cell
+  whose decision was made on other values is marked "값이 바뀌어 다시 검토" with that
+  decision and what changed;
 * ``POST /review/decide`` — approve, correct or reject (form fields ``item_key``,
-  ``action``, ``reviewer``, ``new_value``, ``seen``, ``opened_at``);
+  ``action``, ``reviewer``, ``new_value``, ``seen``, ``opened_at``, and ``fingerprint``,
+  the state of the cell the page showed: a page older than the cell is refused, 409);
 * ``POST /review/reload/{item_key}`` — read a broken cell's input again;
 * ``POST /review/sample`` — load the bundled sample runs;
 * ``GET /review/export/{run_id}.csv`` and ``.json`` — the corrected values;
@@ -28,12 +31,19 @@ from urllib.parse import parse_qs, quote
 from verdicts.screen import escape
 from verdicts.serve import ServerPages
 
-from .review import ReviewError, ReviewStore, StaleDecision
+from .model import VERDICTS
+from .review import Cell, ReviewError, ReviewStore, StaleDecision
 
-__all__ = ["review_routes", "review_pages", "SAMPLE", "highlighted_page", "ACTION_LABELS"]
+__all__ = ["review_routes", "review_pages", "SAMPLE", "highlighted_page", "ACTION_LABELS", "STATE_LABELS", "GROUPS"]
 
 #: how the three decisions read on screen
 ACTION_LABELS = {"approve": "승인", "correct": "수정", "reject": "거절"}
+#: how a cell's state reads on screen (a decided cell reads as its decision)
+STATE_LABELS = {"waiting": "대기", "stale": "값이 바뀌어 다시 검토", "reload": "다시 불러오기"}
+#: the queue's groups, in order: the verdicts in the order the rules are tried, a cell
+#: whose verdict was withheld, then the cells to reload (they have no verdict to show)
+WITHHELD, RELOAD = "판정 보류", STATE_LABELS["reload"]
+GROUPS: tuple[str, ...] = (*VERDICTS, WITHHELD, RELOAD)
 
 #: the bundled sample runs (the "샘플 실행 열기" button loads them)
 SAMPLE = Path(__file__).resolve().parents[3] / "examples" / "extraction"
@@ -44,8 +54,47 @@ a{color:#0b57d0}table{border-collapse:collapse}td,th{border:1px solid #ccc;paddi
 .banner{padding:.6rem 1rem;border-radius:.4rem;margin:1rem 0}.error{background:#fde2e1}.ok{background:#e3f4e1}
 .page{white-space:pre-wrap;border:1px solid #ccc;padding:1rem;background:#fafafa}mark{background:#ffe066}
 .verdict{font-weight:bold}.broken{background:#fff4d6}.keys{color:#666;font-size:.9em}
+.stale{background:#e8f0fe}.stale-mark{font-weight:bold;color:#174ea6}
+tbody.group th{background:#f1f3f4}code:empty{display:inline-block;min-width:2em;border-bottom:1px dashed #999}
 button{font-size:1rem;margin-right:.5rem}
 """
+
+
+def _text(value: Any) -> str:
+    """A value as HTML text: an empty value (``None``) shows as nothing."""
+    return "" if value is None else escape(value)
+
+
+def _group(cell: Cell) -> str:
+    if cell.broken:
+        return RELOAD
+    verdict = cell.card.get("verdict")
+    return verdict if verdict in VERDICTS else WITHHELD
+
+
+def _state(cell: Cell) -> str:
+    state = cell.state
+    current = cell.current
+    return ACTION_LABELS[current.action] if state == "decided" and current else STATE_LABELS[state]
+
+
+def _grouped(cells: list[Cell], table_id: str) -> str:
+    """The cells as one table, a row group per verdict (in :data:`GROUPS` order, with its
+    count); each row: the verdict, the cell, its one-line summary and its state."""
+    groups: dict[str, list[Cell]] = {}
+    for c in cells:
+        groups.setdefault(_group(c), []).append(c)
+    body = ""
+    for name in (g for g in GROUPS if g in groups):
+        rows = "".join(
+            f'<tr class="{"broken" if c.broken else "stale" if c.stale else ""}"><td class="verdict">{_text(c.card.get("verdict"))}</td>'
+            f'<td><a href="/review/cell/{quote(c.item_key)}">{escape(c.item_key)}</a></td>'
+            f'<td>{_text(c.card.get("summary"))}</td><td class="state">{_state(c)}</td></tr>' for c in groups[name])
+        body += (f'<tbody class="group" data-group="{escape(name)}"><tr><th colspan="4" scope="rowgroup">'
+                 f'<span class="group-name">{escape(name)}</span> <span class="count">{len(groups[name])}칸</span></th></tr>'
+                 f"{rows}</tbody>")
+    return (f'<table id="{table_id}"><thead><tr><th>판정</th><th>칸</th><th>요약</th><th>상태</th></tr></thead>'
+            f"{body}</table>")
 
 
 def _page(title: str, body: str, banner: str | None = None, ok: str | None = None) -> str:
@@ -97,11 +146,13 @@ def _queue(store: ReviewStore, ok: str | None = None) -> str:
     else:
         rows = "".join(
             f'<tr><td><a href="/review/run/{quote(r["run_id"])}">{escape(r["run_id"])}</a></td>'
-            f'<td class="waiting">{r["waiting"]}</td><td>{r["cells"]}</td><td>{r["broken"]}</td></tr>' for r in paused)
-        body = ("<table id=\"runs\"><tr><th>멈춘 실행</th><th>기다리는 칸</th><th>전체 칸</th><th>다시 불러올 칸</th></tr>"
-                f"{rows}</table>")
+            f'<td class="waiting">{r["waiting"]}</td><td>{r["cells"]}</td><td class="stale-count">{r["stale"]}</td>'
+            f'<td>{r["broken"]}</td></tr>' for r in paused)
+        body = ("<table id=\"runs\"><tr><th>멈춘 실행</th><th>기다리는 칸</th><th>전체 칸</th><th>값이 바뀌어 다시 검토할 칸</th>"
+                f"<th>다시 불러올 칸</th></tr>{rows}</table>")
         body += (f'<p id="page-only">근거 문구가 원문에 없음으로 나온 칸 가운데 같은 문구가 다른 쪽에 있어 쪽수만 틀린 칸은 '
                  f"{store.page_only_wrong()}칸입니다.</p>")
+        body += "<h2>기다리는 칸</h2>" + _grouped(store.waiting_cells(), "queue")
     done = [r for r in runs if not r["waiting"]]
     if done:
         body += "<h2>검토를 마친 실행</h2><ul>" + "".join(
@@ -112,14 +163,7 @@ def _queue(store: ReviewStore, ok: str | None = None) -> str:
 
 
 def _run(store: ReviewStore, run_id: str) -> str:
-    cells = store.run_cells(run_id)
-    rows = []
-    for c in cells:
-        state = "다시 불러오기" if c.broken else ("대기" if c.last is None else ACTION_LABELS[c.last.action])  # None: waiting
-        rows.append(f'<tr class="{"broken" if c.broken else ""}"><td><a href="/review/cell/{quote(c.item_key)}">'
-                    f'{escape(c.item_key)}</a></td><td class="verdict">{escape(c.card["verdict"])}</td>'
-                    f'<td>{escape(c.card["summary"])}</td><td class="state">{state}</td></tr>')
-    body = ("<table id=\"cells\"><tr><th>칸</th><th>판정</th><th>요약</th><th>상태</th></tr>" + "".join(rows) + "</table>"
+    body = (_grouped(store.run_cells(run_id), "cells") +
             f'<p><a href="/review/export/{quote(run_id)}.csv">고친 값 CSV</a> · '
             f'<a href="/review/export/{quote(run_id)}.json">고친 값 JSON</a></p>')
     return _page(f"실행 {run_id}", body)
@@ -157,23 +201,39 @@ def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str 
     c = store.cell(item_key)
     card = c.card
     number, text, note = highlighted_page(card, store.pages(c.run_id))
-    head = (f'<p><span class="verdict" id="verdict">{escape(card["verdict"])}</span> · {escape(c.label)} '
-            f'(<code>{escape(c.field_name)}</code>)</p><p id="summary">{escape(card["summary"])}</p>')
+    # a cell to reload shows that state where a verdict would be: it has none to decide on
+    shown = (f'<span class="state" id="state">{RELOAD}</span>' if c.broken else
+             f'<span class="verdict" id="verdict">{_text(card.get("verdict")) or WITHHELD}</span>')
+    head = (f'<p>{shown} · {escape(c.label)} '
+            f'(<code>{escape(c.field_name)}</code>)</p><p id="summary">{_text(card.get("summary"))}</p>')
     if card.get("hedge"):
         head += f'<p id="hedge">{escape(card["hedge"])}</p>'
-    head += (f'<p>AI 값: <code id="ai-value">{escape(card.get("ai_value"))}</code> · 원문 값: '
-             f'<code>{escape(card.get("source_value"))}</code></p>')
+    head += (f'<p>AI 값: <code id="ai-value">{_text(card.get("ai_value"))}</code> · 원문 값: '
+             f'<code id="source-value">{_text(card.get("source_value"))}</code></p>')
     if c.broken:
         form = (f'<div class="broken" id="reload-state"><p>이 칸은 입력을 읽지 못해 판정 대신 다시 불러오기 상태입니다.</p>'
                 f'<form method="post" action="/review/reload/{quote(item_key)}"><button id="reload" type="submit">다시 불러오기</button>'
                 "</form></div>")
     else:
         last = c.last
-        decided = (f'<p id="decided">{escape(last.reviewer)} 님이 {escape(last.decided_at)}에 '
-                   f'{ACTION_LABELS[last.action]}했습니다.</p>') if last else ""
+        if last is not None and c.stale:
+            what = c.changed()
+            why = (f"바뀐 것은 {escape(', '.join(what))}입니다." if what else
+                   "이 결정은 무엇을 보고 내렸는지 기록하기 전의 결정이라 지금 값과 견줄 수 없습니다.")
+            decided = (f'<div class="stale" id="stale" role="status"><p class="stale-mark">{STATE_LABELS["stale"]}</p>'
+                       f'<p id="stale-decision">{escape(last.reviewer)} 님이 {escape(last.decided_at)}에 '
+                       f'{ACTION_LABELS[last.action]}한 결정은 지금과 다른 값을 보고 내린 것이라 다시 검토해야 합니다. {why}</p>'
+                       f'<p class="keys">그 결정의 값: <code>{_text(last.new_value)}</code> · 그때의 AI 값: '
+                       f'<code>{_text(last.ai_value)}</code> · 그때의 판정: {_text(last.verdict)}</p></div>')
+        elif last is not None:
+            decided = (f'<p id="decided">{escape(last.reviewer)} 님이 {escape(last.decided_at)}에 '
+                       f'{ACTION_LABELS[last.action]}했습니다.</p>')
+        else:
+            decided = ""
         form = (f'{decided}<form method="post" action="/review/decide" id="decide">'
                 f'<input type="hidden" name="item_key" value="{escape(item_key)}">'
                 f'<input type="hidden" name="seen" value="{last.id if last else 0}">'
+                f'<input type="hidden" name="fingerprint" value="{c.fingerprint}">'
                 '<input type="hidden" name="opened_at" value="">'
                 f'<label>검토자 <input name="reviewer" id="reviewer" value="{escape(reviewer)}" required></label> '
                 f'<label>고친 값 <input name="new_value" id="new-value"></label>'
@@ -192,8 +252,8 @@ def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str 
     history = store.history(item_key)
     if history:
         source += "<h2>결정 기록</h2><table id=\"history\"><tr><th>검토자</th><th>시각</th><th>결정</th><th>이전 값</th><th>새 값</th><th>걸린 시간(초)</th></tr>" + "".join(
-            f"<tr><td>{escape(d.reviewer)}</td><td>{escape(d.decided_at)}</td><td>{ACTION_LABELS[d.action]}</td><td>{escape(d.old_value)}</td>"
-            f"<td>{escape(d.new_value)}</td><td>{'' if d.seconds is None else d.seconds}</td></tr>" for d in history) + "</table>"
+            f"<tr><td>{escape(d.reviewer)}</td><td>{escape(d.decided_at)}</td><td>{ACTION_LABELS[d.action]}</td><td>{_text(d.old_value)}</td>"
+            f"<td>{_text(d.new_value)}</td><td>{_text(d.seconds)}</td></tr>" for d in history) + "</table>"
     return _page(item_key, head + form + nav + source + _SCRIPT, banner=banner, ok=ok)
 
 
@@ -201,7 +261,7 @@ def _stats(store: ReviewStore) -> str:
     stats = store.stats()
     body = ""
     for part, title in (("field_name", "칸별"), ("verdict", "판정별")):
-        rows = "".join(f"<tr><td>{escape(r[part])}</td><td>{r['decisions']}</td><td>{r['median']}</td><td>{r['p90']}</td></tr>"
+        rows = "".join(f"<tr><td>{_text(r[part])}</td><td>{r['decisions']}</td><td>{r['median']}</td><td>{r['p90']}</td></tr>"
                        for r in stats[part])
         body += (f"<h2>{title}</h2><table id=\"stats-{part}\"><tr><th>{title[:-1]}</th><th>결정 수</th><th>중앙값(초)</th>"
                  f"<th>90백분위(초)</th></tr>{rows}</table>")
@@ -241,7 +301,7 @@ def review_routes(store: ReviewStore) -> list[Any]:
             opened = float(f["opened_at"]) if f.get("opened_at") else None
             seen = int(f.get("seen") or 0)
             store.decide(key, f.get("action", ""), reviewer=f.get("reviewer", ""), new_value=f.get("new_value"),
-                         seen=seen, opened_at=opened)
+                         seen=seen, opened_at=opened, shown=f.get("fingerprint", ""))
         except (ReviewError, ValueError) as exc:
             status = 409 if isinstance(exc, StaleDecision) else 422
             try:

@@ -255,8 +255,10 @@ class NotInSource(Rule[Batch, CellFacts]):
 
     잡는 것:
         근거 문구(`evidence_text`)가 비었거나, 같은 실행의 `evidence_page` 페이지 글에 글자 그대로 들어 있지
-        않은 경우를 잡습니다(페이지가 비었거나 없는 경우도 포함합니다). 가리킨 페이지만 찾아보며, 실행의 다른
-        페이지에 그 문구가 있으면 단서가 그 페이지를 알려 줍니다.
+        않은 경우를 잡습니다(실행에 없는 페이지를 가리킨 경우도 포함하며, 이는 작업자 출력에 대한 입력 문제로도
+        보고합니다). 가리킨 페이지만 찾아보며, 실행의 다른 페이지에 그 문구가 있으면 단서가 그 페이지를 알려
+        줍니다. 가리킨 페이지의 본문이 비었거나, 읽지 못한 `source_pages` 줄이 그 페이지일 수 있으면 페이지를
+        불러오지 못한 것이므로 판정은 여기서 멈추고 검토 대기열에서는 다시 불러오기 상태가 됩니다.
     왜 문제인가:
         인용을 그 페이지에서 찾을 수 없는 값은 맞아 보여도 믿을 수 없습니다. 작업자가 다른 곳에서 읽었거나
         지어냈을 수 있습니다.
@@ -269,7 +271,7 @@ class NotInSource(Rule[Batch, CellFacts]):
 
     verdict, code = NOT_IN_SOURCE, "not-in-source"
     templates = (T.no_evidence, T.no_phrase, T.no_page, T.page_absent, T.not_on_page, T.page_unreadable,
-                 T.page_text_unusable, T.no_pages, T.hedge_cited_line, T.hedge_value_seen)
+                 T.page_text_unusable, T.page_not_loaded, T.no_pages, T.hedge_cited_line, T.hedge_value_seen)
 
     def test(self, batch, f):
         row = f.row
@@ -283,7 +285,8 @@ class NotInSource(Rule[Batch, CellFacts]):
             return Missing(("source_pages.text",))
         page = f.page
         if page is None:
-            return True
+            # absent from the run: the worker's finding, unless an unread page row may be it
+            return Missing(("source_pages.text",)) if batch.unread_page(f.cell.run_id, row.page) else True
         if page.text is None:
             return Missing(("source_pages.text",))
         return not f.found
@@ -297,6 +300,8 @@ class NotInSource(Rule[Batch, CellFacts]):
         missing = draft.missing
         if "worker_outputs.evidence_page" in missing:
             draft.summary = T.page_unreadable(label=label, page_text=row.page_text)
+        elif missing and page is None and row.page is not None and (lines := batch.unread_page(f.cell.run_id, row.page)):
+            draft.summary = T.page_not_loaded(label=label, page=row.page, lines=lines)
         elif missing and page is None:
             draft.summary = T.no_pages(label=label)
         elif missing:

@@ -119,8 +119,18 @@ def no_page(*, label: str, phrase: str) -> str:
 
 
 def page_absent(*, label: str, phrase: str, page: int, last: int) -> str:
-    return (f"{label}의 근거 쪽수 {page}쪽은 이 실행의 원문({last}쪽까지)에 없는 쪽이라 인용 문구 "
+    """The worker cites a page the run does not have: past its last page, or one missing
+    between its pages."""
+    pages = f"원문({last}쪽까지)" if page > last else "원문"
+    return (f"{label}의 근거 쪽수 {page}쪽은 이 실행의 {pages}에 없는 쪽이라 인용 문구 "
             f"{josa(q(phrase), '을/를')} 대조하지 못했습니다.")
+
+
+def page_not_loaded(*, label: str, page: int, lines: Sequence[int]) -> str:
+    """The cited page is not among the run's pages, but a row of ``source_pages`` that
+    could not be read may be it: the page could not be loaded."""
+    where = ", ".join(str(n) for n in lines[:3]) + ("번째 줄 등" if len(lines) > 3 else "번째 줄")
+    return (f"`source_pages`의 {where}을 읽지 못해 {label}의 근거로 든 {page}쪽을 불러오지 못하고 근거 확인 " + _STOP)
 
 
 def not_on_page(*, label: str, phrase: str, page: int, doc: str) -> str:

@@ -60,7 +60,8 @@ def test_a_page_number_that_is_not_a_number(tmp_path):
     assert "`첫쪽`" in issue.reason
     card = _cards(report)["R-20931:ceo_name"]
     assert card.verdict == "근거 문구가 원문에 없음" and "worker_outputs.evidence_page" in card.hedge
-    assert {r.id: r for r in report.checks}["3"].failed_targets == ["R-20931:ceo_name"]
+    # the worker's page is an input issue on its row; the checks judge our verdicts, which are right
+    assert all(r.passed for r in report.checks)
     _unchanged(report, "R-20931:ceo_name")
 
 
@@ -72,8 +73,55 @@ def test_a_page_past_the_runs_last(tmp_path):
     assert "9쪽" in issue.reason and "4쪽까지" in issue.reason
     card = _cards(report)["R-20931:ceo_name"]
     assert card.verdict == "근거 문구가 원문에 없음" and "1쪽 입찰 참가 신청서" in card.hedge
-    assert {r.id: r for r in report.checks}["3"].failed_targets == ["R-20931:ceo_name"]
+    # issue 31, item 5: a worker citing a page that does not exist made self-check 3 fail
+    # (exit 3, "our verdicts may be wrong"); it is a finding about the input, the checks pass
+    assert all(r.passed for r in report.checks)
     _unchanged(report, "R-20931:ceo_name")
+
+
+def test_a_page_missing_between_the_runs_pages_is_a_finding_on_the_row(tmp_path):
+    t = read_example()
+    _row(t["source_pages"], run_id="R-20931", page="3")["page"] = "5"
+    report = judge_batch(write(tmp_path, t))
+    issue = _issue(report, table="worker_outputs", column="evidence_page", line=5)
+    assert issue.reason == "`R-20931`의 원문은 5쪽까지 있지만 3쪽이 빠져 있어 근거 쪽수 3쪽은 없는 쪽입니다."
+    card = _cards(report)["R-20931:construction_capacity_krw"]
+    assert card.verdict == "형식이 규칙과 다름" and card.source_value is None
+    assert all(r.passed for r in report.checks)
+
+
+def test_a_card_resting_on_a_page_that_does_not_exist_still_fails_check_3(tmp_path):
+    from verdicts.extraction.checks import CHECKS, CheckContext
+
+    t = read_example()
+    _row(t["worker_outputs"], run_id="R-20931", field_name="ceo_name")["evidence_page"] = "9"
+    report = judge_batch(write(tmp_path, t))
+    cards = [c.to_json() for c in report.cards]
+    card = next(c for c in cards if c["item_key"] == "R-20931:ceo_name")
+    card["verdict"], card["source_value"] = "원문과 맞음", "홍길동"  # a verdict that rests on page 9
+    results = {r.id: r for r in CHECKS.run(CheckContext(report.inputs.tables, cards))}
+    assert results["3"].failed_targets == ["R-20931:ceo_name"]
+
+
+def test_a_page_row_that_cannot_be_read_stops_the_cells_citing_a_missing_page(tmp_path):
+    # the row of page 2 of R-20931 has a page number that cannot be read: the page cannot
+    # be loaded, so the cells citing page 2 stop (the review queue's reload state)
+    # instead of being judged 근거 문구가 원문에 없음 as if the worker cited a page that does not exist
+    t = read_example()
+    _row(t["source_pages"], run_id="R-20931", page="2")["page"] = "둘째"
+    report = judge_batch(write(tmp_path, t))
+    _issue(report, table="source_pages", column="page", line=_source_line(tmp_path, "둘째"))
+    assert not [i for i in report.issues if i.table == "worker_outputs" and i.column == "evidence_page"]
+    card = _cards(report)["R-20931:biz_reg_no"]
+    assert card.verdict == "근거 문구가 원문에 없음" and "source_pages.text" in card.hedge
+    assert card.summary.startswith("`source_pages`의 ") and "2쪽을 불러오지 못하고" in card.summary
+    assert all(r.passed for r in report.checks)
+    assert _cards(report)["R-20931:ceo_name"].verdict == "원문과 맞음"
+
+
+def _source_line(folder: Path, text: str) -> int:
+    lines = (folder / "source_pages.csv").read_text(encoding="utf-8").split("\n")
+    return next(i for i, line in enumerate(lines, start=1) if line.startswith(f"R-20931\t{text}\t"))
 
 
 def test_a_pattern_that_is_not_a_regular_expression(tmp_path):

@@ -1,7 +1,10 @@
 """The review queue in a real browser (Chromium via Playwright, as the other screens):
 approve, correct and reject round-trip to the database and survive a restart; a stale
 second decision is refused; a broken event shows its reload state while the rest work;
-a whole run is reviewed with the keyboard alone; an empty queue opens the sample run."""
+a whole run is reviewed with the keyboard alone; an empty queue opens the sample run; a
+decision sent from a page opened before the cell changed (the server restarted between)
+is refused saying what changed, and a decided cell whose values changed returns to the
+queue marked, with its old decision; a page that cannot be loaded gives the reload state."""
 
 from __future__ import annotations
 
@@ -12,7 +15,8 @@ import urllib.request
 import pytest
 
 from .conftest import EXAMPLE, write_form
-from .review_server import reviewing
+from .review_server import free_port, reviewing
+from .test_review import _copy_example, _rerun
 
 pytest.importorskip("playwright")
 from playwright.sync_api import expect  # noqa: E402
@@ -129,3 +133,66 @@ def test_n_moves_to_the_next_waiting_cell_and_an_empty_queue_opens_the_sample(co
         page.goto(_cell(base, "R-20931:company_name"))
         page.keyboard.press("n")
         expect(page).to_have_url(_cell(base, "R-20931:ceo_name"))
+
+
+def test_a_change_between_opening_and_deciding_is_refused_and_the_decided_cell_returns_stale(context, tmp_path):
+    folder = _copy_example(tmp_path / "runs")
+    db = tmp_path / "review.sqlite3"
+    port = free_port()
+    decided, opened = context.new_page(), context.new_page()
+    with reviewing(db, folder, port=port) as base:
+        decided.goto(_cell(base, "R-20931:construction_capacity_krw"))
+        decided.fill("#reviewer", "김검토")
+        decided.click("#approve")
+        expect(decided).to_have_url(_cell(base, "R-20931:credit_grade"))
+        opened.goto(_cell(base, "R-20931:biz_reg_no"))  # left open across the change and the restart
+        expect(opened.locator("#ai-value")).to_have_text("123-45-67819")
+    _rerun(folder, construction_capacity_krw="12034500000", biz_reg_no="123-45-67891")
+    with reviewing(db, folder, port=port) as base:  # the reload brings the re-run's values
+        opened.click("#approve")
+        expect(opened.locator("#banner")).to_contain_text(
+            "바뀐 것은 AI 값(`123-45-67819` → `123-45-67891`), 판정(원문 값과 다름 → 원문과 맞음)입니다.")
+        expect(opened.locator("#ai-value")).to_have_text("123-45-67891")  # the cell as it is now
+        assert _export(base, "R-20931")["biz_reg_no"]["decision"] is None
+        opened.click("#approve")  # decided on what it now shows
+        expect(opened).to_have_url(_cell(base, "R-20931:construction_capacity_krw"))
+        assert _export(base, "R-20931")["biz_reg_no"]["value"] == "123-45-67891"
+        # the approved cell is back in the queue, marked, with the old decision and what changed
+        decided.goto(f"{base}/review")
+        row = decided.locator("#queue tr", has_text="R-20931:construction_capacity_krw")
+        expect(row.locator(".state")).to_have_text("값이 바뀌어 다시 검토")
+        expect(decided.locator("#queue tbody[data-group='원문과 맞음']")).to_contain_text("R-20931:construction_capacity_krw")
+        row.locator("a").click()
+        expect(decided.locator("#stale")).to_contain_text("값이 바뀌어 다시 검토")
+        expect(decided.locator("#stale-decision")).to_contain_text("김검토 님이")
+        expect(decided.locator("#stale-decision")).to_contain_text("AI 값(`약 120억` → `12034500000`)")
+        exported = _export(base, "R-20931")["construction_capacity_krw"]
+        assert exported["state"] == "stale" and exported["decision"] is None
+        assert exported["stale_decision"]["value"] == "약 120억"
+        decided.click("#approve")
+        expect(decided).not_to_have_url(_cell(base, "R-20931:construction_capacity_krw"))
+        exported = _export(base, "R-20931")["construction_capacity_krw"]
+        assert exported["state"] == "decided" and exported["value"] == "12034500000"
+        assert not decided.console_errors
+        assert [e for e in opened.console_errors if "409" not in e] == []  # the refusal's status, and nothing else
+
+
+def test_a_page_that_cannot_be_loaded_gives_the_reload_state_without_buttons(context, tmp_path):
+    folder = _copy_example(tmp_path / "runs")
+    pages = folder / "source_pages.csv"
+    good = pages.read_text(encoding="utf-8")
+    assert "R-20931\t2\t" in good
+    pages.write_text(good.replace("R-20931\t2\t", "R-20931\t둘째\t", 1), encoding="utf-8")
+    page = context.new_page()
+    with reviewing(tmp_path / "review.sqlite3", folder) as base:
+        page.goto(f"{base}/review")
+        group = page.locator("#queue tbody[data-group='다시 불러오기']")
+        expect(group).to_contain_text("R-20931:biz_reg_no")
+        page.goto(_cell(base, "R-20931:biz_reg_no"))
+        expect(page.locator("#state")).to_have_text("다시 불러오기")
+        expect(page.locator("#verdict")).to_have_count(0)
+        expect(page.locator("#approve")).to_have_count(0)
+        pages.write_text(good, encoding="utf-8")
+        page.click("#reload")
+        expect(page.locator("#verdict")).to_have_text("원문 값과 다름")
+        expect(page.locator("#approve")).to_be_visible()
