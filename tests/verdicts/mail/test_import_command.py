@@ -87,11 +87,13 @@ def test_the_same_tables_from_maildir_mbox_and_imap(tmp_path, imap, policy):
     assert list(threads) == ["3월 관리비 안내", "부가세 신고 자료 요청", "RE: 부가세 신고 자료 요청", "견적서 송부", "모임 장소 안내"]
     fee, tax, follow, quote, club = threads.values()
     assert (fee["counterpart"], fee["body_amount"], fee["body_due_date"], fee["reply_deadline"]) == \
-        ("관리사무소", "350000", "2026-03-10", "2026-03-10T23:59")
-    # ks_c_5601-1987 subject and body; 모레 read from the received day
-    assert (tax["counterpart"], tax["received_at"], tax["body_due_date"]) == ("김세무사", "2026-03-02T14:00", "2026-03-04")
+        ("관리사무소", "350000", "2026-03-10", "2026-03-10T23:59+09:00")
+    # ks_c_5601-1987 subject and body; 모레 read from the received day; 14:00 UTC written as 23:00 in Seoul
+    assert (tax["counterpart"], tax["received_at"], tax["body_due_date"]) == ("김세무사", "2026-03-02T23:00+09:00", "2026-03-04")
     # the reply joins its thread through In-Reply-To/References; the quoted 3월 5일 is not its fact
     assert follow["thread_id"] == tax["thread_id"] != fee["thread_id"]
+    assert (tax["thread_key"], tax["thread_by"]) == ("<r2@acct.example>", "대화의 첫 메일")
+    assert (follow["thread_key"], follow["thread_by"]) == ("<s2@home.example>", "References")
     assert (follow["body_amount"], follow["body_due_date"]) == ("1200000", "2026-03-14")
     # HTML only, CP949: the amount by the word 견적/금액, 다음 주 금요일 from Wednesday 4 March
     assert (quote["body_amount"], quote["body_due_date"]) == ("120000000", "2026-03-13")
@@ -239,3 +241,4 @@ def test_a_missing_or_broken_ca_file_is_named_not_a_traceback(tmp_path, content)
     with pytest.raises(InputError) as refused:
         read_imap("imap://agent@127.0.0.1:9/INBOX", "x", cafile=str(cafile))
     assert str(cafile) in str(refused.value) and "CA" in str(refused.value)
+
