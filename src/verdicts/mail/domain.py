@@ -17,6 +17,11 @@ from .rules import BOOK, build_cards
 __all__ = ["MailDomain", "DOMAIN", "judge_mailbox", "MailReport"]
 
 
+#: how the refusal of a mailbox names each form (verdicts.mail.importer.mailbox_form)
+_FORMS = {"maildir": "Maildir 메일함", "mbox": "mbox 메일함", "eml": ".eml 메일", "eml-folder": ".eml 메일 폴더"}
+_TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".json", ".yaml", ".yml")
+
+
 class MailReport(Report):
     """A :class:`~verdicts.domain.Report` that also keeps the mailbox it was made from."""
 
@@ -73,6 +78,30 @@ class MailDomain(Domain):
     @property
     def config_type(self) -> type:
         return MailConfig
+
+    def refuse(self, path: Path) -> None:
+        """A mailbox (Maildir, mbox, ``.eml``) given where the tables belong is refused
+        with the command that turns it into tables; then the kit's look at another
+        domain's tables."""
+        from verdicts.errors import InputError
+        from verdicts.korean import code, josa
+
+        from .importer import mailbox_form
+
+        form = None if Path(path).suffix.lower() in _TABLE_SUFFIXES else mailbox_form(path)
+        try:
+            if form == "eml-folder" and any(p.suffix.lower() in _TABLE_SUFFIXES for p in Path(path).iterdir()):
+                form = None  # tables beside the mail: the tables are what is judged
+        except OSError:
+            form = None  # the loader says what cannot be read
+        if form is not None:
+            import shlex
+
+            where = shlex.quote(str(path))
+            raise InputError(f"{path}: {josa(_FORMS[form], '은/는')} 표가 아니라 바로 판정할 수 없으니 "
+                             f"{josa(code(f'verdicts mail import {where} -o DIR'), '으로/로')} 세 표를 만든 뒤 "
+                             f"{josa(code('verdicts run mail DIR'), '으로/로')} 판정해 주세요.")
+        super().refuse(path)
 
     def load(self, path: Path) -> Mailbox:
         return load_mailbox(path)

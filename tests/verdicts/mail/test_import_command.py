@@ -242,3 +242,28 @@ def test_a_missing_or_broken_ca_file_is_named_not_a_traceback(tmp_path, content)
         read_imap("imap://agent@127.0.0.1:9/INBOX", "x", cafile=str(cafile))
     assert str(cafile) in str(refused.value) and "CA" in str(refused.value)
 
+
+def test_run_on_a_mailbox_says_how_to_import_it(tmp_path):
+    """`verdicts run mail` given a mailbox instead of tables (issue 31, item 6) answers
+    with the import command for that path, in one sentence, and exit code 2."""
+    inbox, _ = write_maildir(tmp_path / "Maildir")
+    inbox_mbox, _ = write_mbox(tmp_path / "mbox")
+    emls = tmp_path / "eml"
+    emls.mkdir()
+    (emls / "1.eml").write_bytes(received()[0])
+    forms = {inbox: "Maildir 메일함은", inbox_mbox: "mbox 메일함은", emls / "1.eml": ".eml 메일은", emls: ".eml 메일 폴더는"}
+    for path, named in forms.items():
+        done = subprocess.run([sys.executable, "-m", "verdicts.cli", "run", "mail", str(path)], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert done.returncode == 2, done.stderr
+        said = done.stderr.strip().splitlines()[-1]
+        assert said == (f"verdicts: {path}: {named} 표가 아니라 바로 판정할 수 없으니 `verdicts mail import {path} -o DIR`로 "
+                        "세 표를 만든 뒤 `verdicts run mail DIR`로 판정해 주세요.")
+    # tables with a mail beside them are the tables: judged, not refused
+    out = tmp_path / "tables"
+    write_tables({"mailbox_thread": [], "agent_action": []}, out)
+    (out / "action_policy.csv").write_text(POLICY, encoding="utf-8")
+    (out / "1.eml").write_bytes(received()[0])
+    from verdicts.mail.domain import DOMAIN
+
+    DOMAIN.refuse(out)
