@@ -14,6 +14,7 @@ from decimal import Decimal
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
 from verdicts.numbers import parse_decimal
+from verdicts.safe_text import clean
 
 __all__ = ["read_moment", "read_day", "read_amount", "read_fraction", "read_zone"]
 
@@ -113,5 +114,6 @@ def read_zone(name: str) -> tzinfo:
     try:
         return ZoneInfo(name.strip())
     except (ZoneInfoNotFoundError, ValueError, OSError):
-        raise InputError(f"시간대 {josa(code(name), '을/를')} 찾지 못했습니다. `Asia/Seoul`, `UTC`처럼 IANA 시간대 이름을 "
+        shown = clean(name if len(name) <= 60 else name[:59] + "…")
+        raise InputError(f"시간대 {josa(code(shown), '을/를')} 찾지 못했습니다. `Asia/Seoul`, `UTC`처럼 IANA 시간대 이름을 "
                          "써 주세요.") from None

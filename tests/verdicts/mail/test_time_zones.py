@@ -138,3 +138,15 @@ def test_a_zone_in_the_configuration_that_names_no_zone_is_refused(tmp_path):
     config.write_text('[mail]\ntime_zone = "Asia/Tokyo"\nsubject_window_days = 14\n', encoding="utf-8")
     loaded = load_config(DOMAIN, config)
     assert (loaded.time_zone, loaded.subject_window_days) == ("Asia/Tokyo", 14)
+
+
+@pytest.mark.parametrize("name, shown", [("a" * 5000, "`" + "a" * 59 + "…`"), ("\x1b[2J", "`\\x1b[2J`"), ("../../etc/passwd", None)])
+def test_a_hostile_zone_name_is_refused_short_and_visible(name, shown):
+    from verdicts.errors import InputError
+    from verdicts.mail.values import read_zone
+
+    with pytest.raises(InputError) as refused:
+        read_zone(name)
+    said = str(refused.value)
+    assert len(said) < 200 and "\x1b" not in said and "IANA 시간대 이름" in said
+    assert shown is None or shown in said
