@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 from verdicts.commandline import Group, fail, int_in, number_in
-from verdicts.errors import InputError
+from verdicts.errors import InputError, VerdictsError
 
 if TYPE_CHECKING:  # pragma: no cover
     from .importer import Mail
@@ -80,8 +80,31 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
             "`max_reply_hours`, `min_confidence`, `needs_confirm` 칸을 채워 주세요.")
 
 
+def _settings(out: Path, config: Optional[Path], time_zone: Optional[str],
+              subject_window_days: Optional[int]) -> tuple[str, str, int]:
+    """The zone and the subject window of this import: the options, else the mail
+    configuration (``--config``, or the one found from OUT upwards, where ``verdicts run
+    mail OUT`` finds it), else the defaults; and where the zone came from, in words."""
+    from verdicts.config import find_config, load_config
+
+    from .domain import DOMAIN
+    from .model import MailConfig
+    from .values import read_zone
+
+    path = config if config is not None else find_config(DOMAIN, out)
+    settings = load_config(DOMAIN, path)
+    assert isinstance(settings, MailConfig)
+    zone = time_zone if time_zone is not None else settings.time_zone
+    read_zone(zone)  # a name that names no zone: refused before any mail is read
+    given = ("`--time-zone` 옵션" if time_zone is not None else f"설정 파일 {path}" if settings.source and
+             settings.time_zone != MailConfig().time_zone else "기본값")
+    days = subject_window_days if subject_window_days is not None else settings.subject_window_days
+    return zone.strip(), given, days
+
+
 def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], policy: Optional[Path],
-            password_file: Optional[Path], cafile: Optional[Path]) -> int:
+            password_file: Optional[Path], cafile: Optional[Path], time_zone: Optional[str] = None,
+            subject_window_days: Optional[int] = None, config: Optional[Path] = None) -> int:
     """받은 메일(과 에이전트가 보낸 메일, 그 기록)을 읽어 OUT 폴더에 mailbox_thread.csv,
     agent_action.csv, action_policy.csv를 씁니다. 종료 코드는 모든 메일을 읽었으면 0, 표는
     썼지만 읽지 못한 것이 있으면 1, 아무것도 읽지 못했으면 2입니다."""
@@ -93,14 +116,15 @@ def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], po
     notes: list[str] = []
     broken: list[str] = []
     try:
+        zone, given, days = _settings(out, config, time_zone, subject_window_days)
         received = _read(source, password_file, cafile, problems, broken)
         sent_mails = _read(sent, password_file, cafile, problems, broken) if sent is not None else []
         records = read_log(log, problems) if log is not None else []
-        tables = import_mailbox(received, sent_mails, records, notes)
+        tables = import_mailbox(received, sent_mails, records, notes, time_zone=zone, subject_window_days=days)
         write_tables(tables, out)
         kinds = list(dict.fromkeys(r["action_kind"] for r in tables["agent_action"] if r["action_kind"]))
         policy_note = _write_policy(out, policy, kinds)
-    except InputError as exc:
+    except VerdictsError as exc:
         raise fail(str(exc), prog=IMPORT)
     for line in problems + broken:
         sys.stderr.write(f"문제: {line}\n")
@@ -108,6 +132,9 @@ def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], po
         sys.stderr.write(f"참고: {line}\n")
     sys.stderr.write(f"받은 메일 {len(received)}통을 `mailbox_thread.csv`에, 보낸 메일 {len(sent_mails)}통 가운데 "
                      f"{len(tables['agent_action'])}통을 `agent_action.csv`에 썼습니다 ({out}).\n")
+    sys.stderr.write(f"시각은 {zone} 시간대({given})로 오프셋을 붙여 적었고, `내일`이나 `모레` 같은 날짜는 그 시간대에서 "
+                     "메일을 받은 날부터 셌습니다.\n")
+    sys.stderr.write(f"제목이 같은 메일은 상대가 같고 {days}일 이내일 때만 한 대화로 묶었습니다.\n")
     return 1 if problems or broken else 0
 
 
@@ -147,6 +174,11 @@ def commands(group: Group) -> None:
     c.option("--policy", type=Path, metavar="FILE", help="`action_policy.csv`로 복사할 처리 종류 정책 파일")
     c.option("--password-file", type=Path, metavar="FILE", help=f"IMAP 비밀번호가 첫 줄에 적힌 파일 (없으면 ${PASSWORD_ENV})")
     c.option("--cafile", type=Path, metavar="FILE", help="IMAP 서버 인증서를 확인할 CA 인증서 파일(PEM)")
+    c.option("--time-zone", metavar="ZONE",
+             help="시각을 적고 `내일` 같은 날짜를 셀 메일함의 시간대 (IANA 이름, 기본은 설정의 `time_zone`, 없으면 Asia/Seoul)")
+    c.option("--subject-window-days", type=int_in("--subject-window-days", 0, 3650), metavar="DAYS",
+             help="제목과 상대가 같은 메일을 한 대화로 묶는 최대 간격(일) (기본은 설정의 `subject_window_days`, 없으면 30)")
+    c.option("--config", type=Path, metavar="FILE", help="OUT 폴더부터 위로 찾는 설정 대신 쓸 verdicts.toml 또는 pyproject.toml")
 
     c = group.command("serve", serve)
     c.option("--host", default="127.0.0.1", metavar="ADDRESS", help="열 주소 (기본은 이 컴퓨터 안에서만)")

@@ -11,10 +11,15 @@ from verdicts.domain import Domain, Report
 
 from .checks import CHECKS, CheckContext
 from .loading import load_mailbox
-from .model import AS_ORIGINAL, VERDICTS, MailCard, Mailbox, TABLE_SPECS
+from .model import AS_ORIGINAL, VERDICTS, MailCard, MailConfig, Mailbox, TABLE_SPECS
 from .rules import BOOK, build_cards
 
 __all__ = ["MailDomain", "DOMAIN", "judge_mailbox", "MailReport"]
+
+
+#: how the refusal of a mailbox names each form (verdicts.mail.importer.mailbox_form)
+_FORMS = {"maildir": "Maildir 메일함", "mbox": "mbox 메일함", "eml": ".eml 메일", "eml-folder": ".eml 메일 폴더"}
+_TABLE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".json", ".yaml", ".yml")
 
 
 class MailReport(Report):
@@ -56,7 +61,8 @@ class MailDomain(Domain):
             "이 도구는 표에 적힌 금액과 날짜만 견주므로, 본문의 다른 사실을 지어냈는지는 알지 못합니다.",
             "받은 메일의 금액과 날짜가 표에 옮겨질 때 틀렸다면 판정도 그만큼 틀립니다.",
             "같은 대화에 답장이 두 번 나갔는지는 `agent_action`에 기록된 처리만 보고 가리므로, 사람이 직접 보낸 답장은 세지 않습니다.",
-            "시간대가 적히지 않은 시각은 모두 같은 시간대로 보고 계산합니다.",
+            "시간대가 적히지 않은 시각은 UTC로 보고 계산하므로, 오프셋 없이 쓴 표에서는 모든 시각을 같은 시간대로 적어야 맞게 견줍니다.",
+            "메일함에서 가져온 표의 대화는 `References`와 `In-Reply-To`로 묶고, 제목은 상대가 같고 정한 기간 안일 때만 묶으므로, 그런 머리글 없이 다른 주소로 이어 쓴 메일은 다른 대화가 됩니다.",
             "자가채점 수치는 정답 파일로 러너를 돌린 결과가 있을 때만 출처와 함께 보여 주고, 예측 화면에서는 비워 둡니다.",
         ],
     }
@@ -68,6 +74,34 @@ class MailDomain(Domain):
         return "agent_action"
 
     report_type = MailReport
+
+    @property
+    def config_type(self) -> type:
+        return MailConfig
+
+    def refuse(self, path: Path) -> None:
+        """A mailbox (Maildir, mbox, ``.eml``) given where the tables belong is refused
+        with the command that turns it into tables; then the kit's look at another
+        domain's tables."""
+        from verdicts.errors import InputError
+        from verdicts.korean import code, josa
+
+        from .importer import mailbox_form
+
+        form = None if Path(path).suffix.lower() in _TABLE_SUFFIXES else mailbox_form(path)
+        try:
+            if form == "eml-folder" and any(p.suffix.lower() in _TABLE_SUFFIXES for p in Path(path).iterdir()):
+                form = None  # tables beside the mail: the tables are what is judged
+        except OSError:
+            form = None  # the loader says what cannot be read
+        if form is not None:
+            import shlex
+
+            where = shlex.quote(str(path))
+            raise InputError(f"{path}: {josa(_FORMS[form], '은/는')} 표가 아니라 바로 판정할 수 없으니 "
+                             f"{josa(code(f'verdicts mail import {where} -o DIR'), '으로/로')} 세 표를 만든 뒤 "
+                             f"{josa(code('verdicts run mail DIR'), '으로/로')} 판정해 주세요.")
+        super().refuse(path)
 
     def load(self, path: Path) -> Mailbox:
         return load_mailbox(path)

@@ -24,7 +24,7 @@ from verdicts.tables import os_reason
 from verdicts.korean import code, josa
 from verdicts.safe_text import clean
 
-from .importer import Mail, mail_of
+from .importer import Mail, mail_of, mail_order
 
 __all__ = ["ImapSource", "ImapRead", "is_imap_url", "parse_imap_url", "read_imap", "folder_name", "log_in"]
 
@@ -241,7 +241,7 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
                 conn.shutdown()
             except OSError:
                 pass
-    result.mails.sort(key=_order)
+    result.mails.sort(key=mail_order)
     return result
 
 
@@ -259,8 +259,3 @@ def _broken(where: str, total: int, read: int, exc: BaseException, uid: str | No
     return (f"{where}: 메일 {total}통 가운데 {read}통을 {at} 연결이 끊겼습니다 ({said}). "
             f"읽은 메일은 그대로 두었고, 나머지 {total - read}통은 다시 읽어야 합니다.")
 
-
-def _order(m: Mail):
-    from datetime import datetime
-
-    return (m.date or datetime.min, m.message_id)

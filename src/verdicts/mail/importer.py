@@ -10,10 +10,18 @@ HTML-only body is read as text.  Quoted earlier mail (``>`` lines, a forwarded o
 original-message block, an ``… 작성:``/``wrote:`` header) is cut before the body's amount
 and day are read, so that an older message's facts are not taken for the new one's.
 
-Threads follow ``References`` and ``In-Reply-To``; messages without them join by their
-subject with ``Re:``, ``RE:``, ``답장:``, ``회신:``, ``Fwd:``, ``전달:`` stripped.  The audit
-reads what was really sent: ``extracted_*`` come from the sent body, and the log only
-gives ``action_kind`` and ``confidence``.
+Threads are built as mail clients build them (:mod:`verdicts.mail.threads`, JWZ's
+algorithm): ``References`` and ``In-Reply-To`` first; a subject (``Re:``, ``RE:``,
+``답장:``, ``회신:``, ``Fwd:``, ``전달:`` stripped) joins mail only with the same
+counterpart and within a bounded number of days.  Each row says the key it was threaded
+by and how (``thread_key``, ``thread_by``).
+
+Times keep their offset: every moment is written in the mailbox's time zone
+(``Asia/Seoul`` unless configured) with its offset (``2026-03-02T08:00+09:00``), and
+relative days in a body (``내일``, ``모레``, ``다음 주 금요일``) are read from the calendar
+day the mail arrived on in that zone.  The audit reads what was really sent:
+``extracted_*`` come from the sent body, and the log only gives ``action_kind`` and
+``confidence``.
 """
 
 from __future__ import annotations
@@ -26,7 +34,7 @@ import json
 import mailbox
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import date, datetime, time, timezone, tzinfo
 from email import policy
 from email.message import EmailMessage
 from email.utils import getaddresses, parsedate_to_datetime
@@ -38,9 +46,12 @@ from verdicts.errors import InputError
 from verdicts.korean import code, josa
 
 from .hangul_values import dates_in, pick_amount, pick_date
-from .model import AGENT_ACTION, MAILBOX_THREAD
+from .model import AGENT_ACTION, DEFAULT_SUBJECT_WINDOW_DAYS, DEFAULT_TIME_ZONE, MAILBOX_THREAD
+from .threads import Placed, Threadable, thread
+from .values import read_zone
 
-__all__ = ["Mail", "mail_of", "read_mails", "read_log", "new_text", "normalized_subject", "threads_of", "import_mailbox", "write_tables"]
+__all__ = ["Mail", "mail_of", "mail_order", "mailbox_form", "read_mails", "read_log", "new_text", "normalized_subject", "threads_of",
+           "import_mailbox", "write_tables"]
 
 _CHARSET_ALIASES = {"ks_c_5601-1987": "cp949", "ks_c_5601": "cp949", "ksc5601": "cp949", "x-windows-949": "cp949"}
 _PREFIX = re.compile(r"^\s*((re|fw|fwd|답장|회신|전달)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
@@ -66,6 +77,10 @@ class Mail:
     text: str
     source: str
     problems: list[str] = field(default_factory=list)
+    #: the addresses of ``To`` and ``Cc`` (lower case): a sent mail's counterparts
+    recipients: list[str] = field(default_factory=list)
+    #: what a reader should know that loses nothing (a date without a zone, read as UTC)
+    notes: list[str] = field(default_factory=list)
 
 
 class _Text(HTMLParser):
@@ -158,8 +173,20 @@ def _ids(text: str) -> list[str]:
     return re.findall(r"<[^<>\s]+>", text or "")
 
 
+def _addresses(text: str) -> list[tuple[str, str]]:
+    """The (name, address) pairs of an address header's text."""
+    text = text.strip()
+    if not text:
+        return []
+    if text.startswith('"') and text.endswith('"') and _ADDRESS_INSIDE.search(text):
+        # a client that encoded the whole header (name and address) as one encoded-word
+        text = text[1:-1]
+    return getaddresses([text])
+
+
 def _mail(message: EmailMessage, source: str) -> Mail:
     problems: list[str] = []
+    notes: list[str] = []
     message_id = (_ids(_header(message, "Message-ID")) or [""])[0]
     if not message_id:
         digest = hashlib.sha1(message.as_bytes(policy=policy.SMTP)).hexdigest()[:16]
@@ -174,19 +201,18 @@ def _mail(message: EmailMessage, source: str) -> Mail:
             when = parsedate_to_datetime(raw_date)
         except (TypeError, ValueError):
             problems.append(f"`Date` 머리글 {josa(code(raw_date), '을/를')} 읽지 못했습니다.")
-    if when is not None and when.tzinfo is not None:
-        when = when.astimezone(timezone.utc).replace(tzinfo=None)
-    sender = _header(message, "From").strip()
-    if sender.startswith('"') and sender.endswith('"') and _ADDRESS_INSIDE.search(sender):
-        # a client that encoded the whole From (name and address) as one encoded-word
-        sender = sender[1:-1]
-    addresses = getaddresses([sender])
+    if when is not None and when.tzinfo is None:
+        # RFC 5322's -0000 (a time in UTC, the sender's zone unknown), or no zone at all
+        when = when.replace(tzinfo=timezone.utc)
+        notes.append(f"`Date` 머리글 {code(raw_date)}에는 시간대가 없어 UTC로 보았습니다.")
+    addresses = _addresses(_header(message, "From"))
     name, address = addresses[0] if addresses else ("", "")
     references = _ids(_header(message, "References"))
     in_reply_to = _ids(_header(message, "In-Reply-To"))
     reply_to = in_reply_to[0] if in_reply_to else None
+    recipients = [a.lower() for field in ("To", "Cc") for _, a in _addresses(_header(message, field)) if "@" in a]
     return Mail(message_id, reply_to, references, when, name or address, address.lower(), _header(message, "Subject"),
-                new_text(body_text(message)), source, problems)
+                new_text(body_text(message)), source, problems, recipients, notes)
 
 
 def mail_of(message: EmailMessage, source: str, problems: list[str] | None = None) -> Mail | None:
@@ -208,9 +234,30 @@ def _parsed(raw: bytes, source: str, problems: list[str] | None) -> Mail | None:
     return mail_of(email.message_from_bytes(raw, policy=policy.default), source, problems)
 
 
+def mailbox_form(path: str | Path) -> str | None:
+    """Which mailbox ``path`` is, as :func:`read_mails` reads it: ``"maildir"`` (a folder
+    with ``cur/``), ``"eml-folder"`` (a folder holding ``.eml`` files), ``"eml"`` (an
+    ``.eml`` file) or ``"mbox"`` (a file starting with ``From ``); else ``None``."""
+    path = Path(path)
+    try:
+        if path.is_dir():
+            if (path / "cur").is_dir():
+                return "maildir"
+            return "eml-folder" if any(p.suffix.lower() == ".eml" for p in path.iterdir()) else None
+        if path.is_file():
+            if path.suffix.lower() == ".eml":
+                return "eml"
+            with open(path, "rb") as f:
+                return "mbox" if f.read(5) == b"From " else None
+    except OSError:
+        return None
+    return None
+
+
 def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Mail]:
     """Every message of a Maildir folder, an mbox file, an ``.eml`` file or a folder of
-    ``.eml`` files, in date order; each message's defects are added to ``problems``.
+    ``.eml`` files (:func:`mailbox_form`), in date order; each message's defects are
+    added to ``problems``.  An empty file is an mbox without mail.
 
     Raises :class:`~verdicts.errors.InputError` when ``source`` is none of these or
     cannot be read.
@@ -218,80 +265,65 @@ def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Ma
     path = Path(source)
     found: list[Mail | None] = []
     try:
-        if path.is_dir() and (path / "cur").is_dir():
+        form = mailbox_form(path)
+        if form == "maildir":
             box: mailbox.Mailbox[Any] = mailbox.Maildir(path, factory=None, create=False)
             for key in sorted(box.keys()):
                 found.append(_parsed(box.get_bytes(key), f"{path}/{key}", problems))
-        elif path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".eml")
-            if not files:
-                raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
-            for file in files:
+        elif form == "eml-folder":
+            for file in sorted(p for p in path.iterdir() if p.suffix.lower() == ".eml"):
                 found.append(_parsed(file.read_bytes(), str(file), problems))
-        elif path.is_file() and path.suffix.lower() == ".eml":
+        elif form == "eml":
             found.append(_parsed(path.read_bytes(), str(path), problems))
-        elif path.is_file():
-            with open(path, "rb") as f:
-                head = f.read(5)
-            if head and head != b"From ":
-                raise InputError(f"{path}: mbox 파일은 `From `으로 시작해야 하는데 이 파일은 그렇지 않습니다 "
-                                 "(한 통짜리 메일이면 이름을 .eml로 바꿔 주세요).")
+        elif form == "mbox":
             box = mailbox.mbox(path, create=False)
             for index, key in enumerate(box.keys()):
                 found.append(_parsed(box.get_bytes(key), f"{path}#{index + 1}", problems))
+        elif path.is_dir():
+            raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
+        elif path.is_file():
+            if path.stat().st_size:
+                raise InputError(f"{path}: mbox 파일은 `From `으로 시작해야 하는데 이 파일은 그렇지 않습니다 "
+                                 "(한 통짜리 메일이면 이름을 .eml로 바꿔 주세요).")
         else:
             raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
     except OSError as exc:
         raise InputError(f"{path}: 메일을 읽지 못했습니다 ({exc.strerror or exc}).") from None
-    return sorted((m for m in found if m is not None), key=lambda m: (m.date or datetime.min, m.message_id))
+    return sorted((m for m in found if m is not None), key=mail_order)
 
 
-def threads_of(mails: Iterable[Mail]) -> dict[str, str]:
-    """Message-ID → thread id: messages linked by ``References``/``In-Reply-To`` share a
-    thread, and so do messages with the same normalised subject when neither links."""
-    parent: dict[str, str] = {}
-
-    def root(x: str) -> str:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
-    def join(a: str, b: str) -> None:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-
-    mails = list(mails)
-    by_subject: dict[str, str] = {}
-    for m in mails:
-        root(m.message_id)
-        for other in m.references + ([m.in_reply_to] if m.in_reply_to else []):
-            join(m.message_id, other)
-    for m in mails:
-        if m.references or m.in_reply_to:
-            continue
-        key = normalized_subject(m.subject)
-        if key in by_subject:
-            join(m.message_id, by_subject[key])
-        else:
-            by_subject[key] = m.message_id
-    # a thread is named after its first message (by date): TH-<8 hex of its id>
-    first: dict[str, Mail] = {}
-    for m in mails:
-        r = root(m.message_id)
-        first.setdefault(r, m)
-    return {m.message_id: "TH-" + hashlib.sha1(first[root(m.message_id)].message_id.encode()).hexdigest()[:8].upper()
-            for m in mails}
+_NEVER = datetime.min.replace(tzinfo=timezone.utc)
 
 
-def _moment(when: datetime | None) -> str:
-    return when.strftime("%Y-%m-%dT%H:%M") if when is not None else ""
+def mail_order(mail: Mail) -> tuple[datetime, str]:
+    """The order mail is read in: by date (mail without one first), then by id."""
+    return (mail.date or _NEVER, mail.message_id)
 
 
-def _received_row(m: Mail, thread: str, notes: list[str] | None = None) -> dict[str, str]:
-    received = m.date.date() if m.date else None
+def threads_of(received: Iterable[Mail], sent: Iterable[Mail] = (),
+               subject_window_days: int = DEFAULT_SUBJECT_WINDOW_DAYS) -> list[Placed]:
+    """Where each received and then each sent mail goes (:func:`verdicts.mail.threads.thread`):
+    a received mail's counterpart is its sender, a sent mail's its recipients."""
+    items = [Threadable(m.message_id, tuple(m.references), m.in_reply_to, m.date, normalized_subject(m.subject),
+                        frozenset([m.sender_address] if m.sender_address else []))
+             for m in received]
+    items += [Threadable(m.message_id, tuple(m.references), m.in_reply_to, m.date, normalized_subject(m.subject),
+                         frozenset(m.recipients)) for m in sent]
+    return thread(items, subject_window_days)
+
+
+def _moment(when: datetime | None, zone: tzinfo) -> str:
+    """A moment in ``zone`` with its offset, to the minute: ``2026-03-02T08:00+09:00``."""
+    return when.astimezone(zone).isoformat(timespec="minutes") if when is not None else ""
+
+
+def _day(when: datetime | None, zone: tzinfo) -> date | None:
+    """The calendar day of ``when`` in ``zone``: the day relative dates are read from."""
+    return when.astimezone(zone).date() if when is not None else None
+
+
+def _received_row(m: Mail, place: Placed, zone: tzinfo, notes: list[str] | None = None) -> dict[str, str]:
+    received = _day(m.date, zone)
     amount, amount_note = pick_amount(m.text)
     due, due_note = pick_date(m.text, received) if received else (None, None)
     found_notes = [note for note in (amount_note, due_note) if note]
@@ -302,32 +334,42 @@ def _received_row(m: Mail, thread: str, notes: list[str] | None = None) -> dict[
         near = [f for f in dates_in(m.text, received) if any(w in m.text[f.end: f.end + 8] or w in m.text[max(0, f.start - 8): f.start]
                                                               for w in _DEADLINE_WORDS)]
         if near:
-            deadline = f"{near[0].value.isoformat()}T23:59"
-    return {"thread_id": thread, "counterpart": m.sender, "subject": m.subject, "received_at": _moment(m.date),
+            # the end of the stated day on the mailbox's calendar
+            deadline = datetime.combine(near[0].value, time(23, 59), tzinfo=zone).isoformat(timespec="minutes")
+    return {"thread_id": place.thread_id, "counterpart": m.sender, "subject": m.subject, "received_at": _moment(m.date, zone),
             "reply_deadline": deadline, "body_amount": "" if amount is None else format(amount.value.normalize(), "f"),
-            "body_due_date": "" if due is None else due.value.isoformat(), "body_note": " ".join(found_notes)}
+            "body_due_date": "" if due is None else due.value.isoformat(), "body_note": " ".join(found_notes),
+            "thread_key": place.key, "thread_by": place.by}
 
 
 def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Iterable[dict] = (),
-                   notes: list[str] | None = None) -> dict[str, list[dict[str, str]]]:
+                   notes: list[str] | None = None, *, time_zone: str | tzinfo = DEFAULT_TIME_ZONE,
+                   subject_window_days: int = DEFAULT_SUBJECT_WINDOW_DAYS) -> dict[str, list[dict[str, str]]]:
     """The ``mailbox_thread`` rows of ``received`` and the ``agent_action`` rows of the
     ``sent`` mails found in the agent's ``log`` (records with ``message_id``,
     ``action_kind``, ``confidence`` and optionally ``action_no`` and ``confirmed_by``).
-    ``action_policy`` is the user's to write and is not produced.
+    ``action_policy`` is the user's to write and is not produced.  Times are written in
+    ``time_zone`` (an IANA name or a zone) and relative days read on its calendar; a
+    subject joins mail of one counterpart at most ``subject_window_days`` apart.
 
     What a reader should know goes into ``notes``: a sent mail without a log record (no
     row: not the agent's), a log record whose mail is not among the sent mail (no row:
     the audit reads what was really sent), a body with several amounts or days (which
-    one was taken and why)."""
+    one was taken and why), a date without a zone (read as UTC).
+
+    Raises :class:`~verdicts.errors.InputError` for a zone name that names no zone."""
+    zone = read_zone(time_zone) if isinstance(time_zone, str) else time_zone
     received, sent = list(received), list(sent)
-    threads = threads_of(received + sent)
-    rows_thread = [_received_row(m, threads[m.message_id], notes) for m in received]
+    places = threads_of(received, sent, subject_window_days)
+    if notes is not None:
+        notes.extend(f"{m.source}: {note}" for m in received + sent for note in m.notes)
+    rows_thread = [_received_row(m, place, zone, notes) for m, place in zip(received, places)]
     by_id: dict[str, dict] = {}
     for r in log:
         by_id.setdefault(str(r.get("message_id", "")).strip(), r)
     rows_action = []
     sent_ids = set()
-    for m in sent:
+    for m, place in zip(sent, places[len(received):]):
         sent_ids.add(m.message_id)
         record = by_id.get(m.message_id)
         if record is None:
@@ -335,18 +377,20 @@ def import_mailbox(received: Iterable[Mail], sent: Iterable[Mail] = (), log: Ite
                 notes.append(f"{m.source}: 보낸 메일 {josa(m.message_id, '은/는')} 에이전트 기록에 없어 사람이 보낸 메일로 보고 처리 표에 넣지 않았습니다.")
             continue
         amount, amount_note = pick_amount(m.text)
-        due, due_note = pick_date(m.text, m.date.date()) if m.date else (None, None)
+        sent_day = _day(m.date, zone)
+        due, due_note = pick_date(m.text, sent_day) if sent_day else (None, None)
         found_notes = [note for note in (amount_note, due_note) if note]
         if notes is not None:
             notes.extend(f"{m.source}: {note}" for note in found_notes)
         rows_action.append({
-            "action_no": str(record.get("action_no") or m.message_id.strip("<>")), "thread_id": threads[m.message_id],
-            "action_kind": str(record.get("action_kind", "")), "sent_at": _moment(m.date),
+            "action_no": str(record.get("action_no") or m.message_id.strip("<>")), "thread_id": place.thread_id,
+            "action_kind": str(record.get("action_kind", "")), "sent_at": _moment(m.date, zone),
             "confidence": "" if record.get("confidence") is None else str(record["confidence"]),
             "extracted_amount": "" if amount is None else format(amount.value.normalize(), "f"),
             "extracted_due_date": "" if due is None else due.value.isoformat(),
             "confirmed_by": str(record.get("confirmed_by") or ""),
             "extracted_note": " ".join(found_notes),
+            "thread_key": place.key, "thread_by": place.by,
         })
     if notes is not None:
         for message_id, record in by_id.items():

@@ -12,13 +12,14 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import ClassVar
 
+from verdicts.config import Config, config_record, limits
 from verdicts.model import Card, InputIssue, SourceInfo
 from verdicts.tables import Column, Row, TableSpec, TypedTable
 
 __all__ = [
     "MADE_UP", "TWICE", "UNCONFIRMED", "LATE", "AS_ORIGINAL", "VERDICTS", "AGGS",
     "AGENT_ACTION", "MAILBOX_THREAD", "ACTION_POLICY", "TABLE_SPECS", "CARD_FIELDS",
-    "Action", "Message", "Policy", "Mailbox", "MailCard",
+    "Action", "Message", "Policy", "Mailbox", "MailCard", "MailConfig", "DEFAULT_TIME_ZONE", "DEFAULT_SUBJECT_WINDOW_DAYS",
 ]
 
 # Verdicts, verbatim from the seed, in the order of precedence.
@@ -45,6 +46,9 @@ AGENT_ACTION = TableSpec(
         Column("confirmed_by", optional=True),
         # written by the importer when the sent body held several amounts or days
         Column("extracted_note", optional=True),
+        # written by the importer: the key the mail was threaded by, and how (verdicts.mail.threads)
+        Column("thread_key", optional=True),
+        Column("thread_by", optional=True),
     ),
     key="action_no",
 )
@@ -60,6 +64,9 @@ MAILBOX_THREAD = TableSpec(
         Column("body_due_date"),
         # written by the importer when the body held several amounts or days
         Column("body_note", optional=True),
+        # written by the importer: the key the mail was threaded by, and how (verdicts.mail.threads)
+        Column("thread_key", optional=True),
+        Column("thread_by", optional=True),
     ),
 )
 ACTION_POLICY = TableSpec(
@@ -164,3 +171,37 @@ class MailCard(Card):
     __slots__ = ()
     key_field: ClassVar[str] = "action_no"
     field_names: ClassVar[tuple[str, ...]] = CARD_FIELDS
+
+
+#: the zone whose calendar day relative dates in a body (내일, 모레 …) are read on, and
+#: imported times are written in, when neither ``--time-zone`` nor ``time_zone`` says
+DEFAULT_TIME_ZONE = "Asia/Seoul"
+#: how many days apart a subject (with the same counterpart) still joins two mails
+DEFAULT_SUBJECT_WINDOW_DAYS = 30
+
+
+@config_record
+class MailConfig(Config):
+    """The mail domain's configuration: the shared keys, and the mailbox importer's
+    ``time_zone`` (an IANA name) and ``subject_window_days``.
+
+    .. code-block:: toml
+
+        [mail]
+        time_zone = "Asia/Seoul"
+        subject_window_days = 30
+    """
+
+    time_zone: str = field(default=DEFAULT_TIME_ZONE, metadata=limits(min_length=1))
+    subject_window_days: int = field(default=DEFAULT_SUBJECT_WINDOW_DAYS, metadata=limits(ge=0, le=3650))
+
+    def __post_init__(self) -> None:
+        if self.source is not None and self.time_zone:
+            from verdicts.errors import ConfigError, InputError
+
+            from .values import read_zone
+
+            try:
+                read_zone(self.time_zone)
+            except InputError as exc:
+                raise ConfigError(f"{self.source}: 설정이 올바르지 않습니다 — `time_zone`: {exc}") from None

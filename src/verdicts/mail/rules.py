@@ -101,6 +101,14 @@ def _common(f: ActionFacts, ev: _Cite) -> None:
         ev.action(f, "extracted_note", quote=True)
     if f.message is not None and (f.message.row.raw.get("body_note") or "").strip():
         ev.message(f, "body_note", quote=True)
+    # which thread the reply and the message it answers were put in, by what key and how
+    # (written by the importer: verdicts.mail.threads)
+    for column in ("thread_key", "thread_by"):
+        if (f.action.row.raw.get(column) or "").strip():
+            ev.action(f, column, quote=True)
+    for column in ("thread_key", "thread_by"):
+        if f.message is not None and (f.message.row.raw.get(column) or "").strip():
+            ev.message(f, column, quote=True)
 
 
 class MadeUp(Rule[Mailbox, ActionFacts]):

@@ -8,25 +8,31 @@ for a text it cannot read; the loader turns that into an input issue.
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, timezone
+from datetime import date, datetime, timezone, tzinfo
 from decimal import Decimal
 
+from verdicts.errors import InputError
+from verdicts.korean import code, josa
 from verdicts.numbers import parse_decimal
+from verdicts.safe_text import clean
 
-__all__ = ["read_moment", "read_day", "read_amount", "read_fraction"]
+__all__ = ["read_moment", "read_day", "read_amount", "read_fraction", "read_zone"]
 
 _DAY = re.compile(r"^\s*(\d{4})\s*[-./]\s*(\d{1,2})\s*[-./]\s*(\d{1,2})\s*\.?\s*$")
 
 
 def read_moment(text: str | None) -> datetime | None:
     """An ISO 8601 date-time (``2026-03-02T10:00``, seconds and an offset optional; a
-    space for ``T``; ``Z`` for UTC).  A moment with an offset is taken in UTC and kept
-    without one, so that it compares with the others.
+    space for ``T``; ``Z`` for UTC).  The moment keeps its offset; one written without
+    an offset is taken as UTC (tables written before the importer wrote offsets:
+    ``docs/decisions.md``), so that every moment compares with every other.
 
-    >>> read_moment("2026-03-02T10:00"), read_moment("2026-03-02 19:30:15")
-    (datetime.datetime(2026, 3, 2, 10, 0), datetime.datetime(2026, 3, 2, 19, 30, 15))
-    >>> read_moment("2026-03-02T10:00+09:00"), read_moment("내일"), read_moment("2026-03-02")
-    (datetime.datetime(2026, 3, 2, 1, 0), None, None)
+    >>> read_moment("2026-03-02T10:00"), read_moment("2026-03-02 19:30:15").second
+    (datetime.datetime(2026, 3, 2, 10, 0, tzinfo=datetime.timezone.utc), 15)
+    >>> read_moment("2026-03-02T10:00+09:00") == read_moment("2026-03-02T01:00Z")
+    True
+    >>> read_moment("2026-03-02T10:00+09:00").isoformat(), read_moment("내일"), read_moment("2026-03-02")
+    ('2026-03-02T10:00:00+09:00', None, None)
     """
     if text is None:
         return None
@@ -39,16 +45,16 @@ def read_moment(text: str | None) -> datetime | None:
         moment = datetime.fromisoformat(cleaned)
     except ValueError:
         return None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
     return moment
 
 
 def read_day(text: str | None) -> date | None:
     """A calendar day: ``2026-03-04``, ``2026-3-4``, ``2026.3.4``, ``2026/03/04``; a
-    date-time counts as its day.
+    date-time counts as the day written, in its own offset.
 
-    >>> read_day("2026-03-04") == read_day("2026.3.4") == read_day("2026-03-04T09:00")
+    >>> read_day("2026-03-04") == read_day("2026.3.4") == read_day("2026-03-04T09:00") == read_day("2026-03-04T08:00+09:00")
     True
     >>> read_day("3월 4일"), read_day("2026-02-30")
     (None, None)
@@ -93,3 +99,21 @@ def read_fraction(text: str | None) -> Decimal | None:
     if value is None or not Decimal(0) <= value <= Decimal(1):
         return None
     return value
+
+
+def read_zone(name: str) -> tzinfo:
+    """The time zone of an IANA name (``Asia/Seoul``, ``UTC``).
+
+    Raises :class:`~verdicts.errors.InputError` naming it when there is no such zone.
+
+    >>> read_zone("Asia/Seoul").utcoffset(datetime(2026, 3, 2))
+    datetime.timedelta(seconds=32400)
+    """
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        return ZoneInfo(name.strip())
+    except (ZoneInfoNotFoundError, ValueError, OSError):
+        shown = clean(name if len(name) <= 60 else name[:59] + "…")
+        raise InputError(f"시간대 {josa(code(shown), '을/를')} 찾지 못했습니다. `Asia/Seoul`, `UTC`처럼 IANA 시간대 이름을 "
+                         "써 주세요.") from None

@@ -87,11 +87,13 @@ def test_the_same_tables_from_maildir_mbox_and_imap(tmp_path, imap, policy):
     assert list(threads) == ["3월 관리비 안내", "부가세 신고 자료 요청", "RE: 부가세 신고 자료 요청", "견적서 송부", "모임 장소 안내"]
     fee, tax, follow, quote, club = threads.values()
     assert (fee["counterpart"], fee["body_amount"], fee["body_due_date"], fee["reply_deadline"]) == \
-        ("관리사무소", "350000", "2026-03-10", "2026-03-10T23:59")
-    # ks_c_5601-1987 subject and body; 모레 read from the received day
-    assert (tax["counterpart"], tax["received_at"], tax["body_due_date"]) == ("김세무사", "2026-03-02T14:00", "2026-03-04")
+        ("관리사무소", "350000", "2026-03-10", "2026-03-10T23:59+09:00")
+    # ks_c_5601-1987 subject and body; 모레 read from the received day; 14:00 UTC written as 23:00 in Seoul
+    assert (tax["counterpart"], tax["received_at"], tax["body_due_date"]) == ("김세무사", "2026-03-02T23:00+09:00", "2026-03-04")
     # the reply joins its thread through In-Reply-To/References; the quoted 3월 5일 is not its fact
     assert follow["thread_id"] == tax["thread_id"] != fee["thread_id"]
+    assert (tax["thread_key"], tax["thread_by"]) == ("<r2@acct.example>", "대화의 첫 메일")
+    assert (follow["thread_key"], follow["thread_by"]) == ("<s2@home.example>", "References")
     assert (follow["body_amount"], follow["body_due_date"]) == ("1200000", "2026-03-14")
     # HTML only, CP949: the amount by the word 견적/금액, 다음 주 금요일 from Wednesday 4 March
     assert (quote["body_amount"], quote["body_due_date"]) == ("120000000", "2026-03-13")
@@ -239,3 +241,29 @@ def test_a_missing_or_broken_ca_file_is_named_not_a_traceback(tmp_path, content)
     with pytest.raises(InputError) as refused:
         read_imap("imap://agent@127.0.0.1:9/INBOX", "x", cafile=str(cafile))
     assert str(cafile) in str(refused.value) and "CA" in str(refused.value)
+
+
+def test_run_on_a_mailbox_says_how_to_import_it(tmp_path):
+    """`verdicts run mail` given a mailbox instead of tables (issue 31, item 6) answers
+    with the import command for that path, in one sentence, and exit code 2."""
+    inbox, _ = write_maildir(tmp_path / "Maildir")
+    inbox_mbox, _ = write_mbox(tmp_path / "mbox")
+    emls = tmp_path / "eml"
+    emls.mkdir()
+    (emls / "1.eml").write_bytes(received()[0])
+    forms = {inbox: "Maildir 메일함은", inbox_mbox: "mbox 메일함은", emls / "1.eml": ".eml 메일은", emls: ".eml 메일 폴더는"}
+    for path, named in forms.items():
+        done = subprocess.run([sys.executable, "-m", "verdicts.cli", "run", "mail", str(path)], capture_output=True, text=True,
+                              cwd=ROOT, timeout=120)
+        assert done.returncode == 2, done.stderr
+        said = done.stderr.strip().splitlines()[-1]
+        assert said == (f"verdicts: {path}: {named} 표가 아니라 바로 판정할 수 없으니 `verdicts mail import {path} -o DIR`로 "
+                        "세 표를 만든 뒤 `verdicts run mail DIR`로 판정해 주세요.")
+    # tables with a mail beside them are the tables: judged, not refused
+    out = tmp_path / "tables"
+    write_tables({"mailbox_thread": [], "agent_action": []}, out)
+    (out / "action_policy.csv").write_text(POLICY, encoding="utf-8")
+    (out / "1.eml").write_bytes(received()[0])
+    from verdicts.mail.domain import DOMAIN
+
+    DOMAIN.refuse(out)

@@ -115,7 +115,8 @@ def test_the_same_tables_from_maildir_mbox_and_eml(tmp_path):
     assignment = rows["과제 제출 안내"]
     # the quoted earlier mail (2월 28일, 10만원) is not taken for this one's facts
     assert (assignment["counterpart"], assignment["body_amount"], assignment["body_due_date"]) == ("채용 담당", "120000", "2026-03-04")
-    assert assignment["received_at"] == "2026-03-02T10:00" and assignment["reply_deadline"] == "2026-03-04T23:59"
+    # times with their offset, in the mailbox's zone (Asia/Seoul unless configured)
+    assert assignment["received_at"] == "2026-03-02T19:00+09:00" and assignment["reply_deadline"] == "2026-03-04T23:59+09:00"
     fee = rows["3월 관리비"]
     assert (fee["body_amount"], fee["body_due_date"]) == ("350000", "2026-03-10")
 
@@ -130,7 +131,7 @@ def test_sent_mail_joined_to_the_log_becomes_an_action_and_is_judged(tmp_path):
     tables = import_mailbox(read_mails(forms["maildir"]), read_mails(sent), read_log(log))
     [action] = tables["agent_action"]
     # what was really sent: 3월 14일 (the quoted 3월 4일 is cut)
-    assert (action["action_no"], action["extracted_due_date"], action["sent_at"]) == ("ACT-1", "2026-03-14", "2026-03-03T07:31")
+    assert (action["action_no"], action["extracted_due_date"], action["sent_at"]) == ("ACT-1", "2026-03-14", "2026-03-03T16:31+09:00")
     assert action["thread_id"] == next(r["thread_id"] for r in tables["mailbox_thread"] if r["subject"] == "과제 제출 안내")
     folder = tmp_path / "tables"
     write_tables(tables, folder)
@@ -165,7 +166,7 @@ def test_korean_charsets_and_encoded_headers(tmp_path, charset):
     (tmp_path / "k.eml").write_bytes(msg.as_bytes())
     [row] = import_mailbox(read_mails(tmp_path / "k.eml"))["mailbox_thread"]
     assert (row["subject"], row["body_amount"], row["body_due_date"]) == ("부가세 신고 자료 요청", "1200000", "2026-03-09")
-    assert row["received_at"] == "2026-03-02T05:00"  # taken in UTC
+    assert row["received_at"] == "2026-03-02T14:00+09:00"  # in the mailbox's zone, offset written
 
 
 def test_ks_c_5601_is_read_as_cp949(tmp_path):
