@@ -40,11 +40,12 @@ from typing import Any, Iterator
 from verdicts.errors import VerdictsError
 from verdicts.korean import code, josa
 from verdicts.rounds import apply_migrations, schema_version_of
+from verdicts.safe_text import clean
 
 from .domain import judge_batch
 from .rules import BOOK, CellFacts
 
-__all__ = ["ReviewStore", "ReviewError", "StaleDecision", "Cell", "Decision", "MIGRATIONS", "ACTIONS", "BROKEN_VALUES",
+__all__ = ["ReviewStore", "ReviewError", "StaleDecision", "MissingCell", "DatabaseBroken", "Cell", "Decision", "MIGRATIONS", "ACTIONS", "BROKEN_VALUES",
            "ENV_VAR", "default_review_db", "percentile"]
 
 ENV_VAR = "VERDICTS_REVIEW_DB"
@@ -92,6 +93,22 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
 
 class ReviewError(VerdictsError):
     """A decision or a load is refused (the message says why, in Korean)."""
+
+    #: the status of the page that says so (:func:`verdicts.serve.create_app`)
+    http_status = 422
+
+
+class MissingCell(ReviewError):
+    """The queue holds no cell (or run) of that id."""
+
+    http_status = 404
+
+
+class DatabaseBroken(ReviewError):
+    """The review database cannot be opened or read (not a database, damaged, locked
+    past the wait, not allowed)."""
+
+    http_status = 503
 
 
 class StaleDecision(ReviewError):
@@ -176,14 +193,18 @@ class ReviewStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
-            raise ReviewError(f"{self.path}: 검토 데이터베이스를 열 수 없습니다({exc}).") from None
+            raise DatabaseBroken(f"{self.path}: 검토 데이터베이스를 열 수 없습니다({clean(str(exc))}).") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             conn.execute("PRAGMA journal_mode = WAL")
             self._migrate(conn)
             yield conn
         except sqlite3.Error as exc:
-            raise ReviewError(f"{self.path}: 검토 데이터베이스 오류입니다({exc}).") from None
+            raise DatabaseBroken(f"{self.path}: 검토 데이터베이스를 읽지 못했습니다({clean(str(exc))}). 파일이 깨졌다면 "
+                                 "백업에서 되살리거나 다른 `--db`로 열어 주세요.") from None
+        except json.JSONDecodeError as exc:
+            raise DatabaseBroken(f"{self.path}: 검토 데이터베이스에 든 카드를 읽지 못했습니다({exc.msg}). 파일이 깨졌다면 "
+                                 "백업에서 되살리거나 다른 `--db`로 열어 주세요.") from None
         finally:
             conn.close()
 
@@ -298,7 +319,7 @@ class ReviewStore:
         with self.connect() as conn:
             cells = self._cells(conn, "item_key = ?", (item_key,))
         if not cells:
-            raise ReviewError(f"검토 대기열에 {item_key} 칸이 없습니다.")
+            raise MissingCell(f"검토 대기열에 {clean(item_key)} 칸이 없습니다.")
         return cells[0]
 
     def pages(self, run_id: str) -> dict[int, dict[str, Any]]:

@@ -16,7 +16,7 @@ import pytest
 from verdicts.extraction.review import MIGRATIONS, ReviewError, ReviewStore, StaleDecision, percentile
 
 from .conftest import EXAMPLE, write_form
-from .review_server import reviewing
+from .review_server import csrf_token, reviewing
 
 
 @pytest.fixture
@@ -124,6 +124,8 @@ def _get(url: str) -> tuple[int, str]:
 
 
 def _post(url: str, **fields) -> tuple[int, str, str]:
+    # as a browser does: the page that holds the form gives the server's token
+    fields.setdefault("csrf_token", csrf_token(url, fields.get("item_key")))
     data = urllib.parse.urlencode(fields).encode()
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data=data, method="POST"), timeout=30) as resp:
