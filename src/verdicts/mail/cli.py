@@ -45,18 +45,51 @@ def _password(file: Optional[Path]) -> str:
     return value
 
 
+class _Budget:
+    """What one import may still spend on IMAP: the deadline (a monotonic time, started
+    at the first IMAP source) and the bytes read so far, against the run's cap."""
+
+    def __init__(self, seconds: float, max_message_mb: float, max_import_mb: float):
+        self.seconds = seconds
+        self.deadline: float | None = None
+        self.max_message = int(max_message_mb * 1024 * 1024)
+        self.max_run = int(max_import_mb * 1024 * 1024)
+        self.read = 0
+
+
 def _read(source: str, password_file: Optional[Path], cafile: Optional[Path], problems: list[str],
-          broken: list[str]) -> list["Mail"]:
+          broken: list[str], budget: _Budget) -> list["Mail"]:
+    import time
+
     from .imap import is_imap_url, read_imap
     from .importer import read_mails
 
     if is_imap_url(source):
-        got = read_imap(source, _password(password_file), cafile=str(cafile) if cafile else None)
+        password = _password(password_file)
+        if budget.deadline is None:
+            budget.deadline = time.monotonic() + budget.seconds
+        got = read_imap(source, password, cafile=str(cafile) if cafile else None, deadline=budget.deadline,
+                        max_message_bytes=budget.max_message, max_run_bytes=budget.max_run, already=budget.read)
+        budget.read += got.size
         problems.extend(got.problems)
         if got.broken:
             broken.append(got.broken)
         return got.mails
     return read_mails(source, problems)
+
+
+def _budget(out: Path, config: Optional[Path], imap_timeout: Optional[float], max_message_mb: Optional[float],
+            max_import_mb: Optional[float]) -> _Budget:
+    """The IMAP bounds: each option, else the configuration's ``[imap]`` key (``--config``,
+    else found from the output folder upwards), else the default."""
+    from verdicts.config import find_config, load_config
+
+    from .domain import DOMAIN
+
+    options = load_config(DOMAIN, config if config is not None else find_config(DOMAIN, out)).imap  # type: ignore[attr-defined]
+    return _Budget(imap_timeout if imap_timeout is not None else options.timeout,
+                   max_message_mb if max_message_mb is not None else options.max_message_mb,
+                   max_import_mb if max_import_mb is not None else options.max_import_mb)
 
 
 def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | None:
@@ -81,7 +114,8 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
 
 
 def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], policy: Optional[Path],
-            password_file: Optional[Path], cafile: Optional[Path]) -> int:
+            password_file: Optional[Path], cafile: Optional[Path], imap_timeout: Optional[float],
+            max_message_mb: Optional[float], max_import_mb: Optional[float], config: Optional[Path]) -> int:
     """받은 메일(과 에이전트가 보낸 메일, 그 기록)을 읽어 OUT 폴더에 mailbox_thread.csv,
     agent_action.csv, action_policy.csv를 씁니다. 종료 코드는 모든 메일을 읽었으면 0, 표는
     썼지만 읽지 못한 것이 있으면 1, 아무것도 읽지 못했으면 2입니다."""
@@ -92,15 +126,18 @@ def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], po
     problems: list[str] = []
     notes: list[str] = []
     broken: list[str] = []
+    from verdicts.errors import ConfigError
+
     try:
-        received = _read(source, password_file, cafile, problems, broken)
-        sent_mails = _read(sent, password_file, cafile, problems, broken) if sent is not None else []
+        budget = _budget(out, config, imap_timeout, max_message_mb, max_import_mb)
+        received = _read(source, password_file, cafile, problems, broken, budget)
+        sent_mails = _read(sent, password_file, cafile, problems, broken, budget) if sent is not None else []
         records = read_log(log, problems) if log is not None else []
         tables = import_mailbox(received, sent_mails, records, notes)
         write_tables(tables, out)
         kinds = list(dict.fromkeys(r["action_kind"] for r in tables["agent_action"] if r["action_kind"]))
         policy_note = _write_policy(out, policy, kinds)
-    except InputError as exc:
+    except (InputError, ConfigError) as exc:
         raise fail(str(exc), prog=IMPORT)
     for line in problems + broken:
         sys.stderr.write(f"문제: {line}\n")
@@ -147,6 +184,13 @@ def commands(group: Group) -> None:
     c.option("--policy", type=Path, metavar="FILE", help="`action_policy.csv`로 복사할 처리 종류 정책 파일")
     c.option("--password-file", type=Path, metavar="FILE", help=f"IMAP 비밀번호가 첫 줄에 적힌 파일 (없으면 ${PASSWORD_ENV})")
     c.option("--cafile", type=Path, metavar="FILE", help="IMAP 서버 인증서를 확인할 CA 인증서 파일(PEM)")
+    c.option("--imap-timeout", type=number_in("--imap-timeout", 0.1), metavar="SECONDS",
+             help="IMAP에서 가져오기 전체에 쓸 수 있는 초 (기본 120, 설정의 `[imap] timeout`)")
+    c.option("--max-message-mb", type=number_in("--max-message-mb", 0.001), metavar="MB",
+             help="IMAP에서 읽을 메일 한 통의 가장 큰 크기, 넘으면 이름을 대고 건너뜁니다 (기본 50, 설정의 `[imap] max_message_mb`)")
+    c.option("--max-import-mb", type=number_in("--max-import-mb", 0.001), metavar="MB",
+             help="IMAP에서 한 번에 가져올 가장 큰 크기, 닿으면 멈추고 알립니다 (기본 512, 설정의 `[imap] max_import_mb`)")
+    c.option("--config", type=Path, metavar="FILE", help="출력 폴더부터 위로 찾는 설정 대신 쓸 verdicts.toml 또는 pyproject.toml")
 
     c = group.command("serve", serve)
     c.option("--host", default="127.0.0.1", metavar="ADDRESS", help="열 주소 (기본은 이 컴퓨터 안에서만)")

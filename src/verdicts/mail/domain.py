@@ -32,6 +32,13 @@ class MailDomain(Domain):
     passing_verdicts = frozenset({AS_ORIGINAL})
     evidence_columns = ("field", "agg", "value", "quote")
     books = (BOOK,)
+
+    @property
+    def config_type(self) -> type:
+        from .config import MailConfig
+
+        return MailConfig
+
     docs_page = "docs/mail.md"
     docs_title = "AI 에이전트가 보낸 메일: 판정과 자동 검증"
     docs_note = ("답한 메일은 대화에서 `sent_at`과 같거나 그 전에 받은 메일 가운데 가장 늦은 것입니다. "

@@ -1,0 +1,166 @@
+"""How long and how much `verdicts mail import imap://…` may read: an overall deadline
+(against real TCP peers on loopback that accept and then never answer, or dribble their
+greeting a byte at a time) and a size cap per message and per import (against a real
+dovecot), each ending with a sentence that says what happened, never silently."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from email.message import EmailMessage
+from pathlib import Path
+
+import pytest
+
+from verdicts.errors import InputError
+from verdicts.mail.imap import read_imap
+
+from . import imap_server
+from .mailboxes import received
+
+ROOT = Path(__file__).resolve().parents[3]
+USER, PASSWORD = "agent", "맑은-하늘-42"
+
+
+def _run(*args: str, cwd: Path = ROOT) -> tuple[subprocess.CompletedProcess, float]:
+    env = dict(os.environ, VERDICTS_IMAP_PASSWORD=PASSWORD)
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "verdicts.cli", "mail", "import", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, env=env, timeout=120)
+    return done, time.monotonic() - started
+
+
+class SlowPeer:
+    """A TCP server on loopback that accepts every connection and then either says
+    nothing at all (``dribble=None``) or sends an IMAP greeting one byte every
+    ``dribble`` seconds, never finishing its line in time."""
+
+    def __init__(self, dribble: float | None):
+        self.dribble = dribble
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.accepted = 0
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._accept, daemon=True)]
+        self._threads[0].start()
+
+    def _accept(self) -> None:
+        while not self._stop.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                return
+            self.accepted += 1
+            t = threading.Thread(target=self._talk, args=(conn,), daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _talk(self, conn: socket.socket) -> None:
+        greeting = b"* OK [CAPABILITY IMAP4rev1 STARTTLS AUTH=PLAIN] slow server ready" + b" ." * 10_000 + b"\r\n"
+        with conn:
+            for byte in greeting:
+                if self._stop.wait(self.dribble if self.dribble is not None else 0.5):
+                    return
+                if self.dribble is not None:
+                    try:
+                        conn.sendall(bytes([byte]))
+                    except OSError:
+                        return
+
+    def close(self) -> None:
+        self._stop.set()
+        self.listener.close()
+        for t in self._threads:
+            t.join(timeout=5)
+
+    def __enter__(self) -> "SlowPeer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+@pytest.mark.parametrize("dribble", [None, 0.05], ids=["silent", "dribbling"])
+def test_a_server_that_never_finishes_answering_is_left_at_the_deadline(tmp_path, dribble):
+    # the per-read timeout (30 s) never fires against a dribbling server: only the overall deadline ends it
+    with SlowPeer(dribble) as peer:
+        done, took = _run(f"imap://{USER}@127.0.0.1:{peer.port}/INBOX", "-o", tmp_path / "out", "--imap-timeout", "1.5")
+        assert peer.accepted == 1
+    assert done.returncode == 2, done.stderr
+    assert "가져오기 제한 시간이 지나 서버와의 연결을 끊었습니다" in done.stderr and "--imap-timeout" in done.stderr
+    assert "Traceback" not in done.stderr
+    assert took < 1.5 + 6, took  # the deadline, plus starting Python
+    assert not (tmp_path / "out" / "mailbox_thread.csv").exists()
+
+
+def test_the_deadline_is_a_configuration_key_too(tmp_path):
+    (tmp_path / "verdicts.toml").write_text("[mail.imap]\ntimeout = 1\n", encoding="utf-8")
+    with SlowPeer(0.05) as peer:
+        done, took = _run(f"imap://{USER}@127.0.0.1:{peer.port}/INBOX", "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 2 and "가져오기 제한 시간이 지나" in done.stderr, done.stderr
+    assert took < 1 + 6, took
+    (tmp_path / "verdicts.toml").write_text("[mail.imap]\ntimeuot = 1\n", encoding="utf-8")
+    done, _ = _run(f"imap://{USER}@127.0.0.1:9/INBOX", "-o", tmp_path / "out", cwd=tmp_path)
+    assert done.returncode == 2 and "알 수 없는 키 `imap.timeuot`" in done.stderr and "`timeout`" in done.stderr
+
+
+def test_the_library_reader_keeps_the_same_deadline():
+    with SlowPeer(0.05) as peer:
+        started = time.monotonic()
+        with pytest.raises(InputError) as late:
+            read_imap(f"imap://{USER}@127.0.0.1:{peer.port}/INBOX", PASSWORD, deadline=time.monotonic() + 0.5)
+        took = time.monotonic() - started
+    assert "가져오기 제한 시간이 지나" in str(late.value) and took < 3, took
+
+
+def _big(kb: int, mid: str) -> bytes:
+    msg = EmailMessage()
+    msg["From"] = "발신자 <big@files.example>"
+    msg["To"] = "me@home.example"
+    msg["Subject"] = "첨부 파일 보냅니다"
+    msg["Date"] = "Wed, 04 Mar 2026 09:00:00 +0900"
+    msg["Message-ID"] = mid
+    msg.set_content("첨부한 도면을 확인해 주세요.\n")
+    msg.add_attachment(os.urandom(kb * 1024), maintype="application", subtype="octet-stream", filename="도면.bin")
+    return msg.as_bytes()
+
+
+@pytest.fixture(scope="module")
+def imap():
+    why = imap_server.available()
+    if why:
+        pytest.fail(why)
+    with imap_server.dovecot({USER: PASSWORD}) as server:
+        small = received()
+        server.fill(USER, PASSWORD, "INBOX", [small[0], _big(300, "<big@files.example>"), small[1], small[2]])
+        yield server
+
+
+def test_a_message_over_the_cap_is_skipped_and_named_with_its_uid_and_size(tmp_path, imap):
+    out = tmp_path / "out"
+    done, _ = _run(imap.url(USER), "-o", out, "--cafile", imap.cafile, "--max-message-mb", "0.2")
+    assert done.returncode == 1, done.stderr
+    line = next(x for x in done.stderr.splitlines() if "UID 2" in x)
+    assert f"{imap.url(USER)} UID 2: 메일 크기 " in line and "바이트가 한 통의 한도 209,715바이트를 넘어 읽지 않았습니다" in line
+    size = int(line.split("메일 크기 ")[1].split("바이트")[0].replace(",", ""))
+    assert size > 300 * 1024
+    assert "받은 메일 3통을" in done.stderr  # the three others are read
+    # under the default caps the same folder is read whole
+    done, _ = _run(imap.url(USER), "-o", tmp_path / "all", "--cafile", imap.cafile)
+    assert done.returncode == 0 and "받은 메일 4통을" in done.stderr, done.stderr
+
+
+def test_the_import_stops_cleanly_at_its_cap_and_says_so(tmp_path, imap):
+    out = tmp_path / "out"
+    done, _ = _run(imap.url(USER), "-o", out, "--cafile", imap.cafile, "--max-import-mb", "0.1")
+    assert done.returncode == 1, done.stderr
+    assert (f"{imap.url(USER)}: 한 번에 가져올 수 있는 크기의 한도에 닿아 메일 4통 가운데 1통까지 보고 멈췄습니다 "
+            "(UID 2는") in done.stderr
+    assert "나머지 3통은 폴더를 나누거나 `--max-import-mb`" in done.stderr
+    assert "받은 메일 1통을" in done.stderr and (out / "mailbox_thread.csv").exists()
+    got = read_imap(imap.url(USER), PASSWORD, cafile=imap.cafile, max_run_bytes=10**9, already=10**9 - 1)
+    assert got.mails == [] and got.broken and "1통까지" not in got.broken and "0통까지 보고 멈췄습니다" in got.broken
