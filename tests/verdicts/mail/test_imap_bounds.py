@@ -164,3 +164,24 @@ def test_the_import_stops_cleanly_at_its_cap_and_says_so(tmp_path, imap):
     assert "받은 메일 1통을" in done.stderr and (out / "mailbox_thread.csv").exists()
     got = read_imap(imap.url(USER), PASSWORD, cafile=imap.cafile, max_run_bytes=10**9, already=10**9 - 1)
     assert got.mails == [] and got.broken and "1통까지" not in got.broken and "0통까지 보고 멈췄습니다" in got.broken
+
+
+def test_a_body_sent_larger_than_the_cap_is_never_read_into_memory():
+    # a server may give a small RFC822.SIZE and then send a huge literal: imaplib reads a
+    # literal with one read(size); the reader refuses that size before reading a byte
+    import imaplib
+    import io
+
+    from verdicts.mail.imap import _client, _TooLarge, _Watchdog
+
+    watchdog = _Watchdog(5)
+    try:
+        client = object.__new__(_client(False, watchdog, 1000))
+        client.file = io.BytesIO(b"x" * 5000)
+        assert client.read(1000) == b"x" * 1000
+        with pytest.raises(_TooLarge) as refused:
+            client.read(2_100_000_000)
+        assert isinstance(refused.value, imaplib.IMAP4.abort) and refused.value.size == 2_100_000_000
+        assert client.file.tell() == 1000  # nothing more was read
+    finally:
+        watchdog.stop()
