@@ -23,7 +23,6 @@ Schema changes are numbered migrations applied in order, each once, recorded in
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import os
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from verdicts.errors import VerdictsError
+from verdicts import safe_csv
 from verdicts.korean import code, josa
 from verdicts.rounds import apply_migrations, schema_version_of
 from verdicts.safe_text import clean
@@ -423,7 +423,7 @@ class ReviewStore:
     def export_csv(self, run_id: str) -> str:
         rows = self.export(run_id)
         out = io.StringIO()
-        writer = csv.DictWriter(out, ["item_key", "run_id", "field_name", "verdict", "ai_value", "value", "decision",
+        writer = safe_csv.DictWriter(out, ["item_key", "run_id", "field_name", "verdict", "ai_value", "value", "decision",
                                       "reviewer", "decided_at"], lineterminator="\n")
         writer.writeheader()
         writer.writerows(rows)

@@ -10,13 +10,13 @@ broke part-way: each named on stderr); 2 nothing could be read.
 
 from __future__ import annotations
 
-import csv
 import os
 import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
+from verdicts import safe_csv
 from verdicts.commandline import Group, fail, int_in, number_in
 from verdicts.errors import InputError
 
@@ -105,7 +105,7 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
     if target.exists():
         return None
     with open(target, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
+        w = safe_csv.writer(f)
         w.writerow(ACTION_POLICY.column_names)
         for kind in kinds:
             w.writerow([kind] + [""] * (len(ACTION_POLICY.column_names) - 1))
