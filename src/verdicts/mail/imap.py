@@ -251,10 +251,10 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
     if deadline is None:
         deadline = time.monotonic() + DEADLINE_SECONDS
     limit = deadline - time.monotonic()
-    late = (f"{where}: 가져오기 제한 시간이 지나 서버와의 연결을 끊었습니다 (남아 있던 시간 {_seconds(limit)}; 제한 시간은 "
-            "`--imap-timeout`이나 설정의 `[imap] timeout`으로 늘릴 수 있습니다)")
+    late = f"{where}: 가져오기에 남은 시간 {josa(_seconds(limit), '이/가')} 다 지나 서버와의 연결을 끊었습니다."
+    more = "제한 시간은 `--imap-timeout`이나 설정의 `[imap] timeout`으로 늘릴 수 있습니다."
     if limit <= 0:
-        raise InputError(f"{late}.")
+        raise InputError(f"{late} {more}")
     try:
         context = ssl.create_default_context(cafile=cafile)
     except ssl.SSLError as exc:  # a file that holds no certificate
@@ -270,7 +270,7 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
     except (OSError, imaplib.IMAP4.error) as exc:
         watchdog.stop()
         if watchdog.expired or isinstance(exc, TimeoutError):
-            raise InputError(f"{late}.") from None
+            raise InputError(f"{late} {more}") from None
         if isinstance(exc, ssl.SSLError):
             raise InputError(f"{where}: TLS 연결을 맺지 못했습니다 ({_said(exc)}).") from None
         raise InputError(f"{where}: IMAP 서버에 연결하지 못했습니다 ({_said(exc)}).") from None
@@ -279,18 +279,18 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
     try:
         _read_folder(conn, src, password, context, result, max_message_bytes, max_run_bytes - already, progress)
         if watchdog.expired and result.broken:  # the watchdog's cut, seen in the loop as a broken connection
-            result.broken = (f"{late}. 메일 {result.total}통 가운데 {len(result.mails)}통을 읽었고, 읽은 메일은 그대로 "
-                             "두었습니다.")
+            result.broken = (f"{late} 메일 {result.total}통 가운데 {len(result.mails)}통을 읽었고, 읽은 메일은 그대로 "
+                             f"두었습니다. {more}")
     except InputError:
         if watchdog.expired:
-            raise InputError(f"{late}.") from None
+            raise InputError(f"{late} {more}") from None
         raise
     except (*_BROKEN, imaplib.IMAP4.error) as exc:
         if watchdog.expired:
             if not result.total:
-                raise InputError(f"{late}.") from None
-            result.broken = (f"{late}. 메일 {result.total}통 가운데 {len(result.mails)}통을 읽었고, 읽은 메일은 그대로 "
-                             "두었습니다.")
+                raise InputError(f"{late} {more}") from None
+            result.broken = (f"{late} 메일 {result.total}통 가운데 {len(result.mails)}통을 읽었고, 읽은 메일은 그대로 "
+                             f"두었습니다. {more}")
         elif not result.mails and result.total == 0:
             raise InputError(f"{where}: 메일을 읽기 전에 연결이 끊겼습니다 ({_said(exc)}).") from None
         else:
@@ -375,13 +375,13 @@ def _read_folder(conn: imaplib.IMAP4, src: ImapSource, password: str, context: s
         label = f"{where} UID {uid.decode()}"
         size = sizes.get(uid)
         if size is not None and size > max_message_bytes:
-            result.problems.append(f"{label}: 메일 크기 {size:,}바이트가 한 통의 한도 {max_message_bytes:,}바이트를 넘어 읽지 "
-                                   "않았습니다. 이 메일은 빠졌습니다 (한도는 `--max-message-mb`나 설정의 "
-                                   "`[imap] max_message_mb`로 늘릴 수 있습니다).")
+            result.problems.append(f"{label}: 메일 크기 {size:,}바이트가 한 통의 한도 {max_message_bytes:,}바이트를 넘어 이 메일은 "
+                                   "읽지 않았습니다. 한도는 `--max-message-mb`나 설정의 `[imap] max_message_mb`로 늘릴 수 "
+                                   "있습니다.")
             continue
         if size is not None and result.size + size > room:
             result.broken = (f"{where}: 한 번에 가져올 수 있는 크기의 한도에 닿아 메일 {result.total}통 가운데 "
-                             f"{done - 1}통까지 보고 멈췄습니다 (UID {uid.decode()}는 {size:,}바이트, 남은 한도 "
+                             f"앞의 {done - 1}통까지만 가져오고 멈췄습니다 (UID {uid.decode()}는 {size:,}바이트, 남은 한도 "
                              f"{max(room - result.size, 0):,}바이트). 읽은 메일은 그대로 두었고, 나머지 "
                              f"{result.total - done + 1}통은 폴더를 나누거나 `--max-import-mb`(설정의 "
                              "`[imap] max_import_mb`)로 한도를 늘려 읽어 주세요.")
