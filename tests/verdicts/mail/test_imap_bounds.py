@@ -5,6 +5,7 @@ dovecot), each ending with a sentence that says what happened, never silently.""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -185,3 +186,74 @@ def test_a_body_sent_larger_than_the_cap_is_never_read_into_memory():
         assert client.file.tell() == 1000  # nothing more was read
     finally:
         watchdog.stop()
+
+
+class DribblingRelay:
+    """A TCP relay on loopback between the reader and dovecot that, once armed, passes
+    the server's next answers on one byte every ``pace`` seconds (TLS passes through
+    untouched: it only slows the bytes down) — a server that becomes slow part-way."""
+
+    def __init__(self, host: str, port: int, pace: float = 0.2):
+        self.upstream, self.pace = (host, port), pace
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self.listener.getsockname()[1]
+        self.armed = threading.Event()
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._accept, daemon=True)]
+        self._threads[0].start()
+
+    def _accept(self) -> None:
+        try:
+            client, _ = self.listener.accept()
+        except OSError:
+            return
+        server = socket.create_connection(self.upstream, timeout=20)
+        for src, dst, slow in ((client, server, False), (server, client, True)):
+            t = threading.Thread(target=self._pump, args=(src, dst, slow), daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def _pump(self, src: socket.socket, dst: socket.socket, slow: bool) -> None:
+        try:
+            while not self._stop.is_set():
+                data = src.recv(65536)
+                if not data:
+                    break
+                if slow and self.armed.is_set():
+                    for i in range(len(data)):
+                        if self._stop.wait(self.pace):
+                            return
+                        dst.sendall(data[i:i + 1])
+                else:
+                    dst.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (src, dst):
+                with contextlib.suppress(OSError):
+                    s.shutdown(socket.SHUT_RDWR)
+
+    def close(self) -> None:
+        self._stop.set()
+        self.listener.close()
+        for t in self._threads:
+            t.join(timeout=5)
+
+
+def test_a_server_that_turns_slow_part_way_keeps_what_was_read_and_says_so(imap):
+    relay = DribblingRelay(imap.host, imap.port)
+    try:
+        def slow_after_one(done: int, total: int) -> None:
+            if done == 1:
+                relay.armed.set()
+
+        url = imap.url(USER).replace(f":{imap.port}/", f":{relay.port}/")
+        started = time.monotonic()
+        got = read_imap(url, PASSWORD, cafile=imap.cafile, timeout=20, progress=slow_after_one, deadline=started + 4)
+        took = time.monotonic() - started
+    finally:
+        relay.close()
+    assert 3.5 < took < 6, took  # the deadline, not the 20 s per-read timeout nor the whole dribble
+    assert [m.message_id for m in got.mails] == ["<r1@apt.example>"]
+    assert got.broken is not None and got.broken.startswith(f"{url}: 가져오기에 남은 시간 ")
+    assert "다 지나 서버와의 연결을 끊었습니다. 메일 4통 가운데 1통을 읽었고, 읽은 메일은 그대로 두었습니다." in got.broken
