@@ -296,14 +296,14 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
         else:
             result.broken = _broken(where, result.total, len(result.mails), exc)
     finally:
-        watchdog.stop()
-        try:
+        try:  # still under the watchdog: a server slow to say goodbye is left at the deadline too
             conn.logout()
         except (*_BROKEN, imaplib.IMAP4.error):
             try:
                 conn.shutdown()
             except OSError:
                 pass
+        watchdog.stop()
     result.mails.sort(key=_order)
     return result
 
@@ -389,6 +389,10 @@ def _read_folder(conn: imaplib.IMAP4, src: ImapSource, password: str, context: s
         try:
             status, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
         except _TooLarge as exc:
+            try:
+                conn.shutdown()  # the rest of that body is never read, not even to log out
+            except OSError:
+                pass
             result.broken = (f"{label}: 서버가 이 메일을 한 통의 한도 {max_message_bytes:,}바이트보다 큰 {exc.size:,}바이트로 "
                              f"보내 연결을 끊었습니다. 메일 {result.total}통 가운데 {done - 1}통까지 보았고, 읽은 메일은 "
                              f"그대로 두었습니다. 나머지 {result.total - done + 1}통은 다시 읽어야 합니다.")
