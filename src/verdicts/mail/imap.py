@@ -112,21 +112,16 @@ def _client(tls: bool, watchdog: _Watchdog, max_literal: int) -> type[imaplib.IM
             watchdog.sock = sock
             return sock
 
+        #: the length of a literal refused for its size (imaplib re-raises the abort as its own)
+        too_large: int | None = None
+
         def read(self, size: int) -> bytes:
             if size > max_literal:
-                raise _TooLarge(size)
+                self.too_large = size
+                raise imaplib.IMAP4.abort(f"{size:,}바이트")
             return super().read(size)
 
     return Watched
-
-
-class _TooLarge(imaplib.IMAP4.abort):
-    """The server sent a literal past the message cap (the connection is then left: the
-    rest of it is not read)."""
-
-    def __init__(self, size: int):
-        super().__init__(f"{size:,}바이트")
-        self.size = size
 
 
 def is_imap_url(text: str) -> bool:
@@ -363,8 +358,16 @@ def _read_folder(conn: imaplib.IMAP4, src: ImapSource, password: str, context: s
         said = clean((selected[0].decode("utf-8", "replace") if selected and isinstance(selected[0], bytes)
                       else str(selected)).strip().rstrip("."))
         raise InputError(f"{where}: {josa(code(src.folder), '이라/라')}는 폴더를 열지 못했습니다 (서버 답: {said}).")
-    # imaplib leaves out a None argument (here: no charset); typeshed takes str only
-    status, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]
+    try:
+        # imaplib leaves out a None argument (here: no charset); typeshed takes str only
+        status, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]
+    except imaplib.IMAP4.abort:
+        raise
+    except imaplib.IMAP4.error as exc:  # imaplib's cap on one line of a reply (1,000,000 bytes)
+        if "got more than" not in str(exc):
+            raise
+        raise InputError(f"{where}: 서버가 보낸 메일 목록(`UID SEARCH`의 답)이 한 줄에 {getattr(imaplib, '_MAXLINE', 1_000_000):,}바이트를 넘어 "
+                         "읽지 않았습니다. 메일이 아주 많은 폴더라면 나누어 읽어 주세요.") from None
     uids = data[0].split() if status == "OK" and data and data[0] else []
     if not uids:
         return
@@ -388,17 +391,18 @@ def _read_folder(conn: imaplib.IMAP4, src: ImapSource, password: str, context: s
             break
         try:
             status, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
-        except _TooLarge as exc:
+        except _BROKEN as exc:
+            sent = getattr(conn, "too_large", None)
+            if sent is None:
+                result.broken = _broken(where, result.total, done - 1, exc, uid.decode())
+                break
             try:
                 conn.shutdown()  # the rest of that body is never read, not even to log out
             except OSError:
                 pass
-            result.broken = (f"{label}: 서버가 이 메일을 한 통의 한도 {max_message_bytes:,}바이트보다 큰 {exc.size:,}바이트로 "
-                             f"보내 연결을 끊었습니다. 메일 {result.total}통 가운데 {done - 1}통까지 보았고, 읽은 메일은 "
-                             f"그대로 두었습니다. 나머지 {result.total - done + 1}통은 다시 읽어야 합니다.")
-            break
-        except _BROKEN as exc:
-            result.broken = _broken(where, result.total, done - 1, exc, uid.decode())
+            result.broken = (f"{label}: 서버가 이 메일을 한 통의 한도 {max_message_bytes:,}바이트보다 큰 {sent:,}바이트로 "
+                             f"보내 받지 않고 연결을 끊었습니다. 메일 {result.total}통 가운데 {done - 1}통을 읽은 채로 두었고, "
+                             f"나머지 {result.total - done + 1}통은 다시 읽어야 합니다.")
             break
         raw = next((part[1] for part in data or [] if isinstance(part, tuple) and len(part) > 1), None)
         if status != "OK" or not isinstance(raw, bytes):
