@@ -46,7 +46,8 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-__all__ = ["ContextTable", "CardFigure", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS"]
+__all__ = ["ContextTable", "CardFigure", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS",
+           "csp_hash"]
 
 #: the Korean font stack (fonts-nanum is installed by scripts/setup.sh)
 FONT_STACK = '"NanumGothic", "Nanum Gothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", ' \
@@ -157,6 +158,16 @@ class ScreenExtras:
 
 
 # ---------------------------------------------------------------------------- helpers
+
+
+def csp_hash(text: str) -> str:
+    """The Content-Security-Policy source that lets exactly this inline script or style
+    run (``'sha256-…'`` of its UTF-8 text).
+
+    >>> csp_hash("")
+    "'sha256-47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU='"
+    """
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
 
 
 def escape(text: Any, quote: bool = True) -> str:
@@ -638,8 +649,7 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
     notes = extras.notes if extras.notes is not None else getattr(domain, "notes", None)
     css = _asset("screen.css").replace("/*FONT_STACK*/", FONT_STACK)
     script = _asset("screen.js")
-    script_hash = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
-    csp = (f"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{script_hash}'; img-src data:; "
+    csp = (f"default-src 'none'; style-src 'unsafe-inline'; script-src {csp_hash(script)}; img-src data:; "
            "form-action 'self'; base-uri 'none'" + ("; connect-src 'self'" if extras.live else ""))
     heading = extras.heading or domain.title
     banner = f'<div class="banner fail" role="alert">{escape(extras.banner)}</div>' if extras.banner else ""

@@ -16,6 +16,13 @@ on a socket from :func:`bind`.
 
 What a client cannot do (every refusal is a page with a Korean sentence):
 
+* change something from another site's page: a ``POST``/``PUT``/``PATCH``/``DELETE``
+  whose ``Origin`` (or, lacking one, ``Referer``) is not the server's own is refused
+  with 403; a body that is not a form (``application/x-www-form-urlencoded``,
+  ``multipart/form-data``) or ``application/json`` (``text/plain`` too) with 415; routes
+  that keep what they are sent read it with :func:`read_form`, which also wants the
+  server's CSRF token (:func:`new_csrf_token`, put into every form by :func:`with_csrf`);
+* send a request head (line and headers) over ``MAX_HEAD_BYTES`` (16 KB): 431;
 * send more than ``max_bytes``: a ``Content-Length`` above it is refused with 413 before
   any of the body is read; a body without one (chunked) is counted as it arrives and cut
   off at the limit; a negative or non-numeric length is a 400 (from the HTTP parser), a
@@ -51,6 +58,7 @@ import ipaddress
 import multiprocessing
 import os
 import pickle
+import re
 import shutil
 import signal
 import socket
@@ -77,12 +85,21 @@ _R = TypeVar("_R", bound=Report)
 
 __all__ = [
     "ServerPages", "ServerLimits", "UploadError", "create_app", "bind", "run_server", "event_stream", "is_loopback",
-    "safe_name", "relabel_files", "MAX_UPLOAD_BYTES", "ACCEPTED_SUFFIXES",
+    "safe_name", "relabel_files", "MAX_UPLOAD_BYTES", "ACCEPTED_SUFFIXES", "MAX_HEAD_BYTES", "BODY_TYPES",
+    "CSRF_FIELD", "CSRF_HEADER", "new_csrf_token", "with_csrf", "read_form",
 ]
 
 #: default upload limit (bytes)
 MAX_UPLOAD_BYTES = 20 * 1024 * 1024
 ACCEPTED_SUFFIXES = (".csv", ".xlsx", ".json", ".yaml", ".yml")
+#: the request line and headers together; a longer head is refused with 431
+MAX_HEAD_BYTES = 16 * 1024
+#: the only bodies a state-changing request may carry (anything else, ``text/plain`` too, is 415)
+BODY_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data", "application/json")
+#: the form field (or JSON key) and the header that carry a server's CSRF token
+CSRF_FIELD, CSRF_HEADER = "csrf_token", "x-csrf-token"
+#: methods that change something: checked for their origin (and, with a body, its type)
+_CHANGING = ("POST", "PUT", "PATCH", "DELETE")
 
 
 class UploadError(VerdictsError):
@@ -150,6 +167,8 @@ class ServerPages:
     #: ``watched(path)``: the live screen of a followed file (``serve --watch``), which
     #: listens on ``/events`` and updates itself in place; runs in a worker too
     watched: Callable[[Path], str] | None = None
+    #: the ``Content-Security-Policy`` header of every page ``empty`` makes (refusals too)
+    csp: str | None = None
 
 
 def safe_name(name: str) -> str:
@@ -208,6 +227,96 @@ def _host_name(header: str) -> str:
     return name.rsplit(":", 1)[0] if name.count(":") == 1 else name
 
 
+def _same_origin(headers: dict[str, str]) -> bool:
+    """Whether a request comes from the server's own pages: its ``Origin`` (or, lacking
+    one, its ``Referer``) names the host the request is addressed to; a request with
+    neither (a command-line client) passes, a ``null`` origin does not.
+
+    >>> _same_origin({"host": "127.0.0.1:8766", "origin": "http://127.0.0.1:8766"})
+    True
+    >>> _same_origin({"host": "127.0.0.1:8766", "origin": "http://evil.example"})
+    False
+    >>> _same_origin({"host": "127.0.0.1:8766", "referer": "http://127.0.0.1:8766/review/cell/R-1"}), _same_origin({"host": "h"})
+    (True, True)
+    """
+    from urllib.parse import urlsplit
+
+    claimed = headers.get("origin") or headers.get("referer")
+    if claimed is None:
+        return True
+    try:
+        parts = urlsplit(claimed.strip())
+        netloc = parts.netloc.lower()
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and bool(netloc) and netloc == headers.get("host", "").strip().lower()
+
+
+def new_csrf_token() -> str:
+    """A fresh random token for one server: its pages carry it in every form that
+    changes something, and :func:`read_form` refuses a request without it."""
+    import secrets
+
+    return secrets.token_urlsafe(32)
+
+
+_HEAD_END = re.compile(rb"\n\r?\n")
+_POST_FORM = re.compile(r"<form\b[^>]*\bmethod=[\"']?post\b[^>]*>", re.I)
+
+
+def with_csrf(html: str, token: str) -> str:
+    """``html`` with a hidden ``csrf_token`` field holding ``token`` at the start of every
+    ``<form method="post">``: every form a page makes carries the server's token, a form
+    added later too.
+
+    >>> with_csrf('<form method="post" action="/x"><button>ok</button></form>', "T")
+    '<form method="post" action="/x"><input type="hidden" name="csrf_token" value="T"><button>ok</button></form>'
+    """
+    from html import escape as html_escape
+
+    field = f'<input type="hidden" name="{CSRF_FIELD}" value="{html_escape(token)}">'
+    return _POST_FORM.sub(lambda m: m.group(0) + field, html)
+
+
+async def read_form(request: Any, token: str) -> dict[str, str]:
+    """The fields of a state-changing request (a form, ``multipart/form-data`` fields or
+    a JSON object; the last of a repeated field), after checking that it carries the
+    server's ``token`` (field ``csrf_token`` or header ``X-CSRF-Token``).
+
+    Raises :class:`UploadError`: 403 without the right token, 400 for a body that
+    cannot be read.  (The origin and the body's type were checked by the guard of
+    :func:`create_app`.)"""
+    import hmac
+    import json
+    from urllib.parse import parse_qs
+
+    kind = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    fields: dict[str, str] = {}
+    if kind == "multipart/form-data":
+        try:
+            async with request.form(max_files=0) as form:
+                fields = {k: v for k, v in form.multi_items() if isinstance(v, str)}
+        except Exception:  # noqa: BLE001 - starlette's and python-multipart's many refusals
+            raise UploadError("보낸 양식을 multipart/form-data로 읽을 수 없습니다.") from None
+    else:
+        body = (await request.body()).decode("utf-8", "replace")
+        if kind == "application/json":
+            try:
+                data = json.loads(body) if body.strip() else {}
+            except (ValueError, RecursionError):
+                raise UploadError("보낸 내용을 JSON으로 읽을 수 없습니다.") from None
+            if not isinstance(data, dict):
+                raise UploadError("보낸 JSON은 키와 값이 있는 객체여야 합니다.")
+            fields = {str(k): "" if v is None else v if isinstance(v, str) else json.dumps(v) for k, v in data.items()}
+        else:
+            fields = {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
+    given = fields.pop(CSRF_FIELD, None) or request.headers.get(CSRF_HEADER, "")
+    if not hmac.compare_digest(given.encode("utf-8", "replace"), token.encode("utf-8")):
+        raise UploadError("이 요청에는 이 서버의 화면이 준 확인 값(CSRF 토큰)이 없거나 맞지 않아 받지 않았습니다. "
+                          "화면을 새로 연 뒤 다시 해 주세요.", HTTPStatus.FORBIDDEN)
+    return fields
+
+
 def _printable(text: str, limit: int = 200) -> str:
     """``text`` safe for a terminal line: control and format characters as escapes."""
     out = "".join(ch if unicodedata.category(ch)[0] != "C" else ch.encode("unicode_escape").decode("ascii")
@@ -221,7 +330,9 @@ def _mb(n: int) -> str:
 
 _SECURITY_HEADERS = [
     (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
+    # same-origin, not no-referrer: under no-referrer a browser sends ``Origin: null`` with
+    # the page's own form posts, which the origin check must refuse; other sites still get nothing
+    (b"referrer-policy", b"same-origin"),
     (b"x-frame-options", b"DENY"),
     (b"cache-control", b"no-store"),
 ]
@@ -581,9 +692,9 @@ class _Guard:
     every response, one log line per request."""
 
     def __init__(self, app: Any, *, limits: ServerLimits, max_bytes: int, error_page: Callable[[str], str],
-                 loopback_only: bool, log: Callable[[str], None] | None):
+                 loopback_only: bool, log: Callable[[str], None] | None, csp: str | None = None):
         self.app, self.limits, self.max_bytes = app, limits, max_bytes
-        self.error_page, self.loopback_only, self.log = error_page, loopback_only, log
+        self.error_page, self.loopback_only, self.log, self.csp = error_page, loopback_only, log, csp
 
     async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
         if scope["type"] != "http":
@@ -615,6 +726,10 @@ class _Guard:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         if self.loopback_only and not is_loopback(_host_name(headers.get("host", ""))):
             return UploadError("이 서버는 이 컴퓨터(127.0.0.1, localhost)에서 여는 주소로만 답합니다.", HTTPStatus.FORBIDDEN, close=True)
+        changing = scope["method"] in _CHANGING
+        if changing and not _same_origin(headers):
+            return UploadError("다른 사이트의 페이지에서 보낸 요청이라 받지 않았습니다. 이 서버의 화면에서 다시 해 주세요.",
+                               HTTPStatus.FORBIDDEN, close=True)
         length = headers.get("content-length")
         if length is not None:
             if not length.isdigit():  # the HTTP parser refuses these first; kept for other servers
@@ -625,10 +740,19 @@ class _Guard:
         elif "transfer-encoding" not in headers and scope["method"] in ("POST", "PUT", "PATCH"):
             return UploadError("올린 내용의 길이(Content-Length)가 없습니다. 브라우저의 양식으로 다시 올려 주세요.",
                                HTTPStatus.LENGTH_REQUIRED, close=True)
+        if changing and scope["method"] != "DELETE":
+            kind = headers.get("content-type", "").split(";", 1)[0].strip().lower()
+            if kind not in BODY_TYPES:
+                from .korean import code
+
+                what = f"{code(_printable(kind, 80))} 형식의 내용은" if kind else "형식(Content-Type)이 적히지 않은 내용은"
+                return UploadError(f"{what} 받지 않습니다. 양식(`application/x-www-form-urlencoded`, "
+                                   "`multipart/form-data`)이나 `application/json`으로 보내 주세요.",
+                                   HTTPStatus.UNSUPPORTED_MEDIA_TYPE, close=True)
         return None
 
     async def _answer(self, send: Callable, exc: UploadError) -> None:
-        await send_page(send, exc.status, self.error_page(str(exc)), close=exc.close)
+        await send_page(send, exc.status, self.error_page(str(exc)), close=exc.close, csp=self.csp)
 
     def _bounded(self, receive: Callable) -> Callable:
         limits, max_bytes = self.limits, self.max_bytes
@@ -665,12 +789,14 @@ class _Guard:
         return bounded_receive
 
 
-async def send_page(send: Callable, status: int, html: str, *, close: bool = False) -> None:
+async def send_page(send: Callable, status: int, html: str, *, close: bool = False, csp: str | None = None) -> None:
     """Send one HTML page through ASGI ``send``."""
     body = html.encode("utf-8")
     headers = [(b"content-type", b"text/html; charset=utf-8"), (b"content-length", str(len(body)).encode())]
     if close:
         headers.append((b"connection", b"close"))
+    if csp:
+        headers.append((b"content-security-policy", csp.encode("ascii")))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
 
@@ -811,13 +937,19 @@ def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes
     def page(status: int, html: str, close: bool = False) -> HTMLResponse:
         return HTMLResponse(html, status_code=int(status), headers={"connection": "close"} if close else None)
 
+    def empty(status: int, banner: str | None, close: bool = False) -> HTMLResponse:
+        response = page(status, pages.empty(banner), close)
+        if pages.csp:
+            response.headers["content-security-policy"] = pages.csp
+        return response
+
     live = _Live(state, pages, watch) if watch is not None and pages.watched is not None else None
 
     async def landing(request) -> HTMLResponse:
         if live is not None:
             await live.ready.wait()
             return page(live.status, live.html)
-        return page(HTTPStatus.OK, pages.empty(None))
+        return empty(HTTPStatus.OK, None)
 
     async def events(request):
         assert live is not None
@@ -840,15 +972,20 @@ def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes
             state.remove(folder)
 
     async def refused(request, exc: UploadError) -> HTMLResponse:
-        return page(exc.status, pages.empty(str(exc)), close=exc.close)
+        return empty(exc.status, str(exc), close=exc.close)
+
+    async def declined(request, exc: VerdictsError) -> HTMLResponse:
+        # a mounted route's domain error (an unknown id, a store that cannot be read):
+        # its sentence on a page, with the status the error class names (else 422)
+        return empty(int(getattr(exc, "http_status", HTTPStatus.UNPROCESSABLE_ENTITY)), str(exc))
 
     async def not_found(request, exc) -> HTMLResponse:
-        return page(HTTPStatus.NOT_FOUND, pages.empty("없는 주소입니다. 이 서버는 검사 화면만 보여 줍니다."))
+        return empty(HTTPStatus.NOT_FOUND, "없는 주소입니다. 이 서버는 검사 화면만 보여 줍니다.")
 
     async def crashed(request, exc: Exception) -> HTMLResponse:
         traceback.print_exception(exc, file=sys.stderr)
-        return page(HTTPStatus.INTERNAL_SERVER_ERROR, pages.empty(
-            f"서버에서 예상하지 못한 오류({type(exc).__name__})가 났습니다. 입력 파일과 함께 알려 주세요."), close=True)
+        return empty(HTTPStatus.INTERNAL_SERVER_ERROR,
+                     f"서버에서 예상하지 못한 오류({type(exc).__name__})가 났습니다. 입력 파일과 함께 알려 주세요.", close=True)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):
@@ -871,9 +1008,10 @@ def create_app(pages: ServerPages, limits: ServerLimits | None = None, *, routes
                 Route("/upload", upload, methods=["POST"]),
                 *([Route("/events", events, methods=["GET"])] if live is not None else []), *routes],
         middleware=[Middleware(_Guard, limits=limits, max_bytes=max_bytes, error_page=pages.empty,
-                               loopback_only=loopback_only, log=log)],
+                               loopback_only=loopback_only, log=log, csp=pages.csp)],
         # starlette types every handler as one for any Exception; refused is registered for UploadError only
-        exception_handlers={UploadError: refused, 404: not_found, 405: not_found, Exception: crashed},  # type: ignore[dict-item]
+        exception_handlers={UploadError: refused, VerdictsError: declined, 404: not_found, 405: not_found,  # type: ignore[dict-item]
+                            Exception: crashed},
         lifespan=lifespan,
     )
     app.state.verdicts = state
@@ -1001,12 +1139,13 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str], log:
 
         def __init__(self, config, server_state, app_state, _loop=None):
             super().__init__(config, server_state, app_state, _loop)
-            self.conn = Connection(h11.SERVER, config.h11_max_incomplete_event_size or 16 * 1024)  # h11's default
+            self.conn = Connection(h11.SERVER, MAX_HEAD_BYTES)
             self.lingering = False
             self._raw = None
             self._head_timer: asyncio.TimerHandle | None = None
             self._linger_timer: asyncio.TimerHandle | None = None
             self._head_bytes = 0
+            self._head_tail = b""
             self._discarded = 0
 
         def connection_made(self, transport) -> None:
@@ -1027,7 +1166,18 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str], log:
                         self._raw.pause_reading()
                 return
             if self.conn.their_state is h11.IDLE:
+                # h11 bounds only a head still incomplete: one that arrives whole in a
+                # single read is measured here, up to its blank line
+                before, seen = self._head_bytes, self._head_tail + data
                 self._head_bytes += len(data)
+                if self._head_bytes > MAX_HEAD_BYTES:
+                    end = _HEAD_END.search(seen)
+                    size = before - len(self._head_tail) + end.end() if end else self._head_bytes
+                    if size > MAX_HEAD_BYTES:
+                        self._refuse(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
+                                     f"요청 머리(헤더)가 너무 깁니다. 한도는 {MAX_HEAD_BYTES:,}바이트입니다.")
+                        return
+                self._head_tail = seen[-3:]
             super().data_received(data)
             if self.conn.their_state is not h11.IDLE and self._head_timer is not None:
                 self._head_timer.cancel()
@@ -1041,6 +1191,7 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str], log:
                 self.close_gently()
             elif self.conn.their_state is h11.IDLE:
                 self._head_bytes = 0
+                self._head_tail = b""
                 self._arm_head_timer()
 
         def connection_lost(self, exc) -> None:
@@ -1054,7 +1205,7 @@ def _protocol_class(limits: ServerLimits, error_page: Callable[[str], str], log:
             if "content-length" in error.lower():
                 status, text = HTTPStatus.BAD_REQUEST, "올린 내용의 길이(Content-Length)가 올바른 수가 아닙니다."
             elif "too long" in error.lower() or "too large" in error.lower():
-                status, text = HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "요청 머리(헤더)가 너무 깁니다."
+                status, text = HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, f"요청 머리(헤더)가 너무 깁니다. 한도는 {MAX_HEAD_BYTES:,}바이트입니다."
             else:
                 status, text = HTTPStatus.BAD_REQUEST, "요청이 HTTP 형식에 맞지 않아 읽을 수 없습니다."
             self._refuse(status, text)
@@ -1162,5 +1313,18 @@ def run_server(app: Any, sock: socket.socket) -> None:
         # multiprocessing removes the fork server's socket folder at a normal interpreter
         # exit, which the CLI skips (os._exit); the process is expected to end here
         if state.workers.socket_dir:
-            shutil.rmtree(state.workers.socket_dir, ignore_errors=True)
+            _remove_socket_dir(state.workers.socket_dir)
+
+
+def _remove_socket_dir(path: str) -> None:
+    """Remove the fork server's socket folder now, and make sure multiprocessing does not
+    try again at the interpreter's exit (a command that returns normally, ``verdicts
+    review``, would otherwise print a traceback for the folder already gone)."""
+    from multiprocessing import util
+
+    with contextlib.suppress(Exception):
+        for finalizer in list(getattr(util, "_finalizer_registry", {}).values()):
+            if path in (getattr(finalizer, "_args", None) or ()):
+                finalizer()  # multiprocessing's own removal, run now, so never again
+    shutil.rmtree(path, ignore_errors=True)
 

@@ -32,6 +32,7 @@ from .errors import InputError
 from .korean import code, josa
 from .model import InputIssue, SourceInfo
 from .records import Frozen
+from .safe_csv import unguard
 
 __all__ = [
     "os_error",
@@ -497,6 +498,8 @@ def read_csv_text(text: str, file: str, table: str, issues: list[InputIssue], *,
         records = list(reader)
     except csv.Error:
         records = None
+    if records and "'" in text:  # a cell our writers guarded (verdicts.safe_csv) reads back as it was
+        records = [[unguard(c) if c[:1] == "'" else c for c in cells] for cells in records]
     if records is None or reader.line_num != header_end + len(records):
         lines = io.StringIO(text, newline="").readlines()
         rows = _read_records_carefully(lines, header_end, ncols, seen, delimiter, file, table, issues,
@@ -675,7 +678,7 @@ def _read_records_carefully(lines: list[str], first: int, ncols: int, seen: dict
                     _extra_cells(cells, ncols, file, table, start + 1, issues)
                 values: dict[str, str | None] = {}
                 for name, index in seen.items():
-                    cell_text = cells[index].strip() if index < len(cells) else ""
+                    cell_text = unguard(cells[index]).strip() if index < len(cells) else ""
                     values[name] = cell_text if cell_text else None
                 rows.append(RawRow(start + 1, values))
             else:

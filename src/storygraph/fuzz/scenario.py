@@ -8,7 +8,6 @@ Nothing here imports the linter: the generator must not rely on the code it test
 
 from __future__ import annotations
 
-import csv
 import io
 import itertools
 import json
@@ -17,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence, cast
 
+from verdicts import safe_csv
 from verdicts.errors import ConfigError
 
 __all__ = [
@@ -364,7 +364,7 @@ class Generated:
         buf = io.StringIO()
         # the kind column only when some branch is a choice: other scenarios stay as they were
         columns = list(UNION_COLUMNS) + (["kind"] if any(b.kind != "auto" for b in self.branches) else [])
-        w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
+        w = safe_csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
         w.writeheader()
         for r in self.rows() if rows is None else rows:
             w.writerow({c: r.get(c, "") for c in columns})

@@ -11,13 +11,13 @@ declarations, every assignment and the comparisons), renders every condition int
 
 from __future__ import annotations
 
-import csv
 import io
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from verdicts import safe_csv
 from verdicts.korean import code
 from verdicts.model import InputIssue
 
@@ -282,7 +282,7 @@ def write_csv(story: ImportedStory, out: Any) -> None:
         with open(out, "w", encoding="utf-8", newline="") as fh:
             write_csv(story, fh)
         return
-    writer = csv.DictWriter(out, fieldnames=list(UNION_COLUMNS), lineterminator="\n", extrasaction="raise")
+    writer = safe_csv.DictWriter(out, fieldnames=list(UNION_COLUMNS), lineterminator="\n", extrasaction="raise")
     writer.writeheader()
     for row in story.rows():
         writer.writerow({c: row.get(c, "") for c in UNION_COLUMNS})

@@ -31,7 +31,6 @@ Schema changes are numbered migrations applied in order, each once, recorded in
 
 from __future__ import annotations
 
-import csv
 import hashlib
 import io
 import json
@@ -47,15 +46,18 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from verdicts.errors import VerdictsError
+from verdicts import safe_csv
 from verdicts.korean import code, josa
 from verdicts.rounds import apply_migrations, schema_version_of
+from verdicts.safe_text import clean
 
 from .domain import judge_batch
 from .rules import BOOK, CellFacts
 from .templates import q
 
-__all__ = ["ReviewStore", "ReviewError", "StaleDecision", "CellChanged", "Cell", "Decision", "MIGRATIONS", "ACTIONS",
-           "BROKEN_VALUES", "ENV_VAR", "LEGACY", "STATES", "default_review_db", "percentile", "fingerprint", "changes"]
+__all__ = ["ReviewStore", "ReviewError", "StaleDecision", "CellChanged", "MissingCell", "DatabaseBroken", "Cell", "Decision",
+           "MIGRATIONS", "ACTIONS", "BROKEN_VALUES", "ENV_VAR", "LEGACY", "STATES", "default_review_db", "percentile",
+           "fingerprint", "changes"]
 
 ENV_VAR = "VERDICTS_REVIEW_DB"
 BUSY_TIMEOUT = 30.0
@@ -141,6 +143,22 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
 
 class ReviewError(VerdictsError):
     """A decision or a load is refused (the message says why, in Korean)."""
+
+    #: the status of the page that says so (:func:`verdicts.serve.create_app`)
+    http_status = 422
+
+
+class MissingCell(ReviewError):
+    """The queue holds no cell (or run) of that id."""
+
+    http_status = 404
+
+
+class DatabaseBroken(ReviewError):
+    """The review database cannot be opened or read (not a database, damaged, locked
+    past the wait, not allowed)."""
+
+    http_status = 503
 
 
 class StaleDecision(ReviewError):
@@ -318,7 +336,7 @@ class ReviewStore:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT, isolation_level=None)
         except (OSError, sqlite3.Error) as exc:
-            raise ReviewError(f"{self.path}: 검토 데이터베이스를 열 수 없습니다({exc}).") from None
+            raise DatabaseBroken(f"{self.path}: 검토 데이터베이스를 열 수 없습니다({clean(str(exc))}).") from None
         try:
             conn.execute(f"PRAGMA busy_timeout = {int(BUSY_TIMEOUT * 1000)}")
             conn.execute("PRAGMA journal_mode = WAL")
@@ -326,7 +344,11 @@ class ReviewStore:
             self._migrate(conn)
             yield conn
         except sqlite3.Error as exc:
-            raise ReviewError(f"{self.path}: 검토 데이터베이스 오류입니다({exc}).") from None
+            raise DatabaseBroken(f"{self.path}: 검토 데이터베이스를 읽지 못했습니다({clean(str(exc))}). 파일이 깨졌다면 "
+                                 "백업에서 되살리거나 다른 `--db`로 열어 주세요.") from None
+        except json.JSONDecodeError as exc:
+            raise DatabaseBroken(f"{self.path}: 검토 데이터베이스에 든 카드를 읽지 못했습니다({exc.msg}). 파일이 깨졌다면 "
+                                 "백업에서 되살리거나 다른 `--db`로 열어 주세요.") from None
         finally:
             conn.close()
 
@@ -455,7 +477,7 @@ class ReviewStore:
         with self.connect() as conn:
             cells = self._cells(conn, "item_key = ?", (item_key,))
         if not cells:
-            raise ReviewError(f"검토 대기열에 {item_key} 칸이 없습니다.")
+            raise MissingCell(f"검토 대기열에 {clean(item_key)} 칸이 없습니다.")
         return cells[0]
 
     def pages(self, run_id: str) -> dict[int, dict[str, Any]]:
@@ -595,8 +617,8 @@ class ReviewStore:
         """:meth:`export` as CSV; ``stale_decision`` is its JSON object (empty when none)."""
         rows = self.export(run_id)
         out = io.StringIO()
-        writer = csv.DictWriter(out, ["item_key", "run_id", "field_name", "state", "verdict", "ai_value", "value", "decision",
-                                      "reviewer", "decided_at", "stale_decision"], lineterminator="\n")
+        writer = safe_csv.DictWriter(out, ["item_key", "run_id", "field_name", "state", "verdict", "ai_value", "value", "decision",
+                                           "reviewer", "decided_at", "stale_decision"], lineterminator="\n")
         writer.writeheader()
         for row in rows:
             old = row["stale_decision"]

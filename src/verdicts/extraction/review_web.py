@@ -16,6 +16,13 @@
 * ``GET /review/export/{run_id}.csv`` and ``.json`` — the corrected values;
 * ``GET /review/stats`` — time to decide, median and 90th percentile per field and verdict.
 
+Every ``POST`` carries the server's CSRF token (each form gets it as a hidden field; a
+JSON client sends it as ``csrf_token`` or in ``X-CSRF-Token``) and comes from the
+server's own pages (the kit's guard checks ``Origin``/``Referer`` and the body's type).
+Every page is sent with a Content-Security-Policy that lets only its own script and
+style run (by hash).  An unknown cell or run is a 404 page, a database that cannot be
+read a 503 page, each with its sentence.
+
 Keyboard: ``a`` approve, ``c`` correct (the value box), ``r`` reject, ``n`` the next
 waiting cell, ``Enter`` in the value box sends the correction.
 """
@@ -26,13 +33,14 @@ import json
 from functools import partial
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qs, quote
+from urllib.parse import quote
 
-from verdicts.screen import escape
-from verdicts.serve import ServerPages
+from verdicts.safe_text import clean
+from verdicts.screen import csp_hash, escape
+from verdicts.serve import ServerPages, new_csrf_token, read_form, with_csrf
 
 from .model import VERDICTS
-from .review import Cell, ReviewError, ReviewStore, StaleDecision
+from .review import Cell, MissingCell, ReviewError, ReviewStore, StaleDecision
 
 __all__ = ["review_routes", "review_pages", "SAMPLE", "highlighted_page", "ACTION_LABELS", "STATE_LABELS", "GROUPS"]
 
@@ -163,7 +171,10 @@ def _queue(store: ReviewStore, ok: str | None = None) -> str:
 
 
 def _run(store: ReviewStore, run_id: str) -> str:
-    body = (_grouped(store.run_cells(run_id), "cells") +
+    cells = store.run_cells(run_id)
+    if not cells:
+        raise MissingCell(f"검토 대기열에 {clean(run_id)} 실행이 없습니다.")
+    body = (_grouped(cells, "cells") +
             f'<p><a href="/review/export/{quote(run_id)}.csv">고친 값 CSV</a> · '
             f'<a href="/review/export/{quote(run_id)}.json">고친 값 JSON</a></p>')
     return _page(f"실행 {run_id}", body)
@@ -195,6 +206,11 @@ document.addEventListener('keydown', (e) => {
 });
 </script>
 """
+
+
+#: what a review page may run and load: its own script and style (by hash), nothing else
+_CSP = (f"default-src 'none'; script-src {csp_hash(_SCRIPT.split('<script>', 1)[1].rsplit('</script>', 1)[0])}; "
+        f"style-src {csp_hash(_STYLE)}; img-src data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
 
 
 def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str | None = None, reviewer: str = "") -> str:
@@ -275,12 +291,13 @@ def review_routes(store: ReviewStore) -> list[Any]:
     from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Route
 
+    token = new_csrf_token()  # one per server: every page's forms carry it, every POST must
+
     async def form(request) -> dict[str, str]:
-        body = (await request.body()).decode("utf-8", "replace")
-        return {k: v[-1] for k, v in parse_qs(body, keep_blank_values=True).items()}
+        return await read_form(request, token)
 
     def html(text: str, status: int = 200) -> HTMLResponse:
-        return HTMLResponse(text, status_code=status)
+        return HTMLResponse(with_csrf(text, token), status_code=status, headers={"content-security-policy": _CSP})
 
     async def queue(request):
         return html(_queue(store))
@@ -292,7 +309,7 @@ def review_routes(store: ReviewStore) -> list[Any]:
         try:
             return html(_cell(store, request.path_params["item_key"]))
         except ReviewError as exc:
-            return html(_page("검토 대기열", "", banner=str(exc)), 404)
+            return html(_page("검토 대기열", "", banner=str(exc)), exc.http_status)
 
     async def decide(request):
         f = await form(request)
@@ -307,13 +324,14 @@ def review_routes(store: ReviewStore) -> list[Any]:
             try:
                 return html(_cell(store, key, banner=str(exc), reviewer=f.get("reviewer", "")), status)
             except ReviewError as missing:
-                return html(_page("검토 대기열", "", banner=str(missing)), 404)
+                return html(_page("검토 대기열", "", banner=str(missing)), missing.http_status)
         run_id = store.cell(key).run_id
         following = store.next_waiting(run_id, after=key)
         where = f"/review/cell/{quote(following)}" if following else f"/review/run/{quote(run_id)}"
         return RedirectResponse(where, status_code=303)
 
     async def reload(request):
+        await form(request)
         key = request.path_params["item_key"]
         try:
             c = store.reload(key)
@@ -324,11 +342,14 @@ def review_routes(store: ReviewStore) -> list[Any]:
         return html(_cell(store, key, banner=banner, ok=ok))
 
     async def sample(request):
+        await form(request)
         store.load(SAMPLE)
         return RedirectResponse("/review", status_code=303)
 
     async def export(request):
         run_id, form_ = request.path_params["run_id"], request.path_params["form"]
+        if not store.run_cells(run_id):
+            raise MissingCell(f"검토 대기열에 {clean(run_id)} 실행이 없습니다.")
         if form_ == "json":
             return Response(json.dumps(store.export(run_id), ensure_ascii=False, indent=2) + "\n",
                             media_type="application/json")
@@ -373,4 +394,4 @@ def _landing(banner: str | None) -> str:
 
 def review_pages() -> ServerPages:
     """The kit's pages (upload, sample report) for the server that hosts the queue."""
-    return ServerPages(judge=partial(_report_page), sample=_sample_page, empty=_landing)
+    return ServerPages(judge=partial(_report_page), sample=_sample_page, empty=_landing, csp=_CSP)

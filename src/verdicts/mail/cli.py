@@ -10,13 +10,13 @@ broke part-way: each named on stderr); 2 nothing could be read.
 
 from __future__ import annotations
 
-import csv
 import os
 import shutil
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
+from verdicts import safe_csv
 from verdicts.commandline import Group, fail, int_in, number_in
 from verdicts.errors import InputError, VerdictsError
 
@@ -45,18 +45,57 @@ def _password(file: Optional[Path]) -> str:
     return value
 
 
+class _Budget:
+    """What one import may still spend on IMAP: the deadline (a monotonic time, started
+    at the first IMAP source) and the bytes read so far, against the run's cap."""
+
+    def __init__(self, seconds: float, max_message_mb: float, max_import_mb: float):
+        self.seconds = seconds
+        self.deadline: float | None = None
+        self.max_message = int(max_message_mb * 1024 * 1024)
+        self.max_run = int(max_import_mb * 1024 * 1024)
+        self.read = 0
+
+
 def _read(source: str, password_file: Optional[Path], cafile: Optional[Path], problems: list[str],
-          broken: list[str]) -> list["Mail"]:
+          broken: list[str], budget: _Budget) -> list["Mail"]:
+    import time
+
     from .imap import is_imap_url, read_imap
     from .importer import read_mails
 
     if is_imap_url(source):
-        got = read_imap(source, _password(password_file), cafile=str(cafile) if cafile else None)
+        password = _password(password_file)
+        if budget.deadline is None:
+            budget.deadline = time.monotonic() + budget.seconds
+        got = read_imap(source, password, cafile=str(cafile) if cafile else None, deadline=budget.deadline,
+                        max_message_bytes=budget.max_message, max_run_bytes=budget.max_run, already=budget.read)
+        budget.read += got.size
         problems.extend(got.problems)
         if got.broken:
             broken.append(got.broken)
         return got.mails
     return read_mails(source, problems)
+
+
+def _config(out: Path, config: Optional[Path]) -> "tuple[Any, Path | None]":
+    """The mail configuration of an import (``--config``, else the one found from OUT
+    upwards, where ``verdicts run mail OUT`` finds it) and its path."""
+    from verdicts.config import find_config, load_config
+
+    from .domain import DOMAIN
+
+    path = config if config is not None else find_config(DOMAIN, out)
+    return load_config(DOMAIN, path), path
+
+
+def _budget(settings: Any, imap_timeout: Optional[float], max_message_mb: Optional[float],
+            max_import_mb: Optional[float]) -> _Budget:
+    """The IMAP bounds: each option, else the configuration's ``[imap]`` key, else the default."""
+    options = settings.imap
+    return _Budget(imap_timeout if imap_timeout is not None else options.timeout,
+                   max_message_mb if max_message_mb is not None else options.max_message_mb,
+                   max_import_mb if max_import_mb is not None else options.max_import_mb)
 
 
 def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | None:
@@ -72,7 +111,7 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
     if target.exists():
         return None
     with open(target, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
+        w = safe_csv.writer(f)
         w.writerow(ACTION_POLICY.column_names)
         for kind in kinds:
             w.writerow([kind] + [""] * (len(ACTION_POLICY.column_names) - 1))
@@ -80,19 +119,13 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
             "`max_reply_hours`, `min_confidence`, `needs_confirm` 칸을 채워 주세요.")
 
 
-def _settings(out: Path, config: Optional[Path], time_zone: Optional[str],
+def _settings(settings: Any, path: "Path | None", time_zone: Optional[str],
               subject_window_days: Optional[int]) -> tuple[str, str, int]:
     """The zone and the subject window of this import: the options, else the mail
-    configuration (``--config``, or the one found from OUT upwards, where ``verdicts run
-    mail OUT`` finds it), else the defaults; and where the zone came from, in words."""
-    from verdicts.config import find_config, load_config
-
-    from .domain import DOMAIN
-    from .model import MailConfig
+    configuration, else the defaults; and where the zone came from, in words."""
+    from .config import MailConfig
     from .values import read_zone
 
-    path = config if config is not None else find_config(DOMAIN, out)
-    settings = load_config(DOMAIN, path)
     assert isinstance(settings, MailConfig)
     zone = time_zone if time_zone is not None else settings.time_zone
     read_zone(zone)  # a name that names no zone: refused before any mail is read
@@ -104,7 +137,9 @@ def _settings(out: Path, config: Optional[Path], time_zone: Optional[str],
 
 def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], policy: Optional[Path],
             password_file: Optional[Path], cafile: Optional[Path], time_zone: Optional[str] = None,
-            subject_window_days: Optional[int] = None, config: Optional[Path] = None) -> int:
+            subject_window_days: Optional[int] = None, imap_timeout: Optional[float] = None,
+            max_message_mb: Optional[float] = None, max_import_mb: Optional[float] = None,
+            config: Optional[Path] = None) -> int:
     """받은 메일(과 에이전트가 보낸 메일, 그 기록)을 읽어 OUT 폴더에 mailbox_thread.csv,
     agent_action.csv, action_policy.csv를 씁니다. 종료 코드는 모든 메일을 읽었으면 0, 표는
     썼지만 읽지 못한 것이 있으면 1, 아무것도 읽지 못했으면 2입니다."""
@@ -116,9 +151,11 @@ def import_(source: str, out: Path, sent: Optional[str], log: Optional[Path], po
     notes: list[str] = []
     broken: list[str] = []
     try:
-        zone, given, days = _settings(out, config, time_zone, subject_window_days)
-        received = _read(source, password_file, cafile, problems, broken)
-        sent_mails = _read(sent, password_file, cafile, problems, broken) if sent is not None else []
+        settings, path = _config(out, config)
+        zone, given, days = _settings(settings, path, time_zone, subject_window_days)
+        budget = _budget(settings, imap_timeout, max_message_mb, max_import_mb)
+        received = _read(source, password_file, cafile, problems, broken, budget)
+        sent_mails = _read(sent, password_file, cafile, problems, broken, budget) if sent is not None else []
         records = read_log(log, problems) if log is not None else []
         tables = import_mailbox(received, sent_mails, records, notes, time_zone=zone, subject_window_days=days)
         write_tables(tables, out)
@@ -178,7 +215,13 @@ def commands(group: Group) -> None:
              help="시각을 적고 `내일` 같은 날짜를 셀 메일함의 시간대 (IANA 이름, 기본은 설정의 `time_zone`, 없으면 Asia/Seoul)")
     c.option("--subject-window-days", type=int_in("--subject-window-days", 0, 3650), metavar="DAYS",
              help="제목과 상대가 같은 메일을 한 대화로 묶는 최대 간격(일) (기본은 설정의 `subject_window_days`, 없으면 30)")
-    c.option("--config", type=Path, metavar="FILE", help="OUT 폴더부터 위로 찾는 설정 대신 쓸 verdicts.toml 또는 pyproject.toml")
+    c.option("--imap-timeout", type=number_in("--imap-timeout", 0.1), metavar="SECONDS",
+             help="IMAP에서 가져오기 전체에 쓸 수 있는 초 (기본 120, 설정의 `[imap] timeout`)")
+    c.option("--max-message-mb", type=number_in("--max-message-mb", 0.001), metavar="MB",
+             help="IMAP에서 읽을 메일 한 통의 가장 큰 크기, 넘으면 이름을 대고 건너뜁니다 (기본 50, 설정의 `[imap] max_message_mb`)")
+    c.option("--max-import-mb", type=number_in("--max-import-mb", 0.001), metavar="MB",
+             help="IMAP에서 한 번에 가져올 가장 큰 크기, 닿으면 멈추고 알립니다 (기본 512, 설정의 `[imap] max_import_mb`)")
+    c.option("--config", type=Path, metavar="FILE", help="출력 폴더부터 위로 찾는 설정 대신 쓸 verdicts.toml 또는 pyproject.toml")
 
     c = group.command("serve", serve)
     c.option("--host", default="127.0.0.1", metavar="ADDRESS", help="열 주소 (기본은 이 컴퓨터 안에서만)")

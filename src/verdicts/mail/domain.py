@@ -11,7 +11,7 @@ from verdicts.domain import Domain, Report
 
 from .checks import CHECKS, CheckContext
 from .loading import load_mailbox
-from .model import AS_ORIGINAL, VERDICTS, MailCard, MailConfig, Mailbox, TABLE_SPECS
+from .model import AS_ORIGINAL, VERDICTS, MailCard, Mailbox, TABLE_SPECS
 from .rules import BOOK, build_cards
 
 __all__ = ["MailDomain", "DOMAIN", "judge_mailbox", "MailReport"]
@@ -37,6 +37,13 @@ class MailDomain(Domain):
     passing_verdicts = frozenset({AS_ORIGINAL})
     evidence_columns = ("field", "agg", "value", "quote")
     books = (BOOK,)
+
+    @property
+    def config_type(self) -> type:
+        from .config import MailConfig
+
+        return MailConfig
+
     docs_page = "docs/mail.md"
     docs_title = "AI 에이전트가 보낸 메일: 판정과 자동 검증"
     docs_note = ("답한 메일은 대화에서 `sent_at`과 같거나 그 전에 받은 메일 가운데 가장 늦은 것입니다. "
@@ -74,10 +81,6 @@ class MailDomain(Domain):
         return "agent_action"
 
     report_type = MailReport
-
-    @property
-    def config_type(self) -> type:
-        return MailConfig
 
     def refuse(self, path: Path) -> None:
         """A mailbox (Maildir, mbox, ``.eml``) given where the tables belong is refused

@@ -6,6 +6,14 @@ to ``INBOX``.  The folder is opened read-only and every message fetched with
 ``BODY.PEEK[]``, so reading marks nothing as seen.  Messages are fetched one by one: when
 the connection drops part-way, what was read so far is kept and the break is reported
 (:class:`ImapRead`), so a caller can write it and say what is missing.
+
+Bounds: the whole read ends by ``deadline`` (a :func:`time.monotonic` time: the caller's
+overall deadline, two minutes by default in ``verdicts mail import``), whatever the server
+does — a watchdog closes the socket at that moment, so a server that answers nothing or
+dribbles a byte at a time is left then; a message larger than ``max_message_bytes`` (by
+the size the server gives, and by the size it then sends) is skipped with a problem naming
+its UID and size; and the read stops when the messages read would pass
+``max_run_bytes``, saying how many were left unread.
 """
 
 from __future__ import annotations
@@ -13,10 +21,14 @@ from __future__ import annotations
 import base64
 import email
 import imaplib
+import re
+import socket
 import ssl
+import threading
+import time
 from dataclasses import dataclass, field
 from email import policy
-from typing import Callable
+from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
 from verdicts.errors import InputError
@@ -24,9 +36,11 @@ from verdicts.tables import os_reason
 from verdicts.korean import code, josa
 from verdicts.safe_text import clean
 
+from .config import DEADLINE_SECONDS, MAX_MESSAGE_BYTES, MAX_RUN_BYTES
 from .importer import Mail, mail_of, mail_order
 
-__all__ = ["ImapSource", "ImapRead", "is_imap_url", "parse_imap_url", "read_imap", "folder_name", "log_in"]
+__all__ = ["ImapSource", "ImapRead", "is_imap_url", "parse_imap_url", "read_imap", "folder_name", "log_in",
+           "DEADLINE_SECONDS", "MAX_MESSAGE_BYTES", "MAX_RUN_BYTES"]
 
 _BROKEN = (imaplib.IMAP4.abort, OSError, EOFError)
 
@@ -57,6 +71,57 @@ class ImapRead:
     broken: str | None = None
     total: int = 0
     starttls: bool = False
+    #: bytes of the messages read
+    size: int = 0
+
+
+class _Watchdog:
+    """Closes the connection's socket at the deadline, from a timer thread: a blocking
+    read (a greeting that never comes, a reply dribbled a byte at a time, a TLS handshake
+    that stalls) then ends at once, and ``expired`` says why."""
+
+    def __init__(self, seconds: float):
+        self.expired = False
+        self.sock: socket.socket | None = None
+        self.conn: imaplib.IMAP4 | None = None
+        self._timer = threading.Timer(max(seconds, 0.0), self._cut)
+        self._timer.daemon = True
+        self._timer.start()
+
+    def _cut(self) -> None:
+        self.expired = True
+        sock = getattr(self.conn, "sock", None) or self.sock
+        if sock is not None:
+            try:  # the plain socket's shutdown: an SSL socket's own would drop its TLS state under a reader
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            except OSError:
+                pass
+
+    def stop(self) -> None:
+        self._timer.cancel()
+
+
+def _client(tls: bool, watchdog: _Watchdog, max_literal: int) -> type[imaplib.IMAP4]:
+    """imaplib's client class whose socket the watchdog can close, and which refuses a
+    literal (a message body, a long reply) larger than ``max_literal`` before reading it."""
+    base = imaplib.IMAP4_SSL if tls else imaplib.IMAP4
+
+    class Watched(base):  # type: ignore[valid-type,misc]
+        def _create_socket(self, timeout):
+            sock = super()._create_socket(timeout)
+            watchdog.sock = sock
+            return sock
+
+        #: the length of a literal refused for its size (imaplib re-raises the abort as its own)
+        too_large: int | None = None
+
+        def read(self, size: int) -> bytes:
+            if size > max_literal:
+                self.too_large = size
+                raise imaplib.IMAP4.abort(f"{size:,}바이트")
+            return super().read(size)
+
+    return Watched
 
 
 def is_imap_url(text: str) -> bool:
@@ -161,16 +226,30 @@ def log_in(conn: imaplib.IMAP4, user: str, password: str) -> None:
 
 
 def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = None, timeout: float = 30.0,
-              progress: Callable[[int, int], None] | None = None) -> ImapRead:
+              progress: Callable[[int, int], None] | None = None, deadline: float | None = None,
+              max_message_bytes: int = MAX_MESSAGE_BYTES, max_run_bytes: int = MAX_RUN_BYTES, already: int = 0) -> ImapRead:
     """Every message of one IMAP folder, in date order; ``progress(done, total)`` is
     called after each message.
 
+    ``deadline``: the :func:`time.monotonic` time by which the read ends (default: two
+    minutes from now); ``max_message_bytes``: a larger message is skipped with a problem;
+    ``max_run_bytes``: the read stops before the messages read (with ``already``, what
+    the run read before this folder) would pass it (``broken`` says so).
+
     Raises :class:`~verdicts.errors.InputError` when nothing can be read: the server does
-    not answer, TLS fails, the login is refused or the folder does not exist.  A
-    connection that breaks after that returns what was read, with ``broken`` set.
+    not answer, TLS fails, the login is refused, the folder does not exist or the
+    deadline passes first.  A connection that breaks after that (or the deadline, or the
+    run's cap) returns what was read, with ``broken`` set.
     """
     src = parse_imap_url(source) if isinstance(source, str) else source
     where = src.where
+    if deadline is None:
+        deadline = time.monotonic() + DEADLINE_SECONDS
+    limit = deadline - time.monotonic()
+    late = f"{where}: 가져오기에 남은 시간 {josa(_seconds(limit), '이/가')} 다 지나 서버와의 연결을 끊었습니다."
+    more = "제한 시간은 `--imap-timeout`이나 설정의 `[imap] timeout`으로 늘릴 수 있습니다."
+    if limit <= 0:
+        raise InputError(f"{late} {more}")
     try:
         context = ssl.create_default_context(cafile=cafile)
     except ssl.SSLError as exc:  # a file that holds no certificate
@@ -178,71 +257,163 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
                          "서버 인증서를 발급한 CA의 PEM 파일을 주세요.") from None
     except OSError as exc:  # a missing or unreadable file
         raise InputError(f"{cafile}: CA 인증서 파일을 읽지 못했습니다 ({os_reason(exc)}).") from None
+    watchdog = _Watchdog(limit)
+    client = _client(src.tls, watchdog, max_message_bytes)
     try:
-        conn = (imaplib.IMAP4_SSL(src.host, src.port, ssl_context=context, timeout=timeout) if src.tls
-                else imaplib.IMAP4(src.host, src.port, timeout=timeout))
-    except ssl.SSLError as exc:
-        raise InputError(f"{where}: TLS 연결을 맺지 못했습니다 ({_said(exc)}).") from None
+        options: dict[str, Any] = {"timeout": min(timeout, limit), **({"ssl_context": context} if src.tls else {})}
+        conn = client(src.host, src.port, **options)
     except (OSError, imaplib.IMAP4.error) as exc:
+        watchdog.stop()
+        if watchdog.expired or isinstance(exc, TimeoutError):
+            raise InputError(f"{late} {more}") from None
+        if isinstance(exc, ssl.SSLError):
+            raise InputError(f"{where}: TLS 연결을 맺지 못했습니다 ({_said(exc)}).") from None
         raise InputError(f"{where}: IMAP 서버에 연결하지 못했습니다 ({_said(exc)}).") from None
+    watchdog.conn = conn
     result = ImapRead([])
     try:
-        if not src.tls and "STARTTLS" not in conn.capabilities:
-            raise InputError(f"{where}: 서버가 STARTTLS를 알리지 않아 로그인하면 비밀번호가 암호화되지 않은 채 나가므로 "
-                             "로그인하지 않았으니, TLS로 여는 `imaps://` 주소를 쓰거나 서버에서 STARTTLS를 켜 주세요.")
-        try:
-            if not src.tls:
-                conn.starttls(context)
-                result.starttls = True
-        except (ssl.SSLError, imaplib.IMAP4.error) as exc:
-            raise InputError(f"{where}: 서버가 STARTTLS를 알렸지만 TLS로 바꾸지 못했습니다 ({_said(exc)}). "
-                             "서버 인증서를 발급한 CA 인증서 파일을 주면 그것으로 확인합니다.") from None
-        try:
-            log_in(conn, src.user, password)
-        except imaplib.IMAP4.abort as exc:
-            raise InputError(f"{where}: 로그인하는 사이에 연결이 끊겼습니다 ({_said(exc)}).") from None
-        except imaplib.IMAP4.error as exc:
-            raise InputError(f"{where}: {josa(src.user, '으로/로')} 로그인하지 못했습니다. 사용자 이름과 비밀번호를 확인해 주세요 "
-                             f"(서버 답: {_said(exc)}).") from None
-        status, selected = conn.select(folder_name(src.folder), readonly=True)
-        if status != "OK":
-            said = clean((selected[0].decode("utf-8", "replace") if selected and isinstance(selected[0], bytes)
-                          else str(selected)).strip().rstrip("."))
-            raise InputError(f"{where}: {josa(code(src.folder), '이라/라')}는 폴더를 열지 못했습니다 (서버 답: {said}).")
-        # imaplib leaves out a None argument (here: no charset); typeshed takes str only
-        status, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]
-        uids = data[0].split() if status == "OK" and data and data[0] else []
-        result.total = len(uids)
-        for done, uid in enumerate(uids, start=1):
-            label = f"{where} UID {uid.decode()}"
-            try:
-                status, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
-            except _BROKEN as exc:
-                result.broken = _broken(where, result.total, done - 1, exc, uid.decode())
-                break
-            raw = next((part[1] for part in data or [] if isinstance(part, tuple) and len(part) > 1), None)
-            if status != "OK" or not isinstance(raw, bytes):
-                result.problems.append(f"{label}: 서버가 메일 본문을 주지 않아 이 메일은 빠졌습니다.")
-                continue
-            mail = mail_of(email.message_from_bytes(raw, policy=policy.default), label, result.problems)
-            if mail is not None:
-                result.mails.append(mail)
-            if progress is not None:
-                progress(done, result.total)
-    except _BROKEN as exc:
-        if not result.mails and result.total == 0:
+        _read_folder(conn, src, password, context, result, max_message_bytes, max_run_bytes - already, progress)
+        if watchdog.expired and result.broken:  # the watchdog's cut, seen in the loop as a broken connection
+            result.broken = (f"{late} 메일 {result.total}통 가운데 {len(result.mails)}통을 읽었고, 읽은 메일은 그대로 "
+                             f"두었습니다. {more}")
+    except InputError:
+        if watchdog.expired:
+            raise InputError(f"{late} {more}") from None
+        raise
+    except (*_BROKEN, imaplib.IMAP4.error) as exc:
+        if watchdog.expired:
+            if not result.total:
+                raise InputError(f"{late} {more}") from None
+            result.broken = (f"{late} 메일 {result.total}통 가운데 {len(result.mails)}통을 읽었고, 읽은 메일은 그대로 "
+                             f"두었습니다. {more}")
+        elif not result.mails and result.total == 0:
             raise InputError(f"{where}: 메일을 읽기 전에 연결이 끊겼습니다 ({_said(exc)}).") from None
-        result.broken = _broken(where, result.total, len(result.mails), exc)
+        else:
+            result.broken = _broken(where, result.total, len(result.mails), exc)
     finally:
-        try:
+        try:  # still under the watchdog: a server slow to say goodbye is left at the deadline too
             conn.logout()
         except (*_BROKEN, imaplib.IMAP4.error):
             try:
                 conn.shutdown()
             except OSError:
                 pass
+        watchdog.stop()
     result.mails.sort(key=mail_order)
     return result
+
+
+def _seconds(n: float) -> str:
+    return f"{max(n, 0):.3g}초" if n < 10 else f"{n:,.0f}초"
+
+
+_SIZE = re.compile(rb"UID (\d+)|RFC822\.SIZE (\d+)")
+
+
+def _sizes(data: list) -> dict[bytes, int]:
+    """UID → size from the lines of ``UID FETCH … (RFC822.SIZE)``.
+
+    >>> _sizes([b"1 (UID 7 RFC822.SIZE 1234)", b"2 (RFC822.SIZE 99 UID 8)"])
+    {b'7': 1234, b'8': 99}
+    """
+    out: dict[bytes, int] = {}
+    for line in data or []:
+        if not isinstance(line, bytes):
+            continue
+        uid = size = None
+        for m in _SIZE.finditer(line):
+            if m.group(1):
+                uid = m.group(1)
+            else:
+                size = int(m.group(2))
+        if uid is not None and size is not None:
+            out[uid] = size
+    return out
+
+
+def _read_folder(conn: imaplib.IMAP4, src: ImapSource, password: str, context: ssl.SSLContext, result: ImapRead,
+                 max_message_bytes: int, room: int, progress: Callable[[int, int], None] | None) -> None:
+    """Log in, open the folder and read its messages into ``result`` (see :func:`read_imap`);
+    ``room``: the bytes the run may still read."""
+    where = src.where
+    if not src.tls and "STARTTLS" not in conn.capabilities:
+        raise InputError(f"{where}: 서버가 STARTTLS를 알리지 않아 로그인하면 비밀번호가 암호화되지 않은 채 나가므로 "
+                         "로그인하지 않았으니, TLS로 여는 `imaps://` 주소를 쓰거나 서버에서 STARTTLS를 켜 주세요.")
+    try:
+        if not src.tls:
+            conn.starttls(context)
+            result.starttls = True
+    except (ssl.SSLError, imaplib.IMAP4.error) as exc:
+        raise InputError(f"{where}: 서버가 STARTTLS를 알렸지만 TLS로 바꾸지 못했습니다 ({_said(exc)}). "
+                         "서버 인증서를 발급한 CA 인증서 파일을 주면 그것으로 확인합니다.") from None
+    try:
+        log_in(conn, src.user, password)
+    except imaplib.IMAP4.abort as exc:
+        raise InputError(f"{where}: 로그인하는 사이에 연결이 끊겼습니다 ({_said(exc)}).") from None
+    except imaplib.IMAP4.error as exc:
+        raise InputError(f"{where}: {josa(src.user, '으로/로')} 로그인하지 못했습니다. 사용자 이름과 비밀번호를 확인해 주세요 "
+                         f"(서버 답: {_said(exc)}).") from None
+    status, selected = conn.select(folder_name(src.folder), readonly=True)
+    if status != "OK":
+        said = clean((selected[0].decode("utf-8", "replace") if selected and isinstance(selected[0], bytes)
+                      else str(selected)).strip().rstrip("."))
+        raise InputError(f"{where}: {josa(code(src.folder), '이라/라')}는 폴더를 열지 못했습니다 (서버 답: {said}).")
+    try:
+        # imaplib leaves out a None argument (here: no charset); typeshed takes str only
+        status, data = conn.uid("SEARCH", None, "ALL")  # type: ignore[arg-type]
+    except imaplib.IMAP4.abort:
+        raise
+    except imaplib.IMAP4.error as exc:  # imaplib's cap on one line of a reply (1,000,000 bytes)
+        if "got more than" not in str(exc):
+            raise
+        raise InputError(f"{where}: 서버가 보낸 메일 목록(`UID SEARCH`의 답)이 한 줄에 {getattr(imaplib, '_MAXLINE', 1_000_000):,}바이트를 넘어 "
+                         "읽지 않았습니다. 메일이 아주 많은 폴더라면 나누어 읽어 주세요.") from None
+    uids = data[0].split() if status == "OK" and data and data[0] else []
+    if not uids:
+        return
+    status, data = conn.uid("FETCH", f"{uids[0].decode()}:{uids[-1].decode()}", "(RFC822.SIZE)")
+    sizes = _sizes(data) if status == "OK" else {}
+    result.total = len(uids)
+    for done, uid in enumerate(uids, start=1):
+        label = f"{where} UID {uid.decode()}"
+        size = sizes.get(uid)
+        if size is not None and size > max_message_bytes:
+            result.problems.append(f"{label}: 메일 크기 {size:,}바이트가 한 통의 한도 {max_message_bytes:,}바이트를 넘어 이 메일은 "
+                                   "읽지 않았습니다. 한도는 `--max-message-mb`나 설정의 `[imap] max_message_mb`로 늘릴 수 "
+                                   "있습니다.")
+            continue
+        if size is not None and result.size + size > room:
+            result.broken = (f"{where}: 한 번에 가져올 수 있는 크기의 한도에 닿아 메일 {result.total}통 가운데 "
+                             f"앞의 {done - 1}통까지만 가져오고 멈췄습니다 (UID {uid.decode()}는 {size:,}바이트, 남은 한도 "
+                             f"{max(room - result.size, 0):,}바이트). 읽은 메일은 그대로 두었고, 나머지 "
+                             f"{result.total - done + 1}통은 폴더를 나누거나 `--max-import-mb`(설정의 "
+                             "`[imap] max_import_mb`)로 한도를 늘려 읽어 주세요.")
+            break
+        try:
+            status, data = conn.uid("FETCH", uid, "(BODY.PEEK[])")
+        except _BROKEN as exc:
+            sent = getattr(conn, "too_large", None)
+            if sent is None:
+                result.broken = _broken(where, result.total, done - 1, exc, uid.decode())
+                break
+            try:
+                conn.shutdown()  # the rest of that body is never read, not even to log out
+            except OSError:
+                pass
+            result.broken = (f"{label}: 서버가 이 메일을 한 통의 한도 {max_message_bytes:,}바이트보다 큰 {sent:,}바이트로 "
+                             f"보내 받지 않고 연결을 끊었습니다. 메일 {result.total}통 가운데 {done - 1}통을 읽은 채로 두었고, "
+                             f"나머지 {result.total - done + 1}통은 다시 읽어야 합니다.")
+            break
+        raw = next((part[1] for part in data or [] if isinstance(part, tuple) and len(part) > 1), None)
+        if status != "OK" or not isinstance(raw, bytes):
+            result.problems.append(f"{label}: 서버가 메일 본문을 주지 않아 이 메일은 빠졌습니다.")
+            continue
+        result.size += len(raw)
+        mail = mail_of(email.message_from_bytes(raw, policy=policy.default), label, result.problems)
+        if mail is not None:
+            result.mails.append(mail)
+        if progress is not None:
+            progress(done, result.total)
 
 
 def _broken(where: str, total: int, read: int, exc: BaseException, uid: str | None = None) -> str:

@@ -26,7 +26,6 @@ day the mail arrived on in that zone.  The audit reads what was really sent:
 
 from __future__ import annotations
 
-import csv
 import email
 import hashlib
 import html
@@ -42,6 +41,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any, Iterable
 
+from verdicts import safe_csv
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
 
@@ -448,7 +448,7 @@ def write_tables(tables: dict[str, list[dict[str, str]]], folder: str | Path) ->
     for name, rows in tables.items():
         path = folder / f"{name}.csv"
         with open(path, "w", newline="", encoding="utf-8") as f:
-            w = csv.DictWriter(f, specs[name].column_names)
+            w = safe_csv.DictWriter(f, specs[name].column_names)
             w.writeheader()
             w.writerows(rows)
         written.append(path)

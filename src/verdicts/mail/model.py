@@ -12,14 +12,13 @@ from datetime import date, datetime
 from decimal import Decimal
 from typing import ClassVar
 
-from verdicts.config import Config, config_record, limits
 from verdicts.model import Card, InputIssue, SourceInfo
 from verdicts.tables import Column, Row, TableSpec, TypedTable
 
 __all__ = [
     "MADE_UP", "TWICE", "UNCONFIRMED", "LATE", "AS_ORIGINAL", "VERDICTS", "AGGS",
     "AGENT_ACTION", "MAILBOX_THREAD", "ACTION_POLICY", "TABLE_SPECS", "CARD_FIELDS",
-    "Action", "Message", "Policy", "Mailbox", "MailCard", "MailConfig", "DEFAULT_TIME_ZONE", "DEFAULT_SUBJECT_WINDOW_DAYS",
+    "Action", "Message", "Policy", "Mailbox", "MailCard", "DEFAULT_TIME_ZONE", "DEFAULT_SUBJECT_WINDOW_DAYS",
 ]
 
 # Verdicts, verbatim from the seed, in the order of precedence.
@@ -178,30 +177,3 @@ class MailCard(Card):
 DEFAULT_TIME_ZONE = "Asia/Seoul"
 #: how many days apart a subject (with the same counterpart) still joins two mails
 DEFAULT_SUBJECT_WINDOW_DAYS = 30
-
-
-@config_record
-class MailConfig(Config):
-    """The mail domain's configuration: the shared keys, and the mailbox importer's
-    ``time_zone`` (an IANA name) and ``subject_window_days``.
-
-    .. code-block:: toml
-
-        [mail]
-        time_zone = "Asia/Seoul"
-        subject_window_days = 30
-    """
-
-    time_zone: str = field(default=DEFAULT_TIME_ZONE, metadata=limits(min_length=1))
-    subject_window_days: int = field(default=DEFAULT_SUBJECT_WINDOW_DAYS, metadata=limits(ge=0, le=3650))
-
-    def __post_init__(self) -> None:
-        if self.source is not None and self.time_zone:
-            from verdicts.errors import ConfigError, InputError
-
-            from .values import read_zone
-
-            try:
-                read_zone(self.time_zone)
-            except InputError as exc:
-                raise ConfigError(f"{self.source}: 설정이 올바르지 않습니다 — `time_zone`: {exc}") from None

@@ -196,3 +196,47 @@ def test_a_page_that_cannot_be_loaded_gives_the_reload_state_without_buttons(con
         page.click("#reload")
         expect(page.locator("#verdict")).to_have_text("원문 값과 다름")
         expect(page.locator("#approve")).to_be_visible()
+
+
+def test_deciding_works_under_the_pages_policy_and_a_cross_site_form_changes_nothing(context, tmp_path):
+    # the page's own script (keys, the remembered reviewer) runs under its
+    # Content-Security-Policy, its form carries the server's token; a page of another
+    # origin (another port) that posts the same form, as a form or as text/plain, is refused
+    import http.server
+    import threading
+    from functools import partial
+
+    page = context.new_page()
+    with reviewing(tmp_path / "review.sqlite3", EXAMPLE) as base:
+        response = page.goto(_cell(base, "R-20931:ceo_name"))
+        assert "script-src 'sha256-" in response.headers["content-security-policy"]
+        assert page.locator('#decide input[name="csrf_token"]').count() == 1
+        page.fill("#reviewer", "김검토")
+        page.locator("#phrase").click()  # out of the text box: the key goes to the page's script
+        page.keyboard.press("a")
+        expect(page).to_have_url(_cell(base, "R-20931:biz_reg_no"))
+        assert not page.console_errors, page.console_errors  # a blocked script would be reported here
+        assert _export(base, "R-20931")["ceo_name"]["decision"] == "approve"
+
+        site = tmp_path / "elsewhere"
+        site.mkdir()
+        for name, enctype in (("form.html", "application/x-www-form-urlencoded"), ("plain.html", "text/plain")):
+            (site / name).write_text(
+                f'<!doctype html><form method="post" action="{base}/review/decide" enctype="{enctype}">'
+                '<input name="item_key" value="R-20931:biz_reg_no"><input name="action" value="reject">'
+                '<input name="reviewer" value="남"><input name="seen" value="0"><input name="csrf_token" value="guess">'
+                '</form><script>document.forms[0].submit()</script>', encoding="utf-8")
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), partial(http.server.SimpleHTTPRequestHandler,
+                                                                              directory=str(site)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        try:
+            for name in ("form.html", "plain.html"):
+                other = context.new_page()
+                with other.expect_response(f"{base}/review/decide") as answer:
+                    other.goto(f"http://127.0.0.1:{server.server_address[1]}/{name}")
+                assert answer.value.status == 403
+                expect(other.locator("#banner")).to_contain_text("다른 사이트의 페이지에서 보낸 요청")
+        finally:
+            server.shutdown()
+            server.server_close()
+        assert _export(base, "R-20931")["biz_reg_no"]["decision"] is None

@@ -19,7 +19,7 @@ from verdicts.extraction.review import (
 )
 
 from .conftest import EXAMPLE, write_form
-from .review_server import free_port, reviewing
+from .review_server import csrf_token, free_port, reviewing
 
 
 @pytest.fixture
@@ -136,6 +136,8 @@ def _shown(base: str, key: str) -> str:
 
 
 def _post(url: str, **fields) -> tuple[int, str, str]:
+    # as a browser does: the page that holds the form gives the server's token
+    fields.setdefault("csrf_token", csrf_token(url, fields.get("item_key")))
     data = urllib.parse.urlencode(fields).encode()
     try:
         with urllib.request.urlopen(urllib.request.Request(url, data=data, method="POST"), timeout=30) as resp:
