@@ -60,6 +60,10 @@ __all__ = [
     "path_kind",
     "read_regular_file",
     "safe_yaml_load",
+    "safe_yaml_precheck",
+    "yaml_loader",
+    "json_int",
+    "json_syntax_error",
     "load_typed_tables",
     "shared_index",
 ]
@@ -824,7 +828,7 @@ class _Records:
         return self.tables
 
 
-def _json_int(text: str) -> int | str:
+def json_int(text: str) -> int | str:
     """A JSON integer; past Python's 4,300-digit limit the digits stay text (the typing
     step then reports them)."""
     return int(text) if len(text) <= 4000 else text
@@ -861,7 +865,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                 record[key] = value
         return record
 
-    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=_json_int, parse_constant=str)
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=json_int, parse_constant=str)
     scan = decoder.scan_once  # type: ignore[attr-defined]  # made by JSONDecoder.__init__ (not in the stubs)
     # ``*``: it always matches
     ws: Callable[[str, int], re.Match[str]] = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]
@@ -951,9 +955,14 @@ def _json_loads_or_fail(text: str, file: str, decoder: json.JSONDecoder) -> None
     try:
         decoder.decode(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{file}:{exc.lineno}:{exc.colno}: JSON으로 읽을 수 없습니다 ({_JSON_ERRORS.get(exc.msg, exc.msg)}).") from None
+        raise json_syntax_error(file, exc) from None
     except RecursionError:
         raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
+
+
+def json_syntax_error(file: str, exc: json.JSONDecodeError) -> InputError:
+    """The JSON parser's complaint as our message, naming ``file``, line and column."""
+    return InputError(f"{file}:{exc.lineno}:{exc.colno}: JSON으로 읽을 수 없습니다 ({_JSON_ERRORS.get(exc.msg, exc.msg)}).")
 
 
 _JSON_ERRORS = {
@@ -969,7 +978,7 @@ _JSON_ERRORS = {
 }
 
 
-def _yaml_loader():
+def yaml_loader():
     """PyYAML's safe loader (libyaml's when it is there) whose integers past Python's
     4,300-digit limit stay text instead of raising."""
     import yaml
@@ -995,7 +1004,7 @@ def _yaml_loader():
 _YAML_LOADERS: dict = {}
 
 
-def _yaml_precheck(text: str, file: str, loader) -> None:
+def safe_yaml_precheck(text: str, file: str, loader) -> None:
     """Walk the events of ``text`` once, without building anything: refuse nesting past
     :data:`MAX_DEPTH` and a document whose aliases expand past :data:`MAX_YAML_NODES`
     nodes (the "billion laughs"), before anything is composed."""
@@ -1039,17 +1048,17 @@ def safe_yaml_load(text: str, file: str) -> Any:
     :class:`InputError` naming ``file`` and the line), then one safe parse."""
     import yaml
 
-    loader = _yaml_loader()
-    _yaml_precheck(text, file, loader)
+    loader = yaml_loader()
+    safe_yaml_precheck(text, file, loader)
     return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
 
 
 def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], issues: list[InputIssue]) -> dict[str, RawTable]:
     import yaml
 
-    loader_class = _yaml_loader()
+    loader_class = yaml_loader()
     try:
-        _yaml_precheck(text, file, loader_class)
+        safe_yaml_precheck(text, file, loader_class)
         loader = loader_class(text)
         try:
             node = loader.get_single_node()
