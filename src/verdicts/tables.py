@@ -89,6 +89,9 @@ MAX_CSV_PROBLEMS = 1_000
 MAX_REPEATED_ISSUES = 10
 #: Unknown columns compared with a missing one for a "did you mean" hint.
 MAX_SUGGESTION_COLUMNS = 200
+#: JSON and YAML keys that start with this are the author's own (notes, YAML anchors):
+#: neither read nor reported; every other key a table does not know is an input issue.
+OWN_KEY_PREFIX = "x-"
 #: ``.xlsx`` files (compressed), their parts' uncompressed total, parts, shared strings,
 #: characters of text read, and characters of one cell (a spreadsheet's own limit).
 MAX_XLSX_BYTES = 64 * 1024 * 1024
@@ -159,6 +162,8 @@ class RawTable:
     columns: list[str]
     rows: list[RawRow]
     header_line: int = 1
+    #: JSON and YAML: column -> the line of the first record holding it
+    first_lines: dict[str, int] = field(default_factory=dict)
 
     def source(self) -> SourceInfo:
         return SourceInfo(
@@ -767,8 +772,9 @@ class _Records:
         self.check_surrogates = check_surrogates
         self.tables: dict[str, RawTable] = {}
         self.known: dict[str, set[str]] = {}
+        self.wanted: Collection[str] = ()
 
-    def issue(self, table: str, line: int | None, reason: str, column: str | None = None) -> None:
+    def issue(self, table: str | None, line: int | None, reason: str, column: str | None = None) -> None:
         self.issues.append(InputIssue(file=self.file, table=table, line=line, column=column, reason=reason))
 
     def table(self, name: str, line: int, first_line: int | None) -> RawTable | None:
@@ -781,12 +787,24 @@ class _Records:
         self.known[name] = set()
         return table
 
+    def unknown_table(self, name: str, line: int) -> None:
+        """A top-level key that names no table of the format: an issue (with the table it
+        most likely misspells), and nothing of it is read."""
+        import difflib
+
+        if name.startswith(OWN_KEY_PREFIX):
+            return
+        close = difflib.get_close_matches(name, sorted(self.wanted), n=1, cutoff=0.6)
+        hint = f" {code(close[0])} 표의 오타라면 {josa(code(close[0]), '으로/로')} 고치면 됩니다." if close else ""
+        self.issue(None, line, f"{code(_cut(name))} 키는 이 형식의 표 이름이 아니라 읽지 않았습니다.{hint}")
+
     def refuse(self, name: str, line: int) -> None:
         """The table ``name`` is not a list of records: an issue, and no table."""
         del self.tables[name], self.known[name]
         self.issue(name, line, f"{code(name)} 표의 값이 행 목록(배열)이 아니라서 이 표는 읽지 않았습니다.")
 
-    def add(self, table: RawTable, record: Any, line: int, duplicates: list[tuple[str, int]]) -> None:
+    def add(self, table: RawTable, record: Any, line: int, duplicates: list[tuple[str, int]],
+            line_of_key: Callable[[str], int] | None = None) -> None:
         """One record of ``table``; ``duplicates`` holds the keys it repeats with their lines
         (the first value of a key is kept)."""
         if not isinstance(record, dict):
@@ -816,6 +834,7 @@ class _Records:
         if col_names := [c for c in values if c not in known]:
             table.columns.extend(col_names)
             known.update(col_names)
+            table.first_lines.update({c: line_of_key(c) if line_of_key else line for c in col_names})
         table.rows.append(RawRow(line, values))
 
     def finish(self) -> dict[str, RawTable]:
@@ -871,6 +890,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
     ws: Callable[[str, int], re.Match[str]] = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]
     line_of = _line_counter(text)
     found = _Records(file, "json", encoding, issues, check_surrogates="\\u" in text and bool(_ESCAPED_SURROGATE.search(text)))
+    found.wanted = wanted
     first_key_line: dict[str, int] = {}
     start = 0
     try:
@@ -894,6 +914,8 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
             if name in wanted:
                 table = found.table(name, key_line, first_key_line.get(name))
                 first_key_line.setdefault(name, key_line)
+            else:
+                found.unknown_table(name, key_line)
             if table is not None and text[pos] == "[":
                 pos = ws(text, pos + 1).end()
                 if text[pos] == "]":
@@ -905,7 +927,8 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                         record, pos = scan(text, pos)
                         line = line_of(start)
                         repeated = [(k, _key_line(text, start, pos, k, line)) for k in dict.fromkeys(duplicates)]
-                        found.add(table, record, line, repeated)
+                        found.add(table, record, line, repeated,
+                                  lambda k, a=start, b=pos, d=line: _key_line(text, a, b, k, d, nth=1))
                         pos = ws(text, pos).end()
                         if text[pos] == ",":
                             pos = ws(text, pos + 1).end()
@@ -941,13 +964,14 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _key_line(text: str, start: int, end: int, key: str, default: int) -> int:
-    """The line of the second ``"key":`` between ``start`` and ``end``."""
+def _key_line(text: str, start: int, end: int, key: str, default: int, nth: int = 2) -> int:
+    """The line of the ``nth`` ``"key":`` between ``start`` and ``end`` (the second: a
+    repeated key)."""
     pattern = re.compile(re.escape(json.dumps(key, ensure_ascii=False)) + r"[ \t\r\n]*:")
-    hits = [m.start() for m in pattern.finditer(text, start, end)]
-    if len(hits) < 2:
+    hits = [m.start() for _, m in zip(range(nth), pattern.finditer(text, start, end))]
+    if len(hits) < nth:
         return default
-    return text.count("\n", 0, hits[1]) + 1
+    return text.count("\n", 0, hits[nth - 1]) + 1
 
 
 def _json_loads_or_fail(text: str, file: str, decoder: json.JSONDecoder) -> None:
@@ -1063,6 +1087,7 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
         try:
             node = loader.get_single_node()
             found = _Records(file, "yaml", encoding, issues, check_surrogates=bool(_SURROGATE.search(text)) or "\\" in text)
+            found.wanted = wanted
             if node is None or not isinstance(node, yaml.MappingNode):
                 raise InputError(f"{file}: 최상위가 표 이름을 키로 하는 객체여야 합니다 (예: {sorted(wanted)[0]}: [...]).")
             first_key_line: dict[str, int] = {}
@@ -1070,6 +1095,7 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                 key = loader.construct_object(key_node, deep=True)
                 name = str(key).strip()
                 if name not in wanted:
+                    found.unknown_table(name, key_node.start_mark.line + 1)
                     continue
                 key_line = key_node.start_mark.line + 1
                 table = found.table(name, key_line, first_key_line.get(name))
@@ -1084,7 +1110,11 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                 for item in value_node.value:
                     line = item.start_mark.line + 1
                     repeated: list[tuple[str, int]] = []
+                    key_lines: dict[str, int] = {}
                     if isinstance(item, yaml.MappingNode):
+                        for k_node, _ in item.value:
+                            if isinstance(k_node, yaml.ScalarNode):
+                                key_lines.setdefault(_clean_header(k_node.value), k_node.start_mark.line + 1)
                         keys: set = set()
                         for k_node, _ in item.value:
                             if isinstance(k_node, yaml.ScalarNode):
@@ -1097,7 +1127,7 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                         for k_node, v_node in reversed(item.value):
                             if isinstance(k_node, yaml.ScalarNode) and k_node.value in {k for k, _ in repeated}:
                                 record[loader.construct_object(k_node)] = loader.construct_object(v_node, deep=True)
-                    found.add(table, record, line, repeated)
+                    found.add(table, record, line, repeated, lambda k, lines=key_lines, d=line: lines.get(k, d))
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
@@ -1614,21 +1644,23 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     * a repeated ``key`` rejects the later row (issue naming the first line).
     """
     spec_names = set(spec.column_names)
+    misspelt: dict[str, str] = {}  # JSON and YAML: a record's unknown key -> the column it most likely misspells
     if raw.form in ("json", "yaml"):
-        # records carry no header: an omitted key is an empty cell, not a missing column
-        present = set(spec.column_names)
+        # records carry no header: an omitted key is an empty cell, not a missing column;
+        # a column no record holds while an unknown key misspells it is missing, as in CSV
+        misspelt = _record_misspellings(raw, spec, issues)
+        present = spec_names - {col for col in misspelt.values() if col not in raw.first_lines}
     else:
         present = {c for c in raw.columns if c in spec_names}
     # a "did you mean" hint looks at the first unknown columns only (a header may hold thousands)
     unknown = [c for c in raw.columns[:MAX_SUGGESTION_COLUMNS + len(spec_names)] if c not in spec_names][:MAX_SUGGESTION_COLUMNS]
     for name in spec.column_names:
-        if name not in present and not spec.column(name).optional:
-            import difflib
-
-            hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)
+        if name not in present and (not spec.column(name).optional or name in misspelt.values()):
+            hint = [k for k, v in misspelt.items() if v == name][:1] or _close_columns(name, unknown)
             tail = f"는데, 비슷한 이름의 {code(hint[0])} 열이 오타라면 {josa(code(name), '으로/로')} 고치면 됩니다" if hint else "습니다"
+            line = raw.first_lines.get(hint[0], raw.header_line) if hint and raw.form in ("json", "yaml") else raw.header_line
             issues.append(
-                InputIssue(file=raw.file, table=spec.name, line=raw.header_line, column=name,
+                InputIssue(file=raw.file, table=spec.name, line=line, column=name,
                            reason=f"{code(name)} 열이 없어 이 열에 기대는 판정은 내리지 않았{tail}.")
             )
     rows: list[Row] = []
@@ -1673,6 +1705,8 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
         if not clean:
             values, invalid, reject_reason = _type_row(raw, spec, present, raw_row, issues)
             if reject_reason is not None:
+                if misspelt:
+                    _unknown_in_row(raw, spec, misspelt, present, raw_row, values, set(), issues)
                 issues.append(InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=reject_reason[0], reason=reject_reason[1]))
                 rejected.append(raw_row)
                 continue
@@ -1688,12 +1722,65 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
                 rejected.append(raw_row)
                 continue
             first_line_of[key] = raw_row.line
+        if misspelt:
+            _unknown_in_row(raw, spec, misspelt, present, raw_row, values, invalid, issues)
         # the raw cells are only read from here on: share them rather than copy them
         rows.append(Row(raw_row.line, values, texts, invalid))
     return TypedTable(spec, raw.file, raw.form, raw.encoding, present, rows, rejected)
 
 
 _UNPARSED = object()
+
+
+def _close_columns(name: str, candidates: list[str]) -> list[str]:
+    """The candidate most likely a misspelling of the column ``name`` (as a list of at
+    most one), compared as the CSV header's "did you mean" always has."""
+    import difflib
+
+    return difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+
+
+def _record_misspellings(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> dict[str, str]:
+    """The keys of JSON or YAML records that are not columns of ``spec``: each is an
+    issue on the first record holding it.  Returns key -> the column it most likely
+    misspells (those are reported with the rows or the missing column instead)."""
+    known = spec.column_names
+    misspelt: dict[str, str] = {}
+    others = [key for key in raw.columns if key not in known and not key.startswith(OWN_KEY_PREFIX)]
+    for key in others[:MAX_SUGGESTION_COLUMNS]:
+        close = _close_columns(key, known)
+        if close:
+            misspelt[key] = close[0]
+    others = [key for key in others if key not in misspelt]
+    for key in others[:MAX_REPEATED_ISSUES]:
+        count = sum(1 for row in raw.rows if row.values.get(key) is not None)
+        more = f" 이 키가 있는 행은 {count:,}개입니다." if count > 1 else ""
+        issues.append(InputIssue(file=raw.file, table=spec.name, line=raw.first_lines.get(key), column=None,
+                                 reason=f"{code(_cut(key))} 키는 {code(spec.name)} 표의 열이 아니라 읽지 않았습니다.{more}"))
+    if len(others) > MAX_REPEATED_ISSUES:
+        rest = others[MAX_REPEATED_ISSUES:]
+        issues.append(InputIssue(file=raw.file, table=spec.name, line=raw.first_lines.get(rest[0]), column=None,
+                                 reason=f"그 밖에도 {code(spec.name)} 표의 열이 아닌 키가 {len(rest):,}개 더 있어 읽지 않았습니다."))
+    return misspelt
+
+
+def _unknown_in_row(raw: RawTable, spec: TableSpec, misspelt: dict[str, str], present: set[str], raw_row: RawRow,
+                    values: dict[str, Any], invalid: set[str], issues: list[InputIssue]) -> None:
+    """A record holding a key that misspells a column the table has: an issue on its
+    line, and when the record leaves that column empty its value is unknown (listed in
+    ``invalid``, so that what depends on it is not judged on an empty cell)."""
+    texts = raw_row.values
+    for key, column in misspelt.items():
+        if texts.get(key) is None or column not in present:
+            continue  # not in this record, or the column is missing (one issue for the table)
+        unknown = texts.get(column) is None
+        if unknown:
+            invalid.add(column)
+            values[column] = None
+        then = "이 줄의 그 값은 알 수 없는 값으로 두었습니다" if unknown else "이 줄은 그 열의 값만 읽었습니다"
+        issues.append(InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=column,
+                                 reason=f"{code(_cut(key))} 키는 {code(spec.name)} 표의 열이 아니라 읽지 않았습니다. "
+                                        f"{code(column)} 열의 오타라면 {josa(code(column), '으로/로')} 고치면 되고, {then}."))
 
 
 def shared_index(rows: list[RawRow]) -> dict[str, int] | None:

@@ -1,0 +1,313 @@
+"""Strict documents: JSON and YAML read so that no key is lost without a word.
+
+Every JSON, JSON-lines and YAML document the kit and its domains read (scenarios and
+tables, residue components, extraction run events, the mail agent's log) goes through
+here or through :mod:`verdicts.tables`, which follows the same rules:
+
+* a key repeated in one object is an input issue naming its line and column, and the
+  first value is kept (JSON and YAML parsers keep the last one silently);
+* a key the format does not know is an input issue naming its line, with the known key
+  it most likely misspells (:func:`close_name`, :func:`misspelling`) — also when nothing
+  else in the document is wrong.
+
+Positions cost nothing on the common path: a JSON text is parsed by the C scanner with a
+hook that only notices a repeated key; the text is walked again by the position-aware
+scanner (:func:`json.scanner.py_make_scanner`, with an object parser that remembers
+where each key is) only when a position is asked for or a key repeats.  YAML nodes carry
+their own marks, so the YAML loader keeps every key's line and column as it builds.
+"""
+
+from __future__ import annotations
+
+import json
+import json.scanner
+from dataclasses import dataclass, field
+from typing import Any, Callable, Collection, Iterable, Sequence
+
+from .errors import InputError
+from .korean import code, josa
+from .tables import MAX_DEPTH, MAX_SUGGESTION_COLUMNS, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
+
+__all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "close_name", "misspelling", "unknown_keys"]
+
+
+class Located(dict):
+    """A mapping read from a document that knows where each of its keys stands:
+    ``marks[key] = (line, column)``, both from 1."""
+
+    __slots__ = ("marks",)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.marks: dict[Any, tuple[int, int]] = {}
+
+
+@dataclass(frozen=True)
+class Repeat:
+    """A key written twice in one mapping: the place of the repeat and of the first."""
+
+    key: str
+    line: int
+    column: int
+    first_line: int
+    #: the keys leading to the mapping (``("frame_tree", 0)``); empty at the top
+    path: tuple[Any, ...] = ()
+
+    def reason(self) -> str:
+        """The issue's sentence (the file and line are the issue's own fields)."""
+        where = "같은 줄에" if self.first_line == self.line else f"{self.first_line}번째 줄에"
+        return f"{code(self.key)} 키가 {where} 이미 있어 이 두 번째 값은 읽지 않고 앞의 값을 썼습니다."
+
+
+@dataclass
+class Document:
+    """A parsed document: its data (first values of repeated keys kept), the repeats,
+    and the places of its keys (:meth:`where`)."""
+
+    data: Any
+    repeats: list[Repeat]
+    _locate: Callable[[], Any] | None = field(default=None, repr=False)
+    _located: Any = field(default=None, repr=False)
+
+    def where(self, path: Sequence[Any]) -> tuple[int, int] | None:
+        """``(line, column)`` of the key at the end of ``path`` (keys and list indexes
+        from the top, as pydantic's ``loc``), or of the nearest mapping key on the way
+        when the path goes further than the document; ``None`` when nothing on it can be
+        placed."""
+        if self._located is None and self._locate is not None:
+            self._located = self._locate()
+        node, best = self._located if self._located is not None else self.data, None
+        for part in path:
+            if isinstance(node, Located) and part in node:
+                best = node.marks.get(part, best)
+                node = node[part]
+            elif isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
+                node = node[part]
+            else:
+                break
+        return best
+
+
+# --------------------------------------------------------------------------- JSON
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def _key_start(text: str, value_at: int) -> int:
+    """The offset of the opening quote of the key whose value starts at ``value_at``."""
+    i = value_at - 1
+    while i > 0 and text[i] in " \t\r\n:":
+        i -= 1
+    # ``i`` is the key's closing quote; walk back to an opening quote not escaped
+    j = i - 1
+    while j >= 0:
+        if text[j] == '"':
+            k = j - 1
+            while k >= 0 and text[k] == "\\":
+                k -= 1
+            if (j - k - 1) % 2 == 0:
+                return j
+        j -= 1
+    return max(i, 0)
+
+
+class _LocatingDecoder(json.JSONDecoder):
+    """A decoder whose objects are :class:`Located` (the pure-Python scanner, with an
+    object parser that remembers where each value, hence each key, starts)."""
+
+    def __init__(self, text: str, repeats: list[Repeat]):
+        super().__init__(parse_int=json_int, parse_constant=str)
+        self.text, self.repeats = text, repeats
+        self.parse_object = self._object  # type: ignore[assignment]  # the scanner's hook
+        self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]  # not in the stubs
+        self.memo: dict = {}
+
+    def _object(self, s_and_end, strict, scan_once, object_hook, object_pairs_hook, memo=None):
+        starts: list[int] = []
+
+        def scan(s: str, at: int):
+            starts.append(at)
+            return scan_once(s, at)
+
+        pairs, end = json.decoder.JSONObject(s_and_end, strict, scan, None, list, memo)  # type: ignore[attr-defined]
+        out = Located()
+        for (key, value), at in zip(pairs, starts):
+            place = _line_col(self.text, _key_start(self.text, at))
+            if key in out:
+                self.repeats.append(Repeat(key, place[0], place[1], out.marks[key][0]))
+                continue
+            out[key] = value
+            out.marks[key] = place
+        return out, end
+
+
+def _located_json(text: str) -> tuple[Any, list[Repeat]]:
+    repeats: list[Repeat] = []
+    decoder = _LocatingDecoder(text, repeats)
+    data = decoder.decode(text)
+    _fill_paths(data, repeats)
+    return data, repeats
+
+
+def _fill_paths(data: Any, repeats: list[Repeat]) -> None:
+    """Give each repeat the path of its mapping (found by the repeat's line among the
+    keys' marks; walked without recursion)."""
+    if not repeats:
+        return
+    lines = {}
+    stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, Located):
+            for key, value in node.items():
+                lines.setdefault((key, node.marks[key][0]), path)
+                stack.append((value, (*path, key)))
+        elif isinstance(node, list):
+            stack.extend((v, (*path, i)) for i, v in enumerate(node))
+    for i, r in enumerate(repeats):
+        path = lines.get((r.key, r.first_line))
+        if path is not None:
+            repeats[i] = Repeat(r.key, r.line, r.column, r.first_line, path)
+
+
+def parse_json(text: str, file: str) -> Document:
+    """The JSON document ``text`` (strict JSON; integers past 4,000 digits and
+    ``NaN``/``Infinity`` stay text).  A syntax error is an :class:`InputError` naming
+    ``file``, line and column; a repeated key is a :class:`Repeat` of the result."""
+    repeated = False
+
+    def pairs(items: list[tuple[str, Any]]) -> dict:
+        nonlocal repeated
+        out = dict(items)
+        if len(out) != len(items):
+            repeated = True
+        return out
+
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=json_int, parse_constant=str)
+    try:
+        data = decoder.decode(text)
+    except json.JSONDecodeError as exc:
+        raise json_syntax_error(file, exc) from None
+    except RecursionError:
+        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
+    if not repeated:
+        return Document(data, [], _locate=lambda: _located_json(text)[0])
+    try:
+        located, repeats = _located_json(text)
+    except RecursionError:
+        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
+    return Document(located, repeats, _located=located)
+
+
+# --------------------------------------------------------------------------- YAML
+
+
+def _located_loader():
+    """The kit's safe YAML loader whose mappings are :class:`Located` and keep the first
+    value of a repeated key (recorded in the loader's ``repeats``)."""
+    import yaml
+
+    base = yaml_loader()
+    loader = _LOADERS.get(base)
+    if loader is not None:
+        return loader
+
+    class LocatingLoader(base):  # type: ignore[valid-type, misc]  # made at run time
+        def __init__(self, stream):
+            super().__init__(stream)
+            self.repeats: list[Repeat] = []
+
+        def construct_located(self, node):
+            out = Located()
+            yield out
+            own = [(k, v) for k, v in node.value if k.tag != "tag:yaml.org,2002:merge"]
+            self.flatten_mapping(node)  # merge keys (``<<``) first; the mapping's own keys win over them
+            merged = node.value[: len(node.value) - len(own)]
+            for key_node, value_node in merged:
+                key = self.construct_object(key_node, deep=True)
+                out[key] = self.construct_object(value_node, deep=True)
+                out.marks[key] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            seen: set = set()
+            for key_node, value_node in own:
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    hash(key)
+                except TypeError:
+                    raise yaml.constructor.ConstructorError(
+                        "while constructing a mapping", node.start_mark, "found unhashable key", key_node.start_mark) from None
+                place = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+                if key in seen:
+                    self.repeats.append(Repeat(str(key), place[0], place[1], out.marks[key][0]))
+                    continue
+                seen.add(key)
+                out[key] = self.construct_object(value_node, deep=True)
+                out.marks[key] = place
+
+    LocatingLoader.add_constructor("tag:yaml.org,2002:map", LocatingLoader.construct_located)
+    _LOADERS[base] = LocatingLoader
+    return LocatingLoader
+
+
+_LOADERS: dict = {}
+
+
+def parse_yaml(text: str, file: str) -> Document:
+    """The YAML document ``text``, read as the tables read YAML (safe loader; nesting and
+    alias expansion bounded before anything is built), every mapping a
+    :class:`Located`.  A syntax error is an :class:`InputError` naming ``file``, line and
+    column; a repeated key is a :class:`Repeat` of the result."""
+    import yaml
+
+    loader_class = _located_loader()
+    try:
+        safe_yaml_precheck(text, file, loader_class)
+        loader = loader_class(text)
+        try:
+            data = loader.get_single_data()
+            repeats = loader.repeats
+        finally:
+            loader.dispose()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
+        problem = str(getattr(exc, "problem", None) or exc)
+        raise InputError(f"{file}{where}: YAML로 읽을 수 없습니다 ({problem}).") from None
+    except RecursionError:
+        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) YAML을 읽을 수 없습니다.") from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InputError(f"{file}: YAML 값을 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
+    _fill_paths(data, repeats)
+    return Document(data, repeats, _located=data)
+
+
+# --------------------------------------------------------------------------- unknown keys
+
+
+def close_name(word: str, known: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The known name ``word`` most likely misspells, or ``None`` (the first
+    :data:`~verdicts.tables.MAX_SUGGESTION_COLUMNS` names are compared)."""
+    import difflib
+
+    names = [n for n, _ in zip(known, range(MAX_SUGGESTION_COLUMNS))]
+    close = difflib.get_close_matches(str(word), names, n=1, cutoff=cutoff)
+    return close[0] if close else None
+
+
+def misspelling(word: str, known: Iterable[str], what: str = "키") -> str:
+    """`` `condition_expr` 키의 오타라면 그 이름으로 고치면 됩니다.`` for a ``word`` close to a
+    known name, else the empty string (a sentence to put after the issue's own)."""
+    close = close_name(word, known)
+    if close is None:
+        return ""
+    return f" {code(close)} {what}의 오타라면 {josa(code(close), '으로/로')} 고치면 됩니다."
+
+
+def unknown_keys(data: Any, known: Collection[str]) -> list[str]:
+    """The keys of the mapping ``data`` that are not ``known``, in the document's order."""
+    if not isinstance(data, dict):
+        return []
+    return [k for k in data if k not in known]
+
