@@ -1484,6 +1484,42 @@ def _column_index(ref: str) -> int:
     return index - 1
 
 
+def _numbered_rows(rows: list[tuple[int, list]], sheet_file: str, table: str, issues: list[InputIssue]) -> list[tuple[int, list]]:
+    """The rows of a sheet in the order of their numbers, as a spreadsheet shows them.
+
+    A workbook stores rows in increasing order with numbers from 1; a crafted one may
+    not: a row numbered 0 or below is an issue and is not read (it has no place in the
+    sheet), rows stored out of order are one issue and are read in number order, and a
+    row number used twice is an issue and the later row is not read."""
+    def issue(line: int | None, reason: str) -> None:
+        issues.append(InputIssue(file=sheet_file, table=table, line=line, reason=reason))
+
+    kept: list[tuple[int, list]] = []
+    seen: set[int] = set()
+    out_of_order: tuple[int, int] | None = None
+    last = 0
+    for line, cells in rows:
+        if line <= 0:
+            first = next((text for c in cells if (text := _cell_text(c))), None)
+            shown = f"(첫 값 {code(_cut(first, 40))})" if first else "(빈 행)"
+            issue(None, f"행 번호가 {line:,}인 행{shown}은 행 번호가 1부터라 읽지 않았습니다.")
+            continue
+        if line in seen:
+            issue(line, f"행 번호 {line:,}인 행이 두 번 저장되어 있어 뒤의 행은 읽지 않았습니다.")
+            continue
+        if line < last and out_of_order is None:
+            out_of_order = (last, line)
+        last = max(last, line)
+        seen.add(line)
+        kept.append((line, cells))
+    if out_of_order is not None:
+        before, after = out_of_order
+        issue(after, f"행이 번호 순서대로 저장되어 있지 않아(행 {before:,} 다음에 행 {after:,}) 스프레드시트가 보여 주는 대로 "
+                     "행 번호 순으로 읽었습니다.")
+        kept.sort(key=lambda row: row[0])
+    return kept
+
+
 def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
     """The sheets of ``wanted`` names (the header is row 1; lines are row numbers)."""
     reader = _XlsxReader(path, issues)
@@ -1506,7 +1542,8 @@ def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> d
         if part not in reader.names:
             issues.append(InputIssue(file=sheet_file, table=name, reason=f"{code(sheet_name)} 시트의 내용({part})이 통합 문서 안에 없어 이 표는 읽지 않았습니다."))
             continue
-        rows, uncached, problems = reader.rows(part, sheet_file, shared, dates, durations, date1904)
+        stored, uncached, problems = reader.rows(part, sheet_file, shared, dates, durations, date1904)
+        rows = _numbered_rows(stored, sheet_file, name, issues)
         by_row = dict(rows)
         header = by_row.get(1, [])
         columns = [_clean_header(_cell_text(h) or "") for h in header]
