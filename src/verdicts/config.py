@@ -370,7 +370,7 @@ def _type_problem(err: Any) -> str:
 
 def _did_you_mean(key: str, cls) -> str:
     """``(혹시 `fail_on`?)`` for a key close to one the configuration has."""
-    import difflib
+    from .suggest import close_name
 
     *parents, last = key.split(".")
     model = cls
@@ -379,8 +379,8 @@ def _did_you_mean(key: str, cls) -> str:
         if model is None or not _field_types(model):
             return ""
     known = [name for name in _field_types(model) if name != "source"]
-    close = difflib.get_close_matches(last, known, n=1, cutoff=0.6)
-    return f"(혹시 {code(close[0])}?)" if close else ""
+    close = close_name(last, known)
+    return f"(혹시 {code(close)}?)" if close else ""
 
 
 def load_config(domain, path: Path | None) -> Config:

@@ -7,8 +7,8 @@ here or through :mod:`verdicts.tables`, which follows the same rules:
 * a key repeated in one object is an input issue naming its line and column, and the
   first value is kept (JSON and YAML parsers keep the last one silently);
 * a key the format does not know is an input issue naming its line, with the known key
-  it most likely misspells (:func:`close_name`, :func:`misspelling`) — also when nothing
-  else in the document is wrong.
+  it most likely misspells (:mod:`verdicts.suggest`) — also when nothing else in the
+  document is wrong.
 
 Positions cost nothing on the common path: a JSON text is parsed by the C scanner with a
 hook that only notices a repeated key; the text is walked again by the position-aware
@@ -22,13 +22,13 @@ from __future__ import annotations
 import json
 import json.scanner
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Iterable, Sequence
+from typing import Any, Callable, Collection, Sequence
 
 from .errors import InputError
-from .korean import code, josa
-from .tables import MAX_DEPTH, MAX_SUGGESTION_COLUMNS, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
+from .korean import code
+from .tables import MAX_DEPTH, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
 
-__all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "close_name", "misspelling", "unknown_keys"]
+__all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "unknown_keys"]
 
 
 class Located(dict):
@@ -121,7 +121,7 @@ class _LocatingDecoder(json.JSONDecoder):
     def __init__(self, text: str, repeats: list[Repeat]):
         super().__init__(parse_int=json_int, parse_constant=str)
         self.text, self.repeats = text, repeats
-        self.parse_object = self._object  # type: ignore[assignment]  # the scanner's hook
+        self.parse_object = self._object  # the scanner's hook
         self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]  # not in the stubs
         self.memo: dict = {}
 
@@ -132,7 +132,7 @@ class _LocatingDecoder(json.JSONDecoder):
             starts.append(at)
             return scan_once(s, at)
 
-        pairs, end = json.decoder.JSONObject(s_and_end, strict, scan, None, list, memo)  # type: ignore[attr-defined]
+        pairs, end = json.decoder.JSONObject(s_and_end, strict, scan, None, list, memo)
         out = Located()
         for (key, value), at in zip(pairs, starts):
             place = _line_col(self.text, _key_start(self.text, at))
@@ -157,7 +157,7 @@ def _fill_paths(data: Any, repeats: list[Repeat]) -> None:
     keys' marks; walked without recursion)."""
     if not repeats:
         return
-    lines = {}
+    lines: dict[tuple[Any, int], tuple[Any, ...]] = {}
     stack: list[tuple[Any, tuple[Any, ...]]] = [(data, ())]
     while stack:
         node, path = stack.pop()
@@ -168,9 +168,9 @@ def _fill_paths(data: Any, repeats: list[Repeat]) -> None:
         elif isinstance(node, list):
             stack.extend((v, (*path, i)) for i, v in enumerate(node))
     for i, r in enumerate(repeats):
-        path = lines.get((r.key, r.first_line))
-        if path is not None:
-            repeats[i] = Repeat(r.key, r.line, r.column, r.first_line, path)
+        found = lines.get((r.key, r.first_line))
+        if found is not None:
+            repeats[i] = Repeat(r.key, r.line, r.column, r.first_line, found)
 
 
 def parse_json(text: str, file: str) -> Document:
@@ -215,7 +215,7 @@ def _located_loader():
     if loader is not None:
         return loader
 
-    class LocatingLoader(base):  # type: ignore[valid-type, misc]  # made at run time
+    class LocatingLoader(base):
         def __init__(self, stream):
             super().__init__(stream)
             self.repeats: list[Repeat] = []
@@ -284,25 +284,6 @@ def parse_yaml(text: str, file: str) -> Document:
 
 
 # --------------------------------------------------------------------------- unknown keys
-
-
-def close_name(word: str, known: Iterable[str], cutoff: float = 0.6) -> str | None:
-    """The known name ``word`` most likely misspells, or ``None`` (the first
-    :data:`~verdicts.tables.MAX_SUGGESTION_COLUMNS` names are compared)."""
-    import difflib
-
-    names = [n for n, _ in zip(known, range(MAX_SUGGESTION_COLUMNS))]
-    close = difflib.get_close_matches(str(word), names, n=1, cutoff=cutoff)
-    return close[0] if close else None
-
-
-def misspelling(word: str, known: Iterable[str], what: str = "키") -> str:
-    """`` `condition_expr` 키의 오타라면 그 이름으로 고치면 됩니다.`` for a ``word`` close to a
-    known name, else the empty string (a sentence to put after the issue's own)."""
-    close = close_name(word, known)
-    if close is None:
-        return ""
-    return f" {code(close)} {what}의 오타라면 {josa(code(close), '으로/로')} 고치면 됩니다."
 
 
 def unknown_keys(data: Any, known: Collection[str]) -> list[str]:

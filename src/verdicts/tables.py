@@ -32,6 +32,7 @@ from .errors import InputError
 from .korean import code, josa
 from .model import InputIssue, SourceInfo
 from .records import Frozen
+from .suggest import close_names, misspelling
 
 __all__ = [
     "os_error",
@@ -790,12 +791,9 @@ class _Records:
     def unknown_table(self, name: str, line: int) -> None:
         """A top-level key that names no table of the format: an issue (with the table it
         most likely misspells), and nothing of it is read."""
-        import difflib
-
         if name.startswith(OWN_KEY_PREFIX):
             return
-        close = difflib.get_close_matches(name, sorted(self.wanted), n=1, cutoff=0.6)
-        hint = f" {code(close[0])} 표의 오타라면 {josa(code(close[0]), '으로/로')} 고치면 됩니다." if close else ""
+        hint = misspelling(name, sorted(self.wanted), what="표")
         self.issue(None, line, f"{code(_cut(name))} 키는 이 형식의 표 이름이 아니라 읽지 않았습니다.{hint}")
 
     def refuse(self, name: str, line: int) -> None:
@@ -927,8 +925,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                         record, pos = scan(text, pos)
                         line = line_of(start)
                         repeated = [(k, _key_line(text, start, pos, k, line)) for k in dict.fromkeys(duplicates)]
-                        found.add(table, record, line, repeated,
-                                  lambda k, a=start, b=pos, d=line: _key_line(text, a, b, k, d, nth=1))
+                        found.add(table, record, line, repeated, _first_key_lines(text, start, pos, line))
                         pos = ws(text, pos).end()
                         if text[pos] == ",":
                             pos = ws(text, pos + 1).end()
@@ -962,6 +959,11 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _first_key_lines(text: str, start: int, end: int, default: int) -> Callable[[str], int]:
+    """``key -> the line of its first "key":`` in the record between ``start`` and ``end``."""
+    return lambda key: _key_line(text, start, end, key, default, nth=1)
 
 
 def _key_line(text: str, start: int, end: int, key: str, default: int, nth: int = 2) -> int:
@@ -1127,7 +1129,7 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                         for k_node, v_node in reversed(item.value):
                             if isinstance(k_node, yaml.ScalarNode) and k_node.value in {k for k, _ in repeated}:
                                 record[loader.construct_object(k_node)] = loader.construct_object(v_node, deep=True)
-                    found.add(table, record, line, repeated, lambda k, lines=key_lines, d=line: lines.get(k, d))
+                    found.add(table, record, line, repeated, _lines_getter(key_lines, line))
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
@@ -1142,6 +1144,11 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(f"{file}: YAML 값을 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
     return found.finish()
+
+
+def _lines_getter(lines: dict[str, int], default: int) -> Callable[[str], int]:
+    """``key -> its line`` from ``lines``, else ``default``."""
+    return lambda key: lines.get(key, default)
 
 
 def _document_records(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
@@ -1772,9 +1779,7 @@ _UNPARSED = object()
 def _close_columns(name: str, candidates: list[str]) -> list[str]:
     """The candidate most likely a misspelling of the column ``name`` (as a list of at
     most one), compared as the CSV header's "did you mean" always has."""
-    import difflib
-
-    return difflib.get_close_matches(name, candidates, n=1, cutoff=0.75)
+    return close_names(name, candidates, 1, cutoff=0.75)
 
 
 def _record_misspellings(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> dict[str, str]:
@@ -1814,10 +1819,10 @@ def _unknown_in_row(raw: RawTable, spec: TableSpec, misspelt: dict[str, str], pr
         if unknown:
             invalid.add(column)
             values[column] = None
-        then = "이 줄의 그 값은 알 수 없는 값으로 두었습니다" if unknown else "이 줄은 그 열의 값만 읽었습니다"
+        then = f"이 줄의 {code(column)} 값은 알 수 없는 값으로 두었습니다" if unknown else f"이 줄은 {code(column)} 열의 값만 읽었습니다"
         issues.append(InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=column,
-                                 reason=f"{code(_cut(key))} 키는 {code(spec.name)} 표의 열이 아니라 읽지 않았습니다. "
-                                        f"{code(column)} 열의 오타라면 {josa(code(column), '으로/로')} 고치면 되고, {then}."))
+                                 reason=f"{code(_cut(key))} 키는 {code(spec.name)} 표의 열이 아니라 읽지 않았고, {then}."
+                                        + misspelling(key, [column], what="열", cutoff=0)))
 
 
 def shared_index(rows: list[RawRow]) -> dict[str, int] | None:

@@ -19,10 +19,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from verdicts.documents import Repeat, close_name, misspelling, parse_json, unknown_keys
+from verdicts.documents import Repeat, parse_json, unknown_keys
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue
+from verdicts.suggest import close_name, misspelling
 from verdicts.tables import (
     MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
     type_table,

@@ -424,7 +424,7 @@ LOG_KEYS = ("message_id", "action_no", "action_kind", "confidence", "confirmed_b
 
 
 def _unknown_log_key(path: Path, number: int, line: str, key: str) -> str:
-    from ..documents import misspelling
+    from ..suggest import misspelling
 
     at = line.find(json.dumps(key, ensure_ascii=False)) + 1
     where = f" {at}번째 글자" if at > 0 else ""

@@ -15,10 +15,11 @@ from typing import Any, Sequence
 
 from pydantic import BaseModel, ValidationError
 
-from verdicts.documents import Document, misspelling
+from verdicts.documents import Document
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue, SourceInfo
+from verdicts.suggest import misspelling
 
 from .model import PICTURE, Component, FrameNode, OutsideNode, VisibleText
 
