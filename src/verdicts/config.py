@@ -303,6 +303,15 @@ def _toml_error(path: Path, message: str) -> str:
     return f"{path}{where}: TOML로 읽을 수 없습니다 — {said}."
 
 
+def _table_keys(domain, path: Path, data: dict[str, Any]) -> tuple[str, ...]:
+    """The dotted keys of the domain's table in the file ``path`` (as :func:`_section`
+    finds it): ``("tool", "storygraph")``, ``("robot",)`` or the top."""
+    own, tool = domain.config_file
+    if path.name == "pyproject.toml":
+        return tool
+    return (domain.name,) if own == "verdicts.toml" and isinstance(data.get(domain.name), dict) else ()
+
+
 def _toml_key_line(text: str, table: tuple[str, ...], key: str) -> int | None:
     """The line of ``key`` (dotted, inside the table ``table``) in the TOML ``text``, read
     from its lines: table headers and ``key = value`` lines with bare or quoted keys
@@ -387,7 +396,6 @@ def load_config(domain, path: Path | None) -> Config:
     """Read and validate ``domain``'s configuration from ``path`` (``None`` gives the
     defaults)."""
     cls = domain.config_type
-    own, tool = domain.config_file
     if path is None:
         return cls()
     data, text = _read_toml(Path(path))
@@ -401,7 +409,7 @@ def load_config(domain, path: Path | None) -> Config:
     try:
         config = _validator(cls).validate_python({**section, "source": str(path)})
     except ValidationError as exc:
-        table = tool if Path(path).name == "pyproject.toml" else ((domain.name,) if own == "verdicts.toml" and domain.name in data else ())
+        table = _table_keys(domain, Path(path), data)
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"])
             line = _toml_key_line(text, table, key)
@@ -421,6 +429,13 @@ def load_config(domain, path: Path | None) -> Config:
         known = known_fail_on(domain)
         bad = [v for v in config.fail_on if v not in known]
         if bad:
-            raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — `fail_on`에 알 수 없는 값 {josa(', '.join(code(v) for v in bad), '이/가')} 있습니다. "
-                              "쓸 수 있는 값은 판정 이름이나 코드, 린트 발견 코드, `findings`, `issues`입니다.")
+            from .suggest import close_name
+
+            table = _table_keys(domain, Path(path), data)
+            line = _toml_key_line(text, table, "fail_on")
+            where = f"{path}:{line}" if line is not None else f"{path}"
+            close = [(v, c) for v in bad if (c := close_name(v, sorted(known))) is not None]
+            hint = "".join(f" 혹시 {code(v)} 대신 {josa(code(c), '을/를')} 쓰려던 것인가요?" for v, c in close[:3])
+            raise ConfigError(f"{where}: 설정이 올바르지 않습니다 — `fail_on`에 알 수 없는 값 {josa(', '.join(code(v) for v in bad), '이/가')} 있습니다. "
+                              f"쓸 수 있는 값은 판정 이름이나 코드, 린트 발견 코드, `findings`, `issues`입니다.{hint}")
     return config

@@ -28,7 +28,7 @@ from .errors import InputError
 from .korean import code
 from .tables import MAX_DEPTH, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
 
-__all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "unknown_keys"]
+__all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "unknown_keys", "model_keys"]
 
 
 class Located(dict):
@@ -68,6 +68,23 @@ class Document:
     repeats: list[Repeat]
     _locate: Callable[[], Any] | None = field(default=None, repr=False)
     _located: Any = field(default=None, repr=False)
+
+    def plain(self) -> Any:
+        """The data with every :class:`Located` mapping a plain ``dict`` (for a consumer
+        that checks the exact type, such as a YAML dumper); built without recursion."""
+        def copy(node: Any) -> Any:
+            return dict(node) if isinstance(node, dict) else list(node) if isinstance(node, list) else node
+
+        top = copy(self.data)
+        stack = [top]
+        while stack:
+            node = stack.pop()
+            items = node.items() if isinstance(node, dict) else enumerate(node)
+            for key, value in list(items):
+                if isinstance(value, (dict, list)):
+                    node[key] = copy(value)
+                    stack.append(node[key])
+        return top
 
     def where(self, path: Sequence[Any]) -> tuple[int, int] | None:
         """``(line, column)`` of the key at the end of ``path`` (keys and list indexes
@@ -292,3 +309,28 @@ def unknown_keys(data: Any, known: Collection[str]) -> list[str]:
         return []
     return [k for k in data if k not in known]
 
+
+
+def model_keys(model: Any, loc: Sequence[Any]) -> list[str]:
+    """The keys the pydantic ``model`` knows at ``loc`` (keys and list indexes from the
+    top, as pydantic's ``loc`` of the mapping holding a key): the fields of the model
+    found there, or none when the path leaves the models."""
+    import typing
+
+    from pydantic import BaseModel
+
+    for part in loc:
+        if isinstance(part, int):
+            continue
+        field_info = getattr(model, "model_fields", {}).get(part)
+        if field_info is None:
+            return []
+        inner = field_info.annotation
+        args = typing.get_args(inner)
+        for arg in (inner, *args, *(a for x in args for a in typing.get_args(x))):
+            if isinstance(arg, type) and issubclass(arg, BaseModel):
+                model = arg
+                break
+        else:
+            return []
+    return list(getattr(model, "model_fields", {}))

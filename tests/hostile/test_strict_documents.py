@@ -276,3 +276,27 @@ def test_an_xlsx_row_number_used_twice_is_an_issue(cli, tmp_path):
     path = _workbook(tmp_path, lambda xml: xml.replace('<row r="4"', '<row r="3"'))
     data = json.loads(cli("storygraph", "lint", path, "--format", "json").stdout)
     assert any(i["line"] == 3 and "행 번호 3인 행이 두 번" in i["reason"] for i in data["issues"])
+
+
+# --------------------------------------------------------------------------- residue evaluation cards
+
+def test_a_card_file_with_a_repeated_or_unknown_key_is_refused_naming_the_lines(tmp_path):
+    from verdicts.residue.evalcard import CardFileError, card_path, load_card
+
+    text = card_path("E3").read_text(encoding="utf-8")
+    card = tmp_path / "card.yaml"
+    card.write_text(text.replace("version: 9\n", "version: 9\nversion: 10\n"), encoding="utf-8")
+    with pytest.raises(CardFileError, match=r"card\.yaml:5: 카드 파일에 같은 키가 두 번 있습니다\.\n  version\(5번째 줄\): 4번째 줄에"):
+        load_card(card)
+    card.write_text(text.replace("version: 9\n", "version: 9\nvesion: 3\n"), encoding="utf-8")
+    with pytest.raises(CardFileError, match=r"vesion\(5번째 줄\): 알 수 없는 키입니다\. `version` 키의 오타라면"):
+        load_card(card)
+
+
+def test_rule_cases_with_a_repeated_key_are_refused(tmp_path):
+    from verdicts.testing import load_cases
+
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("cases:\n  - name: a\n    expect: 완성\n    expect: 본문 자리 비어 있음\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"cases\.yaml:4: cases\.0\.expect is written twice \(first on line 3\)"):
+        load_cases(cases)

@@ -25,7 +25,7 @@ from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.suggest import close_name, misspelling
 from verdicts.tables import (
-    MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
+    OWN_KEY_PREFIX, MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
     type_table,
 )
 
@@ -101,6 +101,8 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
             issue(number, _repeat_reason(repeat, line), repeat.key)
         unread: list[str] = []
         for key in unknown_keys(event, _EVENT_COLUMNS):
+            if key.startswith(OWN_KEY_PREFIX):
+                continue
             close = close_name(key, _EVENT_COLUMNS)
             lost = close is not None and event.get(close) is None and close not in ("run_id", "field_name")
             then = f" 이 이벤트에는 {code(close)} 값이 없어 이 칸은 읽지 못한 이벤트로 둡니다." if lost else ""

@@ -8,14 +8,13 @@ key and the reason, and only that component is left unjudged.
 
 from __future__ import annotations
 
-import typing
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
-from verdicts.documents import Document
+from verdicts.documents import Document, model_keys
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue, SourceInfo
@@ -65,26 +64,6 @@ def _parse(path: Path) -> Document:
     is_json = path.suffix.lower() == ".json"
     text = read_regular_file(path, MAX_JSON_BYTES if is_json else MAX_YAML_BYTES, "컴포넌트").decode("utf-8")
     return (parse_json if is_json else parse_yaml)(text, str(path))
-
-
-def _known_keys(loc: tuple[Any, ...]) -> list[str]:
-    """The keys the component's model knows where ``loc`` (pydantic's, ending with the
-    unknown key) stands."""
-    model: Any = Component
-    for part in loc[:-1]:
-        if isinstance(part, int):
-            continue
-        field = getattr(model, "model_fields", {}).get(part)
-        if field is None:
-            return []
-        inner = field.annotation
-        for arg in (inner, *typing.get_args(inner), *(a for x in typing.get_args(inner) for a in typing.get_args(x))):
-            if isinstance(arg, type) and issubclass(arg, BaseModel):
-                model = arg
-                break
-        else:
-            return []
-    return list(getattr(model, "model_fields", {}))
 
 
 def _key(loc: tuple[Any, ...]) -> str:
@@ -192,7 +171,7 @@ def load_components(path: str | Path) -> ComponentSet:
                 place = doc.where(error["loc"])
                 reason = _REASONS.get(error["type"], f"값이 맞지 않습니다({error['msg']}).")
                 if error["type"] == "extra_forbidden":
-                    reason += misspelling(str(error["loc"][-1]), _known_keys(error["loc"]))
+                    reason += misspelling(str(error["loc"][-1]), model_keys(Component, error["loc"][:-1]))
                 issue(_key(error["loc"]), reason, place[0] if place else None)
             continue
         problems = _check(component)
