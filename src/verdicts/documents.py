@@ -19,14 +19,16 @@ their own marks, so the YAML loader keeps every key's line and column as it buil
 
 from __future__ import annotations
 
+import bisect
 import json
 import json.scanner
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Collection, Sequence
 
 from .errors import InputError
 from .korean import code
-from .tables import MAX_DEPTH, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
+from .tables import MAX_DEPTH, depth_over, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
 
 __all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "unknown_keys", "model_keys"]
 
@@ -92,7 +94,10 @@ class Document:
         when the path goes further than the document; ``None`` when nothing on it can be
         placed."""
         if self._located is None and self._locate is not None:
-            self._located = self._locate()
+            try:
+                self._located = self._locate()
+            except RecursionError:  # not met within MAX_DEPTH; a place is a courtesy, never a crash
+                self._locate = None
         node, best = self._located if self._located is not None else self.data, None
         for part in path:
             if isinstance(node, Located) and part in node:
@@ -108,9 +113,17 @@ class Document:
 # --------------------------------------------------------------------------- JSON
 
 
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+class _Lines:
+    """Line and column of offsets into ``text``, in any order (a bisection over the line
+    breaks, found once)."""
+
+    def __init__(self, text: str):
+        self.breaks = [m.start() for m in re.finditer("\n", text)]
+
+    def __call__(self, offset: int) -> tuple[int, int]:
+        before = bisect.bisect_left(self.breaks, offset)  # line breaks before ``offset``
+        start = self.breaks[before - 1] + 1 if before else 0
+        return before + 1, offset - start + 1
 
 
 def _key_start(text: str, value_at: int) -> int:
@@ -138,6 +151,7 @@ class _LocatingDecoder(json.JSONDecoder):
     def __init__(self, text: str, repeats: list[Repeat]):
         super().__init__(parse_int=json_int, parse_constant=str)
         self.text, self.repeats = text, repeats
+        self.place = _Lines(text)
         self.parse_object = self._object  # the scanner's hook
         self.scan_once = json.scanner.py_make_scanner(self)  # type: ignore[attr-defined]  # not in the stubs
         self.memo: dict = {}
@@ -152,7 +166,7 @@ class _LocatingDecoder(json.JSONDecoder):
         pairs, end = json.decoder.JSONObject(s_and_end, strict, scan, None, list, memo)
         out = Located()
         for (key, value), at in zip(pairs, starts):
-            place = _line_col(self.text, _key_start(self.text, at))
+            place = self.place(_key_start(self.text, at))
             if key in out:
                 self.repeats.append(Repeat(key, place[0], place[1], out.marks[key][0]))
                 continue
@@ -190,33 +204,78 @@ def _fill_paths(data: Any, repeats: list[Repeat]) -> None:
             repeats[i] = Repeat(r.key, r.line, r.column, r.first_line, found)
 
 
+#: JSON documents up to this size (characters) have every key's place on demand
+#: (:meth:`Document.where`, a second parse by the pure-Python scanner, about 3 s a
+#: megabyte); a larger one names the places of repeated keys only.
+MAX_LOCATED_CHARS = 1 << 20
+
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]:,]')
+
+
+def _json_repeats(text: str) -> list[Repeat]:
+    """The repeated keys of the valid JSON ``text``, found by one pass over its strings
+    and punctuation (at the regular-expression engine's speed; values are skipped)."""
+    lines = _Lines(text)
+    repeats: list[Repeat] = []
+    # open containers: [is an object, keys -> offset, the current key or index]
+    stack: list[list[Any]] = []
+    last: re.Match[str] | None = None  # the last string, a key when a ``:`` follows
+    for m in _TOKEN.finditer(text):
+        c = m.group()[0]
+        if c == '"':
+            last = m
+            continue
+        if c == ":" and last is not None and stack and stack[-1][0]:
+            key = json.loads(last.group())
+            top = stack[-1]
+            top[2] = key
+            if key in top[1]:
+                line, column = lines(last.start())
+                path = tuple(frame[2] for frame in stack[:-1])
+                repeats.append(Repeat(key, line, column, lines(top[1][key])[0], path))
+            else:
+                top[1][key] = last.start()
+        elif c == ",":
+            if stack and not stack[-1][0]:
+                stack[-1][2] += 1
+        elif c in "{[":
+            stack.append([c == "{", {}, None if c == "{" else 0])
+        elif stack:
+            stack.pop()
+        last = None
+    return repeats
+
+
 def parse_json(text: str, file: str) -> Document:
     """The JSON document ``text`` (strict JSON; integers past 4,000 digits and
-    ``NaN``/``Infinity`` stay text).  A syntax error is an :class:`InputError` naming
-    ``file``, line and column; a repeated key is a :class:`Repeat` of the result."""
+    ``NaN``/``Infinity`` stay text; nesting past :data:`~verdicts.tables.MAX_DEPTH`
+    refused).  A syntax error is an :class:`InputError` naming ``file``, line and
+    column; a repeated key keeps its first value and is a :class:`Repeat` of the
+    result."""
     repeated = False
 
     def pairs(items: list[tuple[str, Any]]) -> dict:
         nonlocal repeated
         out = dict(items)
-        if len(out) != len(items):
+        if len(out) != len(items):  # keep the first value of each key
             repeated = True
+            out = {}
+            for key, value in items:
+                out.setdefault(key, value)
         return out
 
     decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=json_int, parse_constant=str)
+    too_deep = InputError(f"{file}: 값이 {MAX_DEPTH}단계보다 깊게 중첩되어 JSON을 읽지 않았습니다.")
     try:
         data = decoder.decode(text)
     except json.JSONDecodeError as exc:
         raise json_syntax_error(file, exc) from None
     except RecursionError:
-        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
-    if not repeated:
-        return Document(data, [], _locate=lambda: _located_json(text)[0])
-    try:
-        located, repeats = _located_json(text)
-    except RecursionError:
-        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
-    return Document(located, repeats, _located=located)
+        raise too_deep from None
+    if depth_over(data, MAX_DEPTH):  # the same bound as the tables' (and the located parse's)
+        raise too_deep
+    locate = (lambda: _located_json(text)[0]) if len(text) <= MAX_LOCATED_CHARS else None
+    return Document(data, _json_repeats(text) if repeated else [], _locate=locate)
 
 
 # --------------------------------------------------------------------------- YAML
