@@ -299,7 +299,7 @@ def _toml_error(path: Path, message: str) -> str:
     else:
         where, reason = f":{m.group(2)}:{m.group(3)}", m.group(1)
     words = next((ours for theirs, ours in _TOML_ERRORS.items() if reason.startswith(theirs)), None)
-    said = f"{words} ({reason})" if words else reason
+    said = words or reason  # tomllib's own words only when we have none
     return f"{path}{where}: TOML로 읽을 수 없습니다 — {said}."
 
 

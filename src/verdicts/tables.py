@@ -794,7 +794,7 @@ class _Records:
         if name.startswith(OWN_KEY_PREFIX):
             return
         hint = misspelling(name, sorted(self.wanted), what="표")
-        self.issue(None, line, f"{code(_cut(name))} 키는 이 형식의 표 이름이 아니라 읽지 않았습니다.{hint}")
+        self.issue(None, line, f"{code(_cut(name))} 키는 읽는 표의 이름이 아니라 읽지 않았습니다.{hint}")
 
     def refuse(self, name: str, line: int) -> None:
         """The table ``name`` is not a list of records: an issue, and no table."""
@@ -1509,10 +1509,10 @@ def _numbered_rows(rows: list[tuple[int, list]], sheet_file: str, table: str, is
         if line <= 0:
             first = next((text for c in cells if (text := _cell_text(c))), None)
             shown = f"(첫 값 {code(_cut(first, 40))})" if first else "(빈 행)"
-            issue(None, f"행 번호가 {line:,}인 행{shown}은 행 번호가 1부터라 읽지 않았습니다.")
+            issue(None, f"행 번호가 {line:,}인 행{shown}이 있는데, 행 번호는 1부터 시작하므로 이 행은 읽지 않았습니다.")
             continue
         if line in seen:
-            issue(line, f"행 번호 {line:,}인 행이 두 번 저장되어 있어 뒤의 행은 읽지 않았습니다.")
+            issue(line, f"행 번호가 {line:,}인 행이 두 번 저장되어 있어 뒤의 행은 읽지 않았습니다.")
             continue
         if line < last and out_of_order is None:
             out_of_order = (last, line)

@@ -121,7 +121,7 @@ flag_specs: []
     issues = _lint_json(cli, path)["issues"]
     reasons = {(i["line"], i["reason"]) for i in issues}
     assert (8, "`remark` 키는 `story_branches` 표의 열이 아니라 읽지 않았습니다.") in reasons
-    assert any(line == 10 and "`flag_specs` 키는 이 형식의 표 이름이 아니라" in r and "`flag_spec` 표의 오타라면" in r for line, r in reasons)
+    assert any(line == 10 and "`flag_specs` 키는 읽는 표의 이름이 아니라" in r and "`flag_spec` 표의 오타라면" in r for line, r in reasons)
 
 
 # --------------------------------------------------------------------------- residue components
@@ -259,7 +259,7 @@ def test_an_xlsx_row_numbered_zero_is_an_issue_not_a_vanished_scene(cli, tmp_pat
 
     path = _workbook(tmp_path, lambda xml: re.sub(r'r="([A-E]?)4"', r'r="\g<1>0"', xml))
     data = json.loads(cli("storygraph", "lint", path, "--format", "json").stdout)
-    assert any("행 번호가 0인 행(첫 값 `S3`)은" in i["reason"] for i in data["issues"])
+    assert any("행 번호가 0인 행(첫 값 `S3`)이 있는데, 행 번호는 1부터" in i["reason"] for i in data["issues"])
 
 
 def test_xlsx_rows_out_of_order_are_read_in_number_order_with_an_issue(cli, tmp_path):
@@ -275,7 +275,7 @@ def test_xlsx_rows_out_of_order_are_read_in_number_order_with_an_issue(cli, tmp_
 def test_an_xlsx_row_number_used_twice_is_an_issue(cli, tmp_path):
     path = _workbook(tmp_path, lambda xml: xml.replace('<row r="4"', '<row r="3"'))
     data = json.loads(cli("storygraph", "lint", path, "--format", "json").stdout)
-    assert any(i["line"] == 3 and "행 번호 3인 행이 두 번" in i["reason"] for i in data["issues"])
+    assert any(i["line"] == 3 and "행 번호가 3인 행이 두 번" in i["reason"] for i in data["issues"])
 
 
 # --------------------------------------------------------------------------- residue evaluation cards
