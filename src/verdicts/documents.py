@@ -1,8 +1,10 @@
 """Strict documents: JSON and YAML read so that no key is lost without a word.
 
-Every JSON, JSON-lines and YAML document the kit and its domains read (scenarios and
-tables, residue components, extraction run events, the mail agent's log) goes through
-here or through :mod:`verdicts.tables`, which follows the same rules:
+Every JSON, JSON-lines and YAML document the kit and its domains read goes through here
+(residue components and evaluation cards, extraction run events, the mail agent's log,
+a grading run's output, rule-case files) or through :mod:`verdicts.tables` (scenarios
+and every domain's tables), which follows the same rules; TOML configurations are
+:mod:`verdicts.config`'s:
 
 * a key repeated in one object is an input issue naming its line and column, and the
   first value is kept (JSON and YAML parsers keep the last one silently);
@@ -11,10 +13,13 @@ here or through :mod:`verdicts.tables`, which follows the same rules:
   document is wrong.
 
 Positions cost nothing on the common path: a JSON text is parsed by the C scanner with a
-hook that only notices a repeated key; the text is walked again by the position-aware
-scanner (:func:`json.scanner.py_make_scanner`, with an object parser that remembers
-where each key is) only when a position is asked for or a key repeats.  YAML nodes carry
-their own marks, so the YAML loader keeps every key's line and column as it builds.
+hook that only notices a repeated key (and then keeps the first value).  A repeated
+key's place is found by one pass over the text's strings and punctuation
+(:func:`_json_repeats`, linear); every other key's place only when asked
+(:meth:`Document.where`), by a second parse with the position-aware pure-Python scanner
+(:func:`json.scanner.py_make_scanner` with an object parser that remembers where each
+key is), for documents up to :data:`MAX_LOCATED_CHARS`.  YAML nodes carry their own
+marks, so the YAML loader keeps every key's line and column as it builds.
 """
 
 from __future__ import annotations
@@ -30,7 +35,7 @@ from .errors import InputError
 from .korean import code
 from .tables import MAX_DEPTH, depth_over, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
 
-__all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "unknown_keys", "model_keys"]
+__all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "unknown_keys", "model_keys", "MAX_LOCATED_CHARS"]
 
 
 class Located(dict):
@@ -175,12 +180,9 @@ class _LocatingDecoder(json.JSONDecoder):
         return out, end
 
 
-def _located_json(text: str) -> tuple[Any, list[Repeat]]:
-    repeats: list[Repeat] = []
-    decoder = _LocatingDecoder(text, repeats)
-    data = decoder.decode(text)
-    _fill_paths(data, repeats)
-    return data, repeats
+def _located_json(text: str) -> Any:
+    """The JSON ``text`` with every object a :class:`Located` (first values kept)."""
+    return _LocatingDecoder(text, []).decode(text)
 
 
 def _fill_paths(data: Any, repeats: list[Repeat]) -> None:
@@ -274,7 +276,7 @@ def parse_json(text: str, file: str) -> Document:
         raise too_deep from None
     if depth_over(data, MAX_DEPTH):  # the same bound as the tables' (and the located parse's)
         raise too_deep
-    locate = (lambda: _located_json(text)[0]) if len(text) <= MAX_LOCATED_CHARS else None
+    locate = (lambda: _located_json(text)) if len(text) <= MAX_LOCATED_CHARS else None
     return Document(data, _json_repeats(text) if repeated else [], _locate=locate)
 
 
