@@ -165,6 +165,8 @@ class RawTable:
     header_line: int = 1
     #: JSON and YAML: column -> the line of the first record holding it
     first_lines: dict[str, int] = field(default_factory=dict)
+    #: JSON and YAML: ``(the line a record starts on, a key it holds) -> the key's line``
+    key_line: Callable[[int, str], int] | None = field(default=None, compare=False, repr=False)
 
     def source(self) -> SourceInfo:
         return SourceInfo(
@@ -835,14 +837,39 @@ class _Records:
             table.first_lines.update({c: line_of_key(c) if line_of_key else line for c in col_names})
         table.rows.append(RawRow(line, values))
 
-    def finish(self) -> dict[str, RawTable]:
+    def finish(self, text: str) -> dict[str, RawTable]:
         # columns absent from every record are missing; columns absent from some records are empty there
+        locate = _key_locator(text, self.form)
         for table in self.tables.values():
+            table.key_line = locate
             for row in table.rows:
                 values = row.values
                 for col in table.columns:
                     values.setdefault(col, None)
         return self.tables
+
+
+def _key_locator(text: str, form: str) -> Callable[[int, str], int]:
+    """``(line, key) -> the line of the first `key:` from the start of ``line`` on`` in a
+    JSON or YAML ``text`` (the record starting on ``line`` holds the key; its line when
+    the key cannot be found)."""
+    breaks: list[int] = []
+
+    def locate(line: int, key: str) -> int:
+        import bisect
+
+        if not breaks:
+            breaks.extend(m.start() for m in re.finditer("\n", text))
+            breaks.append(len(text))
+        start = breaks[line - 2] + 1 if line >= 2 else 0
+        if form == "json":
+            pattern = re.escape(json.dumps(key, ensure_ascii=False)) + r"[ \t\r\n]*:"
+        else:
+            pattern = r"""(?<![\w-])["']?""" + re.escape(key) + r"""["']?[ \t]*:"""
+        m = re.compile(pattern).search(text, start, breaks[-1])
+        return bisect.bisect_left(breaks, m.start()) + 1 if m else line
+
+    return locate
 
 
 def json_int(text: str) -> int | str:
@@ -955,7 +982,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
     except (ValueError, IndexError, StopIteration):
         _json_loads_or_fail(text, file, decoder)
         raise InputError(f"{file}: JSON으로 읽을 수 없습니다.") from None
-    return found.finish()
+    return found.finish(text)
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
@@ -1143,7 +1170,7 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
         raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) YAML을 읽을 수 없습니다.") from None
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(f"{file}: YAML 값을 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
-    return found.finish()
+    return found.finish(text)
 
 
 def _lines_getter(lines: dict[str, int], default: int) -> Callable[[str], int]:
@@ -1816,11 +1843,12 @@ def _unknown_in_row(raw: RawTable, spec: TableSpec, misspelt: dict[str, str], pr
         if texts.get(key) is None or column not in present:
             continue  # not in this record, or the column is missing (one issue for the table)
         unknown = texts.get(column) is None
+        line = raw.key_line(raw_row.line, key) if raw.key_line is not None else raw_row.line
         if unknown:
             invalid.add(column)
             values[column] = None
         then = f"이 줄의 {code(column)} 값은 알 수 없는 값으로 두었습니다" if unknown else f"이 줄은 {code(column)} 열의 값만 읽었습니다"
-        issues.append(InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=column,
+        issues.append(InputIssue(file=raw.file, table=spec.name, line=line, column=column,
                                  reason=f"{code(_cut(key))} 키는 {code(spec.name)} 표의 열이 아니라 읽지 않았고, {then}."
                                         + misspelling(key, [column], what="열", cutoff=0)))
 

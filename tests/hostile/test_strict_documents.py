@@ -300,3 +300,28 @@ def test_rule_cases_with_a_repeated_key_are_refused(tmp_path):
     cases.write_text("cases:\n  - name: a\n    expect: 완성\n    expect: 본문 자리 비어 있음\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"cases\.yaml:4: cases\.0\.expect is written twice \(first on line 3\)"):
         load_cases(cases)
+
+
+# --------------------------------------------------------------------------- the sibling domains' JSON tables
+
+@pytest.mark.parametrize("domain, tables, table, good, bad", [
+    ("mail", ("mailbox_thread", "agent_action", "action_policy"), "agent_action", "confidence", "confidnce"),
+    ("robot", ("task_spec", "dataset_index", "evaluation_run"), "evaluation_run", "cycle_sec", "cycle_secs"),
+])
+def test_a_misspelt_key_in_a_domain_json_is_named_on_its_line(cli, tmp_path, domain, tables, table, good, bad):
+    import csv
+
+    doc = {}
+    for name in tables:
+        with open(EXAMPLES / domain / f"{name}.csv", newline="", encoding="utf-8") as f:
+            doc[name] = list(csv.DictReader(f))
+    record = doc[table][0]
+    assert good in record
+    record[bad] = record.pop(good)
+    path = tmp_path / f"{domain}.json"
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1), encoding="utf-8")
+    out = json.loads(cli("verdicts", "run", domain, path, "--format", "json").stdout)
+    lines = path.read_text(encoding="utf-8").splitlines()
+    issue, = [i for i in out["issues"] if bad in i["reason"]]
+    assert issue["line"] == next(n for n, line in enumerate(lines, 1) if f'"{bad}"' in line)
+    assert issue["column"] == good and f"`{good}` 열의 오타라면" in issue["reason"]
