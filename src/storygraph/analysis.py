@@ -554,6 +554,9 @@ def _parse_conditions(scenario: Scenario, issues: list[InputIssue]) -> dict[str,
     if not scenario.has("story_branches", "condition_expr"):
         return {b.branch_id: None for b in scenario.branches}
     for b in scenario.branches:
+        if not b.condition_valid:  # a misspelt key left it unknown (already an issue)
+            out[b.branch_id] = None
+            continue
         try:
             out[b.branch_id] = parse_condition(b.condition_expr)
         except ConditionSyntaxError as exc:

@@ -152,11 +152,11 @@ def explain(name: "str | list[str] | None" = None) -> int:
         return 0
     text = explain_text(name.strip())
     if text is None:
-        from difflib import get_close_matches
+        from verdicts.suggest import close_name
 
         names = explainable_names()
-        close = get_close_matches(name.strip(), names, n=1, cutoff=0.6)
-        hint = f" 혹시 {josa(code(close[0]), '을/를')} 찾으셨나요?" if close else ""
+        close = close_name(name.strip(), names)
+        hint = f" 혹시 {josa(code(close), '을/를')} 찾으셨나요?" if close else ""
         raise fail(f"{josa(code(name), '이라/라')}는 이름은 알 수 없습니다.{hint} 쓸 수 있는 이름은 "
                    f"{', '.join(code(n) for n in names)}입니다.")
     sys.stdout.write(text + "\n")

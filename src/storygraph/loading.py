@@ -167,7 +167,8 @@ def branch_of(row: Row, t: TypedTable, issues: list[InputIssue]) -> Branch:
                                  reason=f"`order_no` 값은 1 이상이어야 하는데 {order}입니다."))
         valid = False
     # an opaque jump has no destination we can name (``to_scene`` empty, ``jump_opaque`` 1)
-    return Branch(v["branch_id"], v["from_scene"], v["to_scene"] or "", get("condition_expr"), order, row.line, row.raw, valid)
+    return Branch(v["branch_id"], v["from_scene"], v["to_scene"] or "", get("condition_expr"), order, row.line, row.raw, valid,
+                  "condition_expr" not in row.invalid)
 
 
 def _flag_from_row(v: dict, line: int, raw: dict, t: TypedTable, issues: list[InputIssue]) -> Flag | None:

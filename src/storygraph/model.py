@@ -133,6 +133,9 @@ class Branch:
     raw: dict[str, str | None] = field(default_factory=dict)
     #: False when ``order_no`` was present but unreadable (already an issue)
     order_valid: bool = True
+    #: False when the condition is unknown: the record left ``condition_expr`` empty
+    #: beside a key that misspells it (already an issue)
+    condition_valid: bool = True
 
 
 FlagType = Literal["bool", "int", "enum"]

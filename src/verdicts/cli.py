@@ -177,11 +177,10 @@ def docs(domain: str) -> int:
 
 def unknown_name_message(name: str, known: list[str]) -> str:
     """One sentence for a name ``explain`` does not know, with the closest names."""
-    import difflib
-
     from .korean import code, josa
+    from .suggest import close_names
 
-    close = difflib.get_close_matches(name.strip(), known, n=3, cutoff=0.5)
+    close = close_names(name.strip(), known, n=3, cutoff=0.5)
     if len(close) == 1:
         hint = f" 혹시 {josa(code(close[0]), '을/를')} 찾으셨나요?"
     elif close:

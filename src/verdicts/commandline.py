@@ -114,10 +114,10 @@ class _Wrong(Exception):
 
 def _suggest(word: str, choices: Sequence[str], noun: str) -> str:
     """" 혹시 `lint` 명령을 쓰려던 것인가요?" for the closest of ``choices``, or nothing."""
-    import difflib
+    from .suggest import close_name
 
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" 혹시 {code(close[0])} {josa(noun, '을/를')} 쓰려던 것인가요?" if close else ""
+    close = close_name(word, choices)
+    return f" 혹시 {code(close)} {josa(noun, '을/를')} 쓰려던 것인가요?" if close else ""
 
 
 class Command:

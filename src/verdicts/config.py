@@ -180,12 +180,15 @@ def find_config(domain, start: Path) -> Path | None:
         if _is(path.is_file):
             return _shown(path)
         pyproject = candidate / "pyproject.toml"
+        # a pyproject.toml that may hold the table and cannot be read stops the run (its
+        # ConfigError names it): a parent folder's configuration never stands in for it
         if _is(pyproject.is_file) and _may_hold(pyproject, tool):
             try:
-                if _section(domain, _parse_toml(pyproject), pyproject) is not None:
-                    return _shown(pyproject)
-            except ConfigError:
-                continue
+                data = _parse_toml(pyproject)
+            except ConfigError as exc:
+                raise ConfigError(str(exc).replace(str(pyproject), str(_shown(pyproject)), 1)) from None
+            if _section(domain, data, pyproject) is not None:
+                return _shown(pyproject)
     return None
 
 
@@ -234,7 +237,12 @@ MAX_CONFIG_BYTES = 1 << 20
 
 
 def _parse_toml(path: Path) -> dict[str, Any]:
-    """The TOML document at ``path``; every way it can fail is a :class:`ConfigError`
+    """The TOML document at ``path`` (:func:`_read_toml`)."""
+    return _read_toml(path)[0]
+
+
+def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
+    """The TOML document at ``path`` and its text; every way it can fail is a :class:`ConfigError`
     naming the file and the reason (a folder, a FIFO, a symbolic-link loop, no
     permission, too large, not UTF-8, not TOML, nested too deeply for the parser)."""
     from .tables import MAX_DEPTH, depth_over, path_kind, read_regular_file
@@ -258,11 +266,78 @@ def _parse_toml(path: Path) -> dict[str, Any]:
         parsed = tomllib.loads(text)
         if depth_over(parsed, MAX_DEPTH):  # the same refusal whatever depth the parser reaches
             raise RecursionError
-        return parsed
+        return parsed, text
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: TOML로 읽을 수 없습니다 ({exc}).") from None
+        raise ConfigError(_toml_error(path, str(exc))) from None
     except RecursionError:
         raise ConfigError(f"{path}: 배열이나 표가 너무 깊게 겹쳐 있어 TOML로 읽을 수 없습니다.") from None
+
+
+#: tomllib's complaints, in our words (the rest are shown as tomllib says them)
+_TOML_ERRORS = {
+    "Cannot overwrite a value": "같은 키에 값을 두 번 적었습니다",
+    "Cannot declare": "같은 표를 두 번 선언했습니다",
+    "Cannot mutate immutable namespace": "이미 값이 정해진 키 아래에 다시 값을 적었습니다",
+    "Invalid value": "값을 읽을 수 없습니다",
+    "Invalid statement": "키 = 값 꼴이 아닙니다",
+    "Expected '=' after a key in a key/value pair": "키 뒤에 `=`가 와야 합니다",
+    "Unclosed array": "배열이 닫히지 않았습니다",
+    "Unterminated string": "문자열이 닫히지 않았습니다",
+    "Invalid initial character for a key part": "키가 올바른 글자로 시작하지 않습니다",
+    "Expected newline or end of document after a statement": "한 줄에 키와 값을 하나만 적어야 합니다",
+}
+
+
+def _toml_error(path: Path, message: str) -> str:
+    """A tomllib complaint as our message: the file, the line and column, the reason."""
+    import re
+
+    m = re.fullmatch(r"(.*?) \(at line (\d+), column (\d+)\)", message, re.S)
+    if m is None:
+        m = re.fullmatch(r"(.*?) \(at end of document\)", message, re.S)
+        where, reason = "", message if m is None else m.group(1)
+    else:
+        where, reason = f":{m.group(2)}:{m.group(3)}", m.group(1)
+    words = next((ours for theirs, ours in _TOML_ERRORS.items() if reason.startswith(theirs)), None)
+    said = words or reason  # tomllib's own words only when we have none
+    return f"{path}{where}: TOML로 읽을 수 없습니다 — {said}."
+
+
+def _table_keys(domain, path: Path, data: dict[str, Any]) -> tuple[str, ...]:
+    """The dotted keys of the domain's table in the file ``path`` (as :func:`_section`
+    finds it): ``("tool", "storygraph")``, ``("robot",)`` or the top."""
+    own, tool = domain.config_file
+    if path.name == "pyproject.toml":
+        return tool
+    return (domain.name,) if own == "verdicts.toml" and isinstance(data.get(domain.name), dict) else ()
+
+
+def _toml_key_line(text: str, table: tuple[str, ...], key: str) -> int | None:
+    """The line of ``key`` (dotted, inside the table ``table``) in the TOML ``text``, read
+    from its lines: table headers and ``key = value`` lines with bare or quoted keys
+    (array-of-tables indexes are not followed: the first line spelling the key wins)."""
+    import re
+
+    part = r"""(?:[A-Za-z0-9_-]+|"[^"\n]*"|'[^'\n]*')"""
+    dotted = rf"{part}(?:[ \t]*\.[ \t]*{part})*"
+    header = re.compile(rf"^[ \t\ufeff]*\[\[?[ \t]*({dotted})[ \t]*\]")
+    assign = re.compile(rf"^[ \t\ufeff]*({dotted})[ \t]*=")
+
+    def split(text: str) -> tuple[str, ...]:
+        return tuple(p.strip().strip("\"'") for p in re.findall(part, text))
+
+    wanted = (*table, *(p for p in key.split(".") if not p.isdigit()))
+    current: tuple[str, ...] = ()
+    for number, line in enumerate(text.splitlines(), start=1):
+        if m := header.match(line):
+            current = split(m.group(1))
+            if current == wanted:
+                return number
+        elif m := assign.match(line):
+            full = (*current, *split(m.group(1)))
+            if full == wanted:
+                return number
+    return None
 
 
 def _field_types(model) -> dict:
@@ -281,9 +356,30 @@ def _field_types(model) -> dict:
     return {}
 
 
+#: pydantic's complaints about a value's type, in our words
+_TYPE_PROBLEMS = {
+    "tuple_type": "배열이어야 합니다", "list_type": "배열이어야 합니다",
+    "string_type": "문자열이어야 합니다",
+    "int_type": "정수여야 합니다", "int_parsing": "정수여야 합니다", "int_from_float": "정수여야 합니다",
+    "bool_type": "참/거짓(true/false) 값이어야 합니다", "bool_parsing": "참/거짓(true/false) 값이어야 합니다",
+    "dict_type": "표여야 합니다", "model_type": "표여야 합니다", "dataclass_type": "표여야 합니다",
+    "missing": "꼭 있어야 하는 키가 없습니다",
+}
+
+
+def _type_problem(err: Any) -> str:
+    """One pydantic error about a value, as a clause."""
+    if err["type"] == "literal_error" and err.get("ctx", {}).get("expected"):
+        import re
+
+        expected = re.sub(r"'([^']*)'", r"`\1`", str(err["ctx"]["expected"])).replace(" or ", ", ")
+        return f"{expected} 가운데 하나여야 합니다"
+    return _TYPE_PROBLEMS.get(err["type"], err["msg"])
+
+
 def _did_you_mean(key: str, cls) -> str:
     """``(혹시 `fail_on`?)`` for a key close to one the configuration has."""
-    import difflib
+    from .suggest import close_name
 
     *parents, last = key.split(".")
     model = cls
@@ -292,8 +388,8 @@ def _did_you_mean(key: str, cls) -> str:
         if model is None or not _field_types(model):
             return ""
     known = [name for name in _field_types(model) if name != "source"]
-    close = difflib.get_close_matches(last, known, n=1, cutoff=0.6)
-    return f"(혹시 {code(close[0])}?)" if close else ""
+    close = close_name(last, known)
+    return f"(혹시 {code(close)}?)" if close else ""
 
 
 def load_config(domain, path: Path | None) -> Config:
@@ -302,28 +398,44 @@ def load_config(domain, path: Path | None) -> Config:
     cls = domain.config_type
     if path is None:
         return cls()
-    data = _parse_toml(Path(path))
+    data, text = _read_toml(Path(path))
     section = _section(domain, data, path) or {}
     if not isinstance(section, dict):
         raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — {domain.name}의 설정은 TOML 표여야 합니다.")
     from pydantic import ValidationError
 
     problems = _limit_problems(cls, section, "")
+    first_line: int | None = None
     try:
         config = _validator(cls).validate_python({**section, "source": str(path)})
     except ValidationError as exc:
+        table = _table_keys(domain, Path(path), data)
         for err in exc.errors():
             key = ".".join(str(p) for p in err["loc"])
+            line = _toml_key_line(text, table, key)
+            if line is not None and first_line is None:
+                first_line = line
+            at = f"{line}번째 줄" if line is not None else ""
             if err["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
-                problems.append(f"알 수 없는 키 {code(key)}{_did_you_mean(key, cls)}")
+                hint = _did_you_mean(key, cls)[1:-1]  # 혹시 `fail_on`?
+                notes = ", ".join(n for n in (at, hint) if n)
+                problems.append(f"알 수 없는 키 {code(key)}" + (f"({notes})" if notes else ""))
             else:
-                problems.append(f"{code(key)}: {err['msg']}")
+                problems.append(f"{code(key)}" + (f"({at})" if at else "") + f": {_type_problem(err)}")
     if problems:
-        raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — " + ", ".join(problems)) from None
+        where = f"{path}:{first_line}" if first_line is not None else f"{path}"
+        raise ConfigError(f"{where}: 설정이 올바르지 않습니다 — " + ", ".join(problems)) from None
     if config.fail_on is not None:
         known = known_fail_on(domain)
         bad = [v for v in config.fail_on if v not in known]
         if bad:
-            raise ConfigError(f"{path}: 설정이 올바르지 않습니다 — `fail_on`에 알 수 없는 값 {josa(', '.join(code(v) for v in bad), '이/가')} 있습니다. "
-                              "쓸 수 있는 값은 판정 이름이나 코드, 린트 발견 코드, `findings`, `issues`입니다.")
+            from .suggest import close_name
+
+            table = _table_keys(domain, Path(path), data)
+            line = _toml_key_line(text, table, "fail_on")
+            where = f"{path}:{line}" if line is not None else f"{path}"
+            close = [(v, c) for v in bad if (c := close_name(v, sorted(known))) is not None]
+            hint = "".join(f" 혹시 {code(v)} 대신 {josa(code(c), '을/를')} 쓰려던 것인가요?" for v, c in close[:3])
+            raise ConfigError(f"{where}: 설정이 올바르지 않습니다 — `fail_on`에 알 수 없는 값 {josa(', '.join(code(v) for v in bad), '이/가')} 있습니다. "
+                              f"쓸 수 있는 값은 판정 이름이나 코드, 린트 발견 코드, `findings`, `issues`입니다.{hint}")
     return config

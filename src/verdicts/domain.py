@@ -503,13 +503,12 @@ def get_domain(name: str) -> Domain:
         point = points[name]
     except KeyError:
         from .errors import VerdictsError
-        from difflib import get_close_matches
-
         from .korean import code
+        from .suggest import close_name
 
         known = ", ".join(code(p) for p in sorted(points)) or "없음"
-        close = get_close_matches(name, list(points), n=1, cutoff=0.6)
-        hint = f" 혹시 {code(close[0])} 도메인을 쓰려던 것인가요?" if close else ""
+        close = close_name(name, points)
+        hint = f" 혹시 {code(close)} 도메인을 쓰려던 것인가요?" if close else ""
         raise VerdictsError(f"{code(name)} 도메인은 등록되어 있지 않습니다(등록된 도메인: {known}).{hint}") from None
     domain = point.load()
     if not isinstance(domain, Domain):

@@ -241,11 +241,20 @@ def load_grading(path: str | Path, domain: Domain, *, inputs: Iterable[str | Pat
     filled only from real runs.  ``same_inputs`` compares the SHA-256 of ``inputs`` with
     the ones the run recorded.
     """
+    from .documents import parse_json
+
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        doc = parse_json(path.read_text(encoding="utf-8-sig"), str(path))
+    except (OSError, UnicodeDecodeError) as exc:
         raise InputError(f"{path}: 채점 결과 JSON을 읽지 못했습니다 ({exc}).") from None
+    except InputError as exc:  # not JSON: the parser's place and reason
+        raise InputError(str(exc).replace("JSON으로 읽을 수 없습니다", "채점 결과 JSON을 읽지 못했습니다")) from None
+    if doc.repeats:  # a grading run's output never repeats a key: this file was edited
+        r = doc.repeats[0]
+        raise InputError(f"{path}:{r.line}:{r.column}: 채점 결과 JSON에 {code('.'.join(map(str, (*r.path, r.key))))} 키가 두 번 있어 "
+                         f"어느 값이 채점 결과인지 알 수 없습니다({r.first_line}번째 줄에 처음 있습니다).")
+    data = doc.data
     if not isinstance(data, dict):
         raise InputError(f"{path}: 채점 결과는 JSON 객체여야 합니다.")
     missing = [k for k in GRADING_KEYS if k not in data]

@@ -33,6 +33,7 @@ from .korean import code, josa
 from .model import InputIssue, SourceInfo
 from .records import Frozen
 from .safe_csv import unguard
+from .suggest import close_names, misspelling
 
 __all__ = [
     "os_error",
@@ -61,6 +62,10 @@ __all__ = [
     "path_kind",
     "read_regular_file",
     "safe_yaml_load",
+    "safe_yaml_precheck",
+    "yaml_loader",
+    "json_int",
+    "json_syntax_error",
     "load_typed_tables",
     "shared_index",
 ]
@@ -86,6 +91,9 @@ MAX_CSV_PROBLEMS = 1_000
 MAX_REPEATED_ISSUES = 10
 #: Unknown columns compared with a missing one for a "did you mean" hint.
 MAX_SUGGESTION_COLUMNS = 200
+#: JSON and YAML keys that start with this are the author's own (notes, YAML anchors):
+#: neither read nor reported; every other key a table does not know is an input issue.
+OWN_KEY_PREFIX = "x-"
 #: ``.xlsx`` files (compressed), their parts' uncompressed total, parts, shared strings,
 #: characters of text read, and characters of one cell (a spreadsheet's own limit).
 MAX_XLSX_BYTES = 64 * 1024 * 1024
@@ -156,6 +164,10 @@ class RawTable:
     columns: list[str]
     rows: list[RawRow]
     header_line: int = 1
+    #: JSON and YAML: column -> the line of the first record holding it
+    first_lines: dict[str, int] = field(default_factory=dict)
+    #: JSON and YAML: ``(the line a record starts on, a key it holds) -> the key's line``
+    key_line: Callable[[int, str], int] | None = field(default=None, compare=False, repr=False)
 
     def source(self) -> SourceInfo:
         return SourceInfo(
@@ -766,8 +778,9 @@ class _Records:
         self.check_surrogates = check_surrogates
         self.tables: dict[str, RawTable] = {}
         self.known: dict[str, set[str]] = {}
+        self.wanted: Collection[str] = ()
 
-    def issue(self, table: str, line: int | None, reason: str, column: str | None = None) -> None:
+    def issue(self, table: str | None, line: int | None, reason: str, column: str | None = None) -> None:
         self.issues.append(InputIssue(file=self.file, table=table, line=line, column=column, reason=reason))
 
     def table(self, name: str, line: int, first_line: int | None) -> RawTable | None:
@@ -780,12 +793,21 @@ class _Records:
         self.known[name] = set()
         return table
 
+    def unknown_table(self, name: str, line: int) -> None:
+        """A top-level key that names no table of the format: an issue (with the table it
+        most likely misspells), and nothing of it is read."""
+        if name.startswith(OWN_KEY_PREFIX):
+            return
+        hint = misspelling(name, sorted(self.wanted), what="표")
+        self.issue(None, line, f"{code(_cut(name))} 키는 읽는 표의 이름이 아니라 읽지 않았습니다.{hint}")
+
     def refuse(self, name: str, line: int) -> None:
         """The table ``name`` is not a list of records: an issue, and no table."""
         del self.tables[name], self.known[name]
         self.issue(name, line, f"{code(name)} 표의 값이 행 목록(배열)이 아니라서 이 표는 읽지 않았습니다.")
 
-    def add(self, table: RawTable, record: Any, line: int, duplicates: list[tuple[str, int]]) -> None:
+    def add(self, table: RawTable, record: Any, line: int, duplicates: list[tuple[str, int]],
+            line_of_key: Callable[[str], int] | None = None) -> None:
         """One record of ``table``; ``duplicates`` holds the keys it repeats with their lines
         (the first value of a key is kept)."""
         if not isinstance(record, dict):
@@ -815,11 +837,14 @@ class _Records:
         if col_names := [c for c in values if c not in known]:
             table.columns.extend(col_names)
             known.update(col_names)
+            table.first_lines.update({c: line_of_key(c) if line_of_key else line for c in col_names})
         table.rows.append(RawRow(line, values))
 
-    def finish(self) -> dict[str, RawTable]:
+    def finish(self, text: str) -> dict[str, RawTable]:
         # columns absent from every record are missing; columns absent from some records are empty there
+        locate = _key_locator(text, self.form)
         for table in self.tables.values():
+            table.key_line = locate
             for row in table.rows:
                 values = row.values
                 for col in table.columns:
@@ -827,7 +852,30 @@ class _Records:
         return self.tables
 
 
-def _json_int(text: str) -> int | str:
+def _key_locator(text: str, form: str) -> Callable[[int, str], int]:
+    """``(line, key) -> the line of the first `key:` from the start of ``line`` on`` in a
+    JSON or YAML ``text`` (the record starting on ``line`` holds the key; its line when
+    the key cannot be found)."""
+    breaks: list[int] = []
+
+    def locate(line: int, key: str) -> int:
+        import bisect
+
+        if not breaks:
+            breaks.extend(m.start() for m in re.finditer("\n", text))
+            breaks.append(len(text))
+        start = breaks[line - 2] + 1 if line >= 2 else 0
+        if form == "json":
+            pattern = re.escape(json.dumps(key, ensure_ascii=False)) + r"[ \t\r\n]*:"
+        else:
+            pattern = r"""(?<![\w-])["']?""" + re.escape(key) + r"""["']?[ \t]*:"""
+        m = re.compile(pattern).search(text, start, breaks[-1])
+        return bisect.bisect_left(breaks, m.start()) + 1 if m else line
+
+    return locate
+
+
+def json_int(text: str) -> int | str:
     """A JSON integer; past Python's 4,300-digit limit the digits stay text (the typing
     step then reports them)."""
     return int(text) if len(text) <= 4000 else text
@@ -864,12 +912,13 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                 record[key] = value
         return record
 
-    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=_json_int, parse_constant=str)
+    decoder = json.JSONDecoder(object_pairs_hook=pairs, parse_int=json_int, parse_constant=str)
     scan = decoder.scan_once  # type: ignore[attr-defined]  # made by JSONDecoder.__init__ (not in the stubs)
     # ``*``: it always matches
     ws: Callable[[str, int], re.Match[str]] = re.compile(r"[ \t\n\r]*").match  # type: ignore[assignment]
     line_of = _line_counter(text)
     found = _Records(file, "json", encoding, issues, check_surrogates="\\u" in text and bool(_ESCAPED_SURROGATE.search(text)))
+    found.wanted = wanted
     first_key_line: dict[str, int] = {}
     start = 0
     try:
@@ -893,6 +942,8 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
             if name in wanted:
                 table = found.table(name, key_line, first_key_line.get(name))
                 first_key_line.setdefault(name, key_line)
+            else:
+                found.unknown_table(name, key_line)
             if table is not None and text[pos] == "[":
                 pos = ws(text, pos + 1).end()
                 if text[pos] == "]":
@@ -904,7 +955,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                         record, pos = scan(text, pos)
                         line = line_of(start)
                         repeated = [(k, _key_line(text, start, pos, k, line)) for k in dict.fromkeys(duplicates)]
-                        found.add(table, record, line, repeated)
+                        found.add(table, record, line, repeated, _first_key_lines(text, start, pos, line))
                         pos = ws(text, pos).end()
                         if text[pos] == ",":
                             pos = ws(text, pos + 1).end()
@@ -934,19 +985,25 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
     except (ValueError, IndexError, StopIteration):
         _json_loads_or_fail(text, file, decoder)
         raise InputError(f"{file}: JSON으로 읽을 수 없습니다.") from None
-    return found.finish()
+    return found.finish(text)
 
 
 _ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
 
 
-def _key_line(text: str, start: int, end: int, key: str, default: int) -> int:
-    """The line of the second ``"key":`` between ``start`` and ``end``."""
+def _first_key_lines(text: str, start: int, end: int, default: int) -> Callable[[str], int]:
+    """``key -> the line of its first "key":`` in the record between ``start`` and ``end``."""
+    return lambda key: _key_line(text, start, end, key, default, nth=1)
+
+
+def _key_line(text: str, start: int, end: int, key: str, default: int, nth: int = 2) -> int:
+    """The line of the ``nth`` ``"key":`` between ``start`` and ``end`` (the second: a
+    repeated key)."""
     pattern = re.compile(re.escape(json.dumps(key, ensure_ascii=False)) + r"[ \t\r\n]*:")
-    hits = [m.start() for m in pattern.finditer(text, start, end)]
-    if len(hits) < 2:
+    hits = [m.start() for _, m in zip(range(nth), pattern.finditer(text, start, end))]
+    if len(hits) < nth:
         return default
-    return text.count("\n", 0, hits[1]) + 1
+    return text.count("\n", 0, hits[nth - 1]) + 1
 
 
 def _json_loads_or_fail(text: str, file: str, decoder: json.JSONDecoder) -> None:
@@ -954,9 +1011,14 @@ def _json_loads_or_fail(text: str, file: str, decoder: json.JSONDecoder) -> None
     try:
         decoder.decode(text)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{file}:{exc.lineno}:{exc.colno}: JSON으로 읽을 수 없습니다 ({_JSON_ERRORS.get(exc.msg, exc.msg)}).") from None
+        raise json_syntax_error(file, exc) from None
     except RecursionError:
         raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) JSON을 읽을 수 없습니다.") from None
+
+
+def json_syntax_error(file: str, exc: json.JSONDecodeError) -> InputError:
+    """The JSON parser's complaint as our message, naming ``file``, line and column."""
+    return InputError(f"{file}:{exc.lineno}:{exc.colno}: JSON으로 읽을 수 없습니다 ({_JSON_ERRORS.get(exc.msg, exc.msg)}).")
 
 
 _JSON_ERRORS = {
@@ -972,7 +1034,7 @@ _JSON_ERRORS = {
 }
 
 
-def _yaml_loader():
+def yaml_loader():
     """PyYAML's safe loader (libyaml's when it is there) whose integers past Python's
     4,300-digit limit stay text instead of raising."""
     import yaml
@@ -998,7 +1060,7 @@ def _yaml_loader():
 _YAML_LOADERS: dict = {}
 
 
-def _yaml_precheck(text: str, file: str, loader) -> None:
+def safe_yaml_precheck(text: str, file: str, loader) -> None:
     """Walk the events of ``text`` once, without building anything: refuse nesting past
     :data:`MAX_DEPTH` and a document whose aliases expand past :data:`MAX_YAML_NODES`
     nodes (the "billion laughs"), before anything is composed."""
@@ -1042,21 +1104,22 @@ def safe_yaml_load(text: str, file: str) -> Any:
     :class:`InputError` naming ``file`` and the line), then one safe parse."""
     import yaml
 
-    loader = _yaml_loader()
-    _yaml_precheck(text, file, loader)
+    loader = yaml_loader()
+    safe_yaml_precheck(text, file, loader)
     return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
 
 
 def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], issues: list[InputIssue]) -> dict[str, RawTable]:
     import yaml
 
-    loader_class = _yaml_loader()
+    loader_class = yaml_loader()
     try:
-        _yaml_precheck(text, file, loader_class)
+        safe_yaml_precheck(text, file, loader_class)
         loader = loader_class(text)
         try:
             node = loader.get_single_node()
             found = _Records(file, "yaml", encoding, issues, check_surrogates=bool(_SURROGATE.search(text)) or "\\" in text)
+            found.wanted = wanted
             if node is None or not isinstance(node, yaml.MappingNode):
                 raise InputError(f"{file}: 최상위가 표 이름을 키로 하는 객체여야 합니다 (예: {sorted(wanted)[0]}: [...]).")
             first_key_line: dict[str, int] = {}
@@ -1064,6 +1127,7 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                 key = loader.construct_object(key_node, deep=True)
                 name = str(key).strip()
                 if name not in wanted:
+                    found.unknown_table(name, key_node.start_mark.line + 1)
                     continue
                 key_line = key_node.start_mark.line + 1
                 table = found.table(name, key_line, first_key_line.get(name))
@@ -1078,7 +1142,11 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                 for item in value_node.value:
                     line = item.start_mark.line + 1
                     repeated: list[tuple[str, int]] = []
+                    key_lines: dict[str, int] = {}
                     if isinstance(item, yaml.MappingNode):
+                        for k_node, _ in item.value:
+                            if isinstance(k_node, yaml.ScalarNode):
+                                key_lines.setdefault(_clean_header(k_node.value), k_node.start_mark.line + 1)
                         keys: set = set()
                         for k_node, _ in item.value:
                             if isinstance(k_node, yaml.ScalarNode):
@@ -1091,7 +1159,7 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                         for k_node, v_node in reversed(item.value):
                             if isinstance(k_node, yaml.ScalarNode) and k_node.value in {k for k, _ in repeated}:
                                 record[loader.construct_object(k_node)] = loader.construct_object(v_node, deep=True)
-                    found.add(table, record, line, repeated)
+                    found.add(table, record, line, repeated, _lines_getter(key_lines, line))
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
@@ -1105,7 +1173,12 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
         raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) YAML을 읽을 수 없습니다.") from None
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(f"{file}: YAML 값을 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
-    return found.finish()
+    return found.finish(text)
+
+
+def _lines_getter(lines: dict[str, int], default: int) -> Callable[[str], int]:
+    """``key -> its line`` from ``lines``, else ``default``."""
+    return lambda key: lines.get(key, default)
 
 
 def _document_records(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
@@ -1448,6 +1521,42 @@ def _column_index(ref: str) -> int:
     return index - 1
 
 
+def _numbered_rows(rows: list[tuple[int, list]], sheet_file: str, table: str, issues: list[InputIssue]) -> list[tuple[int, list]]:
+    """The rows of a sheet in the order of their numbers, as a spreadsheet shows them.
+
+    A workbook stores rows in increasing order with numbers from 1; a crafted one may
+    not: a row numbered 0 or below is an issue and is not read (it has no place in the
+    sheet), rows stored out of order are one issue and are read in number order, and a
+    row number used twice is an issue and the later row is not read."""
+    def issue(line: int | None, reason: str) -> None:
+        issues.append(InputIssue(file=sheet_file, table=table, line=line, reason=reason))
+
+    kept: list[tuple[int, list]] = []
+    seen: set[int] = set()
+    out_of_order: tuple[int, int] | None = None
+    last = 0
+    for line, cells in rows:
+        if line <= 0:
+            first = next((text for c in cells if (text := _cell_text(c))), None)
+            shown = f"(첫 값 {code(_cut(first, 40))})" if first else "(빈 행)"
+            issue(None, f"행 번호가 {line:,}인 행{shown}이 있는데, 행 번호는 1부터 시작하므로 이 행은 읽지 않았습니다.")
+            continue
+        if line in seen:
+            issue(line, f"행 번호가 {line:,}인 행이 두 번 저장되어 있어 뒤의 행은 읽지 않았습니다.")
+            continue
+        if line < last and out_of_order is None:
+            out_of_order = (last, line)
+        last = max(last, line)
+        seen.add(line)
+        kept.append((line, cells))
+    if out_of_order is not None:
+        before, after = out_of_order
+        issue(after, f"행이 번호 순서대로 저장되어 있지 않아(행 {before:,} 다음에 행 {after:,}) 스프레드시트가 보여 주는 대로 "
+                     "행 번호 순으로 읽었습니다.")
+        kept.sort(key=lambda row: row[0])
+    return kept
+
+
 def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
     """The sheets of ``wanted`` names (the header is row 1; lines are row numbers)."""
     reader = _XlsxReader(path, issues)
@@ -1470,7 +1579,8 @@ def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> d
         if part not in reader.names:
             issues.append(InputIssue(file=sheet_file, table=name, reason=f"{code(sheet_name)} 시트의 내용({part})이 통합 문서 안에 없어 이 표는 읽지 않았습니다."))
             continue
-        rows, uncached, problems = reader.rows(part, sheet_file, shared, dates, durations, date1904)
+        stored, uncached, problems = reader.rows(part, sheet_file, shared, dates, durations, date1904)
+        rows = _numbered_rows(stored, sheet_file, name, issues)
         by_row = dict(rows)
         header = by_row.get(1, [])
         columns = [_clean_header(_cell_text(h) or "") for h in header]
@@ -1608,21 +1718,23 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
     * a repeated ``key`` rejects the later row (issue naming the first line).
     """
     spec_names = set(spec.column_names)
+    misspelt: dict[str, str] = {}  # JSON and YAML: a record's unknown key -> the column it most likely misspells
     if raw.form in ("json", "yaml"):
-        # records carry no header: an omitted key is an empty cell, not a missing column
-        present = set(spec.column_names)
+        # records carry no header: an omitted key is an empty cell, not a missing column;
+        # a column no record holds while an unknown key misspells it is missing, as in CSV
+        misspelt = _record_misspellings(raw, spec, issues)
+        present = spec_names - {col for col in misspelt.values() if col not in raw.first_lines}
     else:
         present = {c for c in raw.columns if c in spec_names}
     # a "did you mean" hint looks at the first unknown columns only (a header may hold thousands)
     unknown = [c for c in raw.columns[:MAX_SUGGESTION_COLUMNS + len(spec_names)] if c not in spec_names][:MAX_SUGGESTION_COLUMNS]
     for name in spec.column_names:
-        if name not in present and not spec.column(name).optional:
-            import difflib
-
-            hint = difflib.get_close_matches(name, unknown, n=1, cutoff=0.75)
+        if name not in present and (not spec.column(name).optional or name in misspelt.values()):
+            hint = [k for k, v in misspelt.items() if v == name][:1] or _close_columns(name, unknown)
             tail = f"는데, 비슷한 이름의 {code(hint[0])} 열이 오타라면 {josa(code(name), '으로/로')} 고치면 됩니다" if hint else "습니다"
+            line = raw.first_lines.get(hint[0], raw.header_line) if hint and raw.form in ("json", "yaml") else raw.header_line
             issues.append(
-                InputIssue(file=raw.file, table=spec.name, line=raw.header_line, column=name,
+                InputIssue(file=raw.file, table=spec.name, line=line, column=name,
                            reason=f"{code(name)} 열이 없어 이 열에 기대는 판정은 내리지 않았{tail}.")
             )
     rows: list[Row] = []
@@ -1667,6 +1779,8 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
         if not clean:
             values, invalid, reject_reason = _type_row(raw, spec, present, raw_row, issues)
             if reject_reason is not None:
+                if misspelt:
+                    _unknown_in_row(raw, spec, misspelt, present, raw_row, values, set(), issues)
                 issues.append(InputIssue(file=raw.file, table=spec.name, line=raw_row.line, column=reject_reason[0], reason=reject_reason[1]))
                 rejected.append(raw_row)
                 continue
@@ -1682,12 +1796,64 @@ def type_table(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> Type
                 rejected.append(raw_row)
                 continue
             first_line_of[key] = raw_row.line
+        if misspelt:
+            _unknown_in_row(raw, spec, misspelt, present, raw_row, values, invalid, issues)
         # the raw cells are only read from here on: share them rather than copy them
         rows.append(Row(raw_row.line, values, texts, invalid))
     return TypedTable(spec, raw.file, raw.form, raw.encoding, present, rows, rejected)
 
 
 _UNPARSED = object()
+
+
+def _close_columns(name: str, candidates: list[str]) -> list[str]:
+    """The candidate most likely a misspelling of the column ``name`` (as a list of at
+    most one), compared as the CSV header's "did you mean" always has."""
+    return close_names(name, candidates, 1, cutoff=0.75)
+
+
+def _record_misspellings(raw: RawTable, spec: TableSpec, issues: list[InputIssue]) -> dict[str, str]:
+    """The keys of JSON or YAML records that are not columns of ``spec``: each is an
+    issue on the first record holding it.  Returns key -> the column it most likely
+    misspells (those are reported with the rows or the missing column instead)."""
+    known = spec.column_names
+    misspelt: dict[str, str] = {}
+    others = [key for key in raw.columns if key not in known and not key.startswith(OWN_KEY_PREFIX)]
+    for key in others[:MAX_SUGGESTION_COLUMNS]:
+        close = _close_columns(key, known)
+        if close:
+            misspelt[key] = close[0]
+    others = [key for key in others if key not in misspelt]
+    for key in others[:MAX_REPEATED_ISSUES]:
+        count = sum(1 for row in raw.rows if row.values.get(key) is not None)
+        more = f" 이 키가 있는 행은 {count:,}개입니다." if count > 1 else ""
+        issues.append(InputIssue(file=raw.file, table=spec.name, line=raw.first_lines.get(key), column=None,
+                                 reason=f"{code(_cut(key))} 키는 {code(spec.name)} 표의 열이 아니라 읽지 않았습니다.{more}"))
+    if len(others) > MAX_REPEATED_ISSUES:
+        rest = others[MAX_REPEATED_ISSUES:]
+        issues.append(InputIssue(file=raw.file, table=spec.name, line=raw.first_lines.get(rest[0]), column=None,
+                                 reason=f"그 밖에도 {code(spec.name)} 표의 열이 아닌 키가 {len(rest):,}개 더 있어 읽지 않았습니다."))
+    return misspelt
+
+
+def _unknown_in_row(raw: RawTable, spec: TableSpec, misspelt: dict[str, str], present: set[str], raw_row: RawRow,
+                    values: dict[str, Any], invalid: set[str], issues: list[InputIssue]) -> None:
+    """A record holding a key that misspells a column the table has: an issue on its
+    line, and when the record leaves that column empty its value is unknown (listed in
+    ``invalid``, so that what depends on it is not judged on an empty cell)."""
+    texts = raw_row.values
+    for key, column in misspelt.items():
+        if texts.get(key) is None or column not in present:
+            continue  # not in this record, or the column is missing (one issue for the table)
+        unknown = texts.get(column) is None
+        line = raw.key_line(raw_row.line, key) if raw.key_line is not None else raw_row.line
+        if unknown:
+            invalid.add(column)
+            values[column] = None
+        then = f"이 줄의 {code(column)} 값은 알 수 없는 값으로 두었습니다" if unknown else f"이 줄은 {code(column)} 열의 값만 읽었습니다"
+        issues.append(InputIssue(file=raw.file, table=spec.name, line=line, column=column,
+                                 reason=f"{code(_cut(key))} 키는 {code(spec.name)} 표의 열이 아니라 읽지 않았고, {then}."
+                                        + misspelling(key, [column], what="열", cutoff=0)))
 
 
 def shared_index(rows: list[RawRow]) -> dict[str, int] | None:

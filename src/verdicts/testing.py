@@ -99,13 +99,18 @@ def load_cases(where: str | Path) -> list[Any]:
     """The cases of a YAML file, or of every ``*.yaml`` of a folder, as pytest params
     with their names as ids (``file: name``)."""
     import pytest
-    import yaml
+
+    from .documents import parse_yaml
 
     where = Path(where)
     files = sorted(where.glob("*.yaml")) if where.is_dir() else [where]
     params = []
     for file in files:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        doc = parse_yaml(file.read_text(encoding="utf-8"), str(file))
+        if doc.repeats:  # a case written with a key twice would test only one of its values
+            r = doc.repeats[0]
+            raise ValueError(f"{file}:{r.line}: {'.'.join(map(str, (*r.path, r.key)))} is written twice (first on line {r.first_line})")
+        data = doc.plain()
         cases = data["cases"] if isinstance(data, dict) else data
         for case in cases:
             params.append(pytest.param(case, id=f"{file.stem}: {case['name']}"))

@@ -177,6 +177,8 @@ def test_grading_panel_filled_from_a_grading_run(tmp_path):
     ("not json", "읽지 못했습니다"),
     ("[]", "JSON 객체"),
     ('{"agreement": {}}', "채점기 출력이 아닙니다"),
+    # a key written twice (issue 32, item 2): which value is the run's cannot be known
+    ('{"agreement": {},\n "agreement": {"x": 1}}', r"g\.json:2:2: 채점 결과 JSON에 `agreement` 키가 두 번 있어"),
     ('{"agreement": {}, "per_verdict": {}, "confusion": {}, "disagreements": [], "provenance": {}}', "provenance"),
     ('{"agreement": {}, "per_verdict": {}, "confusion": {}, "disagreements": [], '
      '"provenance": {"tool": "t", "time": "x", "gold": {}, "domain": "mail"}}', "mail"),

@@ -156,7 +156,8 @@ def test_json_records_keep_their_lines_and_first_values(tmp_path):
     issues: list = []
     tables = read_tables(path, ["things"], issues)
     assert [(r.line, r.values) for r in tables["things"].rows] == [(3, {"id": "a", "n": "1"}), (4, {"id": "b", "n": "2"})]
-    assert [(i.line, i.column) for i in issues] == [(5, "n"), (5, None)]
+    # the top-level key that names no table is an issue too (issue 32, item 2)
+    assert [(i.line, i.column) for i in issues] == [(1, None), (5, "n"), (5, None)]
 
 
 def test_yaml_anchors_within_the_bound_are_read_and_past_it_refused(tmp_path, monkeypatch):

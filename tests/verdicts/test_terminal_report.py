@@ -143,6 +143,6 @@ def test_did_you_mean_for_config_keys_and_explain_names(cli, tmp_path):
     (tmp_path / "storygraph.toml").write_text('fial_on = ["issues"]\n[diagram]\nfocsu = "findings"\n', encoding="utf-8")
     proc = cli("storygraph", "lint", tmp_path / "scenario.csv")
     assert proc.returncode == 2
-    assert "알 수 없는 키 `fial_on`(혹시 `fail_on`?)" in proc.stderr and "`diagram.focsu`(혹시 `focus`?)" in proc.stderr
+    assert "알 수 없는 키 `fial_on`(1번째 줄, 혹시 `fail_on`?)" in proc.stderr and "`diagram.focsu`(3번째 줄, 혹시 `focus`?)" in proc.stderr
     proc = cli("storygraph", "explain", "shadowd")
     assert proc.returncode == 2 and "혹시 `shadowed`를 찾으셨나요?" in proc.stderr and "(는)" not in proc.stderr

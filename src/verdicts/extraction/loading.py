@@ -19,11 +19,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+from verdicts.documents import Repeat, parse_json, unknown_keys
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue
+from verdicts.suggest import close_name, misspelling
 from verdicts.tables import (
-    MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
+    OWN_KEY_PREFIX, MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
     type_table,
 )
 
@@ -79,8 +81,9 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except (ValueError, RecursionError):
+            doc = parse_json(line, file)
+            event = doc.data
+        except InputError:
             event = None
         if not isinstance(event, dict):
             ids = {name: m.group(1) for name, pattern in _ID.items() if (m := pattern.search(line))}
@@ -92,6 +95,20 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
             else:
                 issue(number, "이벤트가 JSON 객체로 읽히지 않고 어느 칸의 이벤트인지도 알 수 없어 건너뛰었습니다.")
             continue
+        # a key written twice keeps its first value; a key no event has is not read, and
+        # when it misspells one the event left empty, that cell's event is unreadable
+        for repeat in doc.repeats:
+            issue(number, _repeat_reason(repeat, line), repeat.key)
+        unread: list[str] = []
+        for key in unknown_keys(event, _EVENT_COLUMNS):
+            if key.startswith(OWN_KEY_PREFIX):
+                continue
+            close = close_name(key, _EVENT_COLUMNS)
+            lost = close is not None and event.get(close) is None and close not in ("run_id", "field_name")
+            then = f" 이 이벤트에는 {code(close)} 값이 없어 이 칸은 읽지 못한 이벤트로 둡니다." if lost else ""
+            issue(number, f"{_shown(key)} 키는 실행 이벤트의 열이 아니라 읽지 않았습니다.{then}{misspelling(key, _EVENT_COLUMNS)}", close)
+            if lost:
+                unread.append(key)
         values: dict[str, str | None] = {}
         bad: list[str] = []
         for name in _EVENT_COLUMNS:
@@ -109,8 +126,19 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
             issue(number, reason, bad[0])
             broken[number] = reason
             values.update(dict.fromkeys(("value", "evidence_page", "evidence_text")))
+        elif unread:
+            broken[number] = f"{', '.join(_shown(k) for k in unread)} 키가 실행 이벤트의 열이 아니라 이 칸의 이벤트를 읽지 못했습니다."
+            values.update(dict.fromkeys(("value", "evidence_page", "evidence_text")))
         rows.append(RawRow(number, values))
     return RawTable("worker_outputs", file, "jsonl", encoding, list(_EVENT_COLUMNS), rows, header_line=0), broken
+
+
+def _repeat_reason(repeat: Repeat, line: str) -> str:
+    """A key written twice in one event (one line): the places are characters of it."""
+    first = line.find(json.dumps(repeat.key, ensure_ascii=False)) + 1
+    where = f"{first}번째 글자에" if first > 0 else "앞에"
+    return (f"{_shown(repeat.key)} 키가 이 줄 {where} 이미 있어 {repeat.column}번째 글자의 두 번째 값은 "
+            "읽지 않고 앞의 값을 썼습니다.")
 
 
 def _where(path: Path) -> tuple[Path, Path | None]:

@@ -44,6 +44,7 @@ from typing import Any, Iterable
 from verdicts import safe_csv
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
+from verdicts.tables import OWN_KEY_PREFIX
 
 from .hangul_values import dates_in, pick_amount, pick_date
 from .model import AGENT_ACTION, DEFAULT_SUBJECT_WINDOW_DAYS, DEFAULT_TIME_ZONE, MAILBOX_THREAD
@@ -416,7 +417,10 @@ def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
         raise InputError(f"{path}: 에이전트 기록을 읽지 못했습니다 ({exc.strerror or exc}).") from None
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: 에이전트 기록이 UTF-8이 아닙니다 ({exc.start + 1}번째 바이트).") from None
+    from ..documents import parse_json
+
     records = []
+    first_line: dict[str, int] = {}  # message_id -> the line of its record
     for number, line in enumerate(text.splitlines(), start=1):
         line = line.strip()
         if not line:
@@ -427,16 +431,48 @@ def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
             if problems is not None:
                 problems.append(f"{path} {number}번째 줄 {exc.colno}번째 글자: JSON으로 읽지 못해 이 기록은 빠졌습니다 ({exc.msg}).")
             continue
+        except RecursionError:
+            if problems is not None:
+                problems.append(f"{path} {number}번째 줄: 값이 너무 깊게 중첩되어 JSON으로 읽지 못해 이 기록은 빠졌습니다.")
+            continue
+        if isinstance(value, dict):
+            # a key written twice keeps its first value; a key the log does not know is named
+            doc = parse_json(line, str(path))
+            value = doc.data
+            if problems is not None:
+                problems.extend(f"{path} {number}번째 줄 {r.column}번째 글자: {r.reason().replace('같은 줄에', '이 기록에')}"
+                                for r in doc.repeats)
+                problems.extend(_unknown_log_key(path, number, line, key) for key in value if key not in LOG_KEYS
+                                and not key.startswith(OWN_KEY_PREFIX))
         if not isinstance(value, dict):
             if problems is not None:
                 problems.append(f"{path} {number}번째 줄: JSON 객체가 아니어서 이 기록은 빠졌습니다.")
             continue
-        if not str(value.get("message_id") or "").strip():
+        message_id = str(value.get("message_id") or "").strip()
+        if not message_id:
             if problems is not None:
                 problems.append(f"{path} {number}번째 줄: 메시지 번호(`message_id`)가 없어 어느 메일의 기록인지 알 수 없습니다.")
             continue
+        if message_id in first_line:
+            if problems is not None:
+                problems.append(f"{path} {number}번째 줄: 메일 {code(message_id)}의 기록이 {first_line[message_id]}번째 줄에 "
+                                "이미 있어 이 두 번째 기록은 쓰지 않고 앞의 기록을 썼습니다.")
+            continue
+        first_line[message_id] = number
         records.append({**value, "_file": str(path), "_line": number})
     return records
+
+
+#: the keys of an agent's log record
+LOG_KEYS = ("message_id", "action_no", "action_kind", "confidence", "confirmed_by")
+
+
+def _unknown_log_key(path: Path, number: int, line: str, key: str) -> str:
+    from ..suggest import misspelling
+
+    at = line.find(json.dumps(key, ensure_ascii=False)) + 1
+    where = f" {at}번째 글자" if at > 0 else ""
+    return f"{path} {number}번째 줄{where}: {code(key)} 키는 에이전트 기록의 키가 아니라 읽지 않았습니다.{misspelling(key, LOG_KEYS)}"
 
 
 def write_tables(tables: dict[str, list[dict[str, str]]], folder: str | Path) -> list[Path]:

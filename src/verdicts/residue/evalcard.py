@@ -22,7 +22,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from verdicts.documents import Document, model_keys
 from verdicts.errors import InputError
+from verdicts.suggest import misspelling
 
 __all__ = ["EvalCard", "Answer", "Answers", "CardFileError", "load_card", "card_path", "card_errors_of", "bundled_cards"]
 
@@ -134,15 +136,25 @@ def _where(loc: tuple[Any, ...]) -> str:
     return ".".join(str(p) for p in loc) or "(card)"
 
 
-def card_errors_of(data: Any) -> list[str]:
+def card_errors_of(data: Any, doc: Document | None = None) -> list[str]:
     """Every violation of the card schema in ``data`` (a parsed file), as
-    ``key: reason`` lines; empty when the card is valid."""
+    ``key: reason`` lines (``key(line N): reason`` when ``doc``, the parsed document,
+    knows the key's place); empty when the card is valid."""
     if not isinstance(data, dict):
         return ["(card): a card file holds one mapping"]
     try:
         EvalCard.model_validate(data)
     except ValidationError as exc:
-        return [f"{_where(e['loc'])}: {e['msg']}" for e in exc.errors()]
+        out = []
+        for e in exc.errors():
+            place = doc.where(e["loc"]) if doc is not None else None
+            at = f"({place[0]}번째 줄)" if place else ""
+            if e["type"] == "extra_forbidden":
+                reason = "알 수 없는 키입니다." + misspelling(str(e["loc"][-1]), model_keys(EvalCard, e["loc"][:-1]))
+            else:
+                reason = e["msg"]
+            out.append(f"{_where(e['loc'])}{at}: {reason}")
+        return out
     return []
 
 
@@ -151,18 +163,23 @@ def load_card(path: str | Path) -> EvalCard:
 
     Raises :class:`CardFileError` naming the file and the failing keys.
     """
-    import yaml
+    from verdicts.documents import parse_yaml
 
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        doc = parse_yaml(path.read_text(encoding="utf-8"), str(path))
     except OSError as exc:
         raise CardFileError(f"{path}: 카드 파일을 읽지 못했습니다({exc.strerror}).") from None
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" {mark.line + 1}번째 줄" if mark is not None else ""
-        raise CardFileError(f"{path}:{where} YAML로 읽을 수 없습니다.") from None
-    problems = card_errors_of(data)
+    except UnicodeDecodeError as exc:
+        raise CardFileError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다.") from None
+    except InputError as exc:  # not YAML, nested too deeply, aliases expanding too far
+        raise CardFileError(str(exc)) from None
+    data = doc.data
+    if doc.repeats:  # a card is a contract: a key written twice is refused, not guessed
+        raise CardFileError(f"{path}:{doc.repeats[0].line}: 카드 파일에 같은 키가 두 번 있습니다.\n"
+                            + "\n".join(f"  {'.'.join(map(str, (*r.path, r.key)))}({r.line}번째 줄): {r.first_line}번째 줄에 이미 있는 키입니다."
+                                         for r in doc.repeats))
+    problems = card_errors_of(data, doc)
     if problems:
         raise CardFileError(f"{path}: 카드 스키마에 맞지 않는 키가 있습니다.\n" + "\n".join(f"  {p}" for p in problems))
     return EvalCard.model_validate(data)

@@ -8,16 +8,17 @@ key and the reason, and only that component is left unjudged.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
 from pydantic import ValidationError
 
+from verdicts.documents import Document, model_keys
 from verdicts.errors import InputError
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue, SourceInfo
+from verdicts.suggest import misspelling
 
 from .model import PICTURE, Component, FrameNode, OutsideNode, VisibleText
 
@@ -52,16 +53,17 @@ def component_files(path: Path) -> list[Path]:
     return [path]
 
 
-def _parse(path: Path) -> Any:
+def _parse(path: Path) -> Document:
     """A component file, read as every input is (a FIFO or a device is refused without
-    waiting; sizes, nesting and YAML aliases bounded: :mod:`verdicts.tables`)."""
-    from ..tables import MAX_JSON_BYTES, MAX_YAML_BYTES, read_regular_file, safe_yaml_load
+    waiting; sizes, nesting and YAML aliases bounded: :mod:`verdicts.tables`), as a
+    strict document: repeated keys and the place of every key known
+    (:mod:`verdicts.documents`)."""
+    from ..documents import parse_json, parse_yaml
+    from ..tables import MAX_JSON_BYTES, MAX_YAML_BYTES, read_regular_file
 
     is_json = path.suffix.lower() == ".json"
     text = read_regular_file(path, MAX_JSON_BYTES if is_json else MAX_YAML_BYTES, "컴포넌트").decode("utf-8")
-    if is_json:
-        return json.loads(text)
-    return safe_yaml_load(text, str(path))
+    return (parse_json if is_json else parse_yaml)(text, str(path))
 
 
 def _key(loc: tuple[Any, ...]) -> str:
@@ -139,11 +141,12 @@ def load_components(path: str | Path) -> ComponentSet:
     for file in files:
         name = str(file)
 
-        def issue(key: str | None, reason: str) -> None:
-            out.issues.append(InputIssue(file=name, table=TABLE, column=key, reason=reason))  # noqa: B023 - used for this file only, within its iteration
+        def issue(key: str | None, reason: str, line: int | None = None) -> None:
+            out.issues.append(InputIssue(file=name, table=TABLE, line=line, column=key, reason=reason))  # noqa: B023 - used for this file only, within its iteration
 
         try:
-            data = _parse(file)
+            doc = _parse(file)
+            data = doc.data
         except InputError as exc:  # not a regular file, too large, nested too deeply, an alias bomb
             text = str(exc).removeprefix(f"{name}:").lstrip()
             line, _, rest = text.partition(": ")
@@ -159,11 +162,17 @@ def load_components(path: str | Path) -> ComponentSet:
         if not isinstance(data, dict):
             issue(None, "컴포넌트 파일은 키와 값의 묶음 하나여야 합니다.")
             continue
+        for repeat in doc.repeats:  # the first value is kept; the component is still judged
+            issue(_key((*repeat.path, repeat.key)), repeat.reason(), repeat.line)
         try:
             component = Component.model_validate(data)
         except ValidationError as exc:
             for error in exc.errors():
-                issue(_key(error["loc"]), _REASONS.get(error["type"], f"값이 맞지 않습니다({error['msg']})."))
+                place = doc.where(error["loc"])
+                reason = _REASONS.get(error["type"], f"값이 맞지 않습니다({error['msg']}).")
+                if error["type"] == "extra_forbidden":
+                    reason += misspelling(str(error["loc"][-1]), model_keys(Component, error["loc"][:-1]))
+                issue(_key(error["loc"]), reason, place[0] if place else None)
             continue
         problems = _check(component)
         if component.component_id in out.files:
