@@ -130,8 +130,9 @@ def test_review_export_guards_a_corrected_value(tmp_path):
     store.load(EXAMPLE)
     store.decide("R-20931:company_name", "correct", reviewer="@검토", new_value=LINK)
     text = store.export_csv("R-20931")
-    row = next(r for r in _cells(text) if r[0] == "R-20931:company_name")
-    assert row[5] == "'" + LINK and row[7] == "'@검토"
+    head, *rows = _cells(text)
+    row = dict(zip(head, next(r for r in rows if r[0] == "R-20931:company_name")))
+    assert row["value"] == "'" + LINK and row["reviewer"] == "'@검토"
     assert not any(_risky(c) for r in _cells(text) for c in r)
     cli = subprocess.run([str(Path(sys.executable).parent / "verdicts"), "review", "export", "R-20931", "--db",
                           str(store.path)], capture_output=True, text=True, timeout=120)
