@@ -230,10 +230,13 @@ def load_grading(path: str | Path, domain: Domain, *, inputs: Iterable[str | Pat
     filled only from real runs.  ``same_inputs`` compares the SHA-256 of ``inputs`` with
     the ones the run recorded.
     """
+    from .files import read_file
+    from .tables import MAX_JSON_BYTES
+
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        data = json.loads(read_file(path, MAX_JSON_BYTES, "채점 결과").decode("utf-8-sig"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
         raise InputError(f"{path}: 채점 결과 JSON을 읽지 못했습니다 ({exc}).") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: 채점 결과는 JSON 객체여야 합니다.")

@@ -101,11 +101,14 @@ def load_cases(where: str | Path) -> list[Any]:
     import pytest
     import yaml
 
+    from .files import read_file
+    from .tables import MAX_YAML_BYTES
+
     where = Path(where)
     files = sorted(where.glob("*.yaml")) if where.is_dir() else [where]
     params = []
     for file in files:
-        data = yaml.safe_load(file.read_text(encoding="utf-8"))
+        data = yaml.safe_load(read_file(file, MAX_YAML_BYTES, "YAML").decode("utf-8"))
         cases = data["cases"] if isinstance(data, dict) else data
         for case in cases:
             params.append(pytest.param(case, id=f"{file.stem}: {case['name']}"))

@@ -93,21 +93,17 @@ def detect(path: str | Path) -> str | None:
         return "yarn"
     if name == "startup.txt":
         return "choicescript"
-    if suffix == ".json" and path.is_file():
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(4096)
-        except OSError:
-            return None
-        if b'"inkVersion"' in head:
+    if suffix == ".json":
+        from verdicts.files import head
+
+        first = head(path, 4096)
+        if first is not None and b'"inkVersion"' in first:
             return "ink-json"
-    if suffix == ".txt" and path.is_file():
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(65536)
-        except OSError:
-            return None
-        if b"*scene_list" in head or b"*choice" in head:
+    if suffix == ".txt":
+        from verdicts.files import head
+
+        first = head(path, 65536)
+        if first is not None and (b"*scene_list" in first or b"*choice" in first):
             return "choicescript"
     return None
 

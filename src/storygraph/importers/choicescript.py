@@ -38,6 +38,7 @@ The engine's rules, as ``scene.js`` has them:
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -909,7 +910,7 @@ class _ChoiceScript:
         elif self.scene_list[0] != "startup":
             self.scene_list.insert(0, "startup")
         for name in list(self.scene_list):
-            if name not in self.trees and self._read(name) is None:
+            if name not in self.trees and self._read(name) is None and self._absent(name):
                 self.b.issue(self.files.get("startup"), None, f"`*scene_list`에 적힌 장면 파일({quote_code(name + '.txt')})이 없어 그 장면으로 가는 분기는 없는 장면을 가리킵니다.")
         # scene files named by *goto_scene/*gosub_scene, and the stats screen (read for
         # its variables only: it is not part of the story's flow)
@@ -921,7 +922,7 @@ class _ChoiceScript:
         # every other scene file of the folder: the engine never plays one that nothing
         # names (quicktest calls it untested), but a computed *goto_scene may reach it
         for path in sorted(self.folder.glob("*.txt")):
-            if path.stem not in self.trees and not path.stem.startswith("choicescript_") and path.is_file():
+            if path.stem not in self.trees and not path.stem.startswith("choicescript_") and not path.is_dir():
                 self._read(path.stem)
         if STATS not in self.trees and (self.folder / f"{STATS}.txt").is_file():
             self._read(STATS)
@@ -940,9 +941,14 @@ class _ChoiceScript:
             self.b.scene(ENDING, "이야기 끝 (*ending)", None, None, ending=True)
         return self.b
 
+    def _absent(self, name: str) -> bool:
+        """No scene file ``name`` (a file that could not be read has its own issue)."""
+        path = self.folder / f"{name}.txt"
+        return not os.path.lexists(path) or path.is_dir()
+
     def _read(self, name: str) -> list[_Node] | None:
         path = self.folder / f"{name}.txt"
-        if not path.is_file():
+        if self._absent(name):  # a FIFO or a link to a device is read, and refused with its reason
             return None
         try:
             text = read_text(path)

@@ -19,7 +19,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from verdicts.errors import InputError
+from verdicts.files import read_file
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.tables import (
@@ -61,13 +61,7 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
     """The run events at ``path`` as the ``worker_outputs`` table, and the lines of the
     events that could not be read but whose cell is known (line → reason)."""
     file = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_JSON_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"{path}: 실행 이벤트 파일을 읽을 수 없습니다 ({exc.strerror}).") from None
-    if len(data) > MAX_JSON_BYTES:
-        raise InputError(f"{path}: 실행 이벤트 파일이 {MAX_JSON_BYTES // (1024 * 1024)}MB를 넘어 읽지 않았습니다.")
+    data = read_file(path, MAX_JSON_BYTES, "실행 이벤트")
     text, encoding = decode_bytes(data, file)
     rows: list[RawRow] = []
     broken: dict[int, str] = {}

@@ -35,10 +35,12 @@ PASSWORD_ENV = "VERDICTS_IMAP_PASSWORD"
 
 def _password(file: Optional[Path]) -> str:
     if file is not None:
+        from verdicts.files import read_file
+
         try:
-            return (file.read_text(encoding="utf-8").splitlines() or [""])[0]
-        except OSError as exc:
-            raise InputError(f"{file}: 비밀번호 파일을 읽지 못했습니다 ({exc.strerror or exc}).") from None
+            return (read_file(file, 1 << 16, "비밀번호").decode("utf-8").splitlines() or [""])[0]
+        except UnicodeDecodeError:
+            raise InputError(f"{file}: 비밀번호 파일이 UTF-8이 아닙니다.") from None
     value = os.environ.get(PASSWORD_ENV)
     if value is None:
         raise InputError(f"IMAP 비밀번호가 없습니다. 환경 변수 {PASSWORD_ENV}에 넣거나 --password-file로 주세요.")

@@ -20,7 +20,7 @@ from typing import Callable
 from urllib.parse import unquote, urlsplit
 
 from verdicts.errors import InputError
-from verdicts.tables import os_reason
+from verdicts.files import os_reason
 from verdicts.korean import code, josa
 from verdicts.safe_text import clean
 

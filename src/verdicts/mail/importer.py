@@ -22,8 +22,9 @@ import csv
 import email
 import hashlib
 import html
+import io
 import json
-import mailbox
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -32,9 +33,10 @@ from email.message import EmailMessage
 from email.utils import getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from verdicts.errors import InputError
+from verdicts.files import path_kind, read_file, reason_of
 from verdicts.korean import code, josa
 
 from .hangul_values import dates_in, pick_amount, pick_date
@@ -208,9 +210,63 @@ def _parsed(raw: bytes, source: str, problems: list[str] | None) -> Mail | None:
     return mail_of(email.message_from_bytes(raw, policy=policy.default), source, problems)
 
 
+#: a message file (``.eml``, one message of a Maildir) larger than this is refused
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+#: an mbox file larger than this is refused
+MAX_MBOX_BYTES = 512 * 1024 * 1024
+
+
+def _mbox_messages(data: bytes) -> list[bytes]:
+    """The messages of an mbox, cut as :class:`mailbox.mbox` cuts them: a line that
+    starts with ``From `` begins a message (and is not part of it), and the blank line
+    before the next one is not part of the message it ends."""
+    messages: list[bytes] = []
+    current: list[bytes] | None = None
+    last_empty = False
+    for line in io.BytesIO(data):
+        if line.startswith(b"From "):
+            if current is not None:
+                messages.append(b"".join(current[:-1] if last_empty else current))
+            current, last_empty = [], False
+        elif current is not None:
+            current.append(line)
+            last_empty = line == b"\n"
+    if current is not None:
+        messages.append(b"".join(current[:-1] if last_empty else current))
+    return messages
+
+
+def _maildir_files(path: Path) -> list[tuple[str, Path]]:
+    """``(key, file)`` of every message of the Maildir ``path`` (``cur/`` and ``new/``),
+    keyed as :class:`mailbox.Maildir` keys them, in key order."""
+    found: dict[str, Path] = {}
+    for sub in ("cur", "new"):
+        folder = path / sub
+        if not folder.is_dir():
+            continue
+        for entry in os.listdir(folder):
+            if not (folder / entry).is_dir():
+                found[entry.split(":")[0]] = folder / entry
+    return sorted(found.items())
+
+
+def _message_file(file: Path, where: str, problems: list[str] | None) -> bytes | None:
+    """The bytes of one message file of a folder; one that cannot be read (not a regular
+    file, too large) is a line in ``problems`` and left out (raised without them)."""
+    try:
+        return read_file(file, MAX_MESSAGE_BYTES, "메일")
+    except InputError as exc:
+        if problems is None:
+            raise
+        problems.append(f"{where}: 메일 파일을 읽지 못해 뺐습니다 ({reason_of(exc, file)}).")
+        return None
+
+
 def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Mail]:
     """Every message of a Maildir folder, an mbox file, an ``.eml`` file or a folder of
     ``.eml`` files, in date order; each message's defects are added to ``problems``.
+    Every file is opened by :func:`verdicts.files.read_file` (regular files only, after
+    links; :data:`MAX_MESSAGE_BYTES` a message file, :data:`MAX_MBOX_BYTES` an mbox).
 
     Raises :class:`~verdicts.errors.InputError` when ``source`` is none of these or
     cannot be read.
@@ -218,29 +274,31 @@ def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Ma
     path = Path(source)
     found: list[Mail | None] = []
     try:
-        if path.is_dir() and (path / "cur").is_dir():
-            box: mailbox.Mailbox[Any] = mailbox.Maildir(path, factory=None, create=False)
-            for key in sorted(box.keys()):
-                found.append(_parsed(box.get_bytes(key), f"{path}/{key}", problems))
-        elif path.is_dir():
+        kind = path_kind(path)
+        if kind == "dir" and (path / "cur").is_dir():
+            for key, file in _maildir_files(path):
+                raw = _message_file(file, f"{path}/{key}", problems)
+                if raw is not None:
+                    found.append(_parsed(raw, f"{path}/{key}", problems))
+        elif kind == "dir":
             files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".eml")
             if not files:
                 raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
             for file in files:
-                found.append(_parsed(file.read_bytes(), str(file), problems))
-        elif path.is_file() and path.suffix.lower() == ".eml":
-            found.append(_parsed(path.read_bytes(), str(path), problems))
-        elif path.is_file():
-            with open(path, "rb") as f:
-                head = f.read(5)
-            if head and head != b"From ":
+                raw = _message_file(file, str(file), problems)
+                if raw is not None:
+                    found.append(_parsed(raw, str(file), problems))
+        elif kind == "missing":
+            raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
+        elif path.suffix.lower() == ".eml":  # a regular file, or refused with its kind
+            found.append(_parsed(read_file(path, MAX_MESSAGE_BYTES, "메일"), str(path), problems))
+        else:
+            data = read_file(path, MAX_MBOX_BYTES, "mbox")
+            if data and not data.startswith(b"From "):
                 raise InputError(f"{path}: mbox 파일은 `From `으로 시작해야 하는데 이 파일은 그렇지 않습니다 "
                                  "(한 통짜리 메일이면 이름을 .eml로 바꿔 주세요).")
-            box = mailbox.mbox(path, create=False)
-            for index, key in enumerate(box.keys()):
-                found.append(_parsed(box.get_bytes(key), f"{path}#{index + 1}", problems))
-        else:
-            raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
+            for index, raw in enumerate(_mbox_messages(data)):
+                found.append(_parsed(raw, f"{path}#{index + 1}", problems))
     except OSError as exc:
         raise InputError(f"{path}: 메일을 읽지 못했습니다 ({exc.strerror or exc}).") from None
     return sorted((m for m in found if m is not None), key=lambda m: (m.date or datetime.min, m.message_id))
@@ -365,11 +423,11 @@ def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
 
     Raises :class:`~verdicts.errors.InputError` when the file cannot be read.
     """
+    from verdicts.tables import MAX_JSON_BYTES
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"{path}: 에이전트 기록을 읽지 못했습니다 ({exc.strerror or exc}).") from None
+        text = read_file(path, MAX_JSON_BYTES, "에이전트 기록").decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: 에이전트 기록이 UTF-8이 아닙니다 ({exc.start + 1}번째 바이트).") from None
     records = []

@@ -146,6 +146,23 @@ def card_errors_of(data: Any) -> list[str]:
     return []
 
 
+#: a card file larger than this is refused (a real one is a few kilobytes)
+MAX_CARD_BYTES = 1 << 20
+
+
+def read_card_text(path: Path) -> str:
+    """The text of the card file ``path``, read by :func:`verdicts.files.read_file`;
+    a :class:`CardFileError` naming the file when it cannot be read."""
+    from ..files import read_file
+
+    try:
+        return read_file(path, MAX_CARD_BYTES, "카드").decode("utf-8")
+    except InputError as exc:  # not a regular file, too large, no permission
+        raise CardFileError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise CardFileError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다.") from None
+
+
 def load_card(path: str | Path) -> EvalCard:
     """The card in the YAML file ``path``, validated.
 
@@ -154,10 +171,9 @@ def load_card(path: str | Path) -> EvalCard:
     import yaml
 
     path = Path(path)
+    text = read_card_text(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CardFileError(f"{path}: 카드 파일을 읽지 못했습니다({exc.strerror}).") from None
+        data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" {mark.line + 1}번째 줄" if mark is not None else ""

@@ -638,7 +638,7 @@ def test_huge_file_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(common, "MAX_STORY_BYTES", 100)
     path = tmp_path / "big.ink"
     path.write_text("-> END\n" * 50, encoding="utf-8")
-    with pytest.raises(InputError, match="너무 커서"):
+    with pytest.raises(InputError, match="한도 100바이트를 넘어"):
         import_story(path)
 
 
