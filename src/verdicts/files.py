@@ -35,11 +35,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import BinaryIO, Iterator, Literal
 
-from .errors import InputError
+from .errors import EnvironmentFailure, InputError
 from .korean import josa
 
 __all__ = ["read_file", "open_file", "head", "path_kind", "os_error", "os_reason", "file_limit", "LIMIT_ENV",
-           "special_kind", "reason_of"]
+           "special_kind", "reason_of", "utf8_name"]
 
 #: the environment variable that replaces every size cap of :func:`read_file` (bytes)
 LIMIT_ENV = "VERDICTS_MAX_FILE_BYTES"
@@ -115,6 +115,17 @@ def special_kind(mode: int) -> str:
     return "특수 파일"
 
 
+def utf8_name(path: Path | str) -> None:
+    """Refuse a path whose name holds bytes that are not UTF-8 (Python keeps them as lone
+    surrogates, which no report, JSON or terminal can carry): an
+    :class:`~verdicts.errors.EnvironmentFailure` naming it with those bytes as ``\\xff``."""
+    text = os.fspath(path)
+    if isinstance(text, str) and any("\udc80" <= ch <= "\udcff" for ch in text):
+        shown = text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+        raise EnvironmentFailure(f"{shown}: 파일 이름에 UTF-8이 아닌 바이트가 있어 읽지 않았습니다. "
+                                 "이름을 UTF-8로 바꿔 주세요.")
+
+
 def file_limit(limit: int) -> int:
     """``limit``, or the number of bytes :data:`LIMIT_ENV` gives in its place."""
     value = os.environ.get(LIMIT_ENV, "").strip().replace("_", "")
@@ -147,6 +158,7 @@ def _too_large(path: Path | str, form: str, size: int | None, limit: int) -> Inp
 def _open_checked(path: Path | str, limit: int | None, form: str, what: str) -> tuple[int, int]:
     """A descriptor of the regular file ``path`` and the cap in force (looked at before
     it is opened, checked again once open); the caller closes it."""
+    utf8_name(path)
     try:
         before = os.stat(path)
     except OSError as exc:

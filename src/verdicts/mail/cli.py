@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import csv
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -66,10 +65,16 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
 
     target = out / "action_policy.csv"
     if policy is not None:
+        from verdicts.errors import VerdictsError
+        from verdicts.files import read_file
+        from verdicts.outputs import write_output
+        from verdicts.tables import MAX_INPUT_BYTES
+
+        data = read_file(policy, MAX_INPUT_BYTES, "처리 종류 정책")  # a FIFO or /dev/zero is refused, never copied
         try:
-            shutil.copyfile(policy, target)
-        except OSError as exc:
-            raise InputError(f"{policy}: 처리 종류 정책 파일을 복사하지 못했습니다 ({exc.strerror or exc}).") from None
+            write_output(target, data)
+        except VerdictsError as exc:
+            raise InputError(str(exc)) from None
         return None
     if target.exists():
         return None
