@@ -73,7 +73,9 @@ def detect(path: str | Path) -> str | None:
     path = Path(path)
     name = path.name.lower()
     if path.is_dir():
-        if (path / "startup.txt").is_file() or (path / "scenes" / "startup.txt").is_file():
+        from .choicescript import has_startup
+
+        if has_startup(path) or has_startup(path / "scenes"):
             return "choicescript"
         found = _folder_format(path)
         if found is None:

@@ -82,17 +82,24 @@ class _Node:
     children: list["_Node"] = field(default_factory=list)
 
 
+def has_startup(folder: Path) -> bool:
+    """Whether ``folder`` holds a ``startup.txt`` that is not a folder (a FIFO or a link
+    to a device counts: reading it says why it cannot be read)."""
+    startup = folder / "startup.txt"
+    return os.path.lexists(startup) and not startup.is_dir()
+
+
 def _game_folder(path: Path) -> Path:
     """The folder holding ``startup.txt`` for ``path`` (a folder, ``scenes/`` or a file)."""
-    folder = path.parent if path.is_file() else path
-    if not (folder / "startup.txt").is_file() and (folder / "scenes" / "startup.txt").is_file():
+    folder = path if path.is_dir() or not os.path.lexists(path) else path.parent
+    if not has_startup(folder) and has_startup(folder / "scenes"):
         folder = folder / "scenes"
     return folder
 
 
 def import_choicescript(path: Path) -> StoryBuilder:
     folder = _game_folder(Path(path))
-    if not (folder / "startup.txt").is_file():
+    if not has_startup(folder):
         raise InputError(f"{path}: ChoiceScript의 startup.txt를 찾지 못했습니다.")
     return _ChoiceScript(folder).run()
 
@@ -897,13 +904,14 @@ class _ChoiceScript:
         self.params: dict[str, set[str]] = {}
         self.arrays: dict[str, set[str]] = {}  # array name -> element variables
         self.scopes: dict[str, set[str]] = {}
+        self.refused: dict[str, InputError] = {}  # scene files that could not be read, and why
 
     # ------------------------------------------------------------------ reading
 
     def run(self) -> StoryBuilder:
         startup = self._read("startup")
         if startup is None:
-            raise InputError(f"{self.folder / 'startup.txt'}: 파일을 읽을 수 없습니다.")
+            raise self.refused.get("startup") or InputError(f"{self.folder / 'startup.txt'}: 파일을 읽을 수 없습니다.")
         self._scene_list(startup)
         if not self.scene_list:
             self.scene_list = ["startup"]
@@ -953,6 +961,7 @@ class _ChoiceScript:
         try:
             text = read_text(path)
         except InputError as exc:
+            self.refused[name] = exc
             self.b.issue(str(path), None, f"장면 파일을 읽지 못해({unreadable(exc, path)}) 이 장면은 옮기지 않았습니다.")
             return None
         self.files[name] = str(path)

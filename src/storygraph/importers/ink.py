@@ -349,7 +349,7 @@ _SAID_BY_TABLES = ("Divert target not found", "Unresolved variable", "Variable c
 _INCLUDE_FAILED = re.compile(r"Failed to load: '(.*)'\.\s*Error:.*STORYGRAPH:([\w-]+)", re.S)
 _INCLUDE_WHY = {
     "outside": "이야기 폴더 밖에 있어",
-    "not-file": "보통 파일이 아니라",
+    "not-file": "일반 파일이 아니라",
     "missing": "없어",
     "too-big": "너무 커서",
     "too-many": f"불러오는 파일이 {MAX_INCLUDES}개를 넘어",

@@ -109,9 +109,10 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
 
 def _where(path: Path) -> tuple[Path, Path | None]:
     """The tables' path and the run events' file, if any."""
-    if path.suffix.lower() == ".jsonl" and path_kind(path) == "file":
+    # a FIFO or a device in their place is read too, and refused with its reason
+    if path.suffix.lower() == ".jsonl" and path_kind(path) not in ("dir", "missing"):
         return path.parent, path
-    if path_kind(path) == "dir" and path_kind(path / EVENTS_FILE) == "file":
+    if path_kind(path) == "dir" and path_kind(path / EVENTS_FILE) not in ("dir", "missing"):
         return path, path / EVENTS_FILE
     return path, None
 

@@ -250,7 +250,7 @@ def _maildir_files(path: Path) -> list[tuple[str, Path]]:
     return sorted(found.items())
 
 
-def _message_file(file: Path, where: str, problems: list[str] | None) -> bytes | None:
+def _message_file(file: Path, problems: list[str] | None) -> bytes | None:
     """The bytes of one message file of a folder; one that cannot be read (not a regular
     file, too large) is a line in ``problems`` and left out (raised without them)."""
     try:
@@ -258,7 +258,7 @@ def _message_file(file: Path, where: str, problems: list[str] | None) -> bytes |
     except InputError as exc:
         if problems is None:
             raise
-        problems.append(f"{where}: 메일 파일을 읽지 못해 뺐습니다 ({reason_of(exc, file)}).")
+        problems.append(f"{file}: 메일 파일을 읽지 못해 뺐습니다 ({reason_of(exc, file)}).")
         return None
 
 
@@ -277,7 +277,7 @@ def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Ma
         kind = path_kind(path)
         if kind == "dir" and (path / "cur").is_dir():
             for key, file in _maildir_files(path):
-                raw = _message_file(file, f"{path}/{key}", problems)
+                raw = _message_file(file, problems)
                 if raw is not None:
                     found.append(_parsed(raw, f"{path}/{key}", problems))
         elif kind == "dir":
@@ -285,7 +285,7 @@ def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Ma
             if not files:
                 raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
             for file in files:
-                raw = _message_file(file, str(file), problems)
+                raw = _message_file(file, problems)
                 if raw is not None:
                     found.append(_parsed(raw, str(file), problems))
         elif kind == "missing":
