@@ -480,3 +480,38 @@ def test_a_card_that_is_no_regular_file_is_refused_in_process(tmp_path):
     worker.join(10)
     assert outcome, "reading a FIFO card waited"
     assert isinstance(outcome[0], CardFileError) and "FIFO" in str(outcome[0])
+
+
+@pytest.mark.parametrize("kind", ["fifo", "link-to-dev-zero"])
+def test_watch_reads_a_save_that_became_a_fifo_or_a_link_to_dev_zero(tmp_path, kind):
+    """``storygraph watch`` lints through the same readers: a scenario replaced by a FIFO
+    or by a link to ``/dev/zero`` is said in that round, and the watch goes on."""
+    from tests.storygraph.test_watch import Follower
+
+    scenario = _union(tmp_path, "scenario.csv")
+    follower = Follower(scenario)
+    try:
+        assert "처음 검사한 결과입니다." in follower.round(timeout=60)
+        swap = tmp_path / "swap"
+        place(swap, kind)
+        os.replace(swap, scenario)
+        said = follower.round(timeout=60)
+        assert "scenario.csv" in said and SAYS[kind if kind == "fifo" else "dev-zero"] in said, said
+        assert follower.stop() == 0
+    finally:
+        if follower.proc.poll() is None:
+            follower.proc.kill()
+
+
+def test_the_sweep_over_the_new_readers(tmp_path):
+    """The hostile sweep (:mod:`tests.hostile.sweep`) with the files of the story and mail
+    readers (a FIFO, ``/dev/zero`` included or linked) through lint, import and mail
+    import: no hang, no traceback, a bounded memory, exit 0, 1 or 2."""
+    from tests.hostile.builders import READER_BUILDERS
+    from tests.hostile.sweep import sweep
+
+    entries = ("lint json", "lint text", "import", "verdicts mail import")
+    runs = sweep(tmp_path, names=list(READER_BUILDERS), entry_names=entries, server=False)
+    assert len(runs) == len(READER_BUILDERS) * len(entries)
+    bad = [f"{r.file} / {r.entry}: {'; '.join(r.problems)}" for r in runs if r.problems]
+    assert not bad, "\n".join(bad)
