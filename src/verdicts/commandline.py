@@ -62,11 +62,14 @@ def environment_reason(exc: OSError) -> str:
     """The one-line message of an operating-system error no command turned into its own
     message: the file it names (else standard output, where every other write of a
     command goes) and the reason in Korean."""
-    where = exc.filename if exc.filename is not None else "표준 출력"
-    if isinstance(where, bytes):
-        where = where.decode("utf-8", "backslashreplace")
-    reason = _WRITE_REASONS.get(exc.errno or 0) or f"운영체제가 거부해 멈췄습니다 ({exc.strerror or type(exc).__name__})"
-    return f"{_shown(str(where))}: {reason}."
+    reason = _WRITE_REASONS.get(exc.errno or 0)
+    if exc.filename is not None:
+        where = exc.filename.decode("utf-8", "backslashreplace") if isinstance(exc.filename, bytes) else str(exc.filename)
+    elif reason is not None:  # a write without a file name: standard output, where the report goes
+        where = "표준 출력"
+    else:
+        return f"운영체제가 작업을 거부해 멈췄습니다 ({exc.strerror or type(exc).__name__})."
+    return f"{_shown(where)}: {reason or f'운영체제가 거부해 멈췄습니다 ({exc.strerror or type(exc).__name__})'}."
 
 
 def _shown(text: str) -> str:

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import BinaryIO, Iterator, Literal
 
 from .errors import EnvironmentFailure, InputError
-from .korean import josa
+from .korean import code, josa
 
 __all__ = ["read_file", "open_file", "head", "path_kind", "os_error", "os_reason", "file_limit", "LIMIT_ENV",
            "special_kind", "reason_of", "utf8_name"]
@@ -152,7 +152,7 @@ def _not_regular(path: Path | str, mode: int, what: str) -> InputError:
 def _too_large(path: Path | str, form: str, size: int | None, limit: int) -> InputError:
     how = f"{size:,}바이트로 " if size is not None else ""
     return InputError(f"{path}: {form} 파일이 {how}한도 {limit:,}바이트를 넘어 읽지 않았습니다 "
-                      f"(더 큰 파일은 환경 변수 {LIMIT_ENV}로 한도를 올려 읽을 수 있습니다).")
+                      f"(더 큰 파일은 환경 변수 {josa(code(LIMIT_ENV), '으로/로')} 한도를 올려 읽을 수 있습니다).")
 
 
 def _open_checked(path: Path | str, limit: int | None, form: str, what: str) -> tuple[int, int]:
