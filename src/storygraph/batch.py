@@ -16,7 +16,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from verdicts.errors import InputError
-from verdicts.tables import path_kind
+from verdicts.files import path_kind
 
 from .stories import is_story_file, story_entries
 

@@ -435,12 +435,10 @@ def run() -> None:
     if isinstance(code, str):  # sys.exit("message"): printed as Python would
         sys.stderr.write(code + "\n")
         code = 1
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, ValueError):  # the reader went away, or the stream was closed
-        pass
-    os._exit(0 if code is None else code if isinstance(code, int) else 1)
+    from verdicts.commandline import finish
+
+    # the last of the output flushed: a reader gone away is 141, a full disk 4 with its line
+    os._exit(finish(0 if code is None else code if isinstance(code, int) else 1, "storygraph"))
 
 
 if __name__ == "__main__":  # pragma: no cover

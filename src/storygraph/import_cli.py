@@ -13,9 +13,11 @@ from pathlib import Path
 from typing import TextIO
 
 from verdicts.errors import VerdictsError
+from verdicts.outputs import write_output
 
 from .batch import table_files
 from .importers import FORMATS, import_story, write_csv
+from .importers.common import csv_text
 from .stories import folder_story
 
 __all__ = ["import_command"]
@@ -48,12 +50,12 @@ def import_command(path: str | Path, out: str | Path | None, fmt: str | None = N
         if out is None or str(out) == "-":
             write_csv(story, stdout)
             stdout.flush()
-        else:
-            write_csv(story, out)
+        else:  # whole or not at all (a full disk is exit 4 with its line)
+            write_output(out, csv_text(story))
     except BrokenPipeError:  # the reader of standard output went away (| head)
         pass
-    except OSError as exc:
-        stderr.write(f"storygraph: {out}: 결과 파일을 쓸 수 없습니다 ({exc.strerror or exc}).\n")
+    except VerdictsError as exc:
+        stderr.write(f"storygraph: {exc}\n")
         return 2
     for issue in story.issues:
         where = issue.file or str(path)

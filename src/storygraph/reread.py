@@ -145,9 +145,13 @@ class Reread:
 
 def _text(path: Path) -> str | None:
     """The file as plain UTF-8 text with ``\\n`` line ends, else ``None``."""
+    from verdicts.errors import InputError
+    from verdicts.files import read_file
+    from verdicts.tables import MAX_INPUT_BYTES
+
     try:
-        data = path.read_bytes()
-    except OSError:
+        data = read_file(path, MAX_INPUT_BYTES, "CSV")
+    except InputError:  # the full reading says why
         return None
     if data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")) or b"\r" in data:
         return None

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from verdicts.errors import InputError
+from verdicts.files import head as read_head
 from verdicts.model import SourceInfo
 
 from .importers import detect
@@ -86,10 +87,8 @@ def story_entries(folder: Path) -> list[Path]:
         return [folder]
     included: set[Path] = set()
     for ink in (p for p in files if p.suffix.lower() == ".ink"):
-        try:
-            with open(ink, "rb") as fh:
-                head = fh.read(_INCLUDE_HEAD)
-        except OSError:
+        head = read_head(ink, _INCLUDE_HEAD)
+        if head is None:
             continue  # its lint says why
         for m in _INCLUDE.finditer(head):
             try:
@@ -156,11 +155,8 @@ def _may_be_scenario(path: Path) -> bool:
     JSON or YAML document that names the ``scene_states`` table in its first 64 KB."""
     if path.suffix.lower() not in (".json", ".yaml", ".yml"):
         return True
-    try:
-        with open(path, "rb") as fh:
-            return b"scene_states" in fh.read(1 << 16)
-    except OSError:
-        return True  # its lint says why it cannot be read
+    head = read_head(path, 1 << 16)
+    return head is None or b"scene_states" in head  # None: its lint says why it cannot be read
 
 
 def _names(paths: list[Path], folder: Path | None = None, limit: int = 3) -> str:

@@ -296,18 +296,11 @@ def _version() -> str:
 
 def run() -> None:
     """The ``verdicts`` command: :func:`main`, its output flushed, then its exit code (a
-    reader of standard output that went away is exit 141, without a traceback)."""
-    import os
+    reader of standard output that went away is exit 141, a full disk or a closed
+    standard output exit 4 with one line on stderr, without a traceback)."""
+    from .commandline import finish
 
-    from .commandline import BROKEN_PIPE
-
-    code = main()
-    try:
-        sys.stdout.flush()
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        code = BROKEN_PIPE
-    sys.exit(code)
+    sys.exit(finish(main(), "verdicts"))
 
 
 #: console scripts installed before ``verdicts`` moved off typer call ``verdicts.cli:app``

@@ -27,16 +27,150 @@ and nothing on stdout (so ``--format json`` never gets plain text).
 from __future__ import annotations
 
 import argparse
+import errno
+import io
 import re
 import sys
 from typing import Any, Callable, Sequence
 
 from .korean import code, josa
 
-__all__ = ["CommandLine", "Command", "Group", "Exit", "fail", "int_in", "number_in", "BROKEN_PIPE"]
+__all__ = ["CommandLine", "Command", "Group", "Exit", "fail", "int_in", "number_in", "BROKEN_PIPE", "ENVIRONMENT",
+           "finish", "environment_reason"]
 
 #: the exit code when the reader of standard output went away (128 + SIGPIPE, as a shell reports it)
 BROKEN_PIPE = 141
+#: the exit code of an environment failure (:class:`~verdicts.errors.EnvironmentFailure`:
+#: closed standard output, a full disk, a file name that is not UTF-8, an unreadable CA
+#: certificate file), apart from 2 (the input or the command line) and 3 (a self-check)
+ENVIRONMENT = 4
+
+#: what an operating-system error met while writing means (the path is named before it)
+_WRITE_REASONS = {
+    errno.ENOSPC: "디스크에 남은 자리가 없어 쓰지 못했습니다",
+    errno.EDQUOT: "디스크 할당량을 다 써서 쓰지 못했습니다",
+    errno.EFBIG: "파일이 허용된 크기를 넘어 쓰지 못했습니다",
+    errno.EIO: "입출력 오류로 쓰지 못했습니다",
+    errno.EBADF: "닫혀 있어 쓰지 못했습니다",
+    errno.EROFS: "읽기 전용 파일 시스템이라 쓰지 못했습니다",
+    errno.EACCES: "권한이 없어 쓰지 못했습니다",
+    errno.EPERM: "권한이 없어 쓰지 못했습니다",
+}
+
+
+def environment_reason(exc: OSError) -> str:
+    """The one-line message of an operating-system error no command turned into its own
+    message: the file it names (else standard output, where every other write of a
+    command goes) and the reason in Korean."""
+    reason = _WRITE_REASONS.get(exc.errno or 0)
+    if exc.filename is not None:
+        where = exc.filename.decode("utf-8", "backslashreplace") if isinstance(exc.filename, bytes) else str(exc.filename)
+    elif reason is not None:  # a write without a file name: standard output, where the report goes
+        where = "표준 출력"
+    else:
+        return f"운영체제가 작업을 거부해 멈췄습니다 ({exc.strerror or type(exc).__name__})."
+    return f"{_shown(where)}: {reason or f'운영체제가 거부해 멈췄습니다 ({exc.strerror or type(exc).__name__})'}."
+
+
+def _shown(text: str) -> str:
+    """``text`` as it can be printed: bytes that are not UTF-8 (a file name's) as ``\\xff``."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _environment(program: str, message: str) -> int:
+    _discard_stdout()
+    try:
+        sys.stderr.write(f"{program}: {message}\n")
+        sys.stderr.flush()
+    except (OSError, ValueError, AttributeError):  # nowhere left to say it: the exit code does
+        pass
+    return ENVIRONMENT
+
+
+def _discard_stdout() -> None:
+    """Point descriptor 1 at the null device, so that what is still buffered for
+    standard output goes nowhere at exit instead of failing again with a traceback."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != 1:
+            os.dup2(null, 1)
+            os.close(null)
+    except OSError:
+        pass
+
+
+class _ClosedOutput(io.TextIOBase):
+    """Standard output when the command was started with it closed (``>&-``): writing
+    to it is an :class:`~verdicts.errors.EnvironmentFailure`, so that a command that
+    writes nothing there (``--quiet``, ``--html``) still works."""
+
+    encoding = "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, text: str) -> int:
+        from .errors import EnvironmentFailure
+
+        raise EnvironmentFailure("표준 출력이 닫혀 있어 결과를 쓰지 못했습니다.")
+
+
+def _guard_streams() -> None:
+    """A closed standard output or error (the process started without descriptor 1 or
+    2): the descriptor is taken by the null device (so that no file opened later lands
+    on it), standard output refuses writes with a message, standard error goes nowhere."""
+    import os
+
+    for fd, name in ((1, "stdout"), (2, "stderr")):
+        if getattr(sys, name) is not None:
+            continue
+        try:
+            os.fstat(fd)
+        except OSError:
+            null = os.open(os.devnull, os.O_WRONLY)
+            if null != fd:
+                os.dup2(null, fd)
+                os.close(null)
+        if name == "stdout":
+            sys.stdout = _ClosedOutput()
+        else:
+            sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115 - for the whole process
+
+
+def _not_utf8(argv: Sequence[str]) -> str | None:
+    """The first argument holding bytes that are not UTF-8 (Python keeps them as lone surrogates)."""
+    for arg in argv:
+        if any("\udc80" <= ch <= "\udcff" for ch in arg):
+            return arg
+    return None
+
+
+def finish(code: int, program: str) -> int:
+    """Flush standard output and error at the end of a command; the exit code, changed
+    when the last of the output cannot be written (141 for a reader gone away, 4 with a
+    one-line message for a full disk or a closed stream)."""
+    from .errors import EnvironmentFailure
+
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_stdout()
+        code = BROKEN_PIPE
+    except EnvironmentFailure as exc:
+        code = _environment(program, str(exc))
+    except OSError as exc:
+        code = _environment(program, environment_reason(exc))
+    except ValueError:  # closed already
+        pass
+    try:
+        if sys.stderr is not None:
+            sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return code
 
 
 class Exit(Exception):
@@ -229,10 +363,25 @@ class CommandLine:
     def main(self, argv: Sequence[str] | None = None, version: Callable[[], str] | None = None) -> int:
         """:meth:`run` with ``argv`` (default: the process's), an :class:`Exit` raised
         by the command turned into its code: what a command line's ``main`` returns."""
+        from .errors import EnvironmentFailure
+
+        _guard_streams()
+        args = list(sys.argv[1:] if argv is None else argv)
+        bad = _not_utf8(args)
+        if bad is not None:
+            return _environment(self.program, f"인자 {code(_shown(bad))}에 UTF-8이 아닌 바이트가 있어 읽지 않았습니다. "
+                                              "파일 이름을 UTF-8로 바꾸거나, UTF-8 이름의 링크를 만들어 그 이름으로 주세요.")
         try:
-            return self.run(list(sys.argv[1:] if argv is None else argv), version=version)
+            return self.run(args, version=version)
         except Exit as exc:
             return exc.code
+        except EnvironmentFailure as exc:
+            return _environment(self.program, str(exc))
+        except BrokenPipeError:
+            _discard_stdout()
+            return BROKEN_PIPE
+        except OSError as exc:  # a write no command turned into its own message (a full disk)
+            return _environment(self.program, environment_reason(exc))
 
     def run(self, argv: list[str], version: Callable[[], str] | None = None) -> int:
         """Parse ``argv`` and run its command; the exit code."""

@@ -150,11 +150,14 @@ def _may_hold(pyproject: Path, keys: tuple[str, ...]) -> bool:
     """
     import re
 
+    from .files import head
+
+    data = head(pyproject, MAX_CONFIG_BYTES + 1)
+    if data is None:  # its reading says why
+        return True
     try:
-        with open(pyproject, "rb") as f:
-            data = f.read(MAX_CONFIG_BYTES + 1)
         text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError):
+    except UnicodeDecodeError:
         return True
     if len(data) > MAX_CONFIG_BYTES or "\\u" in text or "\\U" in text:
         return True

@@ -7,7 +7,7 @@ API: they are wrapped in one of these.
 
 from __future__ import annotations
 
-__all__ = ["VerdictsError", "InputError", "ConditionSyntaxError", "ConfigError", "OutputPathError"]
+__all__ = ["VerdictsError", "InputError", "ConditionSyntaxError", "ConfigError", "OutputPathError", "EnvironmentFailure"]
 
 
 class VerdictsError(Exception):
@@ -49,3 +49,14 @@ class ConfigError(VerdictsError):
 class OutputPathError(VerdictsError):
     """A file the command was asked to write (``--html``, ``--dot``, ``-o``, ``--out``)
     cannot go where it was asked to: its folder is missing, or the path is a folder."""
+
+
+class EnvironmentFailure(Exception):
+    """The machine around the run failed it, not the input nor the command line: a closed
+    standard output, a full disk, a file name that is not UTF-8, a CA certificate file
+    that cannot be read.  The message names the thing and the reason; the command line
+    writes it as one line on stderr with exit code 4
+    (:data:`verdicts.commandline.ENVIRONMENT`).
+
+    Deliberately not a :class:`VerdictsError`: a command that turns its errors into an
+    input message (exit 2) lets this one through."""

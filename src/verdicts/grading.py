@@ -92,16 +92,11 @@ def sha256_of(path: str | Path) -> str:
 
 
 def _feed(digest, file: Path) -> None:
-    """Hash ``file``, opened without blocking and only when it is a regular file (a FIFO
-    among the inputs would otherwise wait forever)."""
-    import os
-    import stat
+    """Hash ``file``, opened only when it is a regular file (:func:`verdicts.files.open_file`:
+    a FIFO among the inputs would otherwise wait forever)."""
+    from .files import open_file
 
-    with open(file, "rb", opener=lambda name, flags: os.open(name, flags | getattr(os, "O_NONBLOCK", 0))) as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-            from .errors import InputError
-
-            raise InputError(f"{file}: 일반 파일이 아니라서 출처를 남기려고 읽지 않았습니다.")
+    with open_file(file) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
 

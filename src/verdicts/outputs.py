@@ -25,7 +25,7 @@ import os
 import stat
 from pathlib import Path
 
-from .errors import OutputPathError, VerdictsError
+from .errors import EnvironmentFailure, OutputPathError, VerdictsError
 from .korean import josa
 
 __all__ = ["write_output", "output_folder", "output_error", "misplaced", "check_output_file", "check_output_folder"]
@@ -41,9 +41,19 @@ _REASONS = {
 }
 
 
-def output_error(path: Path | str, exc: OSError, what: str = "파일") -> VerdictsError:
+#: refusals of the machine rather than of the path: an :class:`EnvironmentFailure` (exit 4)
+_ENVIRONMENT = {errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG}
+
+
+def output_error(path: Path | str, exc: OSError, what: str = "파일") -> Exception:
     """The message for an operating-system error met while writing ``path`` (a 파일 or
-    a 폴더 to make)."""
+    a 폴더 to make): a :class:`VerdictsError` (exit 2), or for a full disk or an
+    input/output error an :class:`EnvironmentFailure` (exit 4)."""
+    if exc.errno in _ENVIRONMENT:
+        from .commandline import environment_reason
+
+        exc.filename = str(path)
+        return EnvironmentFailure(environment_reason(exc))
     problem = misplaced(Path(path), what)
     if problem is not None:
         return OutputPathError(problem)
@@ -53,17 +63,41 @@ def output_error(path: Path | str, exc: OSError, what: str = "파일") -> Verdic
 
 def write_output(path: Path | str, data: str | bytes) -> None:
     """Write ``data`` (text as UTF-8) to ``path``, or raise a
-    :class:`~verdicts.errors.VerdictsError` saying why it cannot be written."""
+    :class:`~verdicts.errors.VerdictsError` saying why it cannot be written.
+
+    A regular file (or a new one) is written whole or not at all: into a temporary file
+    beside it, renamed over it once complete, so that a full disk never leaves half a
+    report behind.  A path that is not a regular file (``/dev/stdout``, a FIFO) is
+    written in place."""
     path = Path(path)
     problem = misplaced(path)
     if problem is not None:
         raise OutputPathError(problem)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    if _kind(path) == "other":
+        try:
+            with open(path, "wb") as f:
+                f.write(raw)
+        except OSError as exc:
+            raise output_error(path, exc) from None
+        return
+    real = Path(os.path.realpath(path))  # through a link, as writing in place would go
+    temporary = real.with_name(f".{real.name}.{os.getpid()}.tmp")
     try:
-        if isinstance(data, str):
-            path.write_text(data, encoding="utf-8")
-        else:
-            path.write_bytes(data)
+        try:
+            mode = stat.S_IMODE(os.stat(real).st_mode)
+        except OSError:
+            mode = None
+        with open(temporary, "xb") as f:
+            f.write(raw)
+        if mode is not None:
+            os.chmod(temporary, mode)
+        os.replace(temporary, real)
     except OSError as exc:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
         raise output_error(path, exc) from None
 
 

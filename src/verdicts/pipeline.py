@@ -127,11 +127,15 @@ def judge(domain, paths: Sequence[Path], options: Options = Options(), *, prog: 
     """Judge every input of ``paths`` (expanded by the domain: storygraph takes folders of
     scenarios) and write one report on standard output; return the exit code."""
     prog = prog or domain.name
+    from .files import utf8_name
+
     try:
         targets = domain.expand_paths(list(paths))
     except VerdictsError as exc:
         _say(prog, str(exc))
         return 2
+    for target in targets:  # before any work: a name no report can carry (an EnvironmentFailure, exit 4)
+        utf8_name(target)
     if len(targets) > 1:
         return _judge_many(domain, targets, options, prog)
     target = targets[0]

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .files import head
 from .records import Frozen
 
 __all__ = ["InputShape", "input_shape", "foreign_input_message", "refuse_foreign"]
@@ -71,10 +72,8 @@ def _decode(data: bytes) -> str | None:
 
 
 def _csv_header(path: Path) -> list[str]:
-    try:
-        with open(path, "rb") as f:
-            data = f.read(_PEEK)
-    except (OSError, ValueError):
+    data = head(path, _PEEK)
+    if data is None:
         return []
     text = _decode(data)
     if text is None:
@@ -96,11 +95,11 @@ def _document_keys(path: Path) -> tuple[set[str], set[str]]:
     first record under each of them (as columns)."""
     suffix = path.suffix.lower()
     try:
-        size = path.stat().st_size
         if suffix == ".json":
-            if size > _JSON_PEEK:
+            whole = head(path, _JSON_PEEK + 1)
+            if whole is None or len(whole) > _JSON_PEEK:
                 return set(), set()
-            text = _decode(path.read_bytes())
+            text = _decode(whole)
             data = json.loads(text) if text is not None else None
             if not isinstance(data, dict):
                 return set(), set()
@@ -109,8 +108,8 @@ def _document_keys(path: Path) -> tuple[set[str], set[str]]:
                 if isinstance(value, list) and value and isinstance(value[0], dict):
                     columns |= {str(k) for k in value[0]}
             return {str(k) for k in data}, columns
-        with open(path, "rb") as f:
-            text = _decode(f.read(_PEEK))
+        first = head(path, _PEEK)
+        text = _decode(first) if first is not None else None
         return (set(_YAML_KEY.findall(text)) if text is not None else set()), set()
     except (OSError, ValueError, RecursionError):
         return set(), set()

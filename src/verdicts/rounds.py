@@ -31,7 +31,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
 
-from .errors import VerdictsError
+from .errors import InputError, VerdictsError
 from .korean import code
 from .model import CheckResult, Finding, InputIssue, Report, SourceInfo, file_of
 from .report import render_json
@@ -114,8 +114,10 @@ class StoredRound:
 
 
 def _sha256(path: Path) -> str:
+    from .files import open_file
+
     digest = hashlib.sha256()
-    with open(path, "rb") as f:
+    with open_file(path) as f:
         for block in iter(lambda: f.read(1 << 20), b""):
             digest.update(block)
     return digest.hexdigest()
@@ -229,6 +231,8 @@ class RoundStore:
                 inputs.append((source.table, str(file), _sha256(file)))
             except OSError as exc:
                 raise RoundsError(f"{file}: 입력 파일의 해시를 계산할 수 없어 회차를 저장하지 않았습니다 ({exc.strerror}).") from None
+            except InputError as exc:  # no longer a regular file
+                raise RoundsError(f"{exc} 입력 파일의 해시를 계산할 수 없어 회차를 저장하지 않았습니다.") from None
         overall = hashlib.sha256("".join(f"{t}\0{h}\n" for t, _f, h in sorted(inputs)).encode()).hexdigest()
         # stored in the very layout `--format json` prints, so `show` gives it back byte for byte
         text = render_json(report, None).rstrip("\n")

@@ -242,11 +242,13 @@ def load_grading(path: str | Path, domain: Domain, *, inputs: Iterable[str | Pat
     the ones the run recorded.
     """
     from .documents import parse_json
+    from .files import read_file
+    from .tables import MAX_JSON_BYTES
 
     path = Path(path)
     try:
-        doc = parse_json(path.read_text(encoding="utf-8-sig"), str(path))
-    except (OSError, UnicodeDecodeError) as exc:
+        doc = parse_json(read_file(path, MAX_JSON_BYTES, "채점 결과").decode("utf-8-sig"), str(path))
+    except UnicodeDecodeError as exc:
         raise InputError(f"{path}: 채점 결과 JSON을 읽지 못했습니다 ({exc}).") from None
     except InputError as exc:  # not JSON: the parser's place and reason
         raise InputError(str(exc).replace("JSON으로 읽을 수 없습니다", "채점 결과 JSON을 읽지 못했습니다")) from None

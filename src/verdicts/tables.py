@@ -16,19 +16,17 @@ be found in a text editor.  Bad cells never raise: they become
 from __future__ import annotations
 
 import csv
-import errno
 import io
 import json
-import os
 import posixpath
 import re
-import stat
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
 from typing import Any, Callable, Collection, Iterable, Literal, Mapping
 
 from .errors import InputError
+from .files import os_error, os_reason, path_kind, read_file
 from .korean import code, josa
 from .model import InputIssue, SourceInfo
 from .records import Frozen
@@ -273,105 +271,18 @@ class TypedTable:
 
 # --------------------------------------------------------------------------- opening and decoding
 
-_OS_REASONS = {
-    errno.ENOENT: "그런 파일이나 폴더가 없습니다",
-    errno.EACCES: "읽을 권한이 없습니다 (파일이나 그 위 폴더의 권한을 확인해 주세요)",
-    errno.EPERM: "읽을 권한이 없습니다",
-    errno.ELOOP: "심볼릭 링크가 끝없이 서로를 가리켜 실제 파일에 닿지 못합니다",
-    errno.ENOTDIR: "경로 중간에 폴더가 아닌 것이 있습니다",
-    errno.ENAMETOOLONG: "경로가 너무 깁니다",
-    errno.EISDIR: "파일이 아니라 폴더입니다",
-}
-
-
-def os_reason(exc: OSError) -> str:
-    """What an operating-system error means for a reader, as a clause (no final period)."""
-    reason = _OS_REASONS.get(exc.errno or 0)
-    if reason is not None:
-        return reason
-    return f"운영체제가 거부했습니다 ({exc.strerror or type(exc).__name__})"
-
-
-def os_error(path: Path | str, exc: OSError) -> InputError:
-    """The :class:`~verdicts.errors.InputError` of ``path`` that could not be read: the path and the reason in Korean."""
-    return InputError(f"{path}: {os_reason(exc)}.")
-
-
-def path_kind(path: Path) -> Literal["file", "dir", "missing", "other"]:
-    """What ``path`` is, following symbolic links: a regular file, a folder, nothing, or
-    something else (a FIFO, a device, a socket).  A path that cannot be looked at (a
-    symbolic-link loop, a folder without search permission) raises
-    :class:`~verdicts.errors.InputError` naming it and the reason."""
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return "missing"
-    except OSError as exc:
-        raise os_error(path, exc) from None
-    except ValueError:  # a NUL character in the path
-        raise InputError(f"{path}: 경로에 NUL 문자가 있어 열 수 없습니다.") from None
-    if stat.S_ISREG(mode):
-        return "file"
-    if stat.S_ISDIR(mode):
-        return "dir"
-    return "other"
-
-
-def _special_kind(mode: int) -> str:
-    if stat.S_ISFIFO(mode):
-        return "FIFO(이름 있는 파이프)"
-    if stat.S_ISCHR(mode):
-        return "문자 장치"
-    if stat.S_ISBLK(mode):
-        return "블록 장치"
-    if stat.S_ISSOCK(mode):
-        return "소켓"
-    return "특수 파일"
-
-
 def _read_bytes(path: Path, limit: int = MAX_INPUT_BYTES, form: str = "입력") -> bytes:
-    """The bytes of the regular file ``path``, at most ``limit`` of them.
-
-    The file is opened without blocking and checked before it is read, so that a FIFO
-    or a device (``/dev/stdin``) is refused instead of waiting forever, and a folder, a
-    symbolic-link loop or a missing permission is a message, never a traceback."""
-    try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        raise os_error(path, exc) from None
-    except ValueError:
-        raise InputError(f"{path}: 경로에 NUL 문자가 있어 열 수 없습니다.") from None
-    try:
-        info = os.fstat(fd)
-        if stat.S_ISDIR(info.st_mode):
-            raise InputError(f"{path}: 파일이 아니라 폴더라서 표로 읽을 수 없습니다.")
-        if not stat.S_ISREG(info.st_mode):
-            raise InputError(f"{path}: 일반 파일이 아니라 {josa(_special_kind(info.st_mode), '이라/라')}서 읽지 않았습니다.")
-        if info.st_size > limit:
-            raise InputError(f"{path}: {form} 파일이 {info.st_size:,}바이트로 한도 {limit:,}바이트를 넘어 읽지 않았습니다.")
-        chunks = []
-        total = 0
-        while True:
-            chunk = os.read(fd, min(1 << 24, limit + 1 - total))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > limit:  # a file that grew while it was read
-                raise InputError(f"{path}: {form} 파일이 한도 {limit:,}바이트를 넘어 읽지 않았습니다.")
-        return b"".join(chunks)
-    except OSError as exc:
-        raise os_error(path, exc) from None
-    finally:
-        os.close(fd)
+    """The bytes of the regular file ``path``, at most ``limit`` of them, read by the
+    kit's one way to open a file (:func:`verdicts.files.read_file`): a FIFO or a device
+    (``/dev/stdin``) is refused instead of waiting forever, and a folder, a symbolic-link
+    loop or a missing permission is a message, never a traceback."""
+    return read_file(path, limit, form, what="표로 읽을")
 
 
 def read_regular_file(path: Path | str, limit: int, form: str) -> bytes:
     """The bytes of the regular file ``path`` (at most ``limit``; ``form`` names the kind
-    of file in the message past it), read as every input is: a FIFO, a device, a folder,
-    a symbolic-link loop or a missing permission is an :class:`InputError` naming the
-    path and the reason, never a wait or a traceback."""
-    return _read_bytes(Path(path), limit, form)
+    of file in the message past it): :func:`verdicts.files.read_file`."""
+    return read_file(path, limit, form)
 
 
 def decode_bytes(data: bytes, file: str) -> tuple[str, str]:

@@ -102,11 +102,14 @@ def load_cases(where: str | Path) -> list[Any]:
 
     from .documents import parse_yaml
 
+    from .files import read_file
+    from .tables import MAX_YAML_BYTES
+
     where = Path(where)
     files = sorted(where.glob("*.yaml")) if where.is_dir() else [where]
     params = []
     for file in files:
-        doc = parse_yaml(file.read_text(encoding="utf-8"), str(file))
+        doc = parse_yaml(read_file(file, MAX_YAML_BYTES, "YAML").decode("utf-8"), str(file))
         if doc.repeats:  # a case written with a key twice would test only one of its values
             r = doc.repeats[0]
             raise ValueError(f"{file}:{r.line}: {'.'.join(map(str, (*r.path, r.key)))} is written twice (first on line {r.first_line})")

@@ -180,3 +180,58 @@ def build(name: str, folder: Path) -> Path:
 
 def build_all(folder: Path, slow: bool = True) -> dict[str, Path]:
     return {name: build(name, folder) for name, (_, is_slow) in BUILDERS.items() if slow or not is_slow}
+
+
+# ------------------------------------------------------------- the readers of issue 32 (one way to open a file)
+
+
+def ink_include_dev_zero(folder: Path) -> Path:
+    """The 32-byte story of issue 32: an ink file that includes ``/dev/zero``."""
+    path = folder / "include-zero.ink"
+    path.write_text("INCLUDE /dev/zero\n시작\n-> END\n", encoding="utf-8")
+    return path
+
+
+def link_to_dev_zero(name: str) -> Callable[[Path], Path]:
+    """A story or mail file that is a symbolic link to ``/dev/zero`` (a pull request can carry one)."""
+    def build(folder: Path) -> Path:
+        (folder / name).symlink_to("/dev/zero")
+        return folder / name
+    return build
+
+
+def fifo_named(name: str) -> Callable[[Path], Path]:
+    def build(folder: Path) -> Path:
+        os.mkfifo(folder / name)
+        return folder / name
+    return build
+
+
+def choicescript_scene_dev_zero(folder: Path) -> Path:
+    """A ChoiceScript game whose second scene file links to ``/dev/zero``."""
+    game = folder / "game"
+    game.mkdir()
+    (game / "startup.txt").write_text("*scene_list\n  startup\n  zero\n\n시작\n*finish\n", encoding="utf-8")
+    (game / "zero.txt").symlink_to("/dev/zero")
+    return game
+
+
+def maildir_with_fifo(folder: Path) -> Path:
+    box = folder / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (box / sub).mkdir(parents=True)
+    os.mkfifo(box / "cur" / "1.host:2,S")
+    return box
+
+
+READER_BUILDERS: dict[str, tuple[Callable[[Path], Path], bool]] = {
+    "ink-include-dev-zero": (ink_include_dev_zero, False),
+    "ink-link-dev-zero": (link_to_dev_zero("story.ink"), False),
+    "twee-fifo": (fifo_named("story.twee"), False),
+    "yarn-link-dev-zero": (link_to_dev_zero("story.yarn"), False),
+    "choicescript-scene-dev-zero": (choicescript_scene_dev_zero, False),
+    "eml-fifo": (fifo_named("mail.eml"), False),
+    "mbox-link-dev-zero": (link_to_dev_zero("box.mbox"), False),
+    "maildir-fifo": (maildir_with_fifo, False),
+}
+BUILDERS.update(READER_BUILDERS)

@@ -56,6 +56,8 @@ def entries(path: Path, work: Path) -> dict[str, list]:
     out["render"] = ["storygraph", "render", path, "-o", work / "diagram.svg"]
     out["grade"] = ["storygraph", "grade", path, GOLDS["storygraph"]]
     out["fuzz --out"] = ["storygraph", "fuzz", "--scenes", "200", "--out", path]
+    out["import"] = ["storygraph", "import", path, "-o", work / "imported.csv"]
+    out["verdicts mail import"] = ["verdicts", "mail", "import", path, "-o", work / "mail-tables"]
     for domain in DOMAINS:
         db = work / f"{domain}.db"
         out[f"verdicts run {domain}"] = ["verdicts", "run", domain, path, "--save", "--db", db, "--quiet"]

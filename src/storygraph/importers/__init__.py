@@ -73,7 +73,9 @@ def detect(path: str | Path) -> str | None:
     path = Path(path)
     name = path.name.lower()
     if path.is_dir():
-        if (path / "startup.txt").is_file() or (path / "scenes" / "startup.txt").is_file():
+        from .choicescript import has_startup
+
+        if has_startup(path) or has_startup(path / "scenes"):
             return "choicescript"
         found = _folder_format(path)
         if found is None:
@@ -93,21 +95,17 @@ def detect(path: str | Path) -> str | None:
         return "yarn"
     if name == "startup.txt":
         return "choicescript"
-    if suffix == ".json" and path.is_file():
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(4096)
-        except OSError:
-            return None
-        if b'"inkVersion"' in head:
+    if suffix == ".json":
+        from verdicts.files import head
+
+        first = head(path, 4096)
+        if first is not None and b'"inkVersion"' in first:
             return "ink-json"
-    if suffix == ".txt" and path.is_file():
-        try:
-            with open(path, "rb") as fh:
-                head = fh.read(65536)
-        except OSError:
-            return None
-        if b"*scene_list" in head or b"*choice" in head:
+    if suffix == ".txt":
+        from verdicts.files import head
+
+        first = head(path, 65536)
+        if first is not None and (b"*scene_list" in first or b"*choice" in first):
             return "choicescript"
     return None
 

@@ -38,6 +38,7 @@ The engine's rules, as ``scene.js`` has them:
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -81,17 +82,24 @@ class _Node:
     children: list["_Node"] = field(default_factory=list)
 
 
+def has_startup(folder: Path) -> bool:
+    """Whether ``folder`` holds a ``startup.txt`` that is not a folder (a FIFO or a link
+    to a device counts: reading it says why it cannot be read)."""
+    startup = folder / "startup.txt"
+    return os.path.lexists(startup) and not startup.is_dir()
+
+
 def _game_folder(path: Path) -> Path:
     """The folder holding ``startup.txt`` for ``path`` (a folder, ``scenes/`` or a file)."""
-    folder = path.parent if path.is_file() else path
-    if not (folder / "startup.txt").is_file() and (folder / "scenes" / "startup.txt").is_file():
+    folder = path if path.is_dir() or not os.path.lexists(path) else path.parent
+    if not has_startup(folder) and has_startup(folder / "scenes"):
         folder = folder / "scenes"
     return folder
 
 
 def import_choicescript(path: Path) -> StoryBuilder:
     folder = _game_folder(Path(path))
-    if not (folder / "startup.txt").is_file():
+    if not has_startup(folder):
         raise InputError(f"{path}: ChoiceScript의 startup.txt를 찾지 못했습니다.")
     return _ChoiceScript(folder).run()
 
@@ -896,20 +904,21 @@ class _ChoiceScript:
         self.params: dict[str, set[str]] = {}
         self.arrays: dict[str, set[str]] = {}  # array name -> element variables
         self.scopes: dict[str, set[str]] = {}
+        self.refused: dict[str, InputError] = {}  # scene files that could not be read, and why
 
     # ------------------------------------------------------------------ reading
 
     def run(self) -> StoryBuilder:
         startup = self._read("startup")
         if startup is None:
-            raise InputError(f"{self.folder / 'startup.txt'}: 파일을 읽을 수 없습니다.")
+            raise self.refused.get("startup") or InputError(f"{self.folder / 'startup.txt'}: 파일을 읽을 수 없습니다.")
         self._scene_list(startup)
         if not self.scene_list:
             self.scene_list = ["startup"]
         elif self.scene_list[0] != "startup":
             self.scene_list.insert(0, "startup")
         for name in list(self.scene_list):
-            if name not in self.trees and self._read(name) is None:
+            if name not in self.trees and self._read(name) is None and self._absent(name):
                 self.b.issue(self.files.get("startup"), None, f"`*scene_list`에 적힌 장면 파일({quote_code(name + '.txt')})이 없어 그 장면으로 가는 분기는 없는 장면을 가리킵니다.")
         # scene files named by *goto_scene/*gosub_scene, and the stats screen (read for
         # its variables only: it is not part of the story's flow)
@@ -921,7 +930,7 @@ class _ChoiceScript:
         # every other scene file of the folder: the engine never plays one that nothing
         # names (quicktest calls it untested), but a computed *goto_scene may reach it
         for path in sorted(self.folder.glob("*.txt")):
-            if path.stem not in self.trees and not path.stem.startswith("choicescript_") and path.is_file():
+            if path.stem not in self.trees and not path.stem.startswith("choicescript_") and not path.is_dir():
                 self._read(path.stem)
         if STATS not in self.trees and (self.folder / f"{STATS}.txt").is_file():
             self._read(STATS)
@@ -940,13 +949,19 @@ class _ChoiceScript:
             self.b.scene(ENDING, "이야기 끝 (*ending)", None, None, ending=True)
         return self.b
 
+    def _absent(self, name: str) -> bool:
+        """No scene file ``name`` (a file that could not be read has its own issue)."""
+        path = self.folder / f"{name}.txt"
+        return not os.path.lexists(path) or path.is_dir()
+
     def _read(self, name: str) -> list[_Node] | None:
         path = self.folder / f"{name}.txt"
-        if not path.is_file():
+        if self._absent(name):  # a FIFO or a link to a device is read, and refused with its reason
             return None
         try:
             text = read_text(path)
         except InputError as exc:
+            self.refused[name] = exc
             self.b.issue(str(path), None, f"장면 파일을 읽지 못해({unreadable(exc, path)}) 이 장면은 옮기지 않았습니다.")
             return None
         self.files[name] = str(path)

@@ -50,30 +50,23 @@ def unreadable(exc: Exception, path: Path | str) -> str:
     """Why ``path`` could not be read, from the :class:`~verdicts.errors.InputError` of
     :func:`read_text`, without the path it starts with and without the final period
     (for a message about that file that names it already)."""
-    text = str(exc)
-    prefix = f"{path}: "
-    return (text[len(prefix):] if text.startswith(prefix) else text).rstrip(".")
+    from verdicts.files import reason_of
+
+    return reason_of(exc, path)
 
 
 def read_text(path: Path) -> str:
-    """The text of a story file: UTF-8 (BOM or not), else CP949; size capped.
+    """The text of a story file (or of a file it includes): UTF-8 (BOM or not), else
+    CP949; read by :func:`verdicts.files.read_file` (a regular file only, after links;
+    at most :data:`MAX_STORY_BYTES`).
 
     Control characters other than tab and line breaks are replaced by spaces, so that a
     stray byte never changes how lines are split or how a message prints.
     """
     from verdicts.errors import InputError
-    from verdicts.tables import os_error
+    from verdicts.files import read_file
 
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise os_error(path, exc) from None
-    if size > MAX_STORY_BYTES:
-        raise InputError(f"{path}: 파일이 {size:,}바이트로 너무 커서 읽지 않았습니다 (최대 {MAX_STORY_BYTES:,}바이트).")
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise os_error(path, exc) from None
+    data = read_file(path, MAX_STORY_BYTES, "이야기")
     for encoding in ("utf-8-sig", "cp949"):
         try:
             text = data.decode(encoding)
@@ -95,7 +88,7 @@ def story_texts(folder: Path, fmt: str) -> list[tuple[str, str]]:
     (:func:`.files.story_files`, each read by :func:`read_text`); an :class:`InputError`
     when the folder cannot be listed or holds none."""
     from verdicts.errors import InputError
-    from verdicts.tables import os_error
+    from verdicts.files import os_error
 
     from .files import story_files
 

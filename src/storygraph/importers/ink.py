@@ -35,7 +35,7 @@ from typing import Any
 from verdicts.errors import InputError
 from verdicts.korean import josa
 
-from .common import MAX_NESTING, Construct, Cond, Opaque, StoryBuilder, negate, place, quote_code, read_text
+from .common import MAX_NESTING, MAX_STORY_BYTES, Construct, Cond, Opaque, StoryBuilder, negate, place, quote_code, read_text
 
 __all__ = ["import_ink", "import_ink_text", "scan_constructs", "BRIDGE", "INKJS_VERSION"]
 
@@ -91,7 +91,12 @@ def _run_bridge(path: Path, text: str) -> dict:
     :class:`InputError` in Korean."""
     node = _node()
     _check_inkjs()
-    request = json.dumps({"main": str(path.resolve()), "text": text}, ensure_ascii=False).encode("utf-8")
+    from verdicts.files import file_limit
+
+    # an INCLUDEd file is capped as the main file is (VERDICTS_MAX_FILE_BYTES replaces both)
+    per_file = file_limit(MAX_STORY_BYTES)
+    limits = {"maxFileBytes": per_file, "maxTotalBytes": max(64 * 1024 * 1024, per_file)}
+    request = json.dumps({"main": str(path.resolve()), "text": text, "limits": limits}, ensure_ascii=False).encode("utf-8")
     env = {"PATH": os.environ.get("PATH", ""), "LANG": "C.UTF-8"}
     with tempfile.TemporaryFile() as stdin:
         stdin.write(request)
@@ -344,7 +349,7 @@ _SAID_BY_TABLES = ("Divert target not found", "Unresolved variable", "Variable c
 _INCLUDE_FAILED = re.compile(r"Failed to load: '(.*)'\.\s*Error:.*STORYGRAPH:([\w-]+)", re.S)
 _INCLUDE_WHY = {
     "outside": "이야기 폴더 밖에 있어",
-    "not-file": "보통 파일이 아니라",
+    "not-file": "일반 파일이 아니라",
     "missing": "없어",
     "too-big": "너무 커서",
     "too-many": f"불러오는 파일이 {MAX_INCLUDES}개를 넘어",

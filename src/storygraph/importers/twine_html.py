@@ -32,10 +32,11 @@ def is_twine_html(path: str | Path) -> bool:
     path = Path(path)
     if not path.name.lower().endswith(HTML_SUFFIXES):
         return False
+    from verdicts.errors import InputError
+    from verdicts.files import open_file
+
     try:
-        if not path.is_file():
-            return False
-        with open(path, "rb") as fh:
+        with open_file(path) as fh:
             tail = b""
             read = 0
             while read < _MAX_BYTES:
@@ -47,7 +48,7 @@ def is_twine_html(path: str | Path) -> bool:
                 if any(mark in window for mark in _MARKS):
                     return True
                 tail = window[-32:]
-    except OSError:
+    except (OSError, InputError):  # not a regular file: its reading says why
         return False
     return False
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from verdicts.documents import Repeat, parse_json, unknown_keys
 from verdicts.errors import InputError
+from verdicts.files import read_file
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.suggest import close_name, misspelling
@@ -63,13 +64,7 @@ def read_events(path: Path, issues: list[InputIssue]) -> tuple[RawTable, dict[in
     """The run events at ``path`` as the ``worker_outputs`` table, and the lines of the
     events that could not be read but whose cell is known (line → reason)."""
     file = str(path)
-    try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_JSON_BYTES + 1)
-    except OSError as exc:
-        raise InputError(f"{path}: 실행 이벤트 파일을 읽을 수 없습니다 ({exc.strerror}).") from None
-    if len(data) > MAX_JSON_BYTES:
-        raise InputError(f"{path}: 실행 이벤트 파일이 {MAX_JSON_BYTES // (1024 * 1024)}MB를 넘어 읽지 않았습니다.")
+    data = read_file(path, MAX_JSON_BYTES, "실행 이벤트")
     text, encoding = decode_bytes(data, file)
     rows: list[RawRow] = []
     broken: dict[int, str] = {}
@@ -143,9 +138,10 @@ def _repeat_reason(repeat: Repeat, line: str) -> str:
 
 def _where(path: Path) -> tuple[Path, Path | None]:
     """The tables' path and the run events' file, if any."""
-    if path.suffix.lower() == ".jsonl" and path_kind(path) == "file":
+    # a FIFO or a device in their place is read too, and refused with its reason
+    if path.suffix.lower() == ".jsonl" and path_kind(path) not in ("dir", "missing"):
         return path.parent, path
-    if path_kind(path) == "dir" and path_kind(path / EVENTS_FILE) == "file":
+    if path_kind(path) == "dir" and path_kind(path / EVENTS_FILE) not in ("dir", "missing"):
         return path, path / EVENTS_FILE
     return path, None
 

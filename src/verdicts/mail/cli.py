@@ -11,7 +11,6 @@ broke part-way: each named on stderr); 2 nothing could be read.
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Optional
@@ -35,10 +34,12 @@ PASSWORD_ENV = "VERDICTS_IMAP_PASSWORD"
 
 def _password(file: Optional[Path]) -> str:
     if file is not None:
+        from verdicts.files import read_file
+
         try:
-            return (file.read_text(encoding="utf-8").splitlines() or [""])[0]
-        except OSError as exc:
-            raise InputError(f"{file}: 비밀번호 파일을 읽지 못했습니다 ({exc.strerror or exc}).") from None
+            return (read_file(file, 1 << 16, "비밀번호").decode("utf-8").splitlines() or [""])[0]
+        except UnicodeDecodeError:
+            raise InputError(f"{file}: 비밀번호 파일이 UTF-8이 아닙니다.") from None
     value = os.environ.get(PASSWORD_ENV)
     if value is None:
         raise InputError(f"IMAP 비밀번호가 없습니다. 환경 변수 {PASSWORD_ENV}에 넣거나 --password-file로 주세요.")
@@ -103,10 +104,16 @@ def _write_policy(out: Path, policy: Optional[Path], kinds: list[str]) -> str | 
 
     target = out / "action_policy.csv"
     if policy is not None:
+        from verdicts.errors import VerdictsError
+        from verdicts.files import read_file
+        from verdicts.outputs import write_output
+        from verdicts.tables import MAX_INPUT_BYTES
+
+        data = read_file(policy, MAX_INPUT_BYTES, "처리 종류 정책")  # a FIFO or /dev/zero is refused, never copied
         try:
-            shutil.copyfile(policy, target)
-        except OSError as exc:
-            raise InputError(f"{policy}: 처리 종류 정책 파일을 복사하지 못했습니다 ({exc.strerror or exc}).") from None
+            write_output(target, data)
+        except VerdictsError as exc:
+            raise InputError(str(exc)) from None
         return None
     if target.exists():
         return None

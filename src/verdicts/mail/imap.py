@@ -31,8 +31,8 @@ from email import policy
 from typing import Any, Callable
 from urllib.parse import unquote, urlsplit
 
-from verdicts.errors import InputError
-from verdicts.tables import os_reason
+from verdicts.errors import EnvironmentFailure, InputError
+from verdicts.files import read_file, reason_of
 from verdicts.korean import code, josa
 from verdicts.safe_text import clean
 
@@ -225,6 +225,36 @@ def log_in(conn: imaplib.IMAP4, user: str, password: str) -> None:
         raise imaplib.IMAP4.error("서버가 AUTH=PLAIN을 알리지 않아 ASCII가 아닌 사용자 이름이나 비밀번호를 보낼 수 없습니다")
 
 
+_PEM_END = b"-----END CERTIFICATE-----"
+#: a CA certificate file larger than this is refused (a bundle of every public CA is about 200 KB)
+MAX_CAFILE_BYTES = 4 * 1024 * 1024
+
+
+def _tls_context(cafile: str | None) -> ssl.SSLContext:
+    """The TLS context trusting the CA certificates of ``cafile`` (else the system's).
+    The file is read by :func:`verdicts.files.read_file` (a FIFO or a device is refused,
+    never waited on); one that cannot be read or holds no certificate is an
+    :class:`~verdicts.errors.EnvironmentFailure` naming it (exit 4)."""
+    if cafile is None:
+        return ssl.create_default_context()
+    try:
+        data = read_file(cafile, MAX_CAFILE_BYTES, "CA 인증서")
+    except InputError as exc:  # missing, no permission, not a regular file, too large
+        raise EnvironmentFailure(f"{cafile}: CA 인증서 파일을 읽지 못했습니다 ({reason_of(exc, cafile)}).") from None
+    blocks, at = [], 0
+    while (begin := data.find(b"-----BEGIN CERTIFICATE-----", at)) >= 0 and (end := data.find(_PEM_END, begin)) >= 0:
+        at = end + len(_PEM_END)
+        blocks.append(data[begin:at])
+    try:
+        if not blocks:
+            raise ValueError
+        return ssl.create_default_context(cadata="\n".join(b.decode("ascii") for b in blocks))
+    except (ssl.SSLError, UnicodeDecodeError, ValueError) as exc:  # a file that holds no certificate
+        said = _said(exc) if isinstance(exc, ssl.SSLError) else "PEM 인증서 덩이가 없습니다"
+        raise EnvironmentFailure(f"{cafile}: CA 인증서 파일에서 인증서를 찾지 못했습니다 ({said}). "
+                                 "서버 인증서를 발급한 CA의 PEM 파일을 주세요.") from None
+
+
 def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = None, timeout: float = 30.0,
               progress: Callable[[int, int], None] | None = None, deadline: float | None = None,
               max_message_bytes: int = MAX_MESSAGE_BYTES, max_run_bytes: int = MAX_RUN_BYTES, already: int = 0) -> ImapRead:
@@ -250,13 +280,7 @@ def read_imap(source: ImapSource | str, password: str, *, cafile: str | None = N
     more = "제한 시간은 `--imap-timeout`이나 설정의 `[imap] timeout`으로 늘릴 수 있습니다."
     if limit <= 0:
         raise InputError(f"{late} {more}")
-    try:
-        context = ssl.create_default_context(cafile=cafile)
-    except ssl.SSLError as exc:  # a file that holds no certificate
-        raise InputError(f"{cafile}: CA 인증서 파일에서 인증서를 찾지 못했습니다 ({_said(exc)}). "
-                         "서버 인증서를 발급한 CA의 PEM 파일을 주세요.") from None
-    except OSError as exc:  # a missing or unreadable file
-        raise InputError(f"{cafile}: CA 인증서 파일을 읽지 못했습니다 ({os_reason(exc)}).") from None
+    context = _tls_context(cafile)
     watchdog = _Watchdog(limit)
     client = _client(src.tls, watchdog, max_message_bytes)
     try:

@@ -29,8 +29,9 @@ from __future__ import annotations
 import email
 import hashlib
 import html
+import io
 import json
-import mailbox
+import os
 import re
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timezone, tzinfo
@@ -39,10 +40,11 @@ from email.message import EmailMessage
 from email.utils import getaddresses, parsedate_to_datetime
 from html.parser import HTMLParser
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from verdicts import safe_csv
 from verdicts.errors import InputError
+from verdicts.files import head, path_kind, read_file, reason_of
 from verdicts.korean import code, josa
 from verdicts.tables import OWN_KEY_PREFIX
 
@@ -238,27 +240,79 @@ def _parsed(raw: bytes, source: str, problems: list[str] | None) -> Mail | None:
 def mailbox_form(path: str | Path) -> str | None:
     """Which mailbox ``path`` is, as :func:`read_mails` reads it: ``"maildir"`` (a folder
     with ``cur/``), ``"eml-folder"`` (a folder holding ``.eml`` files), ``"eml"`` (an
-    ``.eml`` file) or ``"mbox"`` (a file starting with ``From ``); else ``None``."""
+    ``.eml`` file) or ``"mbox"`` (a regular file starting with ``From ``); else ``None``
+    (never raises, never waits: a FIFO or a device is no mailbox)."""
     path = Path(path)
     try:
         if path.is_dir():
             if (path / "cur").is_dir():
                 return "maildir"
             return "eml-folder" if any(p.suffix.lower() == ".eml" for p in path.iterdir()) else None
-        if path.is_file():
-            if path.suffix.lower() == ".eml":
-                return "eml"
-            with open(path, "rb") as f:
-                return "mbox" if f.read(5) == b"From " else None
+        if path.suffix.lower() == ".eml" and path.is_file():
+            return "eml"
+        return "mbox" if head(path, 5) == b"From " else None
     except OSError:
         return None
-    return None
+
+
+#: a message file (``.eml``, one message of a Maildir) larger than this is refused
+MAX_MESSAGE_BYTES = 64 * 1024 * 1024
+#: an mbox file larger than this is refused
+MAX_MBOX_BYTES = 512 * 1024 * 1024
+
+
+def _mbox_messages(data: bytes) -> list[bytes]:
+    """The messages of an mbox, cut as :class:`mailbox.mbox` cuts them: a line that
+    starts with ``From `` begins a message (and is not part of it), and the blank line
+    before the next one is not part of the message it ends."""
+    messages: list[bytes] = []
+    current: list[bytes] | None = None
+    last_empty = False
+    for line in io.BytesIO(data):
+        if line.startswith(b"From "):
+            if current is not None:
+                messages.append(b"".join(current[:-1] if last_empty else current))
+            current, last_empty = [], False
+        elif current is not None:
+            current.append(line)
+            last_empty = line == b"\n"
+    if current is not None:
+        messages.append(b"".join(current[:-1] if last_empty else current))
+    return messages
+
+
+def _maildir_files(path: Path) -> list[tuple[str, Path]]:
+    """``(key, file)`` of every message of the Maildir ``path`` (``cur/`` and ``new/``),
+    keyed as :class:`mailbox.Maildir` keys them, in key order."""
+    found: dict[str, Path] = {}
+    for sub in ("cur", "new"):
+        folder = path / sub
+        if not folder.is_dir():
+            continue
+        for entry in os.listdir(folder):
+            if not (folder / entry).is_dir():
+                found[entry.split(":")[0]] = folder / entry
+    return sorted(found.items())
+
+
+def _message_file(file: Path, problems: list[str] | None) -> bytes | None:
+    """The bytes of one message file of a folder; one that cannot be read (not a regular
+    file, too large) is a line in ``problems`` and left out (raised without them)."""
+    try:
+        return read_file(file, MAX_MESSAGE_BYTES, "메일")
+    except InputError as exc:
+        if problems is None:
+            raise
+        problems.append(f"{file}: 메일 파일을 읽지 못해 뺐습니다 ({reason_of(exc, file)}).")
+        return None
 
 
 def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Mail]:
     """Every message of a Maildir folder, an mbox file, an ``.eml`` file or a folder of
     ``.eml`` files (:func:`mailbox_form`), in date order; each message's defects are
-    added to ``problems``.  An empty file is an mbox without mail.
+    added to ``problems``.  An empty file is an mbox without mail.  Every file is opened
+    by :func:`verdicts.files.read_file` (regular files only, after links;
+    :data:`MAX_MESSAGE_BYTES` a message file, :data:`MAX_MBOX_BYTES` an mbox).
 
     Raises :class:`~verdicts.errors.InputError` when ``source`` is none of these or
     cannot be read.
@@ -266,28 +320,31 @@ def read_mails(source: str | Path, problems: list[str] | None = None) -> list[Ma
     path = Path(source)
     found: list[Mail | None] = []
     try:
-        form = mailbox_form(path)
-        if form == "maildir":
-            box: mailbox.Mailbox[Any] = mailbox.Maildir(path, factory=None, create=False)
-            for key in sorted(box.keys()):
-                found.append(_parsed(box.get_bytes(key), f"{path}/{key}", problems))
-        elif form == "eml-folder":
-            for file in sorted(p for p in path.iterdir() if p.suffix.lower() == ".eml"):
-                found.append(_parsed(file.read_bytes(), str(file), problems))
-        elif form == "eml":
-            found.append(_parsed(path.read_bytes(), str(path), problems))
-        elif form == "mbox":
-            box = mailbox.mbox(path, create=False)
-            for index, key in enumerate(box.keys()):
-                found.append(_parsed(box.get_bytes(key), f"{path}#{index + 1}", problems))
-        elif path.is_dir():
-            raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
-        elif path.is_file():
-            if path.stat().st_size:
+        kind = path_kind(path)
+        if kind == "dir" and (path / "cur").is_dir():
+            for key, file in _maildir_files(path):
+                raw = _message_file(file, problems)
+                if raw is not None:
+                    found.append(_parsed(raw, f"{path}/{key}", problems))
+        elif kind == "dir":
+            files = sorted(p for p in path.iterdir() if p.suffix.lower() == ".eml")
+            if not files:
+                raise InputError(f"{path}: Maildir(cur/, new/)도 아니고 .eml 파일도 없는 폴더입니다.")
+            for file in files:
+                raw = _message_file(file, problems)
+                if raw is not None:
+                    found.append(_parsed(raw, str(file), problems))
+        elif kind == "missing":
+            raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
+        elif path.suffix.lower() == ".eml":  # a regular file, or refused with its kind
+            found.append(_parsed(read_file(path, MAX_MESSAGE_BYTES, "메일"), str(path), problems))
+        else:
+            data = read_file(path, MAX_MBOX_BYTES, "mbox")
+            if data and not data.startswith(b"From "):
                 raise InputError(f"{path}: mbox 파일은 `From `으로 시작해야 하는데 이 파일은 그렇지 않습니다 "
                                  "(한 통짜리 메일이면 이름을 .eml로 바꿔 주세요).")
-        else:
-            raise InputError(f"{path}: 그런 파일이나 폴더가 없습니다.")
+            for index, raw in enumerate(_mbox_messages(data)):
+                found.append(_parsed(raw, f"{path}#{index + 1}", problems))
     except OSError as exc:
         raise InputError(f"{path}: 메일을 읽지 못했습니다 ({exc.strerror or exc}).") from None
     return sorted((m for m in found if m is not None), key=mail_order)
@@ -410,11 +467,11 @@ def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
 
     Raises :class:`~verdicts.errors.InputError` when the file cannot be read.
     """
+    from verdicts.tables import MAX_JSON_BYTES
+
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise InputError(f"{path}: 에이전트 기록을 읽지 못했습니다 ({exc.strerror or exc}).") from None
+        text = read_file(path, MAX_JSON_BYTES, "에이전트 기록").decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: 에이전트 기록이 UTF-8이 아닙니다 ({exc.start + 1}번째 바이트).") from None
     from ..documents import parse_json

@@ -158,6 +158,23 @@ def card_errors_of(data: Any, doc: Document | None = None) -> list[str]:
     return []
 
 
+#: a card file larger than this is refused (a real one is a few kilobytes)
+MAX_CARD_BYTES = 1 << 20
+
+
+def read_card_text(path: Path) -> str:
+    """The text of the card file ``path``, read by :func:`verdicts.files.read_file`;
+    a :class:`CardFileError` naming the file when it cannot be read."""
+    from ..files import read_file
+
+    try:
+        return read_file(path, MAX_CARD_BYTES, "카드").decode("utf-8")
+    except InputError as exc:  # not a regular file, too large, no permission
+        raise CardFileError(str(exc)) from None
+    except UnicodeDecodeError as exc:
+        raise CardFileError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다.") from None
+
+
 def load_card(path: str | Path) -> EvalCard:
     """The card in the YAML file ``path``, validated.
 
@@ -166,12 +183,9 @@ def load_card(path: str | Path) -> EvalCard:
     from verdicts.documents import parse_yaml
 
     path = Path(path)
+    text = read_card_text(path)
     try:
-        doc = parse_yaml(path.read_text(encoding="utf-8"), str(path))
-    except OSError as exc:
-        raise CardFileError(f"{path}: 카드 파일을 읽지 못했습니다({exc.strerror}).") from None
-    except UnicodeDecodeError as exc:
-        raise CardFileError(f"{path}: {exc.start + 1}번째 바이트부터 UTF-8로 읽을 수 없습니다.") from None
+        doc = parse_yaml(text, str(path))
     except InputError as exc:  # not YAML, nested too deeply, aliases expanding too far
         raise CardFileError(str(exc)) from None
     data = doc.data

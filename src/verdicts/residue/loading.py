@@ -49,7 +49,8 @@ def component_files(path: Path) -> list[Path]:
     """The component files at ``path``: the file itself, or a folder's ``*.yaml``,
     ``*.yml`` and ``*.json`` files in name order (not recursive)."""
     if path.is_dir():
-        return sorted(p for p in path.iterdir() if p.is_file() and p.suffix.lower() in _SUFFIXES)
+        # a FIFO or a link to a device among them is listed, so that reading it says why it is refused
+        return sorted(p for p in path.iterdir() if not p.is_dir() and p.suffix.lower() in _SUFFIXES)
     return [path]
 
 

@@ -29,7 +29,7 @@ from verdicts.errors import InputError
 from verdicts.grading import read_gold
 from verdicts.model import InputIssue
 
-from .evalcard import CardFileError, EvalCard, load_card
+from .evalcard import CardFileError, EvalCard, load_card, read_card_text
 from .pictures import UnreadablePicture
 from .readers import DEFAULT_READER, Reader, ReaderUnavailable, given_texts, ocr_texts
 
@@ -327,7 +327,7 @@ def record(card_file: Path, m: Measurement, when: date | None = None) -> EvalCar
     Raises :class:`~.evalcard.CardFileError` when the file cannot be updated.
     """
     card = load_card(card_file)
-    text = card_file.read_text(encoding="utf-8")
+    text = read_card_text(card_file)
     entry = changelog_entry(card, m, when or date.today())
     lines = text.splitlines()
     version_at = [i for i, line in enumerate(lines) if re.fullmatch(r"version:\s*\d+\s*", line)]

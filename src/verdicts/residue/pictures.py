@@ -9,11 +9,13 @@ pixels are decoded, so a picture that claims a huge size is never decoded.
 
 from __future__ import annotations
 
+import io
 import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from verdicts.errors import InputError
+from verdicts.files import read_file
 from verdicts.korean import josa
 
 from .model import PICTURE
@@ -21,7 +23,11 @@ from .model import PICTURE
 if TYPE_CHECKING:  # Pillow is imported only when a picture is opened
     from PIL.Image import Image
 
-__all__ = ["UnreadablePicture", "open_picture", "picture_path"]
+__all__ = ["UnreadablePicture", "open_picture", "picture_path", "MAX_PICTURE_BYTES"]
+
+#: a picture file larger than this is refused before it is read (a 1920×1080 PNG of
+#: 16-bit RGBA is at most about 17 MB)
+MAX_PICTURE_BYTES = 64 * 1024 * 1024
 
 
 class UnreadablePicture(InputError):
@@ -45,12 +51,14 @@ def open_picture(path: Path) -> "Image":
     width, height = PICTURE
     if not path.exists():
         raise UnreadablePicture(f"그림 파일 {josa(path.name, '이/가')} 없습니다.")
-    if not path.is_file():  # a folder, a FIFO or a device: never opened (a FIFO would wait forever)
-        raise UnreadablePicture("그림 자리에 일반 파일이 아닌 것(폴더, FIFO, 장치)이 있어 읽지 않았습니다.")
+    try:  # a folder, a FIFO or a device is never opened (a FIFO would wait forever)
+        data = read_file(path, MAX_PICTURE_BYTES, "그림")
+    except InputError as exc:
+        raise UnreadablePicture(str(exc)) from None
     with warnings.catch_warnings():
         warnings.simplefilter("error", Image.DecompressionBombWarning)
         try:
-            with Image.open(path) as picture:
+            with Image.open(io.BytesIO(data)) as picture:
                 if picture.size != PICTURE:
                     size = f"{picture.size[0]}x{picture.size[1]}"
                     raise UnreadablePicture(f"그림 크기는 {width}x{height}이어야 하는데 {size}입니다.")

@@ -529,7 +529,7 @@ def test_include_cycle_outside_and_not_a_file_are_refused_at_the_include_line(tm
     assert time.perf_counter() - start < 30   # the FIFO is never opened
     assert [(i.line, i.reason) for i in story.issues] == [
         (1, "이 줄이 불러오는 파일(`../secret.ink`)은 이야기 폴더 밖에 있어 읽지 않았으므로, 그 파일의 장면은 옮기지 않았습니다."),
-        (2, "이 줄이 불러오는 파일(`pipe.ink`)은 보통 파일이 아니라 읽지 않았으므로, 그 파일의 장면은 옮기지 않았습니다."),
+        (2, "이 줄이 불러오는 파일(`pipe.ink`)은 일반 파일이 아니라 읽지 않았으므로, 그 파일의 장면은 옮기지 않았습니다."),
         (3, "이 줄이 불러오는 파일은 이미 읽고 있는 파일이라(`INCLUDE`가 돌고 돕니다) 다시 읽지 않았습니다."),
     ]
     assert "secret" not in {s.scene_id for s in story.scenes}
@@ -638,7 +638,7 @@ def test_huge_file_is_refused(tmp_path, monkeypatch):
     monkeypatch.setattr(common, "MAX_STORY_BYTES", 100)
     path = tmp_path / "big.ink"
     path.write_text("-> END\n" * 50, encoding="utf-8")
-    with pytest.raises(InputError, match="너무 커서"):
+    with pytest.raises(InputError, match="한도 100바이트를 넘어"):
         import_story(path)
 
 

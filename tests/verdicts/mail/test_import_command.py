@@ -233,12 +233,12 @@ def test_a_password_in_the_address_is_never_repeated(url):
 
 @pytest.mark.parametrize("content", [None, b"not a certificate\n"])
 def test_a_missing_or_broken_ca_file_is_named_not_a_traceback(tmp_path, content):
-    from verdicts.errors import InputError
+    from verdicts.errors import EnvironmentFailure  # exit 4: the machine's CA file, not the mail (issue 32, item 6)
 
     cafile = tmp_path / "ca.pem"
     if content is not None:
         cafile.write_bytes(content)
-    with pytest.raises(InputError) as refused:
+    with pytest.raises(EnvironmentFailure) as refused:
         read_imap("imap://agent@127.0.0.1:9/INBOX", "x", cafile=str(cafile))
     assert str(cafile) in str(refused.value) and "CA" in str(refused.value)
 

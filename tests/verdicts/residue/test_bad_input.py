@@ -157,4 +157,5 @@ def test_a_picture_that_is_no_regular_file_is_never_opened(tmp_path, kind):
         os.mkfifo(tmp_path / "bad.png")  # opening it for reading would wait for a writer
     data = {k: v for k, v in GOOD.items() if k != "visible_texts"} | {"component_id": "BAD", "result_thumb": "bad.png"}
     issues = judge_with(tmp_path, data)
-    assert [i.column for i in issues] == ["result_thumb"] and "일반 파일이 아닌 것" in issues[0].reason
+    assert [i.column for i in issues] == ["result_thumb"] and "bad.png" in issues[0].reason
+    assert ("폴더라서" if kind == "folder" else "일반 파일이 아니라 FIFO") in issues[0].reason
