@@ -33,3 +33,34 @@ def test_the_unlist_edit_takes_one_flag_out_of_the_list() -> None:
     tables = {"scene_states": [{"scene_id": "S0", "available_flags": "f0|f1, f2"}]}
     edits = [{"action": "unlist", "table": "scene_states", "row": "S0", "column": "available_flags", "value": "f1"}]
     assert apply_edits(tables, edits)["scene_states"][0]["available_flags"] == "f0|f2"
+
+
+def _far_row(number: str) -> str:
+    cells = "".join(f'<c r="{col}{number}" t="inlineStr"><is><t>{text}</t></is></c>'
+                    for col, text in zip("ABCD", ("S9", "먼 장면", "N", "Y")))
+    return f'<row r="{number}">{cells}</row>'
+
+
+def test_an_xlsx_row_numbered_past_the_sheet_limit_is_an_issue(tmp_path: Path) -> None:
+    """A 2 KB workbook whose one row is numbered 99,999,999,999: the row number was
+    taken as a count of rows to make (a MemoryError traceback, or gigabytes)."""
+    from tests.hostile import inputs
+
+    sheets = inputs.story_sheets()
+    sheets["scene_states"] = sheets["scene_states"].replace("</sheetData>", _far_row("99999999999") + "</sheetData>")
+    path = inputs.xlsx(tmp_path, sheets)
+    outcome = run_bounded("storygraph", "lint", path, "--format", "json", "--jobs", "1", memory=512 << 20)
+    assert_clean(outcome, 1)
+    hits = [i for i in outcome.issues() if "`99999999999`" in i["reason"]]
+    assert len(hits) == 1 and hits[0]["table"] == "scene_states" and "1,048,576" in hits[0]["reason"]
+    assert "S9" not in {c["target_no"] for c in outcome.json()["cards"]}
+
+
+def test_an_xlsx_row_number_of_thousands_of_digits_is_refused_unread(tmp_path: Path) -> None:
+    from tests.hostile import inputs
+
+    sheets = inputs.story_sheets()
+    sheets["scene_states"] = sheets["scene_states"].replace("</sheetData>", _far_row("9" * 5000) + "</sheetData>")
+    outcome = run_bounded("storygraph", "lint", inputs.xlsx(tmp_path, sheets), "--format", "json", "--jobs", "1")
+    assert_clean(outcome, 1)
+    assert any("행 번호" in i["reason"] and "1,048,576" in i["reason"] for i in outcome.issues())
