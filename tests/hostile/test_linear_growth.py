@@ -64,3 +64,35 @@ def test_an_xlsx_row_number_of_thousands_of_digits_is_refused_unread(tmp_path: P
     outcome = run_bounded("storygraph", "lint", inputs.xlsx(tmp_path, sheets), "--format", "json", "--jobs", "1")
     assert_clean(outcome, 1)
     assert any("행 번호" in i["reason"] and "1,048,576" in i["reason"] for i in outcome.issues())
+
+
+def _timed(work) -> float:
+    import threading
+    import time
+
+    box: dict = {}
+    thread = threading.Thread(target=lambda: box.setdefault("value", work()), daemon=True)
+    started = time.monotonic()
+    thread.start()
+    thread.join(30)
+    assert not thread.is_alive(), "still running after 30 s"
+    return time.monotonic() - started
+
+
+def test_a_mail_subject_of_a_prefix_and_many_spaces_is_read_at_once() -> None:
+    """Two adjacent ``\\s*`` in the reply-prefix pattern: a 260 KB subject of ``re`` and
+    spaces took minutes (every split of the spaces was tried)."""
+    from verdicts.mail.importer import normalized_subject
+
+    assert normalized_subject("RE[2]: Fwd : 회신: 견적 요청") == "견적 요청"
+    assert _timed(lambda: normalized_subject("re" + " " * 260_000 + "x")) < 2
+
+
+def test_a_choicescript_computed_name_is_matched_in_linear_time() -> None:
+    """A name computed while playing is a glob (``"a" & x & "a" & …``); matched by a
+    backtracking engine, ``.*a.*a.*a.*a.*b`` against a label of 400 ``a`` ran for minutes."""
+    from storygraph.importers.choicescript import _matches
+
+    glob = (None, "a", None, "a", None, "a", None, "a", None, "b")
+    assert _matches(("ch", None, "_", 0), "CH3_-12.5") and not _matches(("ch", 0), "ch")
+    assert _timed(lambda: _matches(glob, "a" * 400)) < 2

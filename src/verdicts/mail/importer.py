@@ -43,7 +43,9 @@ from .model import AGENT_ACTION, MAILBOX_THREAD
 __all__ = ["Mail", "mail_of", "read_mails", "read_log", "new_text", "normalized_subject", "threads_of", "import_mailbox", "write_tables"]
 
 _CHARSET_ALIASES = {"ks_c_5601-1987": "cp949", "ks_c_5601": "cp949", "ksc5601": "cp949", "x-windows-949": "cp949"}
-_PREFIX = re.compile(r"^\s*((re|fw|fwd|답장|회신|전달)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+# one run of white space between the parts (two adjacent ``\s*`` made a subject of "re"
+# and 260,000 spaces take minutes: every split of the spaces was tried)
+_PREFIX = re.compile(r"^\s*(?:(?:re|fw|fwd|답장|회신|전달)\s*(?:\[\d+\]\s*)?:\s*)+", re.IGNORECASE)
 _QUOTE_HEADS = re.compile(
     r"^(-{2,}\s*(original message|forwarded message|원본 메일|원본 메시지|전달된 메시지|전달 메일)\s*-{2,}"
     r"|.*(wrote|작성):\s*$|>)", re.IGNORECASE)
