@@ -385,6 +385,10 @@ def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
             if problems is not None:
                 problems.append(f"{path} {number}번째 줄 {exc.colno}번째 글자: JSON으로 읽지 못해 이 기록은 빠졌습니다 ({exc.msg}).")
             continue
+        except (ValueError, RecursionError):  # an integer past Python's 4,300 digits, nesting past the parser's
+            if problems is not None:
+                problems.append(f"{path} {number}번째 줄: 정수가 4,300자리를 넘거나 너무 깊이 중첩되어 JSON으로 읽지 못해 이 기록은 빠졌습니다.")
+            continue
         if not isinstance(value, dict):
             if problems is not None:
                 problems.append(f"{path} {number}번째 줄: JSON 객체가 아니어서 이 기록은 빠졌습니다.")
