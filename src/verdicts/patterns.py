@@ -40,7 +40,7 @@ _INSIDE = {"d": r"\p{Nd}", "w": r"\p{L}\p{N}_", "s": _SPACE}
 class PatternError(ValueError):
     """A pattern that cannot be compiled, with the reason in Korean: a clause that
     follows ``정규식 `…`은`` and ends so that the consequence follows (``역참조(…)가 있어
-    선형 시간에 맞춰 볼 수 없으므로``, ``문법에 맞지 않아(…)``)."""
+    값의 길이에 비례하는 시간 안에 맞춰 볼 수 없으므로``, ``문법에 맞지 않아(…)``)."""
 
 
 def _translated(text: str) -> str:
@@ -78,7 +78,7 @@ def _translated(text: str) -> str:
 
 def _reason(message: str, text: str) -> str:
     """A Korean clause for RE2's complaint about ``text``, to follow ``정규식 `…`은``."""
-    linear = "선형 시간에 맞춰 볼 수 없으므로"
+    linear = "값의 길이에 비례하는 시간 안에 맞춰 볼 수 없으므로"
     if ("invalid escape sequence: \\" in message and any(f"\\{d}" in text for d in "123456789")) or "(?P=" in text:
         return f"역참조(`\\1`, `(?P=이름)`)가 있어 {linear}"
     if "invalid perl operator: (?<" in message or "invalid perl operator: (?=" in message or "invalid perl operator: (?!" in message:

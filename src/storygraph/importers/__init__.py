@@ -173,8 +173,8 @@ def _long_integer(path: Path) -> str:
             if m.end() - m.start() > limit:
                 line = data.count(b"\n", 0, m.start()) + 1
                 column = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
-                return (f"{file}:{line}:{column}: 정수가 {m.end() - m.start():,}자리라 읽지 않았습니다; 이야기 파일의 정수는 "
-                        f"{limit:,}자리까지만 읽습니다.")
+                return (f"{file}:{line}:{column}: 정수가 {m.end() - m.start():,}자리라 이 이야기를 읽지 않았습니다 "
+                        f"(이야기 파일의 정수는 {limit:,}자리까지만 읽습니다).")
     return f"{path}: {limit:,}자리가 넘는 정수가 있어 이 이야기를 읽지 않았습니다."
 
 

@@ -344,8 +344,8 @@ class ReviewStore:
                 raise ReviewError("수정할 값이 비어 있습니다.")
             matched = fullmatches(cell.pattern, new_value) if cell.pattern else True
             if matched is None:  # (kept by an older version: a pattern RE2 refuses)
-                raise ReviewError(f"{cell.label} 칸의 형식 규칙 `{cell.pattern}`을 선형 시간 정규식으로 읽을 수 없어 고친 값을 "
-                                  "가리지 못했으니 먼저 다시 불러와 주세요.")
+                raise ReviewError(f"{cell.label} 칸의 형식 규칙 {josa(code(cell.pattern), '을/를')} 이제는 쓸 수 없어 고친 값이 "
+                                  "맞는지 가리지 못했으니 먼저 다시 불러와 주세요.")
             if not matched:
                 raise ReviewError(f"고친 값 {josa(code(new_value), '이/가')} {cell.label} 칸의 형식 규칙 `{cell.pattern}`에 맞지 않습니다.")
         now = time.time() if now is None else now
