@@ -101,3 +101,63 @@ def test_the_example_rules_compile() -> None:
         if row["pattern"]:
             compile_pattern(row["pattern"])
     assert EXAMPLE.is_dir()
+
+
+def test_a_decision_is_judged_off_the_servers_event_loop(tmp_path: Path) -> None:
+    """While one reviewer's correction is being judged (its pattern matched, the database
+    written), the queue still answers others: the work runs in a worker thread."""
+    import asyncio
+    from urllib.parse import urlencode
+
+    from starlette.applications import Starlette
+
+    from verdicts.extraction.review_web import review_routes
+
+    release = threading.Event()
+    order: list[str] = []
+
+    class Slow(ReviewStore):
+        def decide(self, *args, **kwargs):
+            order.append("decide started")
+            release.wait(5)
+            order.append("decide ended")
+            return super().decide(*args, **kwargs)
+
+    store = Slow(tmp_path / "review.sqlite3")
+    store.load(EXAMPLE)
+    app = Starlette(routes=review_routes(store))
+
+    async def call(method: str, path: str, body: bytes = b"") -> int:
+        scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
+                 "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
+                 "headers": [(b"content-type", b"application/x-www-form-urlencoded"), (b"host", b"127.0.0.1")],
+                 "client": ("127.0.0.1", 1), "server": ("127.0.0.1", 80)}
+        sent = False
+        status: list[int] = []
+
+        async def receive():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            await asyncio.sleep(3600)
+
+        async def send(message):
+            if message["type"] == "http.response.start":
+                status.append(message["status"])
+
+        await app(scope, receive, send)
+        return status[0]
+
+    async def main() -> None:
+        form = urlencode({"item_key": "R-20931:biz_reg_no", "action": "approve", "reviewer": "김검토", "seen": "0"}).encode()
+        deciding = asyncio.create_task(call("POST", "/review/decide", form))
+        while "decide started" not in order:
+            await asyncio.sleep(0.01)
+        assert await asyncio.wait_for(call("GET", "/review"), 10) == 200
+        order.append("queue answered")
+        release.set()
+        assert await deciding == 303
+
+    asyncio.run(asyncio.wait_for(main(), 30))
+    assert order == ["decide started", "queue answered", "decide ended"]
