@@ -180,6 +180,8 @@ def is_polite_sentence(text: str | None) -> bool:
     True
     >>> is_polite_sentence("길이 없습니다. 다시 보세요.")
     False
+    >>> is_polite_sentence("값 `끝났습니다. 정말`은 형식에 맞지 않습니다.")
+    True
     """
     if not text or text != text.strip() or "\n" in text:
         return False
@@ -193,8 +195,8 @@ def is_polite_sentence(text: str | None) -> bool:
 _POLITE_ENDINGS = ("니다.", "세요.", "지요.", "까요.")
 #: a sentence break: a polite ending, then ``. ? !`` and a space
 _BREAK = re.compile(r"(니다|니까|세요|지요|까요)[.?!]\s")
-#: user text between quotes (never a break)
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
+#: user text between quotes or quoted as code in backquotes (never a break)
+_QUOTED = re.compile(r"`[^`\n]*`|'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
 
 
 def polite_sentences(texts: list, quoted: Iterable[str] = ()) -> list[bool]:

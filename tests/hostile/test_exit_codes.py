@@ -102,3 +102,17 @@ def test_xlsx_rows_out_of_order_are_read_by_their_numbers(tmp_path: Path) -> Non
     assert lines == {"S2": 3, "S1": 2}
 
 
+
+
+def test_a_value_holding_a_sentence_end_is_a_value(tmp_path: Path) -> None:
+    """An extracted value quoted as code in a summary (``값 `끝났습니다. 정말`…``) is the
+    user's text, not a second sentence of ours (the polite check failed: exit 3)."""
+    from tests.verdicts.extraction.conftest import read_example
+    from tests.verdicts.extraction.test_bad_input import _row, write
+
+    t = read_example()
+    _row(t["worker_outputs"], run_id="R-20931", field_name="company_name")["value"] = "끝났습니다. 정말"
+    outcome = run_bounded("verdicts", "run", "extraction", write(tmp_path, t), "--format", "json", "--all")
+    assert_clean(outcome, 1)
+    assert _failed_checks(outcome) == []
+    assert any("끝났습니다. 정말" in c["summary"] for c in outcome.json()["cards"])
