@@ -96,3 +96,12 @@ def test_a_choicescript_computed_name_is_matched_in_linear_time() -> None:
     glob = (None, "a", None, "a", None, "a", None, "a", None, "b")
     assert _matches(("ch", None, "_", 0), "CH3_-12.5") and not _matches(("ch", 0), "ch")
     assert _timed(lambda: _matches(glob, "a" * 400)) < 2
+
+
+def test_a_configuration_integer_of_thousands_of_digits_is_refused_with_its_line(tmp_path: Path) -> None:
+    from tests.hostile.inputs import SMALL_STORY, union_csv
+
+    (tmp_path / "storygraph.toml").write_text('[storygraph]\nformat = "text"\nfail_on = ' + "9" * 5000 + "\n", encoding="utf-8")
+    outcome = run_bounded("storygraph", "lint", union_csv(tmp_path, SMALL_STORY), "--jobs", "1")
+    assert_clean(outcome, 2)
+    assert "storygraph.toml:3:" in outcome.stderr and "4,300자리" in outcome.stderr
