@@ -69,6 +69,9 @@ class _Builder:
         self._cond_text: dict[int, T.Cond] = {}
         self._names: dict[str, str] = {}
         self.has_entry = self.sc.has("scene_states", "is_entry")
+        # where scenes lead is known only from a table with both ends (a misspelt table
+        # name leaves none: a folder's file, a sheet, or a union CSV without those columns)
+        self.has_branch_table = self.sc.has("story_branches", "from_scene") and self.sc.has("story_branches", "to_scene")
         self.has_available = self.sc.has("scene_states", "available_flags")
         self.has_condition = self.sc.has("story_branches", "condition_expr")
         self.has_scene_id = self.sc.has("scene_states", "scene_id")
@@ -263,11 +266,15 @@ def withheld_issues(a: Analysis, withheld: dict[str, int]) -> list[InputIssue]:
     no card was)."""
     issues: list[InputIssue] = []
     if withheld[SCENE] or withheld[BRANCH]:
+        counted = f"장면 {withheld[SCENE]}개와 분기 {withheld[BRANCH]}개의 판정을 보류했습니다."
+        if not (a.scenario.has("story_branches", "from_scene") and a.scenario.has("story_branches", "to_scene")):
+            return issues  # the missing table or columns are issues already, which say that nothing resting on them is judged
         missing = [c for t, c in (("scene_states", "is_entry"), ("scene_states", "is_ending"), ("scene_states", "scene_id"))
                    if not a.scenario.has(t, c)]
+        named = ", ".join(code(c) for c in missing) if missing else "필요한"
         issues.append(InputIssue(
             file=a.scenario.files.get("scene_states"), table="scene_states", column=missing[0] if missing else None,
-            reason=f"{', '.join(missing) or '필요한'} 열이 없어 장면 {withheld[SCENE]}개와 분기 {withheld[BRANCH]}개의 판정을 보류했습니다.",
+            reason=f"{named} 열이 없어 {counted}",
         ))
     return issues
 

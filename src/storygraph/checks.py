@@ -12,7 +12,7 @@ from __future__ import annotations
 import operator
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
-from typing import AbstractSet, Any, Literal, Sequence
+from typing import AbstractSet, Any, Iterator, Literal, Sequence
 
 from verdicts.card_checks import CardChecks
 from verdicts.checks import CheckRegistry, TagNote
@@ -82,6 +82,15 @@ class CheckContext:
         return self._cache["to_scene"]
 
     # what the core's card checks read (verdicts.card_checks)
+    def quoted_texts(self) -> Iterator[str]:
+        """The creator's texts that sentences name bare, as they name them: every scene's
+        title and every flag's label (a full stop or a line break in a title is no
+        sentence break; read only when a sentence fails the plain polite test)."""
+        for scene in self.scenario.scenes.values():
+            yield scene.name
+        for flag in self.scenario.flags.values():
+            yield flag.name
+
     def columns(self, table: str) -> set[str]:
         return self.scenario.columns.get(table, set())
 
@@ -191,11 +200,13 @@ CHECKS.add(CARD_CHECKS.enum_check("C01", "`verdict` 값이 다섯 판정 가운�
 CHECKS.add(CARD_CHECKS.required_check("C02", "`target_no`·`target_kind`·`verdict`·`reached_from_entry`·`evidence`·`summary` 값이 모두 있는지 확인합니다."))
 
 
-@CHECKS.register("C03", "모든 분기의 `order_no`가 1 이상인지 확인합니다.", inputs_only=True)
+@CHECKS.register("C03", "순번(`order_no`)이 1보다 작은 분기가 있는 장면에 조건이 겹침 판정이 없는지 확인합니다.")
 def order_positive(ctx: CheckContext):
-    """순번(`order_no`)은 1부터 시작합니다. 0이나 음수가 있으면 순번이 뜻을 잃습니다."""
-    failed = []
+    """순번(`order_no`)은 1부터 시작합니다. 0이나 음수인 순번은 입력 문제로 알리고, 그 분기가 있는 장면에서는
+    분기의 앞뒤를 알 수 없으니 조건이 겹침 판정을 내리지 않아야 합니다. 그런 장면의 조건이 겹침 카드가 실패입니다.
+    """
     below_one: dict[str, bool] = {}  # by text: most order numbers repeat
+    scenes: set[str] = set()
     for b in ctx.scenario.branches:
         text = b.raw.get("order_no")
         if text is None:
@@ -204,8 +215,10 @@ def order_positive(ctx: CheckContext):
         if bad is None:
             bad = below_one[text] = _below_one(text)
         if bad:
-            failed.append(b.branch_id)
-    return failed
+            scenes.add(b.from_scene)
+    if not scenes:
+        return []
+    return [str(c.get("target_no")) for c in ctx.with_verdict(SHADOWING) if c.get("scene_id") in scenes]
 
 
 def _below_one(text: str) -> bool:

@@ -21,7 +21,7 @@ from .analysis import Analysis, records_uses
 from .conditions import Compare, Not, compile3, expr_atoms, expr_facts
 from verdicts.korean import code
 
-from .graph import reachable_from, shortest_way
+from .graph import ShortestWays, reachable_from
 from .liveness import describe_assignment, describe_stuck
 from .shadowing import find_witness, menu_blockers, scene_domains
 
@@ -394,15 +394,17 @@ def used_up_menu(a: Analysis) -> Iterator[Hit]:
             if b.branch_id not in a.opaque and not (b.condition_expr or "").strip():
                 ways.setdefault(b.from_scene, []).append(b)
     entries = [s for s in sc.scenes.values() if s.is_entry]
+    # each graph built once, each start's breadth-first tree once (not per scene asked)
+    any_way, sure_way = _ways(every), _ways(ways)
     for scene, branches, used in candidates:
         # the once-only branches a reader spends on the way in (a shortest way from an
         # entry, over any branch) cannot be taken again on a way back
-        way_in = min((p for p in (_way_back(every, e.scene_id, scene.scene_id) for e in entries) if p is not None),
+        way_in = min((p for p in (any_way.way(e.scene_id, scene.scene_id) for e in entries) if p is not None),
                      key=len, default=None)
         spent = {b.branch_id for b in way_in or () if once(b)}
         back = True
         for choice in used:
-            path = _way_back(ways, choice.to_scene, scene.scene_id)
+            path = sure_way.way(choice.to_scene, scene.scene_id)
             taken = {b.branch_id for b in path or () if once(b)}
             if path is None or taken & spent:
                 back = False
@@ -425,10 +427,11 @@ def used_up_menu(a: Analysis) -> Iterator[Hit]:
                       scene.line, table="scene_states", data={"choices": ids, "example": stuck.example})
 
 
-def _way_back(ways: dict[str, list], start: str, home: str) -> list | None:
-    """The branches of a shortest way from ``start`` back to ``home`` over ``ways`` (scene
-    -> its branches), ``[]`` when ``start`` is ``home``, ``None`` when there is none."""
-    return shortest_way(((b.from_scene, b.to_scene, b) for bs in ways.values() for b in bs), start, home)
+def _ways(ways: dict[str, list]) -> ShortestWays:
+    """The shortest ways over ``ways`` (scene -> its branches): ``.way(start, home)`` gives
+    the branches of a shortest way from ``start`` back to ``home``, ``[]`` when ``start``
+    is ``home``, ``None`` when there is none."""
+    return ShortestWays((b.from_scene, b.to_scene, b) for bs in ways.values() for b in bs)
 
 
 def _left_stuck(a: Analysis, scene, rest: list):

@@ -12,7 +12,11 @@ where an edit is machine-readable and applies to the input tables
 * ``{"action": "set", "table", "row", "column", "value"}`` — a cell of the row whose key
   (``branch_id``, ``scene_id``, ``flag``) is ``row`` gets ``value``;
 * ``{"action": "add", "table", "row": {column: value, …}}`` — a new row;
-* ``{"action": "remove", "table", "row"}`` — the row is deleted.
+* ``{"action": "remove", "table", "row"}`` — the row is deleted;
+* ``{"action": "unlist", "table", "row", "column", "value"}`` — ``value`` is taken out
+  of the list in that cell (``|`` or ``,`` between items) (a flag out of ``available_flags``: an edit
+  that grows with the one name, not with the whole list, so a flag listed by thousands
+  of scenes, or a scene listing thousands of flags, gives fixes linear in the input).
 
 Every suggestion is checked before it is offered: the scene's conditions are decided
 again with it applied, and it is dropped (or the next candidate tried) if a branch of the
@@ -1281,7 +1285,7 @@ def unused_flag_fix(flag: Flag, scenes: Iterable[Any] = (), story: bool = False)
     return _fix(f"어느 조건식도 쓰지 않는 플래그 {quoted(flag.flag)}의 {josa(row, '을/를')} 지우거나, "
                 f"이 플래그로 가르려던 분기의 조건식에 {flag.name} 비교를 더하면 됩니다.",
                 [{"action": "remove", "table": "flag_spec", "row": flag.flag}]
-                + [_set("scene_states", s.scene_id, "available_flags", "|".join(f for f in s.available_flags if f != flag.flag))
+                + [{"action": "unlist", "table": "scene_states", "row": s.scene_id, "column": "available_flags", "value": flag.flag}
                    for s in scenes if flag.flag in (s.available_flags or ())])
 
 
@@ -1321,6 +1325,10 @@ def apply_edits(tables: dict[str, list[dict[str, Any]]], edits: Sequence[Mapping
             raise KeyError(f"{table}: no row {edit['row']!r}")
         if edit["action"] == "remove":
             rows.remove(matches[0])
+        elif edit["action"] == "unlist":
+            cell = matches[0].get(edit["column"]) or ""
+            items = (item.strip() for item in cell.replace("|", ",").split(","))
+            matches[0][edit["column"]] = "|".join(item for item in items if item and item != edit["value"])
         else:
             matches[0][edit["column"]] = "" if edit["value"] is None else str(edit["value"])
     return out

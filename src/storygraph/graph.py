@@ -39,7 +39,7 @@ _Node = TypeVar("_Node", bound=Hashable)
 
 __all__ = [
     "scene_graph", "reachable_from", "reaching", "reachable_avoiding", "components",
-    "nearest_source", "shortest_way", "within_hops",
+    "nearest_source", "shortest_way", "ShortestWays", "within_hops",
 ]
 
 
@@ -167,22 +167,38 @@ def shortest_way(edges: Iterable[tuple[Hashable, Hashable, object]], start: Hash
     >>> shortest_way([("a", "b", 1), ("b", "c", 2), ("a", "c", 3)], "a", "c"), shortest_way([("a", "b", 1)], "b", "a")
     ([3], None)
     """
-    if start == home:
-        return []
-    g = nx.DiGraph()
-    for a, b, data in edges:
-        if not g.has_edge(a, b):
-            g.add_edge(a, b, data=data)
-    if start not in g or home not in g:
-        return None
-    parents = dict(nx.bfs_predecessors(g, start))
-    if home not in parents:
-        return None
-    path = [home]
-    while path[-1] != start:
-        path.append(parents[path[-1]])
-    path.reverse()
-    return [g.edges[a, b]["data"] for a, b in zip(path, path[1:])]
+    return ShortestWays(edges).way(start, home)
+
+
+class ShortestWays:
+    """:func:`shortest_way` over one set of edges asked many times: the graph is built once
+    and each start's breadth-first tree once (a lint asking the way between many pairs of
+    scenes did both for every pair: work that grew with the square of the story)."""
+
+    def __init__(self, edges: Iterable[tuple[Hashable, Hashable, object]]):
+        g = nx.DiGraph()
+        for a, b, data in edges:
+            if not g.has_edge(a, b):
+                g.add_edge(a, b, data=data)
+        self.graph = g
+        self._parents: dict[Hashable, dict] = {}
+
+    def way(self, start: Hashable, home: Hashable) -> list | None:
+        if start == home:
+            return []
+        g = self.graph
+        if start not in g or home not in g:
+            return None
+        parents = self._parents.get(start)
+        if parents is None:
+            parents = self._parents[start] = dict(nx.bfs_predecessors(g, start))
+        if home not in parents:
+            return None
+        path = [home]
+        while path[-1] != start:
+            path.append(parents[path[-1]])
+        path.reverse()
+        return [g.edges[a, b]["data"] for a, b in zip(path, path[1:])]
 
 
 def within_hops(nodes: Iterable[Hashable], edges: Iterable[tuple[Hashable, Hashable]], seeds: Iterable[Hashable],

@@ -34,6 +34,9 @@ __all__ = ["SCENE_RULES", "BRANCH_RULES", "RULES", "SCENE_BOOK", "BRANCH_BOOK", 
 _MISSING_ENTRY = Missing(("scene_states.is_entry",))
 _MISSING_ENDING = Missing(("scene_states.is_ending",))
 _MISSING_ID = Missing(("scene_states.scene_id",))
+#: no ``story_branches`` table at all (a misspelt file or sheet name): where a scene
+#: leads is unknown, so neither its reach nor its way to an ending is judged
+_MISSING_BRANCHES = Missing(("story_branches.from_scene", "story_branches.to_scene"))
 
 
 def _scene_cell(scene: Scene, field: str, *, raw: bool = False) -> dict[str, Any]:
@@ -140,6 +143,8 @@ class SceneUnreached(Rule["CardBuilder", Scene]):
     templates = (T.scene_unreached, T.hedge_island)
 
     def test(self, ctx, scene):
+        if not ctx.has_branch_table:
+            return _MISSING_BRANCHES
         reached = ctx.a.reached
         if reached is None:
             return _MISSING_ENTRY

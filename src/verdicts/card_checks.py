@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, Callable, Collection, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Mapping
 
 from .checks import Check
 from .korean import polite_sentences
@@ -124,6 +124,15 @@ class TableCheckContext:
                     index.setdefault((name, r.line), []).append(r.raw)
             self._rows = index
         return self._rows
+
+    def quoted_texts(self) -> Iterator[str]:
+        """Every text cell of the input (what a sentence may name bare); a generator,
+        read only when a sentence fails the polite check's plain test."""
+        for t in self.tables.values():
+            for r in t.rows:
+                for value in r.raw.values():
+                    if type(value) is str:
+                        yield value
 
     def rows_for(self, card: dict[str, Any], table: str) -> list[dict[str, Any]]:
         t = self.tables.get(table)
@@ -277,7 +286,10 @@ class CardChecks:
                 out["field"].append(key)
             if bad_value:
                 out["value"].append(key)
-        polite = polite_sentences(texts)
+        # a context may name the user's texts that sentences quote bare (titles, labels):
+        # read lazily, only when a sentence fails the plain test
+        quoted = getattr(ctx, "quoted_texts", None)
+        polite = polite_sentences(texts, quoted() if callable(quoted) else ())
         impolite = dict.fromkeys(keys[owners[i]] for i, ok in enumerate(polite) if not ok)
         out["polite"] = list(impolite)
         facts[self._sweep_key] = out

@@ -274,6 +274,14 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
         raise ConfigError(_toml_error(path, str(exc))) from None
     except RecursionError:
         raise ConfigError(f"{path}: 배열이나 표가 너무 깊게 겹쳐 있어 TOML로 읽을 수 없습니다.") from None
+    except ValueError:  # an integer past the digits Python converts (tomllib converts every number it reads)
+        import re
+        import sys
+
+        limit = sys.get_int_max_str_digits() or 4300
+        long = next((m for m in re.finditer(r"[0-9_]+", text) if len(m.group()) > limit), None)
+        where = f":{text.count(chr(10), 0, long.start()) + 1}" if long else ""
+        raise ConfigError(f"{path}{where}: 정수가 {limit:,}자리를 넘어 TOML로 읽을 수 없습니다.") from None
 
 
 #: tomllib's complaints, in our words (the rest are shown as tomllib says them)

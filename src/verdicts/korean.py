@@ -8,6 +8,7 @@ title or a flag label reads naturally whatever it is.
 from __future__ import annotations
 
 import re
+from typing import Iterable
 
 __all__ = ["code", "josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "join_clauses", "number_word"]
 
@@ -179,6 +180,8 @@ def is_polite_sentence(text: str | None) -> bool:
     True
     >>> is_polite_sentence("길이 없습니다. 다시 보세요.")
     False
+    >>> is_polite_sentence("값 `끝났습니다. 정말`은 형식에 맞지 않습니다.")
+    True
     """
     if not text or text != text.strip() or "\n" in text:
         return False
@@ -192,26 +195,50 @@ def is_polite_sentence(text: str | None) -> bool:
 _POLITE_ENDINGS = ("니다.", "세요.", "지요.", "까요.")
 #: a sentence break: a polite ending, then ``. ? !`` and a space
 _BREAK = re.compile(r"(니다|니까|세요|지요|까요)[.?!]\s")
-#: user text between quotes (never a break)
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
+#: user text between quotes or quoted as code in backquotes (never a break)
+_QUOTED = re.compile(r"`[^`\n]*`|'[^']*'|\"[^\"]*\"|‘[^’]*’|“[^”]*”")
 
 
-def polite_sentences(texts: list) -> list[bool]:
+def polite_sentences(texts: list, quoted: Iterable[str] = ()) -> list[bool]:
     """``[is_polite_sentence(t) for t in texts]``, with cheap string tests first.
 
     A text ending politely, starting with no whitespace, without line break, ``?``,
     ``!`` or any full stop but the last one cannot hold a sentence break, so the regular
     expressions of :func:`is_polite_sentence` only run on the few texts that could.
 
+    ``quoted``: the user's own texts that a sentence may name bare (a scene's title, a
+    flag's label).  A title is a title: a full stop or a line break inside one is not a
+    sentence break of ours, so such a text is read as one word before the test (only
+    those holding a break or a line break matter, and only texts that fail are looked
+    at again).
+
     >>> polite_sentences(["길이 없습니다.", " 길이 없습니다.", "길이 없다.", "그렇습니까? 그렇습니다.", None])
     [True, False, False, False, False]
+    >>> polite_sentences(["배를 탑니다. 그리고에서 나가는 분기가 없습니다."], quoted=["배를 탑니다. 그리고"])
+    [True]
     """
-    return [
+    out = [
         (t.endswith(_POLITE_ENDINGS) and not t[:1].isspace() and "\n" not in t
          and (("?" not in t and "!" not in t and t.count(".") == 1) or not _BREAK.search(_QUOTED.sub("", t[:-1]))))
         if type(t) is str else is_polite_sentence(t)
         for t in texts
     ]
+    if all(out):
+        return out
+    risky = sorted({q for q in quoted if type(q) is str and q and (_BREAK.search(q + " ") or "\n" in q or "\r" in q)},
+                   key=len, reverse=True)
+    if not risky:
+        return out
+    for i, ok in enumerate(out):
+        text = texts[i]
+        if ok or type(text) is not str:
+            continue
+        for q in risky:
+            if q in text:
+                text = text.replace(q, "이름")
+        if text != texts[i]:
+            out[i] = is_polite_sentence(text)
+    return out
 
 
 def join_clauses(clauses: list[tuple[str, str]]) -> str | None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 import posixpath
 import re
 from dataclasses import dataclass, field
@@ -56,6 +57,7 @@ __all__ = [
     "depth_over",
     "MAX_COLUMNS",
     "MAX_XLSX_BYTES",
+    "MAX_XLSX_ROW",
     "MAX_XLSX_UNCOMPRESSED",
     "path_kind",
     "read_regular_file",
@@ -100,6 +102,9 @@ MAX_XLSX_PARTS = 1_000
 MAX_XLSX_SHARED_STRINGS = 1_000_000
 MAX_XLSX_TEXT_CHARS = 64 * 1024 * 1024
 MAX_CELL_CHARS = 32_767
+#: Rows of a sheet (a spreadsheet's own limit): a row numbered past it is an issue and
+#: not read, so that a row number is never taken as a count of rows to make.
+MAX_XLSX_ROW = 1_048_576
 
 ColumnType = Literal["str", "bool", "int", "float", "list"]
 
@@ -1290,11 +1295,14 @@ class _XlsxReader:
         return dates, durations
 
     def rows(self, part: str, where: str, shared: list[str], dates: set[int], durations: set[int], date1904: bool):
-        """``[(row number, [cell value or None, …])]`` of a sheet, and the formulas
-        without a cached value as ``[(row, column index, reference, formula)]``."""
+        """``[(row number, [cell value or None, …])]`` of a sheet, the formulas without a
+        cached value as ``[(row, column index, reference, formula)]``, the cells that
+        cannot be read, and the row numbers past :data:`MAX_XLSX_ROW` as written (those
+        rows are not read: a sheet's rows are kept as given, never made up to a number)."""
         rows: list[tuple[int, list]] = []
         uncached: list[tuple[int, int, str, str]] = []
         problems: list[tuple[int, int, str, str]] = []  # (row, column, reference, reason)
+        far: list[str] = []  # row numbers past MAX_XLSX_ROW, as written
         st: dict[str, Any] = {"row": 0, "col": -1, "cells": None, "buf": None, "v": None, "f": None, "in_is": False, "skip": 0}
 
         def start(tag, attrs):
@@ -1304,12 +1312,19 @@ class _XlsxReader:
                 st.update(col=col, ref=ref or f"#{col + 1}", t=attrs.get("t", "n"), s=attrs.get("s"), v=None, f=None, inline=[])
             elif tag == "row":
                 r = attrs.get("r")
+                number = r.strip() if r is not None else ""
+                if number.isascii() and number.isdigit() and len(number) > len(str(MAX_XLSX_ROW)):
+                    number = str(MAX_XLSX_ROW + 1)  # (never converted whole: 5,000 digits are refused, not parsed)
                 try:
-                    st["row"] = int(r) if r is not None else st["row"] + 1
+                    st["row"] = int(number) if r is not None else st["row"] + 1
                 except ValueError:
                     st["row"] += 1
                 st["col"] = -1
                 st["cells"] = []
+                if st["row"] > MAX_XLSX_ROW:
+                    far.append(_shown(r or str(st["row"])))
+                    st["row"] = MAX_XLSX_ROW
+                    st["cells"] = None
             elif tag == "v" or tag == "f":
                 st["buf"] = []
                 st["tag"] = tag
@@ -1369,7 +1384,7 @@ class _XlsxReader:
                 st["buf"].append(data)
 
         self.parse(part, start, end, text)
-        return rows, uncached, problems
+        return rows, uncached, problems, far
 
     @staticmethod
     def cell_value(st: dict, shared: list[str], dates: set[int], durations: set[int], date1904: bool) -> tuple[Any, str | None]:
@@ -1490,7 +1505,13 @@ def _read_xlsx(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> d
         if part not in reader.names:
             issues.append(InputIssue(file=sheet_file, table=name, reason=f"{code(sheet_name)} 시트의 내용({part})이 통합 문서 안에 없어 이 표는 읽지 않았습니다."))
             continue
-        stored, uncached, problems = reader.rows(part, sheet_file, shared, dates, durations, date1904)
+        stored, uncached, problems, far = reader.rows(part, sheet_file, shared, dates, durations, date1904)
+        for number in far[:MAX_REPEATED_ISSUES]:
+            issues.append(InputIssue(file=sheet_file, table=name, reason=f"행 번호 {josa(number, '이/가')} 시트의 한도 "
+                                                                         f"{MAX_XLSX_ROW:,}행을 넘어 이 행은 읽지 않았습니다."))
+        if len(far) > MAX_REPEATED_ISSUES:
+            issues.append(InputIssue(file=sheet_file, table=name, reason=f"그 밖에도 행 번호가 시트의 한도 {MAX_XLSX_ROW:,}행을 넘는 "
+                                                                         f"행 {len(far) - MAX_REPEATED_ISSUES:,}개를 읽지 않았습니다."))
         rows = _numbered_rows(stored, sheet_file, name, issues)
         by_row = dict(rows)
         header = by_row.get(1, [])
@@ -1827,6 +1848,25 @@ def json_dumps(data: Any) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2)
 
 
+def _table_names(path: Path, known: set[str]) -> list[str]:
+    """The names of the other tables ``path`` holds (a folder's ``*.csv`` files, a
+    workbook's sheets), for a "did you mean" hint on a missing table; the first
+    :data:`MAX_SUGGESTION_COLUMNS` only."""
+    names: list[str] = []
+    try:
+        if path.is_dir():
+            for entry in sorted(os.listdir(path))[:MAX_SUGGESTION_COLUMNS * 10]:
+                stem, dot, suffix = entry.rpartition(".")
+                if dot and suffix.lower() == "csv" and stem not in known:
+                    names.append(stem)
+        elif path.suffix.lower() in (".xlsx", ".xlsm"):
+            listed = _XlsxReader(path, []).sheets()[0]
+            names = [n.strip() for n, _ in listed if n.strip() not in known]
+    except (OSError, InputError):
+        return []
+    return names[:MAX_SUGGESTION_COLUMNS]
+
+
 def load_typed_tables(path: Path, specs: Iterable[TableSpec], issues: list[InputIssue], *, required: Iterable[str],
                       single_csv_table: str | None = None, split=None) -> tuple[dict[str, RawTable], dict[str, TypedTable]]:
     """Read the tables of ``specs`` from ``path`` in any form and type them.
@@ -1840,10 +1880,32 @@ def load_typed_tables(path: Path, specs: Iterable[TableSpec], issues: list[Input
     raw = read_tables(path, [s.name for s in specs], issues, single_csv_table=single_csv_table, free_text=free_text_of(specs))
     if single_csv_table is not None and single_csv_table in raw and split is not None:
         raw = split(raw[single_csv_table])
-    for name in required:
+    others: list[str] | None = None
+    required = set(required)
+    for name in [s.name for s in specs]:
         if name not in raw:
             where = str(path / f"{name}.csv") if path.is_dir() else str(path)
-            issues.append(InputIssue(file=where, table=name, reason=f"{code(name)} 표가 없어 이 표에 기대는 판정은 내리지 않았습니다."))
+            if others is None:
+                others = _table_names(path, set(raw) | {s.name for s in specs})
+            import difflib
+
+            hint = difflib.get_close_matches(name, others, n=1, cutoff=0.75)
+            if name not in required:
+                if hint:  # an optional table under a misspelt name is not read: never silently
+                    shown = code(hint[0] + ".csv") + " 파일" if path.is_dir() else code(hint[0]) + " 시트"
+                    fixed = code(name + ".csv") if path.is_dir() else code(name)
+                    seen = str(path / f"{hint[0]}.csv") if path.is_dir() else where
+                    issues.append(InputIssue(file=seen, table=name, reason=f"{josa(shown, '은/는')} 읽지 않았는데, {code(name)} 표라면 이름을 "
+                                                                            f"{josa(fixed, '으로/로')} 고치면 됩니다."))
+                continue
+            if hint and path.is_dir():
+                tail = (f"는데, 폴더에 있는 {code(hint[0] + '.csv')} 파일이 이 표라면 이름을 "
+                        f"{josa(code(name + '.csv'), '으로/로')} 고치면 됩니다")
+            elif hint:
+                tail = f"는데, {code(hint[0])} 시트가 이 표라면 이름을 {josa(code(name), '으로/로')} 고치면 됩니다"
+            else:
+                tail = "습니다"
+            issues.append(InputIssue(file=where, table=name, reason=f"{code(name)} 표가 없어 이 표에 기대는 판정은 내리지 않았{tail}."))
     typed = {spec.name: type_table(raw[spec.name], spec, issues) for spec in specs if spec.name in raw}
     if not typed:
         raise InputError(f"{path}: 읽을 수 있는 표가 하나도 없습니다.")

@@ -54,13 +54,23 @@ def test_check_names_the_tampered_card(base, check_id, key, change):
     assert not result.passed and key in result.failed_targets
 
 
-def test_order_no_check_reads_the_input(tmp_path):
+def test_an_order_no_below_one_is_an_input_issue_not_a_failed_check(tmp_path):
+    """Issue 32, item 7: ``order_no`` 0 is the creator's mistake (an input issue at its
+    line, exit 1), not a doubt about our verdicts: C03 passes, since the scene's
+    shadowing is left undecided; it fails on a 조건이 겹침 card that rests on that order."""
     path = tmp_path / "s.csv"
-    path.write_text("scene_id,is_entry,is_ending,branch_id,from_scene,to_scene,order_no\nA,Y,Y,,,,\n,,,b0,A,A,0\n", encoding="utf-8")
+    path.write_text("scene_id,is_entry,is_ending,branch_id,from_scene,to_scene,order_no\nA,Y,Y,,,,\n,,,b0,A,A,0\n,,,b1,A,A,1\n",
+                    encoding="utf-8")
     report = lint(path)
     c03 = next(c for c in report.checks if c.id == "C03")
-    assert not c03.passed and c03.failed_targets == ["b0"]
+    assert c03.passed
     assert any(i.column == "order_no" and i.line == 3 for i in report.issues)
+    cards = [c.to_json() for c in report.cards]
+    assert not any(c["verdict"] == "조건이 겹침" for c in cards)
+    card = next(c for c in cards if c["target_no"] == "b1")
+    card.update(verdict="조건이 겹침", overlapping_branch_id="b0")
+    result = _run(report.scenario, cards)["C03"]
+    assert not result.passed and result.failed_targets == ["b1"]
 
 
 def test_every_check_has_an_id_description_and_doc():

@@ -4,6 +4,9 @@ Korean line saying that the verdicts may be wrong."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from storygraph import lint
 from storygraph.domain import DOMAIN
 from verdicts.accept import CHECKS_FAILED, exit_code, failed_checks
@@ -35,17 +38,39 @@ def test_the_sentence_test_still_finds_two_polite_sentences():
     assert [is_polite_sentence(t) for t in texts] == [False, False, True, True]
 
 
-def test_a_failing_self_check_exits_three_with_a_korean_warning(tmp_path, cli):
-    # a title that is itself two polite sentences: C10 fails on the cards quoting it
-    path = _scenario(tmp_path, "끝났습니다. 정말")
+#: ``storygraph`` with a defect of ours planted: the template of 끝까지 닿음 writes two
+#: sentences (issue 32, item 7: a title with a full stop is the creator's and is accepted,
+#: so only a defect of the tool's own can make a self-check fail)
+_PLANTED = ("import sys, storygraph.templates as T\n"
+            "first = T.scene_reaches\n"
+            "T.scene_reaches = lambda **kw: first(**kw) + ' 그렇습니다.'\n"
+            "from storygraph.cli import run\n"
+            "sys.argv[0] = 'storygraph'\n"
+            "run()\n")
+
+
+def _planted(*args, check_code: int) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-c", _PLANTED, *map(str, args)], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == check_code, f"exit {proc.returncode}\nstdout:\n{proc.stdout[-3000:]}\nstderr:\n{proc.stderr[-3000:]}"
+    return proc
+
+
+def test_a_failing_self_check_exits_three_with_a_korean_warning(tmp_path):
+    path = _scenario(tmp_path, "시작")
     for fmt in ("text", "json", "sarif", "github"):
-        proc = cli("storygraph", "lint", path, "--format", fmt, check_code=CHECKS_FAILED)
+        proc = _planted("lint", path, "--format", fmt, "--jobs", "1", check_code=CHECKS_FAILED)
         assert "자동 검증 C10이 실패했으므로 이번 판정은 틀렸을 수 있으니" in proc.stderr
     # several inputs: the worst code, and the warning names the input
     ok = tmp_path / "ok"
     ok.mkdir()
-    proc = cli("storygraph", "lint", path, _scenario(ok, "시작"), check_code=CHECKS_FAILED)
+    proc = _planted("lint", path, _scenario(ok, "시작"), "--jobs", "1", check_code=CHECKS_FAILED)
     assert "C10" in proc.stderr
+
+
+def test_a_title_of_two_sentences_is_a_title(tmp_path, cli):
+    """Issue 32, item 7: before, this title made C10 fail and the run exit 3."""
+    proc = cli("storygraph", "lint", _scenario(tmp_path, "끝났습니다. 정말"), "--all", check_code=0)
+    assert "끝났습니다. 정말" in proc.stdout and "[실패]" not in proc.stdout
 
 
 def test_exit_code_rule(tmp_path):

@@ -129,6 +129,55 @@ def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> Im
         raise InputError(f"{path}: 어느 형식인지 알 수 없습니다 (.ink, .ink.json, .twee, .tw, Twine의 .html, .yarn, ChoiceScript의 startup.txt나 scenes 폴더를 주세요).")
     if fmt not in FORMATS:
         raise InputError(f"{path}: 알 수 없는 형식(`{fmt}`)이라 읽지 않았습니다 ({', '.join(FORMATS)} 가운데 하나를 주세요).")
+    try:
+        builder = _builder(path, fmt, options)
+    except ValueError as exc:
+        # Python converts at most 4,300 digits between text and int
+        # (sys.get_int_max_str_digits); an importer reading a literal of more refuses the
+        # story here, naming where the number is (docs/security.md)
+        if "integer string conversion" not in str(exc):
+            raise
+        raise InputError(_long_integer(path)) from None
+    story = builder.finish()
+    # the import checks itself against the format's own line scanner (independent of
+    # the importer): storygraph.checks, "the import self-check"
+    from importlib import import_module
+
+    scan = getattr(import_module(f".{_MODULES[fmt]}", __name__), "scan_constructs", None)
+    if scan is not None:
+        story.constructs = scan(path)
+    return story
+
+
+#: the files :func:`_long_integer` looks through (a story's own suffixes)
+_SOURCE_SUFFIXES = (".ink", ".json", ".twee", ".tw", ".html", ".htm", ".txt", ".yarn")
+
+
+def _long_integer(path: Path) -> str:
+    """The message for a story holding an integer too long to convert: the first run of
+    more than Python's limit of digits in the story's files, by file, line and column."""
+    import re
+    import sys
+
+    limit = sys.get_int_max_str_digits() or 4300
+    files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.suffix.lower() in _SOURCE_SUFFIXES)[:10_000]
+    for file in files:
+        try:
+            with open(file, "rb") as fh:
+                data = fh.read(64 * 1024 * 1024)
+        except OSError:
+            continue
+        for m in re.finditer(rb"[0-9]+", data):
+            if m.end() - m.start() > limit:
+                line = data.count(b"\n", 0, m.start()) + 1
+                column = m.start() - (data.rfind(b"\n", 0, m.start()) + 1) + 1
+                return (f"{file}:{line}:{column}: 정수가 {m.end() - m.start():,}자리라 이 이야기를 읽지 않았습니다 "
+                        f"(이야기 파일의 정수는 {limit:,}자리까지만 읽습니다).")
+    return f"{path}: {limit:,}자리가 넘는 정수가 있어 이 이야기를 읽지 않았습니다."
+
+
+def _builder(path: Path, fmt: str, options: dict[str, Any]) -> Any:
+    """The importer of ``fmt`` run over ``path`` (its builder, not yet finished)."""
     if fmt == "ink":
         from .ink import import_ink
         builder = import_ink(path)
@@ -150,15 +199,7 @@ def import_story(path: str | Path, fmt: str | None = None, **options: Any) -> Im
             builder = import_yarn_folder(path, entries=options.get("entries", "unreached"))
         else:
             builder = import_yarn(path, entries=options.get("entries", "unreached"))
-    story = builder.finish()
-    # the import checks itself against the format's own line scanner (independent of
-    # the importer): storygraph.checks, "the import self-check"
-    from importlib import import_module
-
-    scan = getattr(import_module(f".{_MODULES[fmt]}", __name__), "scan_constructs", None)
-    if scan is not None:
-        story.constructs = scan(path)
-    return story
+    return builder
 
 
 #: the module of each format (each may define ``scan_constructs(path)``)

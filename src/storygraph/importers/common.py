@@ -32,6 +32,9 @@ __all__ = [
 MAX_STORY_BYTES = 16 * 1024 * 1024
 #: Deeper nesting (parentheses, hooks, blocks, indentation levels) is reported, not followed.
 MAX_NESTING = 64
+#: earlier cases of an ``elseif`` chain that a later case's condition names (``not a and
+#: not b …``); past it the case's condition is opaque (the branch is withheld, not guessed)
+MAX_CASES = 64
 
 UNION_COLUMNS = (
     "scene_id", "title", "is_entry", "is_ending", "available_flags",
@@ -536,6 +539,23 @@ def parsed(text: str, dialect: Dialect) -> Any:
         return Opaque("너무 깊이 중첩된")
 
 
+def chain_of(node: tuple) -> list:
+    """The operands of a run of one connective (``a and b and c`` however it nests), in
+    order, found without recursion: an ``elseif`` chain of thousands of cases is a
+    ``none_of`` as deep as it is long."""
+    kind = node[0]
+    out: list = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, tuple) and n and n[0] == kind:
+            stack.append(n[2])
+            stack.append(n[1])
+        else:
+            out.append(n)
+    return out
+
+
 def negate(node: Any) -> Any:
     if isinstance(node, Opaque):
         return node
@@ -545,6 +565,10 @@ def negate(node: Any) -> Any:
 def none_of(previous: list) -> Any:
     """``not a and not b …`` of earlier cases (an :class:`Opaque` if one is opaque;
     ``None`` when there is no earlier case)."""
+    if len(previous) > MAX_CASES:
+        # the condition of the k-th case names the k-1 before it: a chain of thousands
+        # would write millions of comparisons (its tables grow with the chain's square)
+        return Opaque(f"앞선 경우가 {MAX_CASES}개보다 많은 `elseif` 사슬 안에 있는")
     node: tuple | None = None
     for p in previous:
         if isinstance(p, Opaque):
@@ -950,7 +974,7 @@ class StoryBuilder:
         kind = node[0]
         if kind in ("and", "or"):
             p = 1 if kind == "or" else 2
-            text = f"{self._render(node[1], types, used, p)} {kind} {self._render(node[2], types, used, p)}"
+            text = f" {kind} ".join(self._render(part, types, used, p) for part in chain_of(node))
             return f"({text})" if prec > p else text
         if kind == "not":
             inner = node[1]

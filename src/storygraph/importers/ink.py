@@ -49,6 +49,11 @@ MAX_OUTPUT_BYTES = 256 * 1024 * 1024
 MAX_INCLUDES = 200
 #: targets of one divert through a variable, at most, before it becomes an opaque jump
 MAX_DIVERT_TARGETS = 64
+#: branches made from all the diverts through variables together, at most: each such
+#: divert becomes one branch per target, so thousands of them over dozens of targets made
+#: hundreds of thousands of branches from a 94 KB story; past it a divert through a
+#: variable is an opaque jump (its cards withheld, never judged on a guess)
+MAX_VARIABLE_BRANCHES = 10_000
 #: how far a thread's choices are followed through its diverts, and how many scenes at most
 MAX_THREAD_DEPTH = 16
 MAX_THREAD_STEPS = 2000
@@ -225,7 +230,10 @@ def _translate(tree: Any, depth: int = 0) -> Any:
         raise Opaque(f"{MAX_NESTING}겹보다 깊이 중첩된")
     t = tree.get("t")
     if t == "int":
-        return ("int", int(tree["v"]))
+        value = tree.get("v")
+        if type(value) is not int:  # (the compiler writes an integer past its range as null)
+            raise Opaque("정수로 나타낼 수 없는 수가 든")
+        return ("int", value)
     if t == "float":
         return ("float", str(tree["v"]))
     if t == "bool":
@@ -442,6 +450,8 @@ class _Mapper:
         self.lists: set[str] = set()
         self._targets: dict[tuple, list | None] = {}  # a divert variable -> the scenes it may hold
         self._too_many: set[tuple] = set()
+        self._fanned = 0  # branches made from diverts through variables (MAX_VARIABLE_BRANCHES)
+        self._fan_said = False
         self._exit_flow: dict[int, str | None] = {}
         self._returns_to: dict[str, list[str]] | None = None
 
@@ -910,6 +920,16 @@ class _Mapper:
                     self.b.issue(file, line, f"변수 {quote_code(name)}에 담길 수 있는 곳이 {len(known):,}군데로 너무 많아"
                                              f"(최대 {MAX_DIVERT_TARGETS}군데) 그 변수를 거치는 화살표는 하나하나 분기로 옮기지 않고 "
                                              "어디로 갈지 모르는 분기로 두었습니다.")
+        if targets is not None and e.get("variable") and len(targets) > 1:
+            if self._fanned + len(targets) > MAX_VARIABLE_BRANCHES:
+                if not self._fan_said:
+                    self._fan_said = True
+                    self.b.issue(file, line, f"변수에 담긴 곳으로 가는 화살표가 모두 {MAX_VARIABLE_BRANCHES:,}개보다 많은 분기가 되어, "
+                                             "여기부터는 변수를 거치는 화살표를 하나하나 분기로 옮기지 않고 어디로 갈지 모르는 "
+                                             "분기로 두었습니다.")
+                targets = None
+            else:
+                self._fanned += len(targets)
         if targets is None:
             kind, cond = self._way("auto", cond, e)
             self.b.jump_opaque(scene, source, cond or None, kind, file, line)

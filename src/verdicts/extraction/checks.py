@@ -19,6 +19,7 @@ from typing import Any
 
 from verdicts.card_checks import CardChecks
 from verdicts.checks import CheckRegistry
+from verdicts.patterns import fullmatches
 from verdicts.tables import Row, TypedTable, parse_bool
 
 from .model import AGGS, DIFFERS, EMPTY, FORMAT, MATCHES, NOT_IN_SOURCE, TABLE_SPECS, VERDICTS
@@ -210,10 +211,9 @@ class CheckContext:
         # 5: a pattern that does not match the whole value
         c5: bool | None = False
         if pattern_text is not None and value is not None and not unreadable:
-            try:
-                c5 = re.fullmatch(pattern_text, value) is None
-            except re.error:
-                c5 = None
+            # (RE2, as the rules read it: a backtracking engine could run for hours here)
+            matched = fullmatches(pattern_text, value)
+            c5 = None if matched is None else not matched
         # 6: the phrase is not on its page of the same run
         phrase = row.raw.get("evidence_text") if row is not None and not unreadable else None
         page_text = row.raw.get("evidence_page") if row is not None and not unreadable else None

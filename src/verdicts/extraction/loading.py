@@ -25,6 +25,7 @@ from verdicts.files import read_file
 from verdicts.korean import code, josa
 from verdicts.model import InputIssue
 from verdicts.suggest import close_name, misspelling
+from verdicts.patterns import PatternError, compile_pattern
 from verdicts.tables import (
     OWN_KEY_PREFIX, MAX_JSON_BYTES, RawRow, RawTable, Row, TypedTable, decode_bytes, load_typed_tables, parse_bool, path_kind,
     type_table,
@@ -204,12 +205,11 @@ def _field_rules(t: TypedTable, r: _Reader) -> dict[str, FieldRule]:
         pattern, broken = None, False
         if pattern_text is not None:
             try:
-                pattern = re.compile(pattern_text)
-            except (re.error, RecursionError, OverflowError) as exc:
+                pattern = compile_pattern(pattern_text)
+            except PatternError as exc:
                 broken = True
                 row.invalid.add("pattern")
-                why = getattr(exc, "msg", None) or str(exc)
-                r.issue(t, row, "pattern", f"정규식 {josa(_shown(pattern_text, 40), '을/를')} 읽지 못해({why}) {code(name)} 칸의 형식은 가리지 않았습니다.")
+                r.issue(t, row, "pattern", f"정규식 {josa(_shown(pattern_text, 40), '은/는')} {exc} {code(name)} 칸의 형식은 가리지 않았습니다.")
         rules[name] = FieldRule(name, raw.get("label") or name, value_type, required, pattern_text, pattern, row.line, broken)
     r.set_aside(t, aside)
     return rules

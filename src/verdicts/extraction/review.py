@@ -35,7 +35,6 @@ import hashlib
 import io
 import json
 import os
-import re
 import sqlite3
 import statistics
 import time
@@ -48,6 +47,7 @@ from typing import Any, Iterator
 from verdicts.errors import VerdictsError
 from verdicts import safe_csv
 from verdicts.korean import code, josa
+from verdicts.patterns import fullmatches
 from verdicts.rounds import apply_migrations, schema_version_of
 from verdicts.safe_text import clean
 
@@ -526,7 +526,11 @@ class ReviewStore:
             new_value = (new_value or "").strip()
             if not new_value:
                 raise ReviewError("수정할 값이 비어 있습니다.")
-            if cell.pattern and re.fullmatch(cell.pattern, new_value) is None:
+            matched = fullmatches(cell.pattern, new_value) if cell.pattern else True
+            if matched is None:  # (kept by an older version: a pattern RE2 refuses)
+                raise ReviewError(f"{cell.label} 칸의 형식 규칙 {josa(code(cell.pattern), '을/를')} 이제는 쓸 수 없어 고친 값이 "
+                                  "맞는지 가리지 못했으니 먼저 다시 불러와 주세요.")
+            if not matched:
                 raise ReviewError(f"고친 값 {josa(code(new_value), '이/가')} {cell.label} 칸의 형식 규칙 `{cell.pattern}`에 맞지 않습니다.")
         now = time.time() if now is None else now
         seconds = round(now - opened_at, 3) if opened_at is not None and 0 <= now - opened_at < 86_400 else None

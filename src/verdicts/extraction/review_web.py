@@ -288,6 +288,7 @@ def _stats(store: ReviewStore) -> str:
 
 def review_routes(store: ReviewStore) -> list[Any]:
     """The queue's Starlette routes over ``store``."""
+    from starlette.concurrency import run_in_threadpool
     from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Route
 
@@ -317,8 +318,11 @@ def review_routes(store: ReviewStore) -> list[Any]:
         try:
             opened = float(f["opened_at"]) if f.get("opened_at") else None
             seen = int(f.get("seen") or 0)
-            store.decide(key, f.get("action", ""), reviewer=f.get("reviewer", ""), new_value=f.get("new_value"),
-                         seen=seen, opened_at=opened, shown=f.get("fingerprint", ""))
+            # (in a worker thread: the correction is matched against the field's pattern,
+            # a regular expression from data, and the database waits on its lock)
+            await run_in_threadpool(store.decide, key, f.get("action", ""), reviewer=f.get("reviewer", ""),
+                                    new_value=f.get("new_value"), seen=seen, opened_at=opened,
+                                    shown=f.get("fingerprint", ""))
         except (ReviewError, ValueError) as exc:
             status = 409 if isinstance(exc, StaleDecision) else 422
             try:
@@ -334,7 +338,7 @@ def review_routes(store: ReviewStore) -> list[Any]:
         await form(request)
         key = request.path_params["item_key"]
         try:
-            c = store.reload(key)
+            c = await run_in_threadpool(store.reload, key)  # judges the cell again: its pattern too
         except ReviewError as exc:
             return html(_cell(store, key, banner=str(exc)), 422)
         ok = None if c.broken else "다시 불러와 이 칸을 판정했습니다."
@@ -343,7 +347,7 @@ def review_routes(store: ReviewStore) -> list[Any]:
 
     async def sample(request):
         await form(request)
-        store.load(SAMPLE)
+        await run_in_threadpool(store.load, SAMPLE)
         return RedirectResponse("/review", status_code=303)
 
     async def export(request):

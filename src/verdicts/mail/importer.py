@@ -57,7 +57,9 @@ __all__ = ["Mail", "mail_of", "mail_order", "mailbox_form", "read_mails", "read_
            "import_mailbox", "write_tables"]
 
 _CHARSET_ALIASES = {"ks_c_5601-1987": "cp949", "ks_c_5601": "cp949", "ksc5601": "cp949", "x-windows-949": "cp949"}
-_PREFIX = re.compile(r"^\s*((re|fw|fwd|답장|회신|전달)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+# one run of white space between the parts (two adjacent ``\s*`` made a subject of "re"
+# and 260,000 spaces take minutes: every split of the spaces was tried)
+_PREFIX = re.compile(r"^\s*(?:(?:re|fw|fwd|답장|회신|전달)\s*(?:\[\d+\]\s*)?:\s*)+", re.IGNORECASE)
 _QUOTE_HEADS = re.compile(
     r"^(-{2,}\s*(original message|forwarded message|원본 메일|원본 메시지|전달된 메시지|전달 메일)\s*-{2,}"
     r"|.*(wrote|작성):\s*$|>)", re.IGNORECASE)
@@ -488,9 +490,9 @@ def read_log(path: str | Path, problems: list[str] | None = None) -> list[dict]:
             if problems is not None:
                 problems.append(f"{path} {number}번째 줄 {exc.colno}번째 글자: JSON으로 읽지 못해 이 기록은 빠졌습니다 ({exc.msg}).")
             continue
-        except RecursionError:
+        except (ValueError, RecursionError):  # an integer past Python's 4,300 digits, nesting past the parser's
             if problems is not None:
-                problems.append(f"{path} {number}번째 줄: 값이 너무 깊게 중첩되어 JSON으로 읽지 못해 이 기록은 빠졌습니다.")
+                problems.append(f"{path} {number}번째 줄: 정수가 4,300자리를 넘거나 너무 깊이 중첩되어 JSON으로 읽지 못해 이 기록은 빠졌습니다.")
             continue
         if isinstance(value, dict):
             # a key written twice keeps its first value; a key the log does not know is named
