@@ -44,7 +44,7 @@ from .tables import parse_bool
 if TYPE_CHECKING:
     from decimal import Decimal
 
-__all__ = ["CardChecks", "cell_matches", "TableCheckContext"]
+__all__ = ["CardChecks", "cell_matches", "TableCheckContext", "withheld_ok"]
 
 _COUNTED = ("count", "sum")
 
@@ -86,7 +86,7 @@ def cell_matches(value: Any, text: str | None) -> bool:
     return str(value) == text
 
 
-def _withheld_ok(withheld: Any) -> bool:
+def withheld_ok(withheld: Any) -> bool:
     """Whether a card's ``withheld`` field says why (a reason, and a list of places)."""
     return (isinstance(withheld, dict) and isinstance(withheld.get("reason"), str) and bool(withheld["reason"].strip())
             and isinstance(withheld.get("where"), list))
@@ -199,7 +199,7 @@ class CardChecks:
             key = str(get(key_field, "?"))
             keys.append(key)
             # a withheld card has no verdict label, and says why (a reason and its places)
-            held = _withheld_ok(get("withheld"))
+            held = withheld_ok(get("withheld"))
             for name, allowed in enums:
                 if held and name == "verdict":
                     ok = get(name) is None

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 __all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
-           "WITHHELD", "WITHHELD_KEY", "label_of", "withheld_record"]
+           "WITHHELD", "WITHHELD_KEY", "WITHHELD_NOTE", "label_of", "withheld_record"]
 
 #: the group of the cards whose verdict was withheld (no verdict label: the verdict
 #: depends on something the tool could not read exactly), on every screen and in the
@@ -27,6 +27,10 @@ def withheld_record(reason: str, where: "list[dict[str, Any]] | tuple" = ()) -> 
     or ``table``/``line``/``column``)."""
     return {"reason": reason, "where": [dict(w) for w in where]}
 
+
+#: what a domain's docs page says of a card withheld because a value it needed could not be used
+WITHHELD_NOTE = ("그 카드는 판정을 보류해 판정 이름 없이 읽지 못한 값과 그 자리(표, 줄, 열)를 밝히고, 문제와 통과 어느 쪽에도 "
+                 "세지 않습니다")
 
 #: the ``fail_on`` key of the withheld cards and findings (not a problem by default)
 WITHHELD_KEY = "withheld"

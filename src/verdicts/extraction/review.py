@@ -39,6 +39,7 @@ from typing import Any, Iterator
 
 from verdicts.errors import VerdictsError
 from verdicts.korean import code, josa
+from verdicts.model import WITHHELD
 from verdicts.rounds import apply_migrations, schema_version_of
 
 from .domain import judge_batch
@@ -361,7 +362,7 @@ class ReviewStore:
                 cur = conn.execute(
                     "INSERT INTO decisions (item_key, run_id, field_name, verdict, action, old_value, new_value, reviewer, "
                     "decided_at, seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (item_key, cell.run_id, cell.field_name, cell.card["verdict"], action, old, new, reviewer,
+                    (item_key, cell.run_id, cell.field_name, cell.card["verdict"] or WITHHELD, action, old, new, reviewer,
                      datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="seconds"), seconds))
                 decision_id = cur.lastrowid
                 conn.execute("COMMIT")

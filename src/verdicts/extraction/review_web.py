@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, quote
 
+from verdicts.model import WITHHELD
 from verdicts.screen import escape
 from verdicts.serve import ServerPages
 
@@ -117,7 +118,7 @@ def _run(store: ReviewStore, run_id: str) -> str:
     for c in cells:
         state = "다시 불러오기" if c.broken else ("대기" if c.last is None else ACTION_LABELS[c.last.action])  # None: waiting
         rows.append(f'<tr class="{"broken" if c.broken else ""}"><td><a href="/review/cell/{quote(c.item_key)}">'
-                    f'{escape(c.item_key)}</a></td><td class="verdict">{escape(c.card["verdict"])}</td>'
+                    f'{escape(c.item_key)}</a></td><td class="verdict">{escape(c.card["verdict"] or WITHHELD)}</td>'
                     f'<td>{escape(c.card["summary"])}</td><td class="state">{state}</td></tr>')
     body = ("<table id=\"cells\"><tr><th>칸</th><th>판정</th><th>요약</th><th>상태</th></tr>" + "".join(rows) + "</table>"
             f'<p><a href="/review/export/{quote(run_id)}.csv">고친 값 CSV</a> · '
@@ -157,7 +158,7 @@ def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str 
     c = store.cell(item_key)
     card = c.card
     number, text, note = highlighted_page(card, store.pages(c.run_id))
-    head = (f'<p><span class="verdict" id="verdict">{escape(card["verdict"])}</span> · {escape(c.label)} '
+    head = (f'<p><span class="verdict" id="verdict">{escape(card["verdict"] or WITHHELD)}</span> · {escape(c.label)} '
             f'(<code>{escape(c.field_name)}</code>)</p><p id="summary">{escape(card["summary"])}</p>')
     if card.get("hedge"):
         head += f'<p id="hedge">{escape(card["hedge"])}</p>'

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from verdicts.model import WITHHELD_NOTE
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 
@@ -36,8 +37,9 @@ class MailDomain(Domain):
     docs_title = "AI 에이전트가 보낸 메일: 판정과 자동 검증"
     docs_note = ("답한 메일은 대화에서 `sent_at`과 같거나 그 전에 받은 메일 가운데 가장 늦은 것입니다. "
                  "`overdue_hours`와 `low_confidence`는 판정과 상관없이 채우고, 뒤의 규칙도 해당했다면 그 사유는 단서로 "
-                 "적습니다. 입력에 있지만 읽을 수 없는 값이 필요한 규칙에 이르면 판정은 거기서 멈춥니다"
-                 "(`docs/decisions.md`를 보세요). 시드에 실린 견본 카드는 `tests/verdicts/mail/test_seed_samples.py`에서 "
+                 "적습니다. 입력에 있지만 읽을 수 없는 값이 필요한 규칙에 이르면 "
+                 f"{WITHHELD_NOTE}(`docs/decisions.md`를 보세요). `120만원`처럼 한국어로 적은 금액 하나는 읽습니다. "
+                 "시드에 실린 견본 카드는 `tests/verdicts/mail/test_seed_samples.py`에서 "
                  "검사합니다. 그 가운데 넷(`ACT-20260303-002`, `-003`, `-006`, `-015`)은 단서가 두 문장이라 `C08`에서 "
                  "실패하고, 나머지는 모든 검증을 통과합니다.")
     notes = {
