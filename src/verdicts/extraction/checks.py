@@ -403,4 +403,4 @@ def evidence_values(ctx: CheckContext):
     return sorted(failed)
 
 
-CHECKS.add(CARD_CHECKS.polite_check("11", "`summary`와 `hedge`가 존댓말로 끝나는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("11", "`summary`와 `hedge`가 존댓말로 끝나는지 확인합니다.", one_sentence=False))
