@@ -302,7 +302,8 @@ class RuleBook(Generic[C, T]):
                  on_missing: Literal["withhold", "hold"] = "withhold",
                  lead: Callable[[C, T, Draft], None] | None = None,
                  hedges: Callable[[C, T, Draft], None] | None = None,
-                 hold: "Callable[[C, T, Rule[C, T], tuple[str, ...]], Withhold] | None" = None):
+                 hold: "Callable[[C, T, Rule[C, T], tuple[str, ...]], Withhold] | None" = None,
+                 evidence_field: str = "evidence"):
         if not rules:
             raise ValueError("a rule book needs at least one rule")
         if (on_missing == "hold") != (hold is not None):
@@ -313,6 +314,8 @@ class RuleBook(Generic[C, T]):
         #: ``hold(ctx, item, rule, missing)``: the :class:`Withhold` of a card whose
         #: ``rule`` lacked the values ``missing`` (``on_missing="hold"``)
         self.hold = hold
+        #: the card field the evidence items go to (:attr:`verdicts.model.Card.evidence_field`)
+        self.evidence_field = evidence_field
         self.lead = lead
         self.common_hedges = hedges
         self._blank = dict.fromkeys(self.fields)
@@ -369,7 +372,7 @@ class RuleBook(Generic[C, T]):
         data["verdict"] = rule.verdict
         if rule.stamp:
             data.update(rule.stamp)
-        data["evidence"] = draft.evidence
+        data[self.evidence_field] = draft.evidence
         data["summary"] = draft.summary
         data["hedge"] = join_clauses(draft.hedges) if draft.hedges else None
         return data
@@ -384,7 +387,7 @@ class RuleBook(Generic[C, T]):
         data = self._blank.copy()
         data.update(values)
         data["verdict"] = None
-        data["evidence"] = draft.evidence + [dict(e) for e in w.evidence]
+        data[self.evidence_field] = draft.evidence + [dict(e) for e in w.evidence]
         data["summary"] = w.reason
         data["hedge"] = None
         data["withheld"] = {"reason": w.reason, "where": [dict(x) for x in w.where]}

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .errors import InputError
 from .grading import sha256_of
-from .model import WITHHELD, Card, Evidence, Report, card_field_names, label_of
+from .model import WITHHELD, Card, Evidence, Report, aggregate_words, card_field_names, label_of
 from .korean import code
 from .palette import UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
 from .safe_text import clean
@@ -309,10 +309,15 @@ def _figure(figure: CardFigure | None) -> str:
 
 def _card_fields(card: Card) -> str:
     items = []
+    # the evidence items are the table below; an ``evidence`` that is not them (residue's
+    # one line in the seed's form) is a field like the others
+    items_field = getattr(card, "evidence_field", "evidence")
+    hidden = (_SHOWN - {"evidence"}) | {items_field}
     for name in card_field_names(card):
-        if name in _SHOWN:
+        if name in hidden:
             continue
-        items.append(f"<dt>{escape(name)}</dt><dd>{_e(getattr(card, name))}</dd>")
+        value = card.data.get(name) if name == "evidence" else getattr(card, name)
+        items.append(f"<dt>{escape(name)}</dt><dd>{_e(value)}</dd>")
     return f'<dl class="fields">{"".join(items)}</dl>' if items else ""
 
 
@@ -443,6 +448,8 @@ def _strip(report: Report, domain: Domain, extras: ScreenExtras) -> str:
     if groups.get(WITHHELD):
         parts.append(f'<a href="#group-{list(groups).index(WITHHELD)}">{WITHHELD} {len(groups[WITHHELD]):,}건</a>')
     parts += [f"{escape(v)} {len(c):,}건" for v, c in groups.items() if v in domain.passing_verdicts]
+    if "aggregate" in report.extra:
+        parts.append(f'<span class="aggregate">{escape(aggregate_words(report.extra["aggregate"]))}</span>')
     sample = '<span class="sample-tag">샘플 데이터</span> ' if extras.sample else ""
     return (f'<p class="strip" id="summary-strip">{sample}<span class="file">{escape(name)}</span>'
             f'<span class="counts"> · ' + " · ".join(parts) + "</span></p>")

@@ -180,7 +180,7 @@ def check_case(report: Report, expect: dict[str, Any], *, lines: dict[str, int] 
             if word not in hedge:
                 _fail(f"{key}: the hedge does not mention {word!r}", hedge)
     for key, values in (expect.get("evidence_values") or {}).items():
-        cited = [e.get("value") for e in card(key).to_json().get("evidence", [])]
+        cited = [e.get("value") for e in card(key).to_json().get(card(key).evidence_field, [])]
         for value in values:
             if value not in cited and not (value == "" and None in cited):
                 _fail(f"{key}: {value!r} is not cited", cited)
