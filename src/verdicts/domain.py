@@ -464,6 +464,13 @@ class Domain(ABC):
                 report.extra["aggregate"] = found
         return report
 
+    def follow_up(self, report: Report, plan: Path) -> Any:
+        """After the round: what the plan actually made (a table at ``plan``) does for what
+        the cards asked for (robot: the recapture site and hand against the collection
+        plan), as an object with ``to_json()``, ``render_text()`` and ``passed``; ``None``
+        (the default) when the domain's seed asks for no such follow-up."""
+        return None
+
     def aggregate(self, cards: list[dict[str, Any]]) -> dict[str, Any] | None:
         """What the run's cards add up to, when the domain's seed says (residue's card E3:
         ``aggregate: ratio``, the share of defects): ``{"kind", "defects", "total",

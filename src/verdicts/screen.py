@@ -138,6 +138,9 @@ class ScreenExtras:
     empty_groups: str = "아직 검사한 시나리오가 없습니다. 파일을 올리거나 「샘플 데이터로 보기」를 누르세요."
     #: a message shown above everything (an upload error)
     banner: str | None = None
+    #: the stored round this screen shows (``verdicts show DOMAIN --html``): its number,
+    #: when it was saved and from which input, tagged at the top of the summary line
+    stored_round: str | None = None
     #: page heading; defaults to the domain's title
     heading: str | None = None
     #: tool name and version for the footer
@@ -451,6 +454,8 @@ def _strip(report: Report, domain: Domain, extras: ScreenExtras) -> str:
     if "aggregate" in report.extra:
         parts.append(f'<span class="aggregate">{escape(aggregate_words(report.extra["aggregate"]))}</span>')
     sample = '<span class="sample-tag">샘플 데이터</span> ' if extras.sample else ""
+    if extras.stored_round:
+        sample += f'<span class="sample-tag round-tag" id="stored-round">{escape(extras.stored_round)}</span> '
     return (f'<p class="strip" id="summary-strip">{sample}<span class="file">{escape(name)}</span>'
             f'<span class="counts"> · ' + " · ".join(parts) + "</span></p>")
 

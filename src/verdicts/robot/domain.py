@@ -59,6 +59,13 @@ class RobotDomain(Domain):
         ],
     }
 
+    def follow_up(self, report: Report, plan: Path) -> Any:
+        """The seed's follow-up: each card's recapture site and hand against the collection
+        plan actually made (:mod:`.followup`)."""
+        from .followup import follow_up
+
+        return follow_up([c.to_json() for c in report.cards], plan)
+
     def checks(self) -> list[Check[Any]]:
         return list(CHECKS)
 
