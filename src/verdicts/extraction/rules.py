@@ -427,7 +427,9 @@ def _hold(batch: Batch, f: CellFacts, rule: Rule, missing: tuple[str, ...]) -> W
     draft = Draft(Decision(rule))
     ev = _Cite(f, draft)
     ev.run()
-    return withhold_cells([_held(batch, f, m) for m in missing], _QUESTION[rule.verdict], "이 칸", draft.evidence)
+    # an event that cannot be read leaves the whole cell unknown, not only whether it is empty
+    question = "값과 근거가 원문과 맞는지" if "worker_outputs.value" in missing else _QUESTION[rule.verdict]
+    return withhold_cells([_held(batch, f, m) for m in missing], question, "이 칸", draft.evidence)
 
 
 def _hedges(batch: Batch, f: CellFacts, draft: Draft) -> None:
