@@ -105,6 +105,16 @@ def test_a_run_reports_the_defect_ratio_on_every_summary(cli, tmp_path):
     html = tmp_path / "screen.html"
     cli("verdicts", "run", "residue", str(folder), "-q", "--html", str(html), check_code=None)
     assert f'<span class="aggregate">{words}</span>' in html.read_text(encoding="utf-8")
+    # several inputs: one aggregate over every input's cards, as the text gives per input
+    parts = [tmp_path / "p1", tmp_path / "p2"]
+    for part, pattern in zip(parts, ("DO-00*.yaml", "DO-03*.yaml")):
+        part.mkdir()
+        for f in folder.glob(pattern):
+            shutil.copy(f, part / f.name)
+    both = json.loads(cli("verdicts", "run", "residue", *map(str, parts), "--format", "json", "-q", check_code=None).stdout)
+    d, n = sum(c["defect"] for c in both["cards"]), len(both["cards"])
+    assert d and both["aggregate"] == {"kind": "ratio", "defects": d, "total": n, "value": round(d / n, 4)}
+    assert list(both)[-2:] == ["aggregate", "inputs"]
     # no other domain has an aggregate
     robot = json.loads(cli("verdicts", "run", "robot", str(EXAMPLES.parent / "robot"), "--format", "json", "-q", check_code=None).stdout)
     assert "aggregate" not in robot
