@@ -153,19 +153,17 @@ def show(domain: str, format: str, db: Path | None, html: Path | None = None) ->
 
 def _stored_screen(plugin, stored, html: Path) -> None:
     """Write the report screen of a stored round to ``html``, tagged with its number, time
-    and input (the stored report's own cards, issues and checks, as they were)."""
-    import dataclasses
-
+    and input (the stored report's own cards, issues and checks, as they were; what a
+    domain draws from its inputs — a diagram, pictures — is not stored and not drawn)."""
     from .errors import VerdictsError
     from .outputs import check_output_file, write_output
     from .rounds import report_from_json
-    from .screen import render_html
+    from .screen import ScreenExtras, render_html
 
     try:
         check_output_file(html, "--html")
         report = report_from_json(plugin, stored.data)
-        extras = dataclasses.replace(plugin.screen_extras(report),
-                                     stored_round=f"저장된 회차 #{stored.id} · {stored.saved_at} · {stored.input_path}")
+        extras = ScreenExtras(stored_round=f"저장된 회차 #{stored.id} · {stored.saved_at} · {stored.input_path}")
         write_output(html, render_html(report, plugin, extras))
     except VerdictsError as exc:
         raise fail(str(exc))

@@ -103,3 +103,17 @@ def test_the_last_stored_round_is_shown_on_the_report_screen(cli, tmp_path):
     # with no stored round there is nothing to show, and it says how to store one
     err = cli("verdicts", "show", "robot", "--db", tmp_path / "empty.sqlite3", "--html", html, check_code=2).stderr
     assert "--save" in err
+
+
+def test_a_stored_round_of_any_domain_is_shown_on_a_screen(cli, tmp_path):
+    # what a domain draws from its inputs (storygraph's diagram) is not stored: the screen
+    # shows the stored report without it instead of failing
+    db = tmp_path / "rounds.sqlite3"
+    for domain, path in (("storygraph", EXAMPLES / "lighthouse" / "scenario.csv"), ("residue", EXAMPLES / "residue")):
+        cli("verdicts", "run", domain, path, "--save", "--db", db, "-q", check_code=None)
+        html = tmp_path / f"{domain}.html"
+        proc = cli("verdicts", "show", domain, "--db", db, "--html", html, check_code=None)
+        assert "Traceback" not in proc.stderr and proc.returncode in (0, 1), proc.stderr
+        page = html.read_text(encoding="utf-8")
+        assert 'id="stored-round">저장된 회차 #' in page
+    assert 'class="aggregate">결함 비율 ' in page  # residue's stored aggregate
