@@ -97,8 +97,24 @@ class CheckContext:
     def row_index(self) -> "RowsByLine":
         return self.rows()
 
-    def rows_for(self, card: dict[str, Any], table: str) -> list:
-        return []  # storygraph's evidence always names its line
+    def rows_for(self, card: dict[str, Any], table: str | None) -> list:
+        """The rows an evidence item without a ``line`` cites (ours always name one; the
+        seed's sample cards do not): the card's branch and the overlapping one, or the
+        branches leaving the card's scene; the scenes they join; the flags those scenes
+        make available; only those of ``table`` when it is given."""
+        sc = self.scenario
+        if "branch_rows" not in self._cache:
+            self._cache["branch_rows"] = {b.branch_id: b for b in sc.branches}
+        by_id = self._cache["branch_rows"]
+        branches = [by_id[card[name]] for name in ("branch_id", "overlapping_branch_id") if card.get(name) in by_id]
+        if card.get("branch_id") is None:
+            branches += self.branches_by_scene().get(str(card.get("scene_id")), [])
+        ids = [card.get("scene_id")] + [s for b in branches for s in (b.from_scene, b.to_scene)]
+        scenes = [sc.scenes[i] for i in dict.fromkeys(ids) if i in sc.scenes]
+        flags = dict.fromkeys(f.strip() for s in scenes for f in (s.raw.get("available_flags") or "").split(","))
+        parts = {"story_branches": [b.raw for b in branches], "scene_states": [s.raw for s in scenes],
+                 "flag_spec": [sc.flags[f].raw for f in flags if f in sc.flags]}
+        return [r for name, rows in parts.items() if table in (None, name) for r in rows]
 
     def rows(self) -> "RowsByLine":
         """The raw cells of every typed input row by ``(table, line)`` (several rows when

@@ -38,13 +38,13 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Mapping
 
 from .checks import Check
-from .korean import polite_sentences
+from .korean import polite_endings, polite_sentences
 from .tables import parse_bool
 
 if TYPE_CHECKING:
     from decimal import Decimal
 
-__all__ = ["CardChecks", "cell_matches", "TableCheckContext"]
+__all__ = ["CardChecks", "cell_matches", "TableCheckContext", "withheld_ok"]
 
 _COUNTED = ("count", "sum")
 
@@ -86,7 +86,7 @@ def cell_matches(value: Any, text: str | None) -> bool:
     return str(value) == text
 
 
-def _withheld_ok(withheld: Any) -> bool:
+def withheld_ok(withheld: Any) -> bool:
     """Whether a card's ``withheld`` field says why (a reason, and a list of places)."""
     return (isinstance(withheld, dict) and isinstance(withheld.get("reason"), str) and bool(withheld["reason"].strip())
             and isinstance(withheld.get("where"), list))
@@ -190,7 +190,7 @@ class CardChecks:
         aggs = self.aggs
         row_index, rows_for = ctx.row_index(), ctx.rows_for
         matched: dict[tuple[type, str], Any] = {}  # a typed reading of each (type, text) once
-        out: dict[str, list[str]] = {"enum": [], "required": [], "field": [], "value": [], "polite": []}
+        out: dict[str, list[str]] = {"enum": [], "required": [], "field": [], "value": [], "polite": [], "polite_end": []}
         texts: list[Any] = []
         owners: list[int] = []
         keys: list[str] = []
@@ -199,7 +199,7 @@ class CardChecks:
                 key = "?"
                 keys.append(key)
                 for name in out:
-                    if name != "polite":
+                    if name not in ("polite", "polite_end"):
                         out[name].append(key)
                 texts.append(None)
                 owners.append(position)
@@ -208,7 +208,7 @@ class CardChecks:
             key = str(get(key_field, "?"))
             keys.append(key)
             # a withheld card has no verdict label, and says why (a reason and its places)
-            held = _withheld_ok(get("withheld"))
+            held = withheld_ok(get("withheld"))
             for name, allowed in enums:
                 if held and name == "verdict":
                     ok = get(name) is None
@@ -292,6 +292,8 @@ class CardChecks:
         polite = polite_sentences(texts, quoted() if callable(quoted) else ())
         impolite = dict.fromkeys(keys[owners[i]] for i, ok in enumerate(polite) if not ok)
         out["polite"] = list(impolite)
+        ending = polite_endings(texts)
+        out["polite_end"] = list(dict.fromkeys(keys[owners[i]] for i, ok in enumerate(ending) if not ok))
         facts[self._sweep_key] = out
         return out
 
@@ -345,7 +347,13 @@ class CardChecks:
                            "모은 수로, 집계 방식이 도메인이 쓰는 것 가운데 하나이고 `count`나 `sum`이면 음수가 아니어야 "
                            "합니다.")
 
-    def polite_check(self, check_id: str, description: str) -> Check:
+    def polite_check(self, check_id: str, description: str, *, one_sentence: bool = True) -> Check:
+        """Summary and hedge end politely: as one sentence (``one_sentence``), or only
+        end so, when the seed asks no more (mail, extraction)."""
+        if not one_sentence:
+            return self._check(check_id, description, "polite_end",
+                               "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.` 같은 존댓말 어미로 끝나야 합니다. 시드가 "
+                               "끝맺음만 묻기에 문장 수는 보지 않습니다.")
         return self._check(check_id, description, "polite",
                            "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.`로 끝나는 존댓말 한 문장이어야 합니다.")
 

@@ -114,8 +114,9 @@ def run_domain(domain: str, paths: list[Path], format: str | None, config: Path 
     return code
 
 
-def show(domain: str, format: str, db: Path | None) -> int:
-    """DOMAIN의 마지막으로 저장된 회차를 저장된 그대로 보여 줍니다 (JSON은 바이트 하나까지 같게)."""
+def show(domain: str, format: str, db: Path | None, html: Path | None = None) -> int:
+    """DOMAIN의 마지막으로 저장된 회차를 저장된 그대로 보여 줍니다 (JSON은 바이트 하나까지 같게).
+    --html을 주면 그 회차의 보고서 화면도 씁니다: 새 회차를 들이기 전에 지난 회차를 화면으로 봅니다."""
     from .errors import VerdictsError
     from .reporters import REPORTERS
     from .rounds import RoundStore, report_from_json
@@ -131,6 +132,8 @@ def show(domain: str, format: str, db: Path | None) -> int:
         raise fail(f"{store.path}에 저장된 {plugin.name} 회차가 없습니다. `verdicts run {plugin.name} PATH --save`로 먼저 저장해 주세요.", 1)
     header = (f"저장된 회차 #{stored.id} · {stored.saved_at} · {clean(stored.input_path)} "
               f"(입력 sha256 {clean(stored.inputs_sha256[:12])}…, {clean(stored.tool_version) or '버전 미상'})")
+    if html is not None:
+        _stored_screen(plugin, stored, html)
     try:
         if format == "json":
             stored.data  # noqa: B018 - checked before it is printed
@@ -146,6 +149,44 @@ def show(domain: str, format: str, db: Path | None) -> int:
         sys.stdout.write(header + "\n\n")
         sys.stdout.write(text)
     return stored.exit_code
+
+
+def _stored_screen(plugin, stored, html: Path) -> None:
+    """Write the report screen of a stored round to ``html``, tagged with its number, time
+    and input (the stored report's own cards, issues and checks, as they were; what a
+    domain draws from its inputs — a diagram, pictures — is not stored and not drawn)."""
+    from .errors import VerdictsError
+    from .outputs import check_output_file, write_output
+    from .rounds import report_from_json
+    from .screen import ScreenExtras, render_html
+
+    try:
+        check_output_file(html, "--html")
+        report = report_from_json(plugin, stored.data)
+        extras = ScreenExtras(stored_round=f"저장된 회차 #{stored.id} · {stored.saved_at} · {stored.input_path}")
+        write_output(html, render_html(report, plugin, extras))
+    except VerdictsError as exc:
+        raise fail(str(exc))
+    sys.stderr.write(f"verdicts: 저장된 {stored.id}번 회차의 보고서 화면을 {html}에 썼습니다.\n")
+
+
+def followup(domain: str, path: Path, plan: Path, format: str) -> int:
+    """회차가 끝난 뒤 PATH의 카드가 요청한 것(robot: 다시 찍을 현장과 손, 모자란 회차)을 실제로 세운
+    계획 PLAN과 견줍니다. 요청마다 계획이 덮으면 0, 덮지 못한 것이나 계획 표의 문제가 있으면 1입니다."""
+    from .errors import VerdictsError
+    from .pipeline import Options, judge_one
+    from .tables import json_dumps
+
+    plugin = _domain(domain)
+    try:
+        report, _ = judge_one(plugin, path, Options(quiet=True), "verdicts")
+        result = plugin.follow_up(report, plan)
+    except VerdictsError as exc:
+        raise fail(str(exc))
+    if result is None:
+        raise fail(f"{plugin.name} 도메인에는 회차 뒤에 계획과 견주는 되짚기가 없습니다.")
+    sys.stdout.write(json_dumps(result.to_json()) + "\n" if format == "json" else result.render_text())
+    return 0 if result.passed else 1
 
 
 def explain(domain: str, name: "str | list[str] | None" = None) -> int:
@@ -242,6 +283,15 @@ def build() -> CommandLine:
     c.argument("domain", metavar="DOMAIN", help=domain_help)
     c.option("--format", "-f", choices=["text", "json"], default="text", help="출력 형식")
     c.option("--db", type=Path, metavar="FILE", help=_DB_HELP)
+    c.option("--html", type=Path, metavar="FILE", help="그 회차의 보고서 화면도 HTML 파일 하나로 씁니다")
+
+    c = cl.command("followup", followup)
+    c.argument("domain", metavar="DOMAIN", help=domain_help)
+    c.argument("path", type=Path, metavar="PATH", help="도메인의 입력 (끝난 회차)")
+    c.argument("plan", type=Path, metavar="PLAN",
+               help="실제로 세운 계획: robot은 `collection_plan` 표(`task_id`, `capture_site`, `robot_hand_type`, "
+                    "`episode_count`)의 CSV 파일이나 그 표가 든 폴더, .xlsx, JSON, YAML")
+    c.option("--format", "-f", choices=["text", "json"], default="text", help="출력 형식")
 
     c = cl.command("explain", explain)
     c.argument("domain", metavar="DOMAIN", help=domain_help)

@@ -321,7 +321,7 @@ class Domain(ABC):
         annotations point): the first evidence item that cites a row of the domain's
         first table with a line.  Domains override it when a card's row lives elsewhere."""
         table = self.card_table(card)
-        for item in card.get("evidence") or ():
+        for item in card.get(self.card_type.evidence_field) or ():
             if item.get("source") == table and item.get("line") is not None and not item.get("agg"):
                 return table, item["line"]
         return table, None
@@ -464,7 +464,25 @@ class Domain(ABC):
             card_json = schema = None
         report.checks.append(schema() if schema is not None else schema_check(self.name, report.cards, card_json))
         report.checks.extend(self.closing_checks(report))
+        if type(self).aggregate is not Domain.aggregate:
+            found = self.aggregate(card_json if card_json is not None else [c.to_json() for c in report.cards])
+            if found is not None:
+                report.extra["aggregate"] = found
         return report
+
+    def follow_up(self, report: Report, plan: Path) -> Any:
+        """After the round: what the plan actually made (a table at ``plan``) does for what
+        the cards asked for (robot: the recapture site and hand against the collection
+        plan), as an object with ``to_json()``, ``render_text()`` and ``passed``; ``None``
+        (the default) when the domain's seed asks for no such follow-up."""
+        return None
+
+    def aggregate(self, cards: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """What the run's cards add up to, when the domain's seed says (residue's card E3:
+        ``aggregate: ratio``, the share of defects): ``{"kind", "defects", "total",
+        "value"}``, written in JSON as ``aggregate`` and on every summary line; ``None``
+        (the default) for none."""
+        return None
 
     def exit_code(self, report: Report, config: Any = None) -> int:
         """0 when nothing fails the run under ``config`` (the one exit rule,

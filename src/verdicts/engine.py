@@ -19,8 +19,10 @@ One convention for "cannot decide" in every domain: a rule whose input lacks a v
 needs returns :class:`Missing` naming those values (``table.column``).  What happens
 then is the domain's declared policy, decided once in the rule book:
 
-* ``"stop"`` — the verdict stops at that rule: the card stays under the rule's verdict,
-  the rule writes a sentence that names the missing value (robot, mail, extraction);
+* ``"hold"`` — the card is withheld (:class:`Withhold`): no verdict label, the reason
+  and the places from the book's ``hold`` function, usually :func:`withhold_cells`
+  naming each value that stopped it by table, line and column (robot, mail, extraction:
+  their seeds give such a card no verdict);
 * ``"withhold"`` — no card is made: the missing column is already an input issue and the
   domain counts the withheld cards (storygraph, whose seed forbids guessing a verdict).
 
@@ -30,7 +32,7 @@ then is the domain's declared policy, decided once in the rule book:
 ...     def test(self, ctx, n):
 ...         return Missing(("t.n",)) if n is None else n > 9
 ...     def write(self, ctx, n, draft):
-...         draft.summary = "값이 큽니다." if not draft.missing else "값이 없어 멈췄습니다."
+...         draft.summary = "값이 큽니다."
 >>> class Small(Rule):
 ...     '''small — anything else.'''
 ...     verdict, code = "작음", "small"
@@ -55,10 +57,10 @@ from __future__ import annotations
 
 from typing import Any, Callable, ClassVar, Generic, Iterable, Literal, Mapping, Sequence, TypeVar
 
-from .korean import join_clauses
+from .korean import code, join_clauses, josa
 from .records import Frozen
 
-__all__ = ["Missing", "Withhold", "Rule", "Decision", "Draft", "RuleBook", "Clause"]
+__all__ = ["Missing", "Withhold", "HeldCell", "withhold_cells", "Rule", "Decision", "Draft", "RuleBook", "Clause"]
 
 C = TypeVar("C")
 T = TypeVar("T")
@@ -103,6 +105,104 @@ class Withhold(Frozen):
         object.__setattr__(self, "reason", reason)
         object.__setattr__(self, "where", tuple(where))
         object.__setattr__(self, "evidence", tuple(evidence))
+
+
+class HeldCell(Frozen):
+    """A value a verdict needed and could not use: the cell of ``table`` at ``line``
+    (``None``: the table has no such row) in ``column``, its ``text`` (``None``: empty),
+    whether the table has the column at all, and the ``file`` it was read from.  ``how``
+    says what is wrong in the domain's words when none of those does (the stem of a
+    clause: “`worker_outputs` 표 3번째 줄의 이벤트를 읽을 수 없”)."""
+
+    __slots__ = ("table", "line", "column", "text", "present", "file", "how")
+    table: str
+    line: int | None
+    column: str
+    text: str | None
+    present: bool
+    file: str | None
+    how: str | None
+
+    def __init__(self, table: str, line: int | None, column: str, text: str | None, *, present: bool = True,
+                 file: str | None = None, how: str | None = None):
+        object.__setattr__(self, "table", table)
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "column", column)
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "present", present)
+        object.__setattr__(self, "file", file)
+        object.__setattr__(self, "how", how)
+
+    def words(self) -> tuple[str, str]:
+        """What is wrong with the cell, as a clause (connective form, final form minus
+        the ending): ``(“… 읽을 수 없고”, “… 읽을 수 없어”)``."""
+        if self.how is not None:
+            base = self.how
+        elif not self.present:
+            base = f"{code(self.table)} 표에 {code(self.column)} 열이 없"
+        else:
+            row = f"{code(self.table)} 표 {self.line}번째 줄" if self.line is not None else f"{code(self.table)} 표"
+            if self.text is None or not self.text.strip():
+                base = f"{row}의 {code(self.column)} 열이 비어 있"
+            else:
+                shown = self.text if len(self.text) <= 40 else self.text[:39] + "…"
+                base = f"{row} {code(self.column)} 열의 {josa(code(shown), '을/를')} 읽을 수 없"
+        return base + "고", base + "어"
+
+    def place(self) -> dict[str, Any]:
+        """The machine-readable place (``withheld.where``)."""
+        out: dict[str, Any] = {}
+        if self.file:
+            out["file"] = self.file
+        out["table"] = self.table
+        if self.line is not None:
+            out["line"] = self.line
+        out["column"] = self.column
+        return out
+
+
+#: how many places a withheld reason names (``where`` holds them all)
+_NAMED = 3
+#: how many lines of one column a withheld reason names
+_LINES = 5
+
+
+def withhold_cells(cells: Sequence[HeldCell], question: str, target: str,
+                   evidence: Iterable[dict[str, Any]] = ()) -> Withhold:
+    """The :class:`Withhold` of a card that stopped on ``cells``: one sentence naming
+    each value and its place, what could not be told (``question``: “보낸 값이 원문에
+    있는지”) and what was therefore not judged (``target``: “이 처리”), and the places
+    as ``where``.
+
+    >>> w = withhold_cells([HeldCell("t", 4, "amount", "약 120만")], "금액이 맞는지", "이 줄")
+    >>> w.reason
+    '`t` 표 4번째 줄 `amount` 열의 `약 120만`을 읽을 수 없어 금액이 맞는지 알 수 없으므로 이 줄은 판정하지 않았습니다.'
+    >>> w.where
+    ({'table': 't', 'line': 4, 'column': 'amount'},)
+    """
+    unique = list(dict.fromkeys(cells))
+    # empty cells of one column are named together: “7, 8, 9번째 줄의 … 열이 비어 있어”
+    groups: dict[Any, list[HeldCell]] = {}
+    for c in unique:
+        empty = c.how is None and c.present and c.line is not None and not (c.text or "").strip()
+        groups.setdefault((c.table, c.column) if empty else c, []).append(c)
+    clauses = []
+    for group in list(groups.values())[:_NAMED]:
+        if len(group) == 1:
+            clauses.append(group[0].words())
+        else:
+            shown = group[:_LINES]
+            lines = ", ".join(str(c.line) for c in shown) + "번째 줄"
+            if len(group) > len(shown):
+                lines += f" 등 {len(group):,}개 줄"
+            base = f"{code(group[0].table)} 표 {lines}의 {code(group[0].column)} 열이 비어 있"
+            clauses.append((base + "고", base + "어"))
+    if len(groups) > _NAMED:
+        rest = f"그 밖의 {len(groups) - _NAMED:,}곳도 마찬가지"
+        clauses.append((rest + "이고", rest + "여서"))
+    head = ", ".join([c[0] for c in clauses[:-1]] + [clauses[-1][1]])
+    reason = f"{head} {question} 알 수 없으므로 {josa(target, '은/는')} 판정하지 않았습니다."
+    return Withhold(reason, [c.place() for c in unique], evidence)
 
 
 class Rule(Generic[C, T]):
@@ -193,21 +293,31 @@ class RuleBook(Generic[C, T]):
     """A domain's rules for one kind of target, in precedence order (first match wins).
 
     ``fields`` are the card's fields in the schema's order; ``on_missing`` the domain's
-    policy for a rule that cannot decide (see the module docstring).  ``hedges`` are the
+    policy for a rule that cannot decide (see the module docstring; ``hold`` writes the
+    reason under ``"hold"``).  ``hedges`` are the
     domain's hedges that do not belong to one verdict (a branch that never fires, say),
     called after the rule wrote the card: ``hedges(ctx, item, draft)``; ``lead`` the
     ones that come before the rule's own (the value that stopped the verdict).
     """
 
     def __init__(self, rules: Sequence[Rule[C, T]], *, fields: Sequence[str],
-                 on_missing: Literal["stop", "withhold"] = "stop",
+                 on_missing: Literal["withhold", "hold"] = "withhold",
                  lead: Callable[[C, T, Draft], None] | None = None,
-                 hedges: Callable[[C, T, Draft], None] | None = None):
+                 hedges: Callable[[C, T, Draft], None] | None = None,
+                 hold: "Callable[[C, T, Rule[C, T], tuple[str, ...]], Withhold] | None" = None,
+                 evidence_field: str = "evidence"):
         if not rules:
             raise ValueError("a rule book needs at least one rule")
+        if (on_missing == "hold") != (hold is not None):
+            raise ValueError('on_missing="hold" and a hold function go together')
         self.rules = tuple(rules)
         self.fields = tuple(fields)
         self.on_missing = on_missing
+        #: ``hold(ctx, item, rule, missing)``: the :class:`Withhold` of a card whose
+        #: ``rule`` lacked the values ``missing`` (``on_missing="hold"``)
+        self.hold = hold
+        #: the card field the evidence items go to (:attr:`verdicts.model.Card.evidence_field`)
+        self.evidence_field = evidence_field
         self.lead = lead
         self.common_hedges = hedges
         self._blank = dict.fromkeys(self.fields)
@@ -229,6 +339,8 @@ class RuleBook(Generic[C, T]):
             if outcome is True:
                 return Decision(rule)
             if outcome.__class__ is Missing:
+                if self.hold is not None:
+                    return Decision(rule, outcome.values, withheld=self.hold(ctx, item, rule, outcome.values))
                 return Decision(rule, outcome.values)
             if outcome.__class__ is Withhold:
                 return Decision(rule, withheld=outcome)
@@ -262,7 +374,7 @@ class RuleBook(Generic[C, T]):
         data["verdict"] = rule.verdict
         if rule.stamp:
             data.update(rule.stamp)
-        data["evidence"] = draft.evidence
+        data[self.evidence_field] = draft.evidence
         data["summary"] = draft.summary
         data["hedge"] = join_clauses(draft.hedges) if draft.hedges else None
         if draft.undone is not None:
@@ -279,7 +391,7 @@ class RuleBook(Generic[C, T]):
         data = self._blank.copy()
         data.update(values)
         data["verdict"] = None
-        data["evidence"] = draft.evidence + [dict(e) for e in w.evidence]
+        data[self.evidence_field] = draft.evidence + [dict(e) for e in w.evidence]
         data["summary"] = w.reason
         data["hedge"] = None
         data["withheld"] = {"reason": w.reason, "where": [dict(x) for x in w.where]}

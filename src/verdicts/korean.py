@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-__all__ = ["code", "josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "join_clauses", "number_word"]
+__all__ = ["code", "josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "polite_endings", "join_clauses",
+           "number_word"]
 
 # How the last character of a non-Hangul word is read aloud: does it end in a consonant,
 # and is that consonant ㄹ (which takes 로, not 으로)?
@@ -239,6 +240,17 @@ def polite_sentences(texts: list, quoted: Iterable[str] = ()) -> list[bool]:
         if text != texts[i]:
             out[i] = is_polite_sentence(text)
     return out
+
+
+def polite_endings(texts: list) -> list[bool]:
+    """Whether each text ends in the polite style (``-니다.``, ``-세요.``, ``-지요.``,
+    ``-까요.``), however many sentences it holds — what a seed asks when it says only
+    “존댓말로 끝나는지”.
+
+    >>> polite_endings(["길이 없습니다. 다시 보세요.", "길이 없다.", " 길이 없습니다. ", None])
+    [True, False, True, False]
+    """
+    return [type(t) is str and bool(_POLITE_END.search(t.strip())) for t in texts]
 
 
 def join_clauses(clauses: list[tuple[str, str]]) -> str | None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
 __all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
-           "WITHHELD", "WITHHELD_KEY", "UNDONE", "label_of", "group_of", "withheld_record"]
+           "WITHHELD", "WITHHELD_KEY", "WITHHELD_NOTE", "UNDONE", "aggregate_words", "label_of", "group_of", "withheld_record"]
 
 #: the group of the cards whose verdict was withheld (no verdict label: the verdict
 #: depends on something the tool could not read exactly), on every screen and in the
@@ -28,8 +28,27 @@ def withheld_record(reason: str, where: "list[dict[str, Any]] | tuple" = ()) -> 
     return {"reason": reason, "where": [dict(w) for w in where]}
 
 
+#: what a domain's docs page says of a card withheld because a value it needed could not be used
+WITHHELD_NOTE = ("그 카드는 판정을 보류해 판정 이름 없이 읽지 못한 값과 그 자리(표, 줄, 열)를 밝히고, 문제와 통과 어느 쪽에도 "
+                 "세지 않습니다")
+
 #: the ``fail_on`` key of the withheld cards and findings (not a problem by default)
 WITHHELD_KEY = "withheld"
+
+
+def aggregate_words(aggregate: dict[str, Any]) -> str:
+    """How a report says a run's aggregate (``{"kind": "ratio", "defects", "total",
+    "value"}``): ``결함 비율 0.25(12건 가운데 3건)``.
+
+    >>> aggregate_words({"kind": "ratio", "defects": 3, "total": 12, "value": 0.25})
+    '결함 비율 0.25(12건 가운데 3건)'
+    >>> aggregate_words({"kind": "ratio", "defects": 0, "total": 0, "value": None})
+    '결함 비율 —(판정한 대상 없음)'
+    """
+    value = aggregate.get("value")
+    if value is None:
+        return "결함 비율 —(판정한 대상 없음)"
+    return f"결함 비율 {value:.2f}({aggregate['total']:,}건 가운데 {aggregate['defects']:,}건)"
 
 
 def label_of(card: Any) -> str:
@@ -127,6 +146,9 @@ class Card:
     key_field: ClassVar[str] = "key"
     #: the schema-shaped fields, in order (what the screen lists)
     field_names: ClassVar[tuple[str, ...]] = ()
+    #: the field holding the evidence items (residue keeps its seed's one-line
+    #: ``evidence`` and the items under ``evidence_items``)
+    evidence_field: ClassVar[str] = "evidence"
     internal_fields: ClassVar[frozenset[str]] = frozenset({"accepted"})
 
     def __init__(self, data: dict[str, Any], accepted: str | None = None):
@@ -165,7 +187,7 @@ class Card:
 
     @property
     def evidence(self) -> list[Evidence]:
-        return [Evidence(**item) for item in self.data["evidence"]]
+        return [Evidence(**item) for item in self.data[self.evidence_field]]
 
     @property
     def withheld(self) -> dict[str, Any] | None:
@@ -351,6 +373,7 @@ class Report:
     checks: list[CheckResult]
     sources: list[SourceInfo] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
+    #: what the domain adds to the run (``aggregate``: :meth:`verdicts.domain.Domain.aggregate`)
     extra: dict[str, Any] = field(default_factory=dict)
     #: the configuration file the run used (found upwards or given), ``None`` for none
     config: str | None = None
@@ -366,6 +389,8 @@ class Report:
         }
         if self.findings:
             out["findings"] = [f.to_json() for f in self.findings]
+        if "aggregate" in self.extra:
+            out["aggregate"] = self.extra["aggregate"]
         out["inputs"] = [s.to_json() for s in self.sources]
         if self.config is not None:
             out["config"] = self.config

@@ -239,6 +239,14 @@ def merged_json(pieces: list[tuple[Path, str, Any]]) -> dict[str, Any]:
             merged[key].extend({**tag, **item} for item in piece.get(key, ()))
         configs.add(piece.get("config"))
     out: dict[str, Any] = {key: items for key, items in merged.items() if items or key != "findings"}
+    aggregates = [p[2]["aggregate"] for p in pieces if p[1] == "ok" and isinstance(p[2].get("aggregate"), dict)]
+    if aggregates and len({a.get("kind") for a in aggregates}) == 1:
+        # the domain's aggregate over every input's cards (residue's ratio: the share of defects), before `inputs`
+        defects, total = sum(a["defects"] for a in aggregates), sum(a["total"] for a in aggregates)
+        value = (round(defects / total, 4) if total else None) if aggregates[0]["kind"] == "ratio" else defects
+        inputs = out.pop("inputs")
+        out["aggregate"] = {"kind": aggregates[0]["kind"], "defects": defects, "total": total, "value": value}
+        out["inputs"] = inputs
     if len(configs) == 1 and None not in configs:
         out["config"] = configs.pop()  # the one configuration every input used
     return out

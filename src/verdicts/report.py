@@ -15,7 +15,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
 
 
-from .model import UNDONE, WITHHELD, Card, Report, group_of, label_of
+from .model import UNDONE, WITHHELD, Card, Report, aggregate_words, group_of, label_of
 from .safe_text import clean, continuation
 
 if TYPE_CHECKING:
@@ -206,6 +206,8 @@ def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str]
     if shown:
         parts.append(f"린트 발견 {shown:,}건")
     parts.extend(f"{clean(v)} {counts.get(v, 0):,}건" for v in passing)
+    if "aggregate" in report.extra:
+        parts.append(aggregate_words(report.extra["aggregate"]))
     judged = sum(counts.values())
     if not judged:
         parts.append("판정한 대상 없음")
@@ -326,6 +328,8 @@ def _sections(report: Report):
     yield "checks", (c.to_json() for c in report.checks)
     if report.findings:
         yield "findings", (f.to_json() for f in report.findings)
+    if "aggregate" in report.extra:
+        yield "aggregate", report.extra["aggregate"]
     yield "inputs", (s.to_json() for s in report.sources)
     if report.config is not None:
         yield "config", report.config

@@ -142,6 +142,7 @@ def _report_from_json(domain: Domain, data: dict[str, Any]) -> Report:
         sources=[SourceInfo(**s) for s in data.get("inputs", [])],
         findings=[Finding(**f) for f in data.get("findings", [])],
         config=data.get("config") if isinstance(data.get("config"), str) else None,
+        extra={"aggregate": data["aggregate"]} if isinstance(data.get("aggregate"), dict) else {},
     )
 
 

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .errors import InputError
 from .grading import sha256_of
-from .model import WITHHELD, Card, Evidence, Report, card_field_names, label_of
+from .model import WITHHELD, Card, Evidence, Report, aggregate_words, card_field_names, label_of
 from .korean import code
 from .palette import UNDONE_LOOK, UNDONE_MARK, UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
 from .safe_text import clean
@@ -139,6 +139,9 @@ class ScreenExtras:
     empty_groups: str = "아직 검사한 시나리오가 없습니다. 파일을 올리거나 「샘플 데이터로 보기」를 누르세요."
     #: a message shown above everything (an upload error)
     banner: str | None = None
+    #: the stored round this screen shows (``verdicts show DOMAIN --html``): its number,
+    #: when it was saved and from which input, tagged at the top of the summary line
+    stored_round: str | None = None
     #: page heading; defaults to the domain's title
     heading: str | None = None
     #: tool name and version for the footer
@@ -331,10 +334,15 @@ def _figure(figure: CardFigure | None) -> str:
 
 def _card_fields(card: Card) -> str:
     items = []
+    # the evidence items are the table below; an ``evidence`` that is not them (residue's
+    # one line in the seed's form) is a field like the others
+    items_field = getattr(card, "evidence_field", "evidence")
+    hidden = (_SHOWN - {"evidence"}) | {items_field}
     for name in card_field_names(card):
-        if name in _SHOWN:
+        if name in hidden:
             continue
-        items.append(f"<dt>{escape(name)}</dt><dd>{_e(getattr(card, name))}</dd>")
+        value = card.data.get(name) if name == "evidence" else getattr(card, name)
+        items.append(f"<dt>{escape(name)}</dt><dd>{_e(value)}</dd>")
     return f'<dl class="fields">{"".join(items)}</dl>' if items else ""
 
 
@@ -473,7 +481,11 @@ def _strip(report: Report, domain: Domain, extras: ScreenExtras) -> str:
     if groups.get(WITHHELD):
         parts.append(f'<a href="#group-{list(groups).index(WITHHELD)}">{WITHHELD} {len(groups[WITHHELD]):,}건</a>')
     parts += [f"{escape(v)} {len(c):,}건" for v, c in groups.items() if v in domain.passing_verdicts]
+    if "aggregate" in report.extra:
+        parts.append(f'<span class="aggregate">{escape(aggregate_words(report.extra["aggregate"]))}</span>')
     sample = '<span class="sample-tag">샘플 데이터</span> ' if extras.sample else ""
+    if extras.stored_round:
+        sample += f'<span class="sample-tag round-tag" id="stored-round">{escape(extras.stored_round)}</span> '
     return (f'<p class="strip" id="summary-strip">{sample}<span class="file">{escape(name)}</span>'
             f'<span class="counts"> · ' + " · ".join(parts) + "</span></p>")
 

@@ -134,6 +134,8 @@ def check_case(report: Report, expect: dict[str, Any], *, lines: dict[str, int] 
     * ``verdicts``: ``{key: verdict}``, and for any card field ``F``, ``F: {key: value}``
       (``overlapping`` for ``overlapping_branch_id``);
     * ``hedge_contains``: ``{key: text}``; ``hedge_mentions``: ``{key: [words]}``;
+    * ``withheld``: ``{key: [words]}`` — the card is withheld (no verdict label) and its
+      reason names each word (a column, ``2번째 줄``);
     * ``evidence_values``: ``{key: [values cited]}`` (``""`` matches an empty cell);
     * ``issues``: issues that must be there, each a dict of issue fields (``row`` is a
       key whose line ``lines`` gives); without ``issues`` there must be none;
@@ -154,7 +156,8 @@ def check_case(report: Report, expect: dict[str, Any], *, lines: dict[str, int] 
         fields.setdefault(key, {}).update(values)
     for key, verdict in (expect.get("verdicts") or {}).items():
         fields.setdefault(key, {})["verdict"] = verdict
-    reserved = {"cards", "verdicts", "hedge_contains", "hedge_mentions", "evidence_values", "issues", "findings", "no_findings"}
+    reserved = {"cards", "verdicts", "hedge_contains", "hedge_mentions", "withheld", "evidence_values", "issues", "findings",
+                "no_findings"}
     for name, per_key in expect.items():
         if name in reserved:
             continue
@@ -166,6 +169,14 @@ def check_case(report: Report, expect: dict[str, Any], *, lines: dict[str, int] 
         for column, value in wanted.items():
             if data.get(column) != value:
                 _fail(f"{key}.{column}: {data.get(column)!r} != {value!r}", data.get("summary"), data.get("hedge"))
+    for key, words in (expect.get("withheld") or {}).items():
+        data = card(key).to_json()
+        held = data.get("withheld")
+        if data.get("verdict") is not None or not isinstance(held, dict):
+            _fail(f"{key}: not withheld", data.get("verdict"), data.get("summary"))
+        for word in words:
+            if str(word) not in held["reason"]:
+                _fail(f"{key}: the withheld reason does not name {word!r}", held["reason"])
     for key, text in (expect.get("hedge_contains") or {}).items():
         hedge = card(key).hedge
         if not hedge or text not in hedge:
@@ -177,7 +188,7 @@ def check_case(report: Report, expect: dict[str, Any], *, lines: dict[str, int] 
             if word not in hedge:
                 _fail(f"{key}: the hedge does not mention {word!r}", hedge)
     for key, values in (expect.get("evidence_values") or {}).items():
-        cited = [e.get("value") for e in card(key).to_json().get("evidence", [])]
+        cited = [e.get("value") for e in card(key).to_json().get(card(key).evidence_field, [])]
         for value in values:
             if value not in cited and not (value == "" and None in cited):
                 _fail(f"{key}: {value!r} is not cited", cited)

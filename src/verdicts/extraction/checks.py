@@ -17,7 +17,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
-from verdicts.card_checks import CardChecks
+from verdicts.card_checks import CardChecks, withheld_ok
 from verdicts.checks import CheckRegistry
 from verdicts.patterns import fullmatches
 from verdicts.tables import Row, TypedTable, parse_bool
@@ -71,10 +71,13 @@ class Expected:
     has_row: bool
     required: bool | None
 
-    def verdict(self) -> str:
-        """The first rule that fires or cannot be told; else 원문과 맞음."""
+    def verdict(self) -> str | None:
+        """The verdict of the first rule that fires, ``None`` (withheld) when a rule
+        before it cannot be told; else 원문과 맞음."""
         for verdict, c in zip(_ORDER, self.conditions):
-            if c is None or c:
+            if c is None:
+                return None
+            if c:
                 return verdict
         return MATCHES
 
@@ -268,13 +271,15 @@ CHECKS.add(CARD_CHECKS.enum_check("1", "`verdict` 값이 다섯 판정 가운데
 @CHECKS.register("2", "`item_key`·`run_id`·`field_name`·verdict·`ai_value`·`source_value`·`evidence`·`summary` 필드가 빠짐없이 있는지 확인합니다.")
 def fields_present(ctx: CheckContext):
     """카드마다 스키마의 필수 필드 여덟 개가 있어야 합니다. `ai_value`와 `source_value`는 `null`일 수 있지만
-    나머지 여섯은 `null`이거나 비어 있으면 안 되고, 대상 키(`item_key`)는 `run_id`와 `field_name`을 쌍점으로
+    나머지 여섯은 `null`이거나 비어 있으면 안 되고(판정을 보류한 카드의 `verdict`는 `null`이고 `withheld`가
+    까닭과 자리를 밝힙니다), 대상 키(`item_key`)는 `run_id`와 `field_name`을 쌍점으로
     이은 값이어야 합니다. (키트의 필수 필드 검사는 `null`을 없는 것으로 보므로 이 검사는 여기에 따로 씁니다.)
     """
     failed = []
     for c in ctx.cards:
+        held = isinstance(c, dict) and withheld_ok(c.get("withheld"))
         if (not isinstance(c, dict) or any(k not in c for k in _KEYS)
-                or any(c.get(k) in (None, "") for k in _NOT_NULL if k != "evidence")
+                or any(c.get(k) in (None, "") for k in _NOT_NULL if k != "evidence" and not (held and k == "verdict"))
                 or not isinstance(c.get("evidence"), list)
                 or c.get("item_key") != f"{c.get('run_id')}:{c.get('field_name')}"):
             failed.append(str(c.get("item_key", "?")) if isinstance(c, dict) else "?")
@@ -314,8 +319,8 @@ def page_in_range(ctx: CheckContext):
 
 @CHECKS.register("4", "`field_rules.required` 값이 참인 `field_name`이 그 `run_id`의 `worker_outputs`에 없거나 `value`가 빈 문자열이면 `verdict`는 '필수 칸이 빔'입니다.")
 def required_empty(ctx: CheckContext):
-    """실행에 없거나 빈 값으로 온 필수 칸은 필수 칸이 빔 판정을 받습니다(필수 여부나 줄을 읽을 수 없으면 카드가
-    거기서 멈출 수 있습니다). 모든 실행의 필수 칸마다 카드가 있고, 줄이 없는 칸은 필수일 때에만 카드가
+    """실행에 없거나 빈 값으로 온 필수 칸은 필수 칸이 빔 판정을 받습니다(필수 여부나 줄을 읽을 수 없으면 카드는
+    판정을 보류합니다). 모든 실행의 필수 칸마다 카드가 있고, 줄이 없는 칸은 필수일 때에만 카드가
     있습니다.
     """
     failed = []
@@ -360,7 +365,7 @@ def format_broken(ctx: CheckContext):
 def not_in_source(ctx: CheckContext):
     """앞의 규칙이 걸리지 않았을 때, 빈 문구, 비었거나 없는 페이지를 가리킨 문구, 같은 실행의 그 페이지 글에서
     글자 그대로 찾을 수 없는 문구는 근거 문구가 원문에 없음 판정을 받습니다(페이지 번호나 페이지 글을 읽을 수
-    없으면 카드가 거기서 멈출 수 있습니다).
+    없으면 카드는 판정을 보류합니다).
     """
     return _rule_check(2, NOT_IN_SOURCE)(ctx)
 
@@ -380,10 +385,19 @@ def differs_from_source(ctx: CheckContext):
 
 @CHECKS.register("8", "4~7번이 둘 이상 걸리면 4, 5, 6, 7번 차례로 하나만 남기고, 하나도 안 걸리면 `verdict`는 '원문과 맞음'입니다.")
 def precedence(ctx: CheckContext):
-    """판정은 검증 4번부터 7번까지 차례로 따져 처음 걸리는(또는 가릴 수 없는) 것이고, 하나도 걸리지 않으면
-    원문과 맞음 판정입니다.
+    """판정은 검증 4번부터 7번까지 차례로 따져 처음 걸리는 것이고, 하나도 걸리지 않으면 원문과 맞음
+    판정입니다. 그보다 앞에서 입력으로 가릴 수 없는 검증이 있으면 판정을 보류해야 합니다(`verdict`는 `null`,
+    `withheld`에 까닭과 자리).
     """
-    return [c["item_key"] for c in ctx.cards if c.get("verdict") != ctx.expected(c).verdict()]
+    failed = []
+    for c in ctx.cards:
+        expected = ctx.expected(c).verdict()
+        if expected is None:
+            if c.get("verdict") is not None or not withheld_ok(c.get("withheld")):
+                failed.append(c["item_key"])
+        elif c.get("verdict") != expected:
+            failed.append(c["item_key"])
+    return failed
 
 
 CHECKS.add(CARD_CHECKS.evidence_field_check("9", "`evidence`의 `field` 이름이 세 입력 표의 컬럼에 실재하는지 대조합니다."))
@@ -408,4 +422,4 @@ def evidence_values(ctx: CheckContext):
     return sorted(failed)
 
 
-CHECKS.add(CARD_CHECKS.polite_check("11", "`summary`와 `hedge`가 존댓말로 끝나는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("11", "`summary`와 `hedge`가 존댓말로 끝나는지 확인합니다.", one_sentence=False))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from verdicts.model import WITHHELD_NOTE
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 
@@ -33,7 +34,8 @@ class ExtractionDomain(Domain):
     books = (BOOK,)
     docs_page = "docs/extraction.md"
     docs_title = "추출한 값: 판정과 자동 검증"
-    docs_note = ("입력에서 읽을 수 없는 칸이 필요한 규칙에 이르면 판정은 거기서 멈춥니다. 문구는 가리킨 페이지에서만 찾고, "
+    docs_note = ("입력에서 읽을 수 없는 칸이 필요한 규칙에 이르면 시드가 말하는 다시 불러오기 상태처럼 "
+                 f"{WITHHELD_NOTE}. 문구는 가리킨 페이지에서만 찾고, "
                  "그 문구가 있는 다른 페이지는 단서에서 알려 줍니다(`docs/decisions.md`를 보세요).")
     input_noun = "실행 묶음"
     notes = {
@@ -41,7 +43,7 @@ class ExtractionDomain(Domain):
             "열한 가지 자동 검증이 입력 표에서 필수 여부, 형식, 근거 문구의 위치, 원문 값을 따로 다시 읽어 카드마다 판정 차례를 되짚습니다.",
             "원문 값은 인용 문구의 쌍점 뒤나 마지막 어절에서 다시 뽑아, 숫자 칸은 숫자만, 글자 칸은 NFKC로 바꾼 뒤 견줍니다.",
             "근거 항목이 세 표에 실제로 있는 열을 인용하는지, 인용한 줄의 값과 같은지, 원문에 있다고 본 문구가 그 실행의 쪽에 정말 있는지 대조합니다.",
-            "모든 카드가 출력 스키마를 통과하는지, 요약과 단서가 존댓말 한 문장인지 봅니다.",
+            "모든 카드가 출력 스키마를 통과하는지, 요약과 단서가 존댓말로 끝나는지 봅니다.",
         ],
         "수동": [
             "근거 문구가 원문에 없음으로 나온 칸 가운데 같은 문구가 다른 쪽에 있어 쪽수만 틀린 칸이 몇 건인지 운영자가 세어, 모든 쪽을 찾을지 정합니다.",

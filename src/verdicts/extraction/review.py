@@ -48,6 +48,7 @@ from verdicts.errors import VerdictsError
 from verdicts import safe_csv
 from verdicts.korean import code, josa
 from verdicts.patterns import fullmatches
+from verdicts.model import WITHHELD
 from verdicts.rounds import apply_migrations, schema_version_of
 from verdicts.safe_text import clean
 
@@ -557,7 +558,7 @@ class ReviewStore:
                 cur = conn.execute(
                     "INSERT INTO decisions (item_key, run_id, field_name, verdict, action, old_value, new_value, reviewer, "
                     "decided_at, seconds, ai_value, source_value, fingerprint) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (item_key, cell.run_id, cell.field_name, looked["verdict"], action, old, new, reviewer,
+                    (item_key, cell.run_id, cell.field_name, looked["verdict"] or WITHHELD, action, old, new, reviewer,
                      datetime.fromtimestamp(now, timezone.utc).isoformat(timespec="seconds"), seconds,
                      looked["ai_value"], looked["source_value"], cell.fingerprint))
                 decision_id = cur.lastrowid

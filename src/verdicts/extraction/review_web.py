@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from verdicts.model import WITHHELD
 from verdicts.safe_text import clean
 from verdicts.screen import csp_hash, escape
 from verdicts.serve import ServerPages, new_csrf_token, read_form, with_csrf
@@ -50,7 +51,7 @@ ACTION_LABELS = {"approve": "승인", "correct": "수정", "reject": "거절"}
 STATE_LABELS = {"waiting": "대기", "stale": "값이 바뀌어 다시 검토", "reload": "다시 불러오기"}
 #: the queue's groups, in order: the verdicts in the order the rules are tried, a cell
 #: whose verdict was withheld, then the cells to reload (they have no verdict to show)
-WITHHELD, RELOAD = "판정 보류", STATE_LABELS["reload"]
+RELOAD = STATE_LABELS["reload"]
 GROUPS: tuple[str, ...] = (*VERDICTS, WITHHELD, RELOAD)
 
 #: the bundled sample runs (the "샘플 실행 열기" button loads them)

@@ -4,8 +4,9 @@ Each rule owns its predicate (:meth:`test`), its evidence and its sentences
 (:meth:`write`, through :mod:`.templates`); the engine (:mod:`verdicts.engine`) tries
 them in order and builds the card.  A rule that needs a cell the input leaves unreadable
 (a broken run event, a page number that is not one, a pattern that does not compile, a
-page whose text cannot be used) answers :class:`~verdicts.engine.Missing`: the verdict
-stops there (the book's policy is ``stop``) and the sentence names what was missing.
+page whose text cannot be used) answers :class:`~verdicts.engine.Missing`: the card is
+withheld there (the book's policy is ``hold``; the seed puts such a cell in the reload
+state instead of giving it a verdict), its reason naming the value and its place.
 Each rule's docstring is its documentation — *잡는 것 / 왜 문제인가 / 예시 / 고치는 법*.
 """
 
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from verdicts.engine import Decision, Draft, Missing, Rule, RuleBook
+from verdicts.engine import Decision, Draft, HeldCell, Missing, Rule, RuleBook, Withhold, withhold_cells
+from verdicts.korean import code
 
 from . import templates as T
 from .analysis import (
@@ -164,8 +166,7 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
     """
 
     verdict, code = EMPTY, "required-empty"
-    templates = (T.empty_no_row, T.empty_value, T.required_unknown, T.event_unreadable, T.outputs_unknown, T.hedge_no_row,
-                 T.hedge_labelled_line)
+    templates = (T.empty_no_row, T.empty_value, T.hedge_no_row, T.hedge_labelled_line)
 
     def test(self, batch, f):
         row, required = f.row, f.rule.required
@@ -189,12 +190,7 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
             ev.rule("required", f.rule.required)
         if row is None and batch.outputs_known:
             ev.count("field_name", 0)
-        missing = draft.missing
-        if "worker_outputs.value" in missing:
-            draft.summary = T.event_unreadable(label=f.label) if row is not None else T.outputs_unknown(label=f.label)
-        elif missing:
-            draft.summary = T.required_unknown(label=f.label)
-        elif row is None:
+        if row is None:
             draft.summary = T.empty_no_row(label=f.label)
             found = labelled_line(f.cell, f.rule.label)
             if found is not None:
@@ -225,7 +221,7 @@ class FormatBroken(Rule[Batch, CellFacts]):
     """
 
     verdict, code = FORMAT, "format-broken"
-    templates = (T.format_broken, T.pattern_unknown)
+    templates = (T.format_broken,)
 
     def test(self, batch, f):
         if f.rule.pattern_broken:
@@ -242,9 +238,6 @@ class FormatBroken(Rule[Batch, CellFacts]):
             ev.rule("pattern", f.rule.pattern_text)
         ev.worker("evidence_page")
         ev.worker("evidence_text")
-        if draft.missing:
-            draft.summary = T.pattern_unknown(label=f.label, value=f.value)
-            return
         page = f.page
         draft.summary = T.format_broken(label=f.label, value=f.value, pattern=f.rule.pattern_text, source=f.source_value,
                                         page=page.page if page else None, doc=page.name if page else None)
@@ -270,8 +263,7 @@ class NotInSource(Rule[Batch, CellFacts]):
     """
 
     verdict, code = NOT_IN_SOURCE, "not-in-source"
-    templates = (T.no_evidence, T.no_phrase, T.no_page, T.page_absent, T.not_on_page, T.page_unreadable,
-                 T.page_text_unusable, T.page_not_loaded, T.no_pages, T.hedge_cited_line, T.hedge_value_seen)
+    templates = (T.no_evidence, T.no_phrase, T.no_page, T.page_absent, T.not_on_page, T.hedge_cited_line, T.hedge_value_seen)
 
     def test(self, batch, f):
         row = f.row
@@ -297,16 +289,7 @@ class NotInSource(Rule[Batch, CellFacts]):
         ev.quoted()
         row, page, label, value = f.row, f.page, f.label, f.value
         ev.page(page)
-        missing = draft.missing
-        if "worker_outputs.evidence_page" in missing:
-            draft.summary = T.page_unreadable(label=label, page_text=row.page_text)
-        elif missing and page is None and row.page is not None and (lines := batch.unread_page(f.cell.run_id, row.page)):
-            draft.summary = T.page_not_loaded(label=label, page=row.page, lines=lines)
-        elif missing and page is None:
-            draft.summary = T.no_pages(label=label)
-        elif missing:
-            draft.summary = T.page_text_unusable(label=label, page=page.page, doc=page.name)
-        elif not row.evidence_text and row.page is None:
+        if not row.evidence_text and row.page is None:
             draft.summary = T.no_evidence(label=label, value=value)
         elif not row.evidence_text:
             draft.summary = T.no_phrase(label=label, value=value, page=row.page)
@@ -345,7 +328,7 @@ class DiffersFromSource(Rule[Batch, CellFacts]):
     """
 
     verdict, code = DIFFERS, "differs-from-source"
-    templates = (T.differs, T.nothing_to_compare, T.type_unknown)
+    templates = (T.differs, T.nothing_to_compare)
 
     def test(self, batch, f):
         if f.source_value is None:
@@ -361,8 +344,6 @@ class DiffersFromSource(Rule[Batch, CellFacts]):
         page, label, value, source = f.page, f.label, f.value, f.source_value
         if source is None:
             draft.summary = T.nothing_to_compare(label=label, value=value, phrase=f.phrase, page=page.page, doc=page.name)
-        elif draft.missing:
-            draft.summary = T.type_unknown(label=label, value=value, source=source)
         else:
             kind = f.rule.value_type
             digits = kind in DIGIT_TYPES
@@ -402,10 +383,56 @@ class MatchesSource(Rule[Batch, CellFacts]):
 RULES: tuple[Rule, ...] = (RequiredEmpty(), FormatBroken(), NotInSource(), DiffersFromSource(), MatchesSource())
 
 
-def _stopped(batch: Batch, f: CellFacts, draft: Draft) -> None:
-    """Which values stopped the verdict: the cell is not called a match."""
-    if draft.missing:
-        draft.hedge(T.hedge_stopped(missing=draft.missing))
+#: what a rule could not tell when a value it needs cannot be read
+_QUESTION = {EMPTY: "필수 칸이 비었는지", FORMAT: "값이 형식에 맞는지", NOT_IN_SOURCE: "근거 문구가 원문에 있는지",
+             DIFFERS: "값이 원문과 같은지"}
+
+
+def _raw(batch: Batch, table: str, line: int, column: str) -> str | None:
+    """The text of a cell as read (``None``: empty, or no such row)."""
+    t = batch.tables.get(table)
+    for row in t.rows if t is not None else ():
+        if row.line == line:
+            return row.raw.get(column)
+    return None
+
+
+def _held(batch: Batch, f: CellFacts, value: str) -> HeldCell:
+    """The place of one value (``table.column``) a rule needed and could not use."""
+    table, column = value.split(".")
+    t = batch.tables.get(table)
+    file = t.file if t is not None else None
+    row = f.row
+    if value == "worker_outputs.value":
+        if row is None:
+            return HeldCell(table, None, column, None, file=file,
+                            how=f"{code(table)} 표에서 실행 {code(f.cell.run_id)}의 줄을 찾을 수 없")
+        return HeldCell(table, row.line, column, None, file=file, how=f"{code(table)} {row.line}번째 줄의 이벤트를 읽을 수 없")
+    if value == "worker_outputs.evidence_page":
+        assert row is not None  # the evidence rule runs on a row only
+        return HeldCell(table, row.line, column, row.page_text, file=file)
+    if value == "source_pages.text":
+        page = f.page
+        if page is None:
+            if t is None or not batch.pages_known:
+                gone = next((c for c in ("run_id", "page", "text") if t is None or not t.has(c)), column)
+                return HeldCell(table, None, gone, None, file=file, present=False)
+            return HeldCell(table, None, column, None, file=file, how=f"{code(table)} 표에 실행 {code(f.cell.run_id)}의 쪽이 없")
+        return HeldCell(table, page.line, column, None, file=file,
+                        how=f"{code(table)} 표 {page.line}번째 줄의 {code(column)} 열의 글을 쓸 수 없")
+    return HeldCell(table, f.rule.line, column, _raw(batch, table, f.rule.line, column), file=file,
+                    present=t is not None and t.has(column))
+
+
+def _hold(batch: Batch, f: CellFacts, rule: Rule, missing: tuple[str, ...]) -> Withhold:
+    """The card of a cell whose ``rule`` needs values it cannot use: withheld, its reason
+    naming each value by table, line and column (the seed's reload state, no verdict)."""
+    draft = Draft(Decision(rule))
+    ev = _Cite(f, draft)
+    ev.run()
+    # an event that cannot be read leaves the whole cell unknown, not only whether it is empty
+    question = "값과 근거가 원문과 맞는지" if "worker_outputs.value" in missing else _QUESTION[rule.verdict]
+    return withhold_cells([_held(batch, f, m) for m in missing], question, "이 칸", draft.evidence)
 
 
 def _hedges(batch: Batch, f: CellFacts, draft: Draft) -> None:
@@ -416,7 +443,7 @@ def _hedges(batch: Batch, f: CellFacts, draft: Draft) -> None:
         draft.hedge(T.hedge_other_page(page=other.page, doc=other.name))
 
 
-BOOK: RuleBook[Batch, CellFacts] = RuleBook(RULES, fields=CARD_FIELDS, on_missing="stop", lead=_stopped, hedges=_hedges)
+BOOK: RuleBook[Batch, CellFacts] = RuleBook(RULES, fields=CARD_FIELDS, on_missing="hold", hold=_hold, hedges=_hedges)
 
 
 def build_card(batch: Batch, cell: Cell) -> dict[str, Any]:
@@ -429,7 +456,7 @@ def build_card(batch: Batch, cell: Cell) -> dict[str, Any]:
                 "source_value": f.source_value}
 
     card = BOOK.card(batch, f, values)
-    assert card is not None  # on_missing="stop": a card is never withheld
+    assert card is not None  # on_missing="hold": a cell that cannot be judged is withheld, never dropped
     return card
 
 

@@ -12,16 +12,12 @@ Hedges are ``(connective, final)`` clause pairs joined by
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from verdicts.korean import josa, number_word
 
 __all__ = ["Clause", "q", "where"]
 
 Clause = tuple[str, str]
 
-#: how a summary ends when a value that could not be read stopped the verdict at a rule
-_STOP = "단계에서 판정을 멈췄습니다."
 #: the worker, as the seed names it (the particle written out: the name is read 워커)
 _WORKER = "AI Worker가"
 
@@ -62,18 +58,6 @@ def empty_value(*, label: str, source: str | None, page: int | None, doc: str | 
     return head + "습니다."
 
 
-def required_unknown(*, label: str) -> str:
-    return f"{label} 칸이 필수인지 `field_rules`에서 읽지 못해 빈 값을 가려내지 못하고 필수 칸 확인 " + _STOP
-
-
-def event_unreadable(*, label: str) -> str:
-    return f"이 칸의 실행 이벤트를 읽지 못해 {label} 값을 알 수 없으므로 필수 칸 확인 " + _STOP
-
-
-def outputs_unknown(*, label: str) -> str:
-    return f"`worker_outputs` 표를 읽지 못해 {label} 값이 왔는지 알 수 없으므로 필수 칸 확인 " + _STOP
-
-
 def hedge_no_row(*, pages: int) -> Clause:
     if not pages:
         whole = "원문을"
@@ -96,11 +80,6 @@ def format_broken(*, label: str, value: str, pattern: str, source: str | None, p
     if source is not None and page is not None:
         return head + f"고 {where(page, doc or '원문')}에는 {josa(q(source), '이/가')} 적혀 있습니다."
     return head + "습니다."
-
-
-def pattern_unknown(*, label: str, value: str) -> str:
-    return (f"{label}의 형식 규칙을 정규식으로 읽지 못해 값 {josa(q(value), '이/가')} 형식에 맞는지 가리지 못하고 "
-            "형식 확인 " + _STOP)
 
 
 # ------------------------------------------------------------------ 근거 문구가 원문에 없음
@@ -126,27 +105,8 @@ def page_absent(*, label: str, phrase: str, page: int, last: int) -> str:
             f"{josa(q(phrase), '을/를')} 대조하지 못했습니다.")
 
 
-def page_not_loaded(*, label: str, page: int, lines: Sequence[int]) -> str:
-    """The cited page is not among the run's pages, but a row of ``source_pages`` that
-    could not be read may be it: the page could not be loaded."""
-    where = ", ".join(str(n) for n in lines[:3]) + ("번째 줄 등" if len(lines) > 3 else "번째 줄")
-    return (f"`source_pages`의 {where}을 읽지 못해 {label}의 근거로 든 {page}쪽을 불러오지 못하고 근거 확인 " + _STOP)
-
-
 def not_on_page(*, label: str, phrase: str, page: int, doc: str) -> str:
     return f"{label}의 인용 문구 {josa(q(phrase), '이/가')} 근거로 든 {where(page, doc)}에서 그대로 찾아지지 않습니다."
-
-
-def page_unreadable(*, label: str, page_text: str) -> str:
-    return f"{label}의 근거 쪽수 {josa(q(page_text), '을/를')} 쪽 번호로 읽지 못해 근거 확인 " + _STOP
-
-
-def page_text_unusable(*, label: str, page: int, doc: str) -> str:
-    return f"{where(page, doc)}의 본문을 불러오지 못해 {label}의 인용 문구를 대조하지 못하고 근거 확인 " + _STOP
-
-
-def no_pages(*, label: str) -> str:
-    return f"원문 쪽이 하나도 없는 실행이라 {label}의 인용 문구를 대조하지 못하고 근거 확인 " + _STOP
 
 
 def hedge_other_page(*, page: int, doc: str) -> Clause:
@@ -178,11 +138,6 @@ def nothing_to_compare(*, label: str, value: str, phrase: str, page: int, doc: s
             f"{label} 값 {josa(q(value), '이/가')} 맞는지 확인할 수 없습니다.")
 
 
-def type_unknown(*, label: str, value: str, source: str) -> str:
-    return (f"{label}의 값 종류를 읽지 못해 값 {josa(q(value), '과/와')} 원문의 {josa(q(source), '을/를')} 견줄 방법을 "
-            "정하지 못하고 값 비교 " + _STOP)
-
-
 # ------------------------------------------------------------------ 원문과 맞음
 
 
@@ -195,12 +150,3 @@ def matches(*, label: str, value: str, source: str, phrase: str, page: int, doc:
     if how == "nfkc":
         return head + f"에 적힌 {josa(q(source), '과/와')} 글자 모양만 다를 뿐 같은 값입니다."
     return head + f"의 인용 문구 {q(phrase)}에 적힌 값과 같습니다."
-
-
-# ------------------------------------------------------------------ hedges of any verdict
-
-
-def hedge_stopped(*, missing: Sequence[str]) -> Clause:
-    """Which values stopped the verdict: the cell is not called a match."""
-    names = ", ".join(f"`{m}`" for m in missing)
-    return _clause(f"{names} 값을 읽지 못해 이 칸은 원문과 맞음으로 올리지 않았", "고", "습니다.")

@@ -280,7 +280,8 @@ def quotes_verbatim(ctx: CheckContext):
     return sorted(set(values) | set(_quote_failures(ctx)))
 
 
-CHECKS.add(CARD_CHECKS.polite_check("C08", "`summary` 값이 존댓말로 끝나는 한 문장인지(`hedge` 값이 있으면 `hedge`도) 확인합니다."))
+CHECKS.add(CARD_CHECKS.polite_check("C08", "`summary` 값이 존댓말로 끝나는지(`hedge` 값이 있으면 `hedge`도) 확인합니다.",
+                                    one_sentence=False))
 
 
 @CHECKS.register("C09", "답한 메일의 `reply_deadline`이 비어 있으면 `overdue_hours`가 `null`인지 확인합니다(성립 사례 `TH-1048`, 불성립 사례 `ACT-20260303-004`).")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from verdicts.model import WITHHELD_NOTE
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 
@@ -48,16 +49,16 @@ class MailDomain(Domain):
     docs_title = "AI 에이전트가 보낸 메일: 판정과 자동 검증"
     docs_note = ("답한 메일은 대화에서 `sent_at`과 같거나 그 전에 받은 메일 가운데 가장 늦은 것입니다. "
                  "`overdue_hours`와 `low_confidence`는 판정과 상관없이 채우고, 뒤의 규칙도 해당했다면 그 사유는 단서로 "
-                 "적습니다. 입력에 있지만 읽을 수 없는 값이 필요한 규칙에 이르면 판정은 거기서 멈춥니다"
-                 "(`docs/decisions.md`를 보세요). 시드에 실린 견본 카드는 `tests/verdicts/mail/test_seed_samples.py`에서 "
-                 "검사합니다. 그 가운데 넷(`ACT-20260303-002`, `-003`, `-006`, `-015`)은 단서가 두 문장이라 `C08`에서 "
-                 "실패하고, 나머지는 모든 검증을 통과합니다.")
+                 "적습니다. 입력에 있지만 읽을 수 없는 값이 필요한 규칙에 이르면 "
+                 f"{WITHHELD_NOTE}(`docs/decisions.md`를 보세요). `120만원`처럼 한국어로 적은 금액 하나는 읽습니다. "
+                 "시드에 실린 견본 카드는 `tests/verdicts/test_seed_cards.py`가 시드 문서에서 읽어 "
+                 "검사하며, 모든 검증을 통과합니다.")
     notes = {
         "자동": [
             "아홉 가지 자동 검증이 카드마다 입력 표에서 답한 메일을 다시 찾아 `overdue_hours`와 `low_confidence`를 따로 계산해 카드 값과 맞춰 봅니다.",
             "상대가 회신 기한을 적지 않은 메일에 답한 처리는 얼마나 늦었든 `overdue_hours`가 비어 있는지 따로 확인합니다.",
             "근거 항목이 세 표에 실제로 있는 열을 인용하는지, `quote`와 `agg` 없는 `value`가 인용한 줄의 원문과 같은지 대조합니다.",
-            "모든 카드가 출력 스키마를 통과하는지, 요약과 단서가 존댓말 한 문장인지 봅니다.",
+            "모든 카드가 출력 스키마를 통과하는지, 요약과 단서가 존댓말로 끝나는지 봅니다.",
         ],
         "수동": [
             "카드 문장이 에이전트의 프롬프트를 모르는 사용자에게도 그대로 읽히는지 사람이 읽어 봅니다.",

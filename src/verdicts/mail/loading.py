@@ -66,7 +66,7 @@ def _messages(t: TypedTable, issues: list[InputIssue]) -> dict[str, list[Message
             _unreadable(t, row, "received_at", "날짜와 시각이", "이 메일은 어느 처리의 원문으로도 쓰지 않았습니다.", issues)
             continue
         unreadable: set[str] = set()
-        deadline = _optional(t, row, "reply_deadline", read_moment, "날짜와 시각이", "이 메일에 답한 처리의 기한 판정은 멈춥니다.",
+        deadline = _optional(t, row, "reply_deadline", read_moment, "날짜와 시각이", "이 메일에 답한 처리는 기한을 넘겼는지 가리지 못해 판정을 보류합니다.",
                              unreadable, issues)
         amount = _optional(t, row, "body_amount", read_amount, "금액이", "이 메일에 답한 처리의 금액은 견주지 못합니다.",
                            unreadable, issues)
@@ -91,7 +91,7 @@ def _policies(t: TypedTable, issues: list[InputIssue]) -> dict[str, Policy]:
         hours = parse_decimal(v.get("max_reply_hours"))
         if v.get("max_reply_hours") is not None and (hours is None or hours < 0):
             hours = None
-            _unreadable(t, row, "max_reply_hours", "0 이상의 숫자가", "이 종류의 기한 판정은 멈춥니다.", issues)
+            _unreadable(t, row, "max_reply_hours", "0 이상의 숫자가", "이 종류의 처리는 기한을 넘겼는지 가리지 못해 판정을 보류합니다.", issues)
         minimum = read_fraction(v.get("min_confidence"))
         if v.get("min_confidence") is not None and minimum is None:
             _unreadable(t, row, "min_confidence", "0 이상 1 이하의 숫자가", "이 종류의 확신도는 기준과 견주지 못합니다.", issues)

@@ -5,8 +5,9 @@ The order is how much the user must go back to the other person: a made-up fact 
 correction mail, a second reply an apology, a late reply is already out.  Each rule
 owns its predicate (:meth:`test`), its evidence and its sentence (:meth:`write`, through
 :mod:`.templates`).  A rule that needs a value the input has but cannot read answers
-:class:`~verdicts.engine.Missing`: the verdict stops there (the book's policy is
-``stop``) and the sentence names the value.  ``overdue_hours`` and ``low_confidence``
+:class:`~verdicts.engine.Missing`: the card is withheld there (the book's policy is
+``hold``, the seed gives such a card no verdict), its reason naming the value and its
+place.  ``overdue_hours`` and ``low_confidence``
 are filled whatever the verdict; a second reason that also applied, and a low
 confidence that changed no verdict, are hedges.
 """
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from verdicts.engine import Decision, Draft, Missing, Rule, RuleBook
+from verdicts.engine import Decision, Draft, HeldCell, Missing, Rule, RuleBook, Withhold, withhold_cells
 from verdicts.numbers import as_number, parse_decimal
 from verdicts.tables import Row, parse_bool
 
@@ -130,7 +131,7 @@ class MadeUp(Rule[Mailbox, ActionFacts]):
     """
 
     verdict, code = MADE_UP, "made-up"
-    templates = (T.made_up, T.values_unreadable, T.hedge_sure_but_made_up)
+    templates = (T.made_up, T.hedge_sure_but_made_up)
 
     def test(self, mailbox, f):
         if f.invented:
@@ -142,13 +143,6 @@ class MadeUp(Rule[Mailbox, ActionFacts]):
     def write(self, mailbox, f, draft):
         ev = _Cite(mailbox, draft)
         _common(f, ev)
-        if draft.missing:
-            for item in draft.missing:
-                table, column = item.split(".")
-                ev.cell(table, f.action.row if table == "agent_action" else f.message.row, column)
-            draft.summary = T.values_unreadable(counterpart=f.counterpart, kind=f.action.action_kind,
-                                                cells=[m.split(".")[1] for m in draft.missing])
-            return
         for item in f.invented:
             ev.action(f, item.column)
             ev.message(f, item.body_column)
@@ -218,7 +212,7 @@ class Unconfirmed(Rule[Mailbox, ActionFacts]):
     """
 
     verdict, code = UNCONFIRMED, "unconfirmed"
-    templates = (T.unconfirmed, T.confirm_unknown, T.hedge_also_unconfirmed)
+    templates = (T.unconfirmed, T.hedge_also_unconfirmed)
 
     def test(self, mailbox, f):
         if f.action.confirmed_by:
@@ -244,10 +238,6 @@ class Unconfirmed(Rule[Mailbox, ActionFacts]):
         ev.policy(f, "needs_confirm")
         ev.action(f, "confirmed_by")
         ev.action(f, "sent_at")
-        if draft.missing:
-            draft.summary = T.confirm_unknown(counterpart=f.counterpart, kind=f.action.action_kind,
-                                              cells=[m.split(".")[1] for m in draft.missing], confidence=f.action.confidence)
-            return
         draft.summary = T.unconfirmed(counterpart=f.counterpart, kind=f.action.action_kind, confidence=f.action.confidence,
                                       minimum=f.policy.min_confidence)
 
@@ -270,7 +260,7 @@ class Late(Rule[Mailbox, ActionFacts]):
     """
 
     verdict, code = LATE, "late"
-    templates = (T.late, T.late_unknown, T.hedge_also_late)
+    templates = (T.late, T.hedge_also_late)
 
     def test(self, mailbox, f):
         if f.late_unknown:
@@ -281,10 +271,6 @@ class Late(Rule[Mailbox, ActionFacts]):
         ev = _Cite(mailbox, draft)
         _common(f, ev)
         ev.timing(f)
-        if draft.missing:
-            draft.summary = T.late_unknown(counterpart=f.counterpart, kind=f.action.action_kind, elapsed=f.elapsed,
-                                           cells=[m.split(".")[1] for m in draft.missing])
-            return
         draft.summary = T.late(counterpart=f.counterpart, kind=f.action.action_kind, elapsed=f.elapsed,
                                limit=f.policy.max_reply_hours, over=f.overdue_hours)
 
@@ -331,15 +317,26 @@ class AsOriginal(Rule[Mailbox, ActionFacts]):
 
 RULES: tuple[Rule, ...] = (MadeUp(), Twice(), Unconfirmed(), Late(), AsOriginal())
 
-#: the word each step goes by in a hedge that lists the steps not looked at
-_STEP = {MADE_UP: "지어냄", TWICE: "두 번 답장", UNCONFIRMED: "확인 누락", LATE: "회신 기한"}
+#: what a rule could not tell when a value it needs cannot be read
+_QUESTION = {MADE_UP: "보낸 값이 원문에 있는지", UNCONFIRMED: "사람 확인이 필요했는지", LATE: "회신 기한을 넘겼는지"}
+_ROW = {"agent_action": "action", "mailbox_thread": "message", "action_policy": "policy"}
 
 
-def _stopped(mailbox: Mailbox, f: ActionFacts, draft: Draft) -> None:
-    """Which values stopped the verdict, and which later steps were not looked at."""
-    if draft.missing:
-        later = RULES[RULES.index(draft.decision.rule) + 1:-1]
-        draft.hedge(T.hedge_stopped(cells=[m.split(".")[1] for m in draft.missing], later=[_STEP[r.verdict] for r in later]))
+def _hold(mailbox: Mailbox, f: ActionFacts, rule: Rule, missing: tuple[str, ...]) -> Withhold:
+    """The card of an action whose ``rule`` needs values it cannot read: withheld, its
+    reason naming each value by table, line and column (the seed gives no verdict)."""
+    draft = Draft(Decision(rule))
+    ev = _Cite(mailbox, draft)
+    _common(f, ev)
+    cells = []
+    for item in missing:
+        table, column = item.split(".")
+        row = getattr(f, _ROW[table]).row
+        t = mailbox.tables.get(table)
+        cells.append(HeldCell(table, row.line, column, row.raw.get(column), present=mailbox.has(table, column),
+                              file=t.file if t is not None else None))
+        ev.cell(table, row, column)
+    return withhold_cells(cells, _QUESTION[rule.verdict], "이 처리", draft.evidence)
 
 
 def _hedges(mailbox: Mailbox, f: ActionFacts, draft: Draft) -> None:
@@ -348,19 +345,18 @@ def _hedges(mailbox: Mailbox, f: ActionFacts, draft: Draft) -> None:
     ev = _Cite(mailbox, draft)
     rule = draft.decision.rule
     after = RULES[RULES.index(rule) + 1:-1]
-    if not draft.missing:
-        for later in after:
-            if later.test(mailbox, f) is not True:
-                continue
-            if later.verdict == TWICE:
-                draft.hedge(T.hedge_also_twice(previous=f.earlier[-1].action_no))
-            elif later.verdict == UNCONFIRMED:
-                assert f.policy.min_confidence is not None  # the rule fires on a low confidence only
-                ev.confidence(f)
-                draft.hedge(T.hedge_also_unconfirmed(confidence=f.action.confidence, minimum=f.policy.min_confidence))
-            elif later.verdict == LATE:
-                assert f.overdue_hours is not None  # the rule fires on overdue hours only
-                draft.hedge(T.hedge_also_late(over=f.overdue_hours))
+    for later in after:
+        if later.test(mailbox, f) is not True:
+            continue
+        if later.verdict == TWICE:
+            draft.hedge(T.hedge_also_twice(previous=f.earlier[-1].action_no))
+        elif later.verdict == UNCONFIRMED:
+            assert f.policy.min_confidence is not None  # the rule fires on a low confidence only
+            ev.confidence(f)
+            draft.hedge(T.hedge_also_unconfirmed(confidence=f.action.confidence, minimum=f.policy.min_confidence))
+        elif later.verdict == LATE:
+            assert f.overdue_hours is not None  # the rule fires on overdue hours only
+            draft.hedge(T.hedge_also_late(over=f.overdue_hours))
     if f.overdue_hours is not None:
         ev.timing(f)
     if rule.verdict != UNCONFIRMED:
@@ -378,7 +374,7 @@ def _hedges(mailbox: Mailbox, f: ActionFacts, draft: Draft) -> None:
                 draft.hedge(T.hedge_low_confidence(confidence=f.action.confidence, minimum=f.policy.min_confidence))
 
 
-BOOK: RuleBook[Mailbox, ActionFacts] = RuleBook(RULES, fields=CARD_FIELDS, on_missing="stop", lead=_stopped, hedges=_hedges)
+BOOK: RuleBook[Mailbox, ActionFacts] = RuleBook(RULES, fields=CARD_FIELDS, on_missing="hold", hold=_hold, hedges=_hedges)
 
 
 def build_card(mailbox: Mailbox, f: ActionFacts) -> dict[str, Any]:
@@ -388,7 +384,7 @@ def build_card(mailbox: Mailbox, f: ActionFacts) -> dict[str, Any]:
         "overdue_hours": as_number(f.overdue_hours), "low_confidence": bool(f.low_confidence),
     }
     card = BOOK.card(mailbox, f, values)
-    assert card is not None  # on_missing="stop": a card is never withheld
+    assert card is not None  # on_missing="hold": a card that cannot be judged is withheld, never dropped
     return card
 
 

@@ -18,8 +18,8 @@ from verdicts.engine import Clause
 from verdicts.korean import code, josa, number_word
 
 __all__ = [
-    "won", "day", "hours", "score", "head", "made_up", "values_unreadable", "twice", "unconfirmed", "confirm_unknown",
-    "late", "late_unknown", "as_original", "hedge_stopped", "hedge_also_late", "hedge_also_unconfirmed",
+    "won", "day", "hours", "score", "head", "made_up", "twice", "unconfirmed",
+    "late", "as_original", "hedge_also_late", "hedge_also_unconfirmed",
     "hedge_also_twice", "hedge_sure_but_made_up", "hedge_confirmed_by", "hedge_min_unknown", "hedge_low_confidence",
 ]
 
@@ -82,18 +82,6 @@ def head(counterpart: str, kind: str) -> str:
     return f"{where} 나간 {josa(kind, '은/는')}"
 
 
-#: how a summary ends when an unreadable value stopped the verdict at a rule
-def _stopped(step: str) -> str:
-    return f"{step} 단계에서 판정을 멈췄습니다."
-
-
-def _cells(names: Sequence[str]) -> str:
-    names = [code(n) for n in dict.fromkeys(names)]
-    if len(names) == 1:
-        return f"{names[0]} 칸"
-    return josa(", ".join(names[:-1]), "과/와") + f" {names[-1]} 칸"
-
-
 # ------------------------------------------------------------------ 메일에 없는 사실 지어냄
 
 
@@ -115,11 +103,6 @@ def made_up(*, counterpart: str, kind: str, invented: Sequence[tuple[str, object
     return f"{head(counterpart, kind)} {what} 적어 보냈습니다."
 
 
-def values_unreadable(*, counterpart: str, kind: str, cells: Sequence[str]) -> str:
-    return (f"{head(counterpart, kind)} {_cells(cells)}을 읽을 수 없어 보낸 값이 원문에 있는지 가리지 못하고 "
-            + _stopped("지어냄 확인"))
-
-
 # ------------------------------------------------------------------ 같은 대화에 두 번 답장
 
 
@@ -137,22 +120,12 @@ def unconfirmed(*, counterpart: str, kind: str, confidence: Decimal, minimum: De
             f"기준 {score(minimum)}에 못 미친 채 확인 없이 나갔습니다.")
 
 
-def confirm_unknown(*, counterpart: str, kind: str, cells: Sequence[str], confidence: Decimal) -> str:
-    return (f"{head(counterpart, kind)} 확신도 {josa(score(confidence), '으로/로')} 나갔지만 {code('action_policy')}의 {_cells(cells)}이 비어 있거나 "
-            f"읽을 수 없어 사람 확인이 필요했는지 가리지 못하고 " + _stopped("확인"))
-
-
 # ------------------------------------------------------------------ 회신 기한 넘겨 처리
 
 
 def late(*, counterpart: str, kind: str, elapsed: Decimal, limit: Decimal, over: Decimal) -> str:
     return (f"{head(counterpart, kind)} 회신 기준이 {hours(limit)}시간인데 받은 지 {hours(elapsed)}시간 뒤에 나가 "
             f"{hours(over)}시간 늦었습니다.")
-
-
-def late_unknown(*, counterpart: str, kind: str, elapsed: Decimal, cells: Sequence[str]) -> str:
-    return (f"{head(counterpart, kind)} 받은 지 {hours(elapsed)}시간 뒤에 나갔지만 {_cells(cells)}이 비어 있거나 읽을 수 없어 "
-            f"기한을 넘겼는지 가리지 못하고 " + _stopped("기한"))
 
 
 # ------------------------------------------------------------------ 원문대로 나감
@@ -179,16 +152,6 @@ def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, Decima
 
 
 # ------------------------------------------------------------------ hedges
-
-
-def hedge_stopped(*, cells: Sequence[str], later: Sequence[str]) -> Clause:
-    """Which values stopped the verdict, and which later steps were therefore not looked at."""
-    base = f"{_cells(cells)}이 비어 있거나 읽을 수 없어 "
-    if later:
-        base += f"뒤의 {', '.join(dict.fromkeys(later))} 단계는 보지 않았"
-    else:
-        base += "원문대로 나감으로 올리지 않았"
-    return base + "고", base + "습니다."
 
 
 def hedge_also_late(*, over: Decimal) -> Clause:

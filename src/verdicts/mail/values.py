@@ -16,6 +16,8 @@ from verdicts.korean import code, josa
 from verdicts.numbers import parse_decimal
 from verdicts.safe_text import clean
 
+from .hangul_values import amounts_in
+
 __all__ = ["read_moment", "read_day", "read_amount", "read_fraction", "read_zone"]
 
 _DAY = re.compile(r"^\s*(\d{4})\s*[-./]\s*(\d{1,2})\s*[-./]\s*(\d{1,2})\s*\.?\s*$")
@@ -73,17 +75,26 @@ def read_day(text: str | None) -> date | None:
 
 def read_amount(text: str | None) -> Decimal | None:
     """An amount of money as a number, thousands separators, a leading ``₩`` and a
-    trailing ``원`` allowed; negative amounts are not amounts.
+    trailing ``원`` allowed, or as Korean writes it when the whole cell is one amount
+    (``120만원``, ``1억 2,000만원``: :func:`~.hangul_values.amounts_in`); negative
+    amounts are not amounts, nor is a cell holding more than the amount.
 
     >>> read_amount("1,200,000") == read_amount("1200000.0") == read_amount("₩1,200,000원") == 1200000
     True
-    >>> read_amount("120만원"), read_amount("-5")
-    (None, None)
+    >>> read_amount("120만원") == read_amount("120만") == read_amount("1억 2,000만원") / 100 == 1200000
+    True
+    >>> read_amount("약 120만원"), read_amount("120만원쯤"), read_amount("-5"), read_amount("백이십만원")
+    (None, None, None, None)
     """
     if text is None:
         return None
-    cleaned = text.strip().removeprefix("₩").removesuffix("원").strip()
+    stripped = text.strip()
+    cleaned = stripped.removeprefix("₩").removesuffix("원").strip()
     value = parse_decimal(cleaned)
+    if value is None:
+        found = amounts_in(stripped)
+        if len(found) == 1 and found[0].start == 0 and found[0].end == len(stripped):
+            value = found[0].value
     if value is None or value < 0:
         return None
     return value

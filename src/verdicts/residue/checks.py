@@ -59,7 +59,7 @@ def evidence_is_read(ctx: CheckContext) -> list[str]:
             continue
         read = {v.text for v in ctx.visible.get(key, [])}
         values = {str(v) for item in component.page_yaml for v in item.values() if v is not None}
-        for e in c.get("evidence") or []:
+        for e in c.get("evidence_items") or []:
             pool = read if e.get("source") == "visible_texts" else values if e.get("source") == "page_yaml" else set()
             if e.get("value") not in pool or f"『{e.get('value')}』" not in (e.get("quote") or ""):
                 failed.append(key)
@@ -69,14 +69,14 @@ def evidence_is_read(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("R3", "근거 한 줄이 「『글』→출처, 자리」를 `;`로 잇고 「⇒ 답」으로 끝나는지 확인합니다.")
 def evidence_line_form(ctx: CheckContext) -> list[str]:
-    """근거 글(`evidence_text`)은 인용들을 `; `로 잇고 끝에 `⇒`와 답을 붙인 것이고, 근거가 없는 카드라면 `잔존
+    """근거 글(`evidence`)은 인용들을 `; `로 잇고 끝에 `⇒`와 답을 붙인 것이고, 근거가 없는 카드라면 `잔존
     후보 없음 ⇒ complete`입니다.
     """
     failed = []
     for c in ctx.cards:
-        quotes = [e.get("quote") or "" for e in c.get("evidence") or []]
+        quotes = [e.get("quote") or "" for e in c.get("evidence_items") or []]
         wanted = ("; ".join(quotes) if quotes else "잔존 후보 없음") + f" ⇒ {c.get('answer')}"
-        if c.get("evidence_text") != wanted or (not quotes and c.get("answer") != "complete"):
+        if c.get("evidence") != wanted or (not quotes and c.get("answer") != "complete"):
             failed.append(c["component_id"])
     return failed
 

@@ -17,7 +17,7 @@ from verdicts.model import InputIssue
 
 from .checks import CHECKS, CheckContext
 from .loading import TABLE, ComponentSet, load_components
-from .model import ANSWERS, COMPLETE, SATELLITE_ONLY, VERDICTS, Component, ResidueCard
+from .model import AGGREGATE, ANSWERS, COMPLETE, SATELLITE_ONLY, VERDICTS, Component, ResidueCard
 from .pictures import UnreadablePicture
 from .readers import DEFAULT_READER, Reader, ReaderUnavailable
 from .rules import BOOK, build_card
@@ -63,6 +63,13 @@ class ResidueDomain(Domain):
 
     def checks(self) -> list[Check[Any]]:
         return list(CHECKS)
+
+    def aggregate(self, cards: list[dict[str, Any]]) -> dict[str, Any] | None:
+        """Card E3's ``aggregate: ratio``: the share of the judged components whose answer
+        is a defect (rounded to four places; ``None`` with no component)."""
+        defects = sum(1 for c in cards if c.get("defect") is True)
+        return {"kind": AGGREGATE, "defects": defects, "total": len(cards),
+                "value": round(defects / len(cards), 4) if cards else None}
 
     def card_table(self, card: dict[str, Any]) -> str:
         """A component's file is recorded under its ``component_id``."""

@@ -27,7 +27,7 @@ from typing import Any, Iterable, Sequence
 
 from verdicts.errors import InputError
 from verdicts.grading import read_gold
-from verdicts.model import InputIssue
+from verdicts.model import InputIssue, aggregate_words
 
 from .evalcard import CardFileError, EvalCard, load_card, read_card_text
 from .pictures import UnreadablePicture
@@ -100,6 +100,9 @@ class Measurement:
     issues: list[InputIssue] = field(default_factory=list)
     gold_path: str = ""
     inputs: str = ""
+    #: the card's ``aggregate`` over the judged answers and over the labels (ratio: the
+    #: share of defects), as a run reports it (:meth:`verdicts.domain.Domain.aggregate`)
+    aggregate: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -107,7 +110,7 @@ class Measurement:
             "inputs": self.inputs, "gold": self.gold_path,
             "agreement": self.agreement, "per_answer": self.per_answer, "splits": self.splits,
             "validation": self.validation, "development": self.development, "stability": self.stability,
-            "ocr_agreement": self.ocr_agreement, "disagreements": self.disagreements,
+            "ocr_agreement": self.ocr_agreement, "aggregate": self.aggregate, "disagreements": self.disagreements,
             "issues": [i.to_json() for i in self.issues],
         }
 
@@ -213,7 +216,27 @@ def measure(card: EvalCard, path: str | Path, gold_path: str | Path | None = Non
     issues = list({(i.file, i.column, i.reason, i.line): i for i in issues}.values())
     return Measurement(card.id, card.version, len(gold), per_answer, agreement, splits,
                        _mean_of([s["validation"] for s in splits]), _mean_of([s["development"] for s in splits]),
-                       stability, ocr_agreement, disagreements, issues, str(gold_file), str(path))
+                       stability, ocr_agreement, disagreements, issues, str(gold_file), str(path),
+                       aggregate_of(card.aggregate, defects, [answers[k] for k in gold], list(gold.values())))
+
+
+def aggregate_of(kind: str, defects: frozenset[str], answers: list[str], labels: list[str]) -> dict[str, Any] | None:
+    """The card's ``aggregate`` of the judged ``answers`` and of the ``labels``: for
+    ``ratio`` the share of defects (``count``: how many; ``mean`` has no meaning for
+    categorical answers and gives ``None``).
+
+    >>> aggregate_of("ratio", frozenset({"bad"}), ["bad", "ok", "ok", "ok"], ["bad", "bad", "ok", "ok"])["answers"]
+    {'kind': 'ratio', 'defects': 1, 'total': 4, 'value': 0.25}
+    """
+    if kind not in ("ratio", "count"):
+        return None
+
+    def one(values: list[str]) -> dict[str, Any]:
+        n = sum(1 for v in values if v in defects)
+        value = (_r(n / len(values)) if values else None) if kind == "ratio" else n
+        return {"kind": kind, "defects": n, "total": len(values), "value": value}
+
+    return {"kind": kind, "answers": one(answers), "labels": one(labels)}
 
 
 # ---------------------------------------------------------------------------- output
@@ -257,6 +280,8 @@ def render_measurement(m: Measurement) -> str:
         lines.append("  " + _l(key, 16) + _rt(s["gold"], 6) + _rt(s["agreed"], 6) + _rt(_f(s["rate"]), 8))
     a = m.agreement
     lines.append("  " + _l("전체", 16) + _rt(a["total"], 6) + _rt(a["agreed"], 6) + _rt(_f(a["rate"]), 8))
+    if m.aggregate is not None and m.aggregate["kind"] == "ratio":
+        lines += ["", f"집계(ratio): 판정 {aggregate_words(m.aggregate['answers'])} · 라벨 {aggregate_words(m.aggregate['labels'])}"]
     first = m.splits[0] if m.splits else None
     if first is not None:
         dev_n, val_n = first["development"]["n"], first["validation"]["n"]

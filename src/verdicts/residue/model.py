@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from verdicts.model import Card
 
 __all__ = [
-    "TEMPLATE_LEFT", "BODY_BLANK", "OUTSIDE_LEFT", "SATELLITE_ONLY", "COMPLETE", "ANSWERS", "VERDICTS", "DEFECTS",
+    "TEMPLATE_LEFT", "BODY_BLANK", "OUTSIDE_LEFT", "SATELLITE_ONLY", "COMPLETE", "ANSWERS", "VERDICTS", "DEFECTS", "AGGREGATE",
     "SATELLITE_KINDS", "BODY_KINDS", "SLOT_KINDS", "PICTURE", "REQUIRED_KEYS",
     "BindingNode", "FrameNode", "OutsideNode", "VisibleText", "Component", "ResidueCard", "CARD_FIELDS",
 ]
@@ -31,6 +31,8 @@ ANSWERS: dict[str, str] = {
 }
 VERDICTS: tuple[str, ...] = tuple(ANSWERS.values())
 DEFECTS: frozenset[str] = frozenset({TEMPLATE_LEFT, BODY_BLANK, OUTSIDE_LEFT})
+#: how card E3 aggregates its answers over a run (its ``aggregate``): the share of defects
+AGGREGATE = "ratio"
 
 SATELLITE_KINDS = frozenset({"satellite", "unbound_satellite"})
 BODY_KINDS = frozenset({"unit_field", "unbound_core"})
@@ -104,7 +106,7 @@ class Component(BaseModel):
 
 
 CARD_FIELDS: tuple[str, ...] = (
-    "component_id", "answer", "label", "verdict", "defect", "evidence", "evidence_text", "attributions", "summary", "hedge",
+    "component_id", "answer", "label", "verdict", "defect", "evidence", "evidence_items", "attributions", "summary", "hedge",
 )
 
 
@@ -113,3 +115,5 @@ class ResidueCard(Card):
 
     key_field: ClassVar[str] = "component_id"
     field_names: ClassVar[tuple[str, ...]] = CARD_FIELDS
+    #: ``evidence`` is the seed's one line (「『글』→출처, 자리 ⇒ 답」); the items it joins
+    evidence_field: ClassVar[str] = "evidence_items"

@@ -3,8 +3,9 @@
 Each rule owns its predicate (:meth:`test`) over the :class:`~.analysis.Reading` of one
 component, and its evidence and sentence (:meth:`write`, through :mod:`.templates`).
 Evidence items cite the visible texts (or the page_yaml content of a blank place) with
-the seed's clause 「『글』→출처, 자리」 as their ``quote``; the card's ``evidence_text``
-joins the clauses with ``;`` and ends with 「⇒ 답」.  Nothing can be missing here — a
+the seed's clause 「『글』→출처, 자리」 as their ``quote`` (the card's ``evidence_items``);
+the card's ``evidence``, in the seed's form, joins the clauses with ``;`` and ends with
+「⇒ 답」.  Nothing can be missing here — a
 component that cannot be read is an input issue and gets no card.
 """
 
@@ -204,7 +205,7 @@ def _hedges(ctx: None, item: Judged, draft: Draft) -> None:
 
 
 RULES: tuple[Rule, ...] = (TemplateLeft(), BodyBlank(), OutsideLeft(), SatelliteOnly(), Complete())
-BOOK: RuleBook[None, Judged] = RuleBook(RULES, fields=CARD_FIELDS, hedges=_hedges)
+BOOK: RuleBook[None, Judged] = RuleBook(RULES, fields=CARD_FIELDS, hedges=_hedges, evidence_field="evidence_items")
 
 
 def evidence_text(card_evidence: list[dict[str, Any]], answer: str) -> str:
@@ -222,5 +223,5 @@ def build_card(component: Component, visible: list[VisibleText]) -> dict[str, An
         "component_id": component.component_id,
         "attributions": [a.to_json() for a in judged.reading.attributions],
     })
-    data["evidence_text"] = evidence_text(data["evidence"], data["answer"])
+    data["evidence"] = evidence_text(data["evidence_items"], data["answer"])
     return data

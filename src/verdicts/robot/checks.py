@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from typing import Any
 
-from verdicts.card_checks import CardChecks
+from verdicts.card_checks import CardChecks, withheld_ok
 from verdicts.checks import CheckRegistry
 from verdicts.numbers import parse_decimal
 from verdicts.tables import Row, TypedTable, parse_bool
@@ -180,8 +180,8 @@ CHECKS.add(CARD_CHECKS.required_check("C02", "`task_id`·`model_artifact`·`verd
 @CHECKS.register("C03", "`success_rate`를 다시 계산해 반올림한 값과 같은지, 그 값이 `target_success_rate`보다 작을 때만 성공률 미달인지 확인합니다.")
 def success_rate_recomputed(ctx: CheckContext):
     """성공률(`success_rate`)은 성공 횟수 ÷ 평가 횟수를 소수 둘째 자리까지 반올림한 값이고, 그 값이 목표보다
-    작을 때에만 성공률 미달입니다(같으면 미달이 아닙니다). 성공률이나 목표를 계산할 수 없을 때에만 카드가
-    성공률 미달에서 멈출 수 있고, 그 규칙을 지난 카드는 둘 다 있으면서 성공률이 목표 이상이어야 합니다.
+    작을 때에만 성공률 미달입니다(같으면 미달이 아닙니다). 성공률이나 목표를 계산할 수 없으면 카드는
+    판정을 보류하고, 그 규칙을 지난 카드는 둘 다 있으면서 성공률이 목표 이상이어야 합니다.
     """
     failed = []
     for c in ctx.cards:
@@ -217,7 +217,7 @@ def failure_counts_recomputed(ctx: CheckContext):
 @CHECKS.register("C05", "실패 유형 쏠림이 실패 3회 이상이고 `top_failure_share`가 `top_reason_share_limit`을 넘을 때만 붙었는지 확인합니다.")
 def concentration_recomputed(ctx: CheckContext):
     """실패가 3회 이상이고 몫이 한도보다 크면 실패 유형 쏠림 판정을 내리고, 몫이 한도와 같거나 실패가 3회보다
-    적으면 내리지 않습니다. 몫이나 한도를 계산할 수 없을 때에만 카드가 거기서 멈출 수 있습니다.
+    적으면 내리지 않습니다. 몫이나 한도를 계산할 수 없으면 카드는 판정을 보류합니다.
     """
     failed = []
     for c in ctx.cards:
@@ -289,7 +289,8 @@ def no_runs_no_stats(ctx: CheckContext):
 def blocked_cause_recomputed(ctx: CheckContext):
     """데이터셋 줄이 없거나 그 줄의 요구 능력(`required_skill`)이 태스크의 것과 다르면(또는 어느 한쪽이
     비었으면) 능력 불일치입니다. 그렇지 않고 회차에 이 태스크의 평가가 없으면(또는 평가를 가려낼 수 없으면)
-    평가 미실시입니다. 다른 판정에는 원인이 붙지 않으며, 능력이 맞는 데이터셋 줄과 평가가 있어야 합니다.
+    평가 미실시입니다. 다른 판정에는 원인이 붙지 않으며, 능력이 맞는 데이터셋 줄과 평가가 있어야 합니다. 판정을
+    보류한 카드에도 원인이 붙지 않습니다.
     """
     failed = []
     for c in ctx.cards:
@@ -300,7 +301,10 @@ def blocked_cause_recomputed(ctx: CheckContext):
         no_runs = not rc.runs_known or not rc.runs
         expected = SKILL_MISMATCH if mismatch else NOT_EVALUATED if no_runs else None
         cause = c.get("blocked_cause")
-        if c.get("verdict") == NOT_IN_TRAINING:
+        if c.get("verdict") is None and withheld_ok(c.get("withheld")):
+            if cause is not None:  # a withheld card names no cause
+                failed.append(c["task_id"])
+        elif c.get("verdict") == NOT_IN_TRAINING:
             if cause not in BLOCKED_CAUSES or cause != expected:
                 failed.append(c["task_id"])
         elif cause is not None or expected is not None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from verdicts.model import WITHHELD_NOTE
 from verdicts.checks import Check
 from verdicts.domain import Domain, Report
 
@@ -35,7 +36,8 @@ class RobotDomain(Domain):
     books = (BOOK,)
     docs_page = "docs/robot.md"
     docs_title = "로봇 태스크: 판정과 자동 검증"
-    docs_note = "입력이 비워 둔 값이 필요한 규칙에 이르면 판정은 거기서 멈춥니다(`docs/decisions.md`를 보세요)."
+    docs_note = ("입력이 비워 둔 값이 필요한 규칙에 이르면 시드의 말대로 판정을 붙이지 않습니다. "
+                 f"{WITHHELD_NOTE}(`docs/decisions.md`를 보세요).")
     notes = {
         "자동": [
             "열네 가지 자동 검증이 카드마다 입력 표에서 성공률, 실패 집계와 사유, 주기 중앙값, 더 모을 회차를 따로 다시 계산해 카드 값과 맞춰 봅니다.",
@@ -51,11 +53,18 @@ class RobotDomain(Domain):
         "정직 경계선": [
             "이 도구는 `failure_reason`에 적힌 이름을 그대로 믿고 세므로, 이름은 같아도 실제 실패 모습이 다른지는 알지 못합니다.",
             "사유 칸이 빈 실패는 분모에만 들어가므로 쏠림이 실제보다 낮게 보일 수 있습니다.",
-            "필요한 값이 비어 판정을 멈춘 카드는 그 규칙의 묶음에 남지만, 그 판정이 맞는지는 값을 채운 뒤에야 알 수 있습니다.",
+            "필요한 값이 비어 판정을 보류한 카드는 판정 보류 묶음에 남고, 어느 판정이 맞는지는 값을 채운 뒤에야 알 수 있습니다.",
             "평가 회차가 적으면 성공률이 한두 번의 결과로 크게 흔들리는데, 이 도구는 신뢰구간을 계산하지 않습니다.",
             "자가채점 수치는 정답 파일로 러너를 돌린 결과가 있을 때만 출처와 함께 보여 주고, 예측 화면에서는 비워 둡니다.",
         ],
     }
+
+    def follow_up(self, report: Report, plan: Path) -> Any:
+        """The seed's follow-up: each card's recapture site and hand against the collection
+        plan actually made (:mod:`.followup`)."""
+        from .followup import follow_up
+
+        return follow_up([c.to_json() for c in report.cards], plan)
 
     def checks(self) -> list[Check[Any]]:
         return list(CHECKS)

@@ -3,9 +3,10 @@
 Each rule owns its predicate (:meth:`test`), its evidence and its sentences
 (:meth:`write`, through :mod:`.templates`); the engine (:mod:`verdicts.engine`) tries
 them in order and builds the card.  A rule that needs a value the input leaves empty
-answers :class:`~verdicts.engine.Missing`: the verdict stops there (the book's policy is
-``stop``), the card stays under that rule's verdict, its fields that cannot be computed
-stay empty and its sentence names the missing value (see ``docs/decisions.md``).  Each
+answers :class:`~verdicts.engine.Missing`: the card is withheld there (the book's policy
+is ``hold``: the seed gives it no verdict), it stays in the list, its fields that cannot
+be computed stay empty and its reason names each missing value and its place (see
+``docs/decisions.md``).  Each
 rule's docstring is its documentation — *잡는 것 / 왜 문제인가 / 예시 / 고치는 법*.
 """
 
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from verdicts.engine import Decision, Draft, Missing, Rule, RuleBook
+from verdicts.engine import Decision, Draft, HeldCell, Missing, Rule, RuleBook, Withhold, withhold_cells
+from verdicts.korean import code
 from verdicts.numbers import as_number, parse_decimal
 
 from . import templates as T
@@ -122,7 +124,7 @@ class SkillMismatch(Rule[Round, TaskContext]):
     """
 
     verdict, code, stamp = NOT_IN_TRAINING, "skill-mismatch", {"blocked_cause": SKILL_MISMATCH}
-    templates = (T.skill_mismatch, T.skill_unknown, T.hedge_no_dataset_table, T.hedge_no_runs, T.hedge_success_unknown)
+    templates = (T.skill_mismatch, T.hedge_no_dataset_table, T.hedge_no_runs, T.hedge_success_unknown)
 
     def test(self, rnd, t):
         if t.dataset is None:
@@ -147,12 +149,9 @@ class SkillMismatch(Rule[Round, TaskContext]):
         if stats.runs:
             ev.runs(stats)
         ev.collection(t)
-        if draft.missing:
-            draft.summary = T.skill_unknown(missing=draft.missing)
-        else:
-            draft.summary = T.skill_mismatch(required=t.task.required_skill, have=ds.required_skill if ds else None,
-                                             has_row=ds is not None, more=t.more, minimum=t.task.min_episode_count,
-                                             site=t.site, hand=t.hand)
+        draft.summary = T.skill_mismatch(required=t.task.required_skill, have=ds.required_skill if ds else None,
+                                         has_row=ds is not None, more=t.more, minimum=t.task.min_episode_count,
+                                         site=t.site, hand=t.hand)
         if not rnd.datasets_known:
             draft.hedge(T.hedge_no_dataset_table())
         if not stats.runs and rnd.runs_known:
@@ -176,7 +175,7 @@ class NotEvaluated(Rule[Round, TaskContext]):
     """
 
     verdict, code, stamp = NOT_IN_TRAINING, "not-evaluated", {"blocked_cause": NOT_EVALUATED}
-    templates = (T.not_evaluated, T.runs_unknown)
+    templates = (T.not_evaluated,)
 
     def test(self, rnd, t):
         if not rnd.runs_known:
@@ -187,9 +186,6 @@ class NotEvaluated(Rule[Round, TaskContext]):
         ev = _Cite(t, draft)
         ev.row("task_spec", t.task, "required_skill")
         ev.row("dataset_index", t.dataset, "required_skill")
-        if draft.missing:
-            draft.summary = T.runs_unknown()
-            return
         ev.agg("evaluation_run", "task_id", "count", 0)
         ev.collection(t)
         draft.summary = T.not_evaluated(required=t.task.required_skill, artifact=rnd.artifact or UNKNOWN_ARTIFACT,
@@ -211,7 +207,7 @@ class BelowTarget(Rule[Round, TaskContext]):
     """
 
     verdict, code = BELOW_TARGET, "below-target"
-    templates = (T.below_target, T.success_unknown, T.target_unknown)
+    templates = (T.below_target,)
 
     def test(self, rnd, t):
         gap = Missing.among({"evaluation_run.success": t.stats.success_rate,
@@ -223,14 +219,11 @@ class BelowTarget(Rule[Round, TaskContext]):
         ev.runs(stats)
         ev.row("task_spec", t.task, "target_success_rate")
         ev.collection(t)
-        if stats.success_rate is None:
-            draft.summary = T.success_unknown(runs=stats.runs, unknown=stats.unknown_success)
-        elif t.task.target_success_rate is None:
-            draft.summary = T.target_unknown(runs=stats.runs, successes=stats.successes, rate=stats.success_rate)
-        else:
-            draft.summary = T.below_target(runs=stats.runs, successes=stats.successes, rate=stats.success_rate,
-                                           target=t.task.target_success_rate, more=t.more, minimum=t.task.min_episode_count,
-                                           site=t.site, hand=t.hand)
+        # the rule fires on both values only (an empty one withholds the card)
+        assert stats.success_rate is not None and t.task.target_success_rate is not None
+        draft.summary = T.below_target(runs=stats.runs, successes=stats.successes, rate=stats.success_rate,
+                                       target=t.task.target_success_rate, more=t.more, minimum=t.task.min_episode_count,
+                                       site=t.site, hand=t.hand)
 
 
 class FailuresConcentrated(Rule[Round, TaskContext]):
@@ -250,7 +243,7 @@ class FailuresConcentrated(Rule[Round, TaskContext]):
     """
 
     verdict, code = FAILURES_CONCENTRATED, "failures-concentrated"
-    templates = (T.concentrated, T.reasons_unknown, T.limit_unknown)
+    templates = (T.concentrated,)
 
     def test(self, rnd, t):
         total = t.stats.failure_total
@@ -272,15 +265,11 @@ class FailuresConcentrated(Rule[Round, TaskContext]):
             ev.agg("evaluation_run", "failure_reason", "count", stats.top_failure_count)
         ev.row("task_spec", task, "top_reason_share_limit")
         ev.collection(t)
-        if stats.top_failure_share is None:
-            draft.summary = T.reasons_unknown(total=stats.failure_total)
-        elif task.top_reason_share_limit is None:
-            draft.summary = T.limit_unknown(total=stats.failure_total, reason=stats.top_failure_reason,
-                                            count=stats.top_failure_count, share=stats.top_failure_share)
-        else:
-            draft.summary = T.concentrated(total=stats.failure_total, reason=stats.top_failure_reason,
-                                           count=stats.top_failure_count, share=stats.top_failure_share,
-                                           limit=task.top_reason_share_limit, site=t.site, hand=t.hand)
+        # the rule fires on both values only (an empty one withholds the card)
+        assert stats.top_failure_share is not None and task.top_reason_share_limit is not None
+        draft.summary = T.concentrated(total=stats.failure_total, reason=stats.top_failure_reason,
+                                       count=stats.top_failure_count, share=stats.top_failure_share,
+                                       limit=task.top_reason_share_limit, site=t.site, hand=t.hand)
 
 
 def _cycle_evidence(ev: _Cite, t: TaskContext) -> None:
@@ -306,7 +295,7 @@ class CycleOver(Rule[Round, TaskContext]):
     """
 
     verdict, code = CYCLE_OVER, "cycle-over"
-    templates = (T.cycle_over, T.cycle_unknown, T.max_cycle_unknown)
+    templates = (T.cycle_over,)
 
     def test(self, rnd, t):
         gap = Missing.among({"evaluation_run.cycle_sec": t.stats.cycle_sec_median, "task_spec.max_cycle_sec": t.task.max_cycle_sec})
@@ -316,15 +305,10 @@ class CycleOver(Rule[Round, TaskContext]):
         ev, stats, task = _Cite(t, draft), t.stats, t.task
         _cycle_evidence(ev, t)
         ev.collection(t)
-        if stats.cycle_sec_median is None:
-            draft.summary = T.cycle_unknown(rate=stats.success_rate, target=task.target_success_rate, runs=stats.runs,
-                                            unknown=stats.unknown_cycle)
-        elif task.max_cycle_sec is None:
-            draft.summary = T.max_cycle_unknown(rate=stats.success_rate, target=task.target_success_rate,
-                                                median=stats.cycle_sec_median)
-        else:
-            draft.summary = T.cycle_over(rate=stats.success_rate, target=task.target_success_rate, median=stats.cycle_sec_median,
-                                         limit=task.max_cycle_sec, site=t.site, hand=t.hand)
+        # the rule fires on both values only (an empty one withholds the card)
+        assert stats.cycle_sec_median is not None and task.max_cycle_sec is not None
+        draft.summary = T.cycle_over(rate=stats.success_rate, target=task.target_success_rate, median=stats.cycle_sec_median,
+                                     limit=task.max_cycle_sec, site=t.site, hand=t.hand)
 
 
 class Deploy(Rule[Round, TaskContext]):
@@ -358,12 +342,50 @@ CONCENTRATION, DEPLOY_RULE = FailuresConcentrated(), Deploy()
 RULES: tuple[Rule, ...] = (SkillMismatch(), NotEvaluated(), BelowTarget(), CONCENTRATION, CycleOver(), DEPLOY_RULE)
 
 
-def _stopped(rnd: Round, t: TaskContext, draft: Draft) -> None:
-    """Which values stopped the verdict, and which later steps were not looked at."""
-    if draft.missing:
-        later = RULES[RULES.index(draft.decision.rule) + 1:]
-        verdict = draft.decision.verdict
-        draft.hedge(T.hedge_stopped(missing=draft.missing, later=[r.verdict for r in later if r.verdict not in (DEPLOY, verdict)]))
+#: what a rule could not tell when a value it needs is empty
+_QUESTION = {"skill-mismatch": "모은 데이터의 능력이 태스크와 맞는지", "not-evaluated": "이번 회차에 평가를 돌렸는지",
+             "below-target": "성공률이 기준에 못 미치는지",
+             "failures-concentrated": "실패가 한 사유로 쏠렸는지",
+             "cycle-over": "작업 주기가 기준을 넘는지"}
+
+
+def _cells(rnd: Round, t: TaskContext, value: str) -> list[HeldCell]:
+    """The places of one value (``table.column``) a rule needed and found empty."""
+    table, column = value.split(".")
+    file = rnd.files.get(table)
+    if table == "task_spec":
+        return [HeldCell(table, t.task.line, column, t.task.raw.get(column), present=rnd.has(table, column), file=file)]
+    if table == "dataset_index":
+        line = t.dataset.line if t.dataset is not None else None
+        text = t.dataset.raw.get(column) if t.dataset is not None else None
+        return [HeldCell(table, line, column, text, present=rnd.has(table, column), file=file)]
+    if column == "task_id" or not rnd.has(table, column):
+        how = None if file is not None else f"{code(table)} 표가 없"
+        return [HeldCell(table, None, column, None, present=False, file=file, how=how)]
+    if column == "success":
+        runs = [r for r in t.runs if r.success is None]
+    elif column == "cycle_sec":
+        runs = [r for r in t.runs if r.cycle_sec is None]
+    else:  # failure_reason: the failures that name no reason
+        runs = [r for r in t.runs if r.success is False and not r.failure_reason]
+    return [HeldCell(table, r.line, column, r.raw.get(column), file=file) for r in runs]
+
+
+def _hold(rnd: Round, t: TaskContext, rule: Rule, missing: tuple[str, ...]) -> Withhold:
+    """The card of a task whose ``rule`` needs values that are empty: withheld, its
+    reason naming each value and its place (the seed gives it no verdict)."""
+    draft = Draft(Decision(rule))
+    ev = _Cite(t, draft)
+    ev.row("task_spec", t.task, "task_id")
+    cells = [cell for value in missing for cell in _cells(rnd, t, value)]
+    for cell in cells:
+        if cell.table == "task_spec":
+            ev.row("task_spec", t.task, cell.column)
+        elif cell.table == "dataset_index":
+            ev.row("dataset_index", t.dataset, cell.column)
+    if t.runs:
+        ev.runs(t.stats)
+    return withhold_cells(cells, _QUESTION[rule.code], "이 태스크", draft.evidence)
 
 
 def _passed(draft: Draft, rule: Rule) -> bool:
@@ -376,7 +398,7 @@ def _hedges(rnd: Round, t: TaskContext, draft: Draft) -> None:
     """The hedges that do not belong to one verdict: what could not be counted, a
     concentration skipped for too few failures, and how many episodes to collect."""
     stats, task, ds = t.stats, t.task, t.dataset
-    if stats.runs and stats.cycle_sec_median is None and "evaluation_run.cycle_sec" not in draft.missing:
+    if stats.runs and stats.cycle_sec_median is None:
         draft.hedge(T.hedge_cycle_unknown(unknown=stats.unknown_cycle))
     if stats.unnamed_failures and stats.top_failure_reason is not None:
         assert stats.failure_total is not None  # failures were counted
@@ -392,7 +414,7 @@ def _hedges(rnd: Round, t: TaskContext, draft: Draft) -> None:
             draft.hedge(T.hedge_min_episode_empty())
 
 
-BOOK: RuleBook[Round, TaskContext] = RuleBook(RULES, fields=CARD_FIELDS, on_missing="stop", lead=_stopped, hedges=_hedges)
+BOOK: RuleBook[Round, TaskContext] = RuleBook(RULES, fields=CARD_FIELDS, on_missing="hold", hold=_hold, hedges=_hedges)
 
 
 def _num(value: Decimal | None) -> float | None:
@@ -425,7 +447,7 @@ def build_card(rnd: Round, task: TaskSpec) -> dict[str, Any]:
         }
 
     card = BOOK.card(rnd, t, values)
-    assert card is not None  # withheld only under on_missing="withhold" or a Withhold: robot has neither
+    assert card is not None  # on_missing="hold": a task that cannot be judged is withheld, never dropped
     return card
 
 

@@ -46,8 +46,6 @@ def where(site: str | None, hand: str | None) -> str:
     return " ".join(parts)
 
 
-#: how a summary ends when a missing value stopped the verdict at a rule
-_STOP = "단계에서 판정을 멈췄습니다."
 
 
 # ------------------------------------------------------------------ 학습에 없는 조건
@@ -64,20 +62,12 @@ def skill_mismatch(*, required: str | None, have: str | None, has_row: bool, mor
             f"{where(site, hand)} {need}의 시연을 새로 모아야 합니다.")
 
 
-def skill_unknown(*, missing: Sequence[str]) -> str:
-    return f"{josa(_names(missing), '이/가')} 비어 있어 데이터가 요구 능력과 맞는지 가리지 못하고 능력 확인 " + _STOP
-
-
 def not_evaluated(*, required: str | None, artifact: str, more: int | None, minimum: int | None) -> str:
     need = f"{code(required)} 능력" if required else "요구 능력"
     head = f"{need}의 데이터는 있지만 이번 회차에 모델 {josa(code(artifact), '으로/로')} 이 태스크를 한 번도 평가하지 않아 평가부터 돌려야 "
     if more:
         return head + f"하고, 수집 회차도 최소 {minimum}회에서 {more}회가 모자랍니다."
     return head + "합니다."
-
-
-def runs_unknown() -> str:
-    return f"{code('evaluation_run')} 표에서 태스크별 평가 줄을 가려낼 수 없어 평가를 돌렸는지 알 수 없으므로 평가 확인 " + _STOP
 
 
 # ------------------------------------------------------------------ 성공률 미달
@@ -93,16 +83,6 @@ def below_target(*, runs: int, successes: int, rate: Decimal, target: Decimal, m
     return head + f"{where(site, hand)} 시연을 더 모아야 합니다."
 
 
-def success_unknown(*, runs: int, unknown: int) -> str:
-    which = f"평가 {runs}회 모두" if unknown == runs else f"평가 {runs}회 가운데 {unknown}회는"
-    return f"{which} {code('success')} 값을 알 수 없어 성공률을 내지 못했으므로 성공률 " + _STOP
-
-
-def target_unknown(*, runs: int, successes: int, rate: Decimal) -> str:
-    return (f"평가 {runs}회 중 {successes}회 성공해 성공률은 {pct(rate)}이지만 {code('task_spec')}의 {code('target_success_rate')} 값이 비어 "
-            f"목표와 견주지 못하고 성공률 " + _STOP)
-
-
 # ------------------------------------------------------------------ 실패 유형 쏠림
 
 
@@ -111,31 +91,12 @@ def concentrated(*, total: int, reason: str, count: int, share: Decimal, limit: 
             f"쏠림 상한 {josa(pct(limit), '을/를')} 넘으므로 {where(site, hand)} 이 실패가 나는 상황을 골라 모아야 합니다.")
 
 
-def reasons_unknown(*, total: int) -> str:
-    return f"실패 {total}회 모두 {code('failure_reason')} 값이 비어 어느 사유로 쏠렸는지 세지 못하고 실패 유형 " + _STOP
-
-
-def limit_unknown(*, total: int, reason: str, count: int, share: Decimal) -> str:
-    return (f"가장 잦은 실패 사유 {code(reason)} 하나가 실패 {total}회 가운데 {josa(f'{count}회({pct(share)})', '을/를')} 차지하지만 "
-            f"{code('task_spec')}의 {code('top_reason_share_limit')} 값이 비어 쏠림을 가리지 못하고 실패 유형 " + _STOP)
-
-
 # ------------------------------------------------------------------ 작업 주기 초과
 
 
 def cycle_over(*, rate: Decimal, target: Decimal, median: Decimal, limit: Decimal, site: str | None, hand: str | None) -> str:
     return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰지만 한 사이클 중앙값이 {sec(median)}초로 "
             f"상한 {sec(limit)}초를 넘으므로 {where(site, hand)} 더 빠른 시연을 모아야 합니다.")
-
-
-def cycle_unknown(*, rate: Decimal, target: Decimal, runs: int, unknown: int) -> str:
-    return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰지만 평가 {runs}회 가운데 {unknown}회의 "
-            f"{code('cycle_sec')} 값을 읽지 못해 주기 중앙값을 내지 못하고 작업 주기 " + _STOP)
-
-
-def max_cycle_unknown(*, rate: Decimal, target: Decimal, median: Decimal) -> str:
-    return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰고 주기 중앙값은 {sec(median)}초이지만 "
-            f"{code('task_spec')}의 {code('max_cycle_sec')} 값이 비어 상한과 견주지 못하고 작업 주기 " + _STOP)
 
 
 # ------------------------------------------------------------------ 배포 후보
@@ -155,17 +116,6 @@ def _names(values: Sequence[str]) -> str:
     if len(values) == 1:
         return values[0]
     return ", ".join(values[:-2] + [josa(values[-2], "과/와") + " " + values[-1]])
-
-
-def hedge_stopped(*, missing: Sequence[str], later: Sequence[str]) -> Clause:
-    """Which values stopped the verdict, and which later steps were therefore not looked at."""
-    head = f"{josa(_names(missing), '이/가')} 비어 있거나 읽을 수 없어 "
-    if later:
-        unique = list(dict.fromkeys(later))
-        base = head + f"뒤의 {', '.join(unique)} 단계는 보지 않았"
-    else:
-        base = head + "배포 후보로 올리지 않았"
-    return base + "고", base + "습니다."
 
 
 def hedge_unnamed_failures(*, total: int, unnamed: int) -> Clause:

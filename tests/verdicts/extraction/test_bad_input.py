@@ -59,8 +59,9 @@ def test_a_page_number_that_is_not_a_number(tmp_path):
     issue = _issue(report, table="worker_outputs", column="evidence_page", line=3)
     assert "`첫쪽`" in issue.reason
     card = _cards(report)["R-20931:ceo_name"]
-    assert card.verdict == "근거 문구가 원문에 없음" and "worker_outputs.evidence_page" in card.hedge
-    # the worker's page is an input issue on its row; the checks judge our verdicts, which are right
+    assert card.verdict is None and "`evidence_page` 열의 `첫쪽`을 읽을 수 없어" in card.withheld["reason"]
+    assert [(w["table"], w["line"], w["column"]) for w in card.withheld["where"]] == [("worker_outputs", 3, "evidence_page")]
+    # the worker's unreadable page is an input issue on its row; the checks judge our verdicts, which are right
     assert all(r.passed for r in report.checks)
     _unchanged(report, "R-20931:ceo_name")
 
@@ -131,8 +132,8 @@ def test_a_pattern_that_is_not_a_regular_expression(tmp_path):
     _issue(report, table="field_rules", column="pattern", line=4)
     cards = _cards(report)
     for run in ("R-20931", "R-20935", "R-20940"):
-        assert cards[f"{run}:biz_reg_no"].verdict == "형식이 규칙과 다름"
-        assert "field_rules.pattern" in cards[f"{run}:biz_reg_no"].hedge
+        assert cards[f"{run}:biz_reg_no"].verdict is None
+        assert "`field_rules` 표 4번째 줄 `pattern` 열의" in cards[f"{run}:biz_reg_no"].withheld["reason"]
     assert all(r.passed for r in report.checks)
     _unchanged(report, "R-20931:biz_reg_no", "R-20935:biz_reg_no", "R-20940:biz_reg_no")
 
@@ -154,8 +155,8 @@ def test_a_run_with_no_pages(tmp_path):
     report = judge_batch(write(tmp_path, t))
     _issue(report, table="worker_outputs", column="run_id", line=14)
     cards = _cards(report)
-    assert cards["R-20940:ceo_name"].verdict == "근거 문구가 원문에 없음"
-    assert "source_pages.text" in cards["R-20940:ceo_name"].hedge
+    assert cards["R-20940:ceo_name"].verdict is None
+    assert "`source_pages` 표에 실행 `R-20940`의 쪽이 없어" in cards["R-20940:ceo_name"].withheld["reason"]
     assert cards["R-20940:company_name"].verdict == "필수 칸이 빔"
     assert all(r.passed for r in report.checks if r.id != "3")
     _unchanged(report, "R-20940:ceo_name", "R-20940:biz_reg_no")
@@ -168,7 +169,8 @@ def test_nul_bytes_in_a_page_text(tmp_path):
     issue = _issue(report, table="source_pages", column="text", line=7)
     assert "NUL" in issue.reason and "`R-20931`의 2쪽" in issue.reason
     card = _cards(report)["R-20931:biz_reg_no"]
-    assert card.verdict == "근거 문구가 원문에 없음" and "source_pages.text" in card.hedge
+    assert card.verdict is None and [(w["table"], w["line"], w["column"]) for w in card.withheld["where"]] == [
+        ("source_pages", 7, "text")]
     assert all(r.passed for r in report.checks)
     _unchanged(report, "R-20931:biz_reg_no")
 
@@ -183,7 +185,7 @@ def test_a_huge_page_text(tmp_path):
     issue = _issue(report, table="source_pages", column="text")
     assert "한도" in issue.reason and issue.line is not None
     card = _cards(report)["R-20935:construction_capacity_krw"]
-    assert card.verdict == "근거 문구가 원문에 없음" and "source_pages.text" in card.hedge
+    assert card.verdict is None and "`text` 열의 글을 쓸 수 없어" in card.withheld["reason"]
     assert all(r.passed for r in report.checks)
     _unchanged(report, "R-20935:construction_capacity_krw")
 
@@ -215,9 +217,12 @@ def test_malformed_run_events_stop_only_their_cells(tmp_path):
     _issue(report, table="worker_outputs", line=5, column="evidence_page")
     _issue(report, table="worker_outputs", line=17)
     cards = _cards(report)
-    for key in ("R-20931:ceo_name", "R-20931:credit_grade"):
-        assert cards[key].verdict == "필수 칸이 빔" and cards[key].ai_value is None
-        assert "worker_outputs.value" in cards[key].hedge and "이벤트" in cards[key].summary
+    for key, line in (("R-20931:ceo_name", 2), ("R-20931:credit_grade", 5)):
+        # no verdict (the seed's reload state), not an empty required field
+        assert cards[key].verdict is None and cards[key].ai_value is None and cards[key].hedge is None
+        assert cards[key].withheld["where"] == [{"file": str(folder / "worker_outputs.jsonl"), "table": "worker_outputs",
+                                                 "line": line, "column": "value"}]
+        assert f"`worker_outputs` {line}번째 줄의 이벤트를 읽을 수 없어" in cards[key].summary
     assert all(r.passed for r in report.checks), [r for r in report.checks if not r.passed]
     _unchanged(report, "R-20931:ceo_name", "R-20931:credit_grade")
 

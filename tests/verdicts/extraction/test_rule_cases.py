@@ -41,6 +41,8 @@ def test_rule_case(case, tmp_path):
         assert all(c.passed for c in report.checks)
         return
     expect = {"cards": {"R:f": case["expect"]}, "hedge_mentions": {"R:f": case.get("hedge_mentions", [])}}
+    if case.get("withheld"):
+        expect["withheld"] = {"R:f": case["withheld"]}
     if case.get("issues"):
         expect["issues"] = case["issues"]
     check_case(report, expect)

@@ -32,17 +32,18 @@ def _run(samples):
 def test_the_checks_name_the_samples_that_fail_and_why():
     results = _run(_samples())
     failing = {k: r.failed_targets for k, r in results.items() if not r.passed}
-    # check 11: four samples write their summary or hedge as two sentences
     # check 4: the samples are a selection, so the required cells they leave out are named
-    assert failing == {"4": NOT_SHOWN, "11": TWO_SENTENCES}
+    assert failing == {"4": NOT_SHOWN}
 
 
-def test_the_failing_samples_really_hold_two_sentences():
+def test_samples_of_two_polite_sentences_pass_check_11():
+    # the seed's check 11 asks only that the summary and hedge end politely
     by_key = {c["item_key"]: c for c in _samples()}
     for key in TWO_SENTENCES:
         texts = [t for t in (by_key[key]["summary"], by_key[key]["hedge"]) if t]
         assert not all(is_polite_sentence(t) for t in texts)
         assert all(t.endswith("니다.") for t in texts)
+    assert _run(_samples())["11"].passed
 
 
 def test_planted_defects_are_caught_by_the_check_that_owns_them():

@@ -121,6 +121,7 @@ def test_an_unreadable_threshold_is_an_issue_and_stops_only_what_needs_it(tmp_pa
                                                                     ("action_policy", 4, "min_confidence")]
     cards = {c.key: c for c in report.cards}
     assert len(cards) == 15 and all(c.passed for c in report.checks)
-    absent = cards["ACT-20260303-013"]  # the one 부재 안내: its deadline is stated, so the late rule stops
-    assert absent.verdict == "회신 기한 넘겨 처리" and absent.low_confidence is False
-    assert "max_reply_hours" in absent.summary and "min_confidence" in absent.hedge
+    absent = cards["ACT-20260303-013"]  # the one 부재 안내: its deadline is stated, so the late rule stops there
+    assert absent.verdict is None and absent.low_confidence is False and absent.hedge is None
+    assert absent.withheld["where"] == [{"file": str(path), "table": "action_policy", "line": 4, "column": "max_reply_hours"}]
+    assert "`max_reply_hours` 열의 `열두 시간`을 읽을 수 없어" in absent.withheld["reason"] == absent.summary

@@ -30,10 +30,12 @@ def _results(cards: list[dict]) -> dict:
     return {r.id: r for r in CHECKS.run(CheckContext(mailbox.tables, cards))}
 
 
-def test_the_samples_fail_only_on_their_two_sentence_hedges():
+def test_the_samples_pass_every_check_two_sentence_hedges_included():
+    # check 8 asks, as the seed does, that the summary and hedge end politely: the four
+    # hedges of two polite sentences pass it
     results = _results(_samples())
     assert [r.id for r in results.values()] == [f"C{i:02d}" for i in range(1, 10)]
-    assert {k: r.failed_targets for k, r in results.items() if not r.passed} == {"C08": TWO_SENTENCE_HEDGES}
+    assert {k: r.failed_targets for k, r in results.items() if not r.passed} == {}
     for sample in _samples():
         hedge = sample["hedge"]
         assert (sample["action_no"] in TWO_SENTENCE_HEDGES) == (hedge is not None and hedge.count("니다.") == 2)

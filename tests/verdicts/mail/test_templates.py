@@ -56,8 +56,6 @@ def test_every_summary_and_hedge_is_one_polite_sentence():
 def test_particles_follow_the_number_before_them():
     assert "확신도 0.42가" in T.unconfirmed(counterpart="통신사", kind="결제 안내 회신", confidence=Decimal("0.42"), minimum=Decimal("0.7"))
     assert "확신도 0.50이" in T.unconfirmed(counterpart="통신사", kind="결제 안내 회신", confidence=Decimal("0.5"), minimum=Decimal("0.7"))
-    assert "확신도 0.50으로" in T.confirm_unknown(counterpart="", kind="회신", cells=["needs_confirm"], confidence=Decimal("0.5"))
-    assert "확신도 0.42로" in T.confirm_unknown(counterpart="", kind="회신", cells=["needs_confirm"], confidence=Decimal("0.42"))
     assert T.head("학원", "부재 안내") == "학원 대화에 나간 부재 안내는"
     assert T.head("", "회신") == "이 대화에 나간 회신은"
 

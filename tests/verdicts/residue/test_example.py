@@ -30,7 +30,7 @@ def test_the_cli_runs_on_the_examples(cli):
     data = json.loads(proc.stdout)
     assert len(data["cards"]) == len(list(EXAMPLES.glob("DO-*.yaml"))) and {c["answer"] for c in data["cards"]} == set(ANSWERS)
     complete = next(c for c in data["cards"] if c["component_id"] == "DO-0001")
-    assert complete["evidence_text"] == "잔존 후보 없음 ⇒ complete" and complete["defect"] is False
+    assert complete["evidence"] == "잔존 후보 없음 ⇒ complete" and complete["defect"] is False
 
 
 def test_annotations_point_at_each_component_file(cli):

@@ -67,6 +67,59 @@ def test_the_examples_measure_against_their_labels(tmp_path):
     assert m.stability is None
 
 
+def test_the_metrics_report_the_cards_defect_ratio(tmp_path, cli):
+    # card E3's `aggregate: ratio`: the share of defects, among the judged answers and the labels
+    folder = labelled_copy(tmp_path, {"DO-0001": "template_left"})  # a complete component labelled a defect
+    gold = list(csv.DictReader(open(folder / "gold.csv", encoding="utf-8")))
+    labelled = sum(r["answer"] in DEFECTS for r in gold)
+    m = measure(load_card(card_path("E3")), folder, reps=0, seeds=[0])
+    assert load_card(card_path("E3")).aggregate == "ratio"
+    assert m.aggregate == {"kind": "ratio",
+                           "answers": {"kind": "ratio", "defects": labelled - 1, "total": len(gold),
+                                       "value": round((labelled - 1) / len(gold), 4)},
+                           "labels": {"kind": "ratio", "defects": labelled, "total": len(gold),
+                                      "value": round(labelled / len(gold), 4)}}
+    data = json.loads(cli("verdicts", "card", "measure", "E3", str(folder), "--reps", "0", "--seeds", "1", "--format", "json",
+                          check_code=0).stdout)
+    assert data["aggregate"] == m.aggregate
+    text = cli("verdicts", "card", "measure", "E3", str(folder), "--reps", "0", "--seeds", "1", check_code=0).stdout
+    assert f"집계(ratio): 판정 결함 비율 {(labelled - 1) / len(gold):.2f}({len(gold)}건 가운데 {labelled - 1}건)" in text
+
+
+def test_a_run_reports_the_defect_ratio_on_every_summary(cli, tmp_path):
+    from verdicts.residue.model import AGGREGATE
+
+    assert AGGREGATE == load_card(card_path("E3")).aggregate
+    folder = labelled_copy(tmp_path)
+    data = json.loads(cli("verdicts", "run", "residue", str(folder), "--format", "json", "-q", check_code=None).stdout)
+    defects = sum(c["defect"] for c in data["cards"])
+    total = len(data["cards"])
+    # `evidence` is the seed's line, the items it joins are `evidence_items`
+    for card in data["cards"]:
+        assert isinstance(card["evidence"], str) and card["evidence"].endswith(f"⇒ {card['answer']}")
+        assert card["evidence"] == ("; ".join(e["quote"] for e in card["evidence_items"]) or "잔존 후보 없음") + f" ⇒ {card['answer']}"
+        assert "evidence_text" not in card
+    assert data["aggregate"] == {"kind": "ratio", "defects": defects, "total": total, "value": round(defects / total, 4)}
+    words = f"결함 비율 {defects / total:.2f}({total}건 가운데 {defects}건)"
+    assert cli("verdicts", "run", "residue", str(folder), "-q", check_code=None).stdout.strip().splitlines()[-1].count(words) == 1
+    html = tmp_path / "screen.html"
+    cli("verdicts", "run", "residue", str(folder), "-q", "--html", str(html), check_code=None)
+    assert f'<span class="aggregate">{words}</span>' in html.read_text(encoding="utf-8")
+    # several inputs: one aggregate over every input's cards, as the text gives per input
+    parts = [tmp_path / "p1", tmp_path / "p2"]
+    for part, pattern in zip(parts, ("DO-00*.yaml", "DO-03*.yaml")):
+        part.mkdir()
+        for f in folder.glob(pattern):
+            shutil.copy(f, part / f.name)
+    both = json.loads(cli("verdicts", "run", "residue", *map(str, parts), "--format", "json", "-q", check_code=None).stdout)
+    d, n = sum(c["defect"] for c in both["cards"]), len(both["cards"])
+    assert d and both["aggregate"] == {"kind": "ratio", "defects": d, "total": n, "value": round(d / n, 4)}
+    assert list(both)[-2:] == ["aggregate", "inputs"]
+    # no other domain has an aggregate
+    robot = json.loads(cli("verdicts", "run", "robot", str(EXAMPLES.parent / "robot"), "--format", "json", "-q", check_code=None).stdout)
+    assert "aggregate" not in robot
+
+
 def test_a_changed_label_moves_the_figures(tmp_path):
     # two complete components labelled as defects: the judge's answers become misses
     folder = labelled_copy(tmp_path, {"DO-0001": "template_left", "DO-0002": "body_blank"})

@@ -109,7 +109,7 @@ def test_ocr_reads_texts_with_boxes_inside_the_picture(pictures):
 
 def test_the_evidence_cites_what_ocr_read(ocr_report):
     card = next(c for c in ocr_report.cards if c.component_id == "DO-T5")
-    assert "『Sample Text』→라" in card.evidence_text
+    assert "『Sample Text』→라" in card.data["evidence"]
 
 
 def test_a_component_without_visible_texts_is_read_by_default(pictures, tmp_path):

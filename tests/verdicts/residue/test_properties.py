@@ -37,7 +37,7 @@ def test_user_text_alone_is_complete(items):
 @given(ITEMS, st.sampled_from(["기본 타이틀", "A항목", "Lorem ipsum", "이곳에 입력해 보세요", "フェーズ1", "샘플 이미지입니다"]))
 def test_a_planted_template_text_is_caught(items, planted):
     card = judge(component(items, [{"text": planted}]))
-    assert card["answer"] == "template_left" and f"『{planted}』→라" in card["evidence_text"]
+    assert card["answer"] == "template_left" and f"『{planted}』→라" in card["evidence"]
 
 
 @settings(max_examples=60, deadline=None)

@@ -72,9 +72,12 @@ def test_empty_success(cli, tmp_path):
     assert (issue["table"], issue["line"], issue["column"]) == ("evaluation_run", line, "success")
     assert "success" in issue["reason"] and issue["file"].endswith("evaluation_run.csv")
     card = next(c for c in data["cards"] if c["task_id"] == "pick-bin-A01")
-    assert card["verdict"] == "성공률 미달" and card["success_rate"] is None and card["failure_total"] is None
+    # no verdict where the seed gives none: not 성공률 미달, not among the problems
+    assert card["verdict"] is None and card["success_rate"] is None and card["failure_total"] is None
     assert card["cycle_sec_median"] is not None  # what does not depend on success is still given
-    assert "evaluation_run.success" in card["hedge"]
+    assert card["withheld"]["where"] == [{"file": issue["file"], "table": "evaluation_run", "line": line, "column": "success"}]
+    assert f"`evaluation_run` 표 {line}번째 줄의 `success` 열이 비어 있어" in card["withheld"]["reason"]
+    assert card["summary"] == card["withheld"]["reason"] and card["hedge"] is None
     _unchanged_except(data, {"pick-bin-A01"})
 
 
@@ -86,7 +89,7 @@ def test_non_numeric_cycle_sec(cli, tmp_path):
     assert (issue["line"], issue["column"]) == (line, "cycle_sec") and "`9초`" in issue["reason"] and "숫자가 아닙니다" in issue["reason"]
     card = next(c for c in data["cards"] if c["task_id"] == "stack-box-E01")
     assert card["cycle_sec_median"] is None and card["success_rate"] == BASE["stack-box-E01"]["success_rate"]
-    assert card["verdict"] == "작업 주기 초과" and "evaluation_run.cycle_sec" in card["hedge"]
+    assert card["verdict"] is None and "`cycle_sec` 열의 `9초`를 읽을 수 없어" in card["withheld"]["reason"]
     _unchanged_except(data, {"stack-box-E01"})
 
 
@@ -141,8 +144,9 @@ def test_missing_column(cli, tmp_path):
     for task_id, before in BASE.items():
         card = cards[task_id]
         if before["verdict"] in ("작업 주기 초과", "배포 후보"):
-            # the cycle rule cannot be decided: the verdict stops there and says why
-            assert card["verdict"] == "작업 주기 초과" and "evaluation_run.cycle_sec" in card["hedge"], task_id
+            # the cycle rule cannot be decided: the card is withheld there and says why
+            assert card["verdict"] is None and card["withheld"]["where"][0]["column"] == "cycle_sec", task_id
+            assert "`evaluation_run` 표에 `cycle_sec` 열이 없어" in card["withheld"]["reason"], task_id
         else:
             assert card["verdict"] == before["verdict"], task_id
         assert card["cycle_sec_median"] is None

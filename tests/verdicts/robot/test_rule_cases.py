@@ -49,4 +49,6 @@ def write_round(folder: Path, case: dict, defaults: dict) -> None:
 def test_rule_case(case, tmp_path):
     write_round(tmp_path, case, DEFAULTS)
     expect = {"cards": {"T": case["expect"]}, "hedge_mentions": {"T": case.get("hedge_mentions", [])}, "issues": []}
+    if case.get("withheld"):
+        expect["withheld"] = {"T": case["withheld"]}
     check_case(judge_round(tmp_path), expect)

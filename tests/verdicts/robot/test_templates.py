@@ -37,8 +37,7 @@ def test_every_rule_documents_what_why_example_instead():
 
 def test_hedge_clauses_end_politely_alone_and_joined():
     clauses = [
-        T.hedge_stopped(missing=["task_spec.max_cycle_sec"], later=[]),
-        T.hedge_stopped(missing=["a", "b"], later=["실패 유형 쏠림", "작업 주기 초과"]), T.hedge_unnamed_failures(total=4, unnamed=1),
+        T.hedge_unnamed_failures(total=4, unnamed=1),
         T.hedge_few_failures(total=2, share=Decimal("1.00"), limit=Decimal("0.5")), T.hedge_episode_count_empty(),
         T.hedge_min_episode_empty(), T.hedge_no_dataset_table(), T.hedge_no_runs(), T.hedge_success_unknown(unknown=2),
         T.hedge_cycle_unknown(unknown=1),
