@@ -159,13 +159,15 @@ def _long_integer(path: Path) -> str:
     import re
     import sys
 
+    from verdicts.errors import InputError
+    from verdicts.files import read_file
+
     limit = sys.get_int_max_str_digits() or 4300
     files = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.suffix.lower() in _SOURCE_SUFFIXES)[:10_000]
     for file in files:
         try:
-            with open(file, "rb") as fh:
-                data = fh.read(64 * 1024 * 1024)
-        except OSError:
+            data = read_file(file, 64 * 1024 * 1024, "이야기")
+        except InputError:  # not a regular file, too large: the import names it
             continue
         for m in re.finditer(rb"[0-9]+", data):
             if m.end() - m.start() > limit:
