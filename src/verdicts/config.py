@@ -180,9 +180,11 @@ def find_config(domain, start: Path) -> Path | None:
         folder = folder.parent
     for candidate in (folder, *folder.parents):
         path = candidate / own
+        _refuse_special(path)
         if _is(path.is_file):
             return _shown(path)
         pyproject = candidate / "pyproject.toml"
+        _refuse_special(pyproject)
         # a pyproject.toml that may hold the table and cannot be read stops the run (its
         # ConfigError names it): a parent folder's configuration never stands in for it
         if _is(pyproject.is_file) and _may_hold(pyproject, tool):
@@ -193,6 +195,19 @@ def find_config(domain, start: Path) -> Path | None:
             if _section(domain, data, pyproject) is not None:
                 return _shown(pyproject)
     return None
+
+
+def _refuse_special(path: Path) -> None:
+    """A configuration file's name held by a FIFO, a device or a link to one stops the
+    run, named with its kind (never waited on, never passed over for a parent's file)."""
+    from .files import path_kind, read_file
+
+    try:
+        if path_kind(path) != "other":
+            return
+        read_file(path, 1)  # raises, naming the path and its kind
+    except InputError as exc:
+        raise ConfigError(str(exc).replace(str(path), str(_shown(path)), 1)) from None
 
 
 def _limit_problems(cls: Any, data: Any, prefix: str) -> list[str]:
