@@ -417,6 +417,11 @@ def _held(batch: Batch, f: CellFacts, value: str) -> HeldCell:
             if t is None or not batch.pages_known:
                 gone = next((c for c in ("run_id", "page", "text") if t is None or not t.has(c)), column)
                 return HeldCell(table, None, gone, None, file=file, present=False)
+            unread = batch.unread_page(f.cell.run_id, row.page) if row is not None and row.page is not None else []
+            if unread:  # the cited page may be a row that could not be read: it could not be loaded
+                where = ", ".join(str(n) for n in unread[:3]) + ("번째 줄 등" if len(unread) > 3 else "번째 줄")
+                return HeldCell(table, unread[0], "page", None, file=file,
+                                how=f"{code(table)} 표 {where}을 읽지 못해 근거로 든 {row.page}쪽을 불러올 수 없")
             return HeldCell(table, None, column, None, file=file, how=f"{code(table)} 표에 실행 {code(f.cell.run_id)}의 쪽이 없")
         return HeldCell(table, page.line, column, None, file=file,
                         how=f"{code(table)} 표 {page.line}번째 줄의 {code(column)} 열의 글을 쓸 수 없")
