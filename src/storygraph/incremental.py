@@ -92,7 +92,7 @@ class _Chunk:
     #: the JSON of its cards, joined; the text lines of its cards by verdict (and, with
     #: ``True``, of its passing cards with a hedge), joined
     json: bytes | None = None
-    text: dict[tuple[str, bool], tuple[int, bytes]] | None = None
+    text: dict[tuple[str, bool], tuple[int, bytes, list[bytes]]] | None = None
 
 
 class _Builder(CardBuilder):
@@ -478,7 +478,8 @@ class IncrementalLint(StorygraphDomain):
         """The report of the last :meth:`lint` in ``format`` as UTF-8 pieces, the same
         bytes as its reporter writes; the JSON and text lines of kept cards are not made
         again (a report with an accepted card is written by the reporter)."""
-        from verdicts.report import ITEM_SEPARATOR, card_text, encode_items, iter_json_bytes, iter_text_bytes, text_keys
+        from verdicts.report import (CARD_CAP, ITEM_SEPARATOR, card_text, encode_items, iter_json_bytes, iter_text_bytes,
+                                     shown_cards, text_keys)
         from verdicts.reporters import REPORTERS
 
         # (the report of the last lint with no card accepted holds the cards of its runs)
@@ -511,10 +512,14 @@ class IncrementalLint(StorygraphDomain):
                                            fix=c.data.get("fix")).encode("utf-8")
                     for key in text_keys(DOMAIN, c.data):
                         lines.setdefault(key, []).append(m.text)
-                chunk.text = {k: (len(texts), b"".join(texts)) for k, texts in lines.items()}
-            for k, (n, text) in chunk.text.items():
+                chunk.text = {k: (len(texts), b"".join(texts), texts[:CARD_CAP]) for k, texts in lines.items()}
+            for k, (n, text, first) in chunk.text.items():
                 count, parts = groups.get(k, (0, []))
-                parts.append(text)
+                left = shown_cards(count + n) - count  # the lines of a group's first cards only
+                if left >= n:
+                    parts.append(text)
+                elif left > 0:
+                    parts.extend(first[:left])
                 groups[k] = (count + n, parts)
         yield from iter_text_bytes(report, DOMAIN, {v: (n, [b"".join(parts)]) for (v, h), (n, parts) in groups.items() if not h},
                                    {v: (n, [b"".join(parts)]) for (v, h), (n, parts) in groups.items() if h})

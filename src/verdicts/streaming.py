@@ -19,6 +19,7 @@ be streamed at all (an acceptance reaching across batches may not) — and calls
 from __future__ import annotations
 
 import os
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -78,7 +79,8 @@ class CardBatch(Frozen):
     #: whether a card of the batch fails the run under ``fail_on``
     fails: bool
     #: JSON: ``(process, offset, length)`` of the cards' bytes in that process's file;
-    #: text: verdict → ``(count, (process, offset, length))``; SARIF/GitHub: the results
+    #: text: ``(verdict, hedged)`` → ``(count, (process, offset, length), ends)``, ``ends``
+    #: where each of the first :data:`~verdicts.report.CARD_CAP` cards' lines end; SARIF/GitHub: the results
     written: Any
 
     __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written')
@@ -101,7 +103,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
     from .checks import merge_split, run_checks_part, split_checks
     from .parallel import MAX_TASKS, fork_tasks
-    from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, text_keys, write_items
+    from .report import CARD_CAP, Segment, card_text, iter_json_bytes, iter_text_bytes, shown_cards, text_keys, write_items
     from .schema import card_validator, schema_result
 
     if format in ("sarif", "github"):
@@ -172,8 +174,10 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             written = {}
             for part, texts in lines.items():
                 offset = f.tell()
-                f.write("".join(texts).encode("utf-8"))
-                written[part] = (len(texts), (w, offset, f.tell() - offset))
+                blob = [t.encode("utf-8") for t in texts]
+                f.write(b"".join(blob))
+                ends = list(accumulate(len(b) for b in blob[:CARD_CAP]))  # where the first cards end
+                written[part] = (len(texts), (w, offset, f.tell() - offset), ends)
         f.flush()
         return CardBatch(held, outcomes, schema_failed, fails, written)
 
@@ -200,9 +204,17 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             counts: dict[tuple[str, bool], int] = {}
             blobs: dict[tuple[str, bool], list] = {}
             for r in made:
-                for part, (count, (w, offset, length)) in r.written.items():
+                for part, (count, (w, offset, length), ends) in r.written.items():
+                    # the lines of a group's first cards only (shown_cards): a batch's
+                    # part whole, or cut where its last card shown ends
+                    left = shown_cards(counts.get(part, 0) + count) - counts.get(part, 0)
+                    if left >= count:
+                        blobs.setdefault(part, []).append(Segment(files[w], offset, length))
+                    elif left > 0:
+                        blobs.setdefault(part, []).append(Segment(files[w], offset, ends[left - 1]))
+                    else:
+                        blobs.setdefault(part, [])
                     counts[part] = counts.get(part, 0) + count
-                    blobs.setdefault(part, []).append(Segment(files[w], offset, length))
             pieces = iter_text_bytes(report, domain, {v: (counts[v, h], blobs[v, h]) for v, h in counts if not h},
                                      {v: (counts[v, h], blobs[v, h]) for v, h in counts if h})
         for piece in pieces:
