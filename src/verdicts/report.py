@@ -11,8 +11,9 @@ import json
 import re
 from collections import OrderedDict
 from contextvars import ContextVar
+from functools import partial
 
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 
 from .model import UNDONE, WITHHELD, Card, Report, aggregate_words, group_of, label_of
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-__all__ = ["group_by_verdict", "first_view_groups", "text_keys", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line", "shown_cards", "summary_counts", "report_summary", "total_line", "CARD_CAP"]
+__all__ = ["group_by_verdict", "first_view_groups", "text_keys", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line", "shown_cards", "summary_counts", "report_summary", "total_line", "CARD_CAP", "Part", "card_sub", "card_indent", "group_blobs", "card_parts"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -78,14 +79,79 @@ def _withheld_first(groups: "dict", passing: Sequence[str]) -> list:
     return problems + held + [kv for kv in rest if kv[0] in passing]
 
 
-def _subgroups(domain: Domain, verdict: str, cards: list[Card]) -> list[tuple[str | None, list[Card]]]:
-    field = domain.subgroup_field.get(verdict)
-    if not field:
-        return [(None, cards)]
-    out: OrderedDict[str | None, list[Card]] = OrderedDict()
-    for card in cards:
-        out.setdefault(getattr(card, field, None), []).append(card)
-    return list(out.items())
+class Part(NamedTuple):
+    """The lines of some of a group's cards, in order, as one writer made them: ``sub``
+    says under which heading they go (``None``: none; else ``(subgroup key, rank)``,
+    rank 0 for the root's own cards, listed first); ``whole`` the part (bytes, a file or
+    a :class:`Segment`), ``n`` its number of cards, ``first(k)`` the same for its first ``k`` cards only."""
+
+    sub: Any
+    n: int
+    whole: Any
+    first: Callable[[int], Any]
+
+
+def card_sub(domain: Domain, roots: "Mapping[str, tuple[str, str, bool]]", group: str, key: str, card: Any) -> Any:
+    """The ``sub`` of a :class:`Part` for a card of ``group``: its root cause
+    (:meth:`~verdicts.domain.Domain.root_causes`, ``roots``) in the domain's
+    ``root_cause_verdict``, its ``subgroup_field`` value where the domain has one
+    (``card`` a card or its JSON), else ``None``."""
+    if group == domain.root_cause_verdict and roots:
+        root = roots.get(key)
+        return (root[0], 0 if root[2] else 1) if root else None
+    name = domain.subgroup_field.get(group)
+    if not name:
+        return None
+    value = card.get(name) if isinstance(card, dict) else getattr(card, name, None)
+    return None if value is None else (value, 1)
+
+
+def card_indent(sub: Any) -> str:
+    """The indent of a card's lines: deeper under a subgroup's heading."""
+    return "  " if sub is None else "    "
+
+
+def group_blobs(parts: "Iterable[Part]", headings: "Mapping[Any, str]") -> "tuple[int, list]":
+    """A group's number of cards and the blobs of its first :func:`shown_cards` cards'
+    lines, from its :class:`Part` in card order: by subgroup (in the order of their
+    first card, each with its heading and count; its root's own cards first), cut after
+    the last card shown.  The one way every writer of the text report lays out a group."""
+    subs: OrderedDict[Any, list[Part]] = OrderedDict()
+    for part in parts:
+        subs.setdefault(None if part.sub is None else part.sub[0], []).append(part)
+    total = sum(p.n for ps in subs.values() for p in ps)
+    left = shown_cards(total)
+    blobs: list = []
+    for key, ps in subs.items():
+        if left <= 0:
+            break
+        if key is not None:
+            ps = sorted(ps, key=lambda p: p.sub[1])  # stable: the root's own cards first
+            heading = headings.get(key, key)
+            blobs.append(f"  ▸ {clean(str(heading))} ({sum(p.n for p in ps):,})\n".encode("utf-8"))
+        for part in ps:
+            if left <= 0:
+                break
+            if part.n:
+                blobs.append(part.whole if part.n <= left else part.first(left))
+            left -= part.n
+    return total, blobs
+
+
+def card_parts(items: "Iterable[tuple[Any, bytes]]") -> "list[Part]":
+    """:class:`Part` of cards' lines given one by one as ``(sub, lines)``, the lines of
+    consecutive cards with the same ``sub`` together."""
+    runs: list[tuple[Any, list[bytes]]] = []
+    for sub, text in items:
+        if runs and runs[-1][0] == sub:
+            runs[-1][1].append(text)
+        else:
+            runs.append((sub, [text]))
+    return [Part(sub, len(texts), b"".join(texts), partial(_joined_first, texts)) for sub, texts in runs]
+
+
+def _joined_first(texts: "list[bytes]", k: int) -> bytes:
+    return b"".join(texts[:k])
 
 
 def place_text(place: "tuple[str | None, int | None] | None") -> str:
@@ -320,27 +386,20 @@ def render_text(report: Report, domain: Domain) -> str:
     card lines (its first :func:`shown_cards`, in subgroups where the domain has them)
     made here."""
     groups = first_view_groups(report.cards, domain)
+    roots = domain.root_causes(report)
+    headings = {root: heading for root, heading, _ in roots.values()}
 
-    def lines_of(verdict: str, cards: list[Card]) -> list[bytes]:
-        parts = []
-        left = shown_cards(len(cards))  # the first cards, in subgroup order
-        for sub, sub_cards in _subgroups(domain, verdict, cards):
-            if left <= 0:
-                break
-            indent = "  "
-            if sub is not None:
-                parts.append(f"  ▸ {clean(sub)} ({len(sub_cards):,})\n")
-                indent = "    "
-            shown, left = sub_cards[:left], left - len(sub_cards)
-            for card in shown:
-                parts.append(card_text(label_of(card), card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
-                                       domain.card_place(card.to_json()),
-                                       card.data.get("fix") if hasattr(card, "data") else None))
-        return ["".join(parts).encode("utf-8")]
+    def lines_of(verdict: str, cards: list[Card]) -> "tuple[int, list]":
+        items = []
+        for card in cards:
+            sub = card_sub(domain, roots, verdict, str(card.key), card)
+            items.append((sub, card_text(label_of(card), card.key, card.summary, card.hedge, getattr(card, "accepted", None),
+                                         card_indent(sub), domain.card_place(card.to_json()),
+                                         card.data.get("fix") if hasattr(card, "data") else None).encode("utf-8")))
+        return group_blobs(card_parts(items), headings)
 
-    card_groups = {v: (len(cards), lines_of(v, cards)) for v, cards in groups.items()}
-    hedged = {v: (len(h), lines_of(v, h)) for v in groups if v in domain.passing_verdicts
-              for h in ([c for c in groups[v] if c.hedge],)}
+    card_groups = {v: lines_of(v, cards) for v, cards in groups.items()}
+    hedged = {v: lines_of(v, [c for c in groups[v] if c.hedge]) for v in groups if v in domain.passing_verdicts}
     return b"".join(iter_text_bytes(report, domain, card_groups, hedged)).decode("utf-8")
 
 
