@@ -231,11 +231,21 @@ def _issue_lines(report: Report) -> list[str]:
 
 
 def _finding_lines(report: Report, domain: Domain) -> list[str]:
-    """The lint findings (a withheld one is listed in the withheld group instead)."""
+    """The lint findings (a withheld one is listed in the withheld group instead), the
+    first :func:`shown_cards` of each code."""
     findings = [f for f in report.findings if not getattr(f, "withheld", None)]
     if not findings:
         return []
-    return [f"■ 린트 발견 ({len(findings):,})"] + _finding_rows(findings, report, domain) + [""]
+    by_code: OrderedDict[str, list] = OrderedDict()
+    for finding in findings:
+        by_code.setdefault(finding.code, []).append(finding)
+    lines = [f"■ 린트 발견 ({len(findings):,})"]
+    for same in by_code.values():  # at most CARD_CAP of a kind, as a group lists its cards
+        lines += _finding_rows(same[:shown_cards(len(same))], report, domain)
+        more = _more_line(len(same)).decode("utf-8")
+        if more:
+            lines.append(more.rstrip("\n"))
+    return lines + [""]
 
 
 def _finding_rows(findings, report: Report, domain: Domain) -> list[str]:

@@ -135,3 +135,16 @@ def test_a_run_over_several_inputs_ends_in_one_grand_total(cli, tmp_path):
         shutil.copytree(EXAMPLES / "robot", tmp_path / name)
     out = cli("verdicts", "run", "robot", tmp_path / "a", tmp_path / "b", "-q").stdout
     assert out.rstrip("\n").splitlines()[-1] == "전체 합계(입력 2개): 문제 44건 · 배포 후보 16건 · 자동 검증 30/30 통과"
+
+
+def test_findings_of_one_kind_are_listed_20_at_most_too(cli, tmp_path):
+    path = _dead_ends(tmp_path, 2)
+    rows = path.read_text(encoding="utf-8").splitlines()
+    rows += [f",,,,,,,,,,unused{i},안 쓰는 값 {i},int,0,3," for i in range(25)]
+    path.write_text("\n".join(rows) + "\n", encoding="utf-8")
+    out = cli("storygraph", "lint", path).stdout
+    group = _group(out, "■ 린트 발견 (25)")
+    assert group.count("  unused-flag · ") == 20 and group.endswith("\n  … 5건 더 — 모두 보려면 --all을 붙이세요.")
+    assert "린트 발견 25건" in out.splitlines()[0]
+    full = _group(cli("storygraph", "lint", path, "--all").stdout, "■ 린트 발견 (25)")
+    assert full.count("  unused-flag · ") == 25 and "건 더" not in full
