@@ -14,6 +14,8 @@ edge).  The walks are networkx's algorithms, one each:
   round, behind ``끝에 못 감`` and behind a once-only choice that can be used up), from
   :func:`networkx.strongly_connected_components` (:mod:`storygraph.reach` counts over
   their :func:`networkx.condensation`);
+* :func:`dead_ends` — the dead end each stuck scene runs into (a component of the
+  stuck scenes with no way out, from the :func:`networkx.condensation`);
 * :func:`nearest_source`, :func:`shortest_way` and :func:`within_hops` — the nearest of
   several scenes (breadth first from all of them at once), a shortest way between two
   scenes, and the scenes near some (a diagram's focus).
