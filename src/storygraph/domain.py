@@ -16,7 +16,8 @@ from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
-from .model import BRANCH, REACHED_AND_ENDS, SCENE, SHADOWING, TABLE_SPECS, VERDICTS, Scenario, StoryCard
+from .model import BRANCH, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, TABLE_SPECS, VERDICTS, Scenario, StoryCard
+from .roots import root_causes
 from .rules import BRANCH_BOOK, SCENE_BOOK
 
 if TYPE_CHECKING:
@@ -47,6 +48,7 @@ class StorygraphDomain(Domain):
     verdicts = VERDICTS
     passing_verdicts = frozenset({REACHED_AND_ENDS})
     undone_group = "표로만 닿음"
+    root_cause_verdict = NO_ENDING
     undone_head = "표의 길로는 끝까지 닿지만 실제 독자는 지나가지 못하거나 끝까지 가지 못하는 장면과 분기입니다."
     undone_doc = (
         "`끝까지 닿음` 판정은 표의 길만 따집니다. 그 길이 한 번도 걸리지 않는 분기(앞 순번에 가려졌거나 조건이 "
@@ -93,6 +95,11 @@ class StorygraphDomain(Domain):
 
     def card_table(self, card: dict[str, Any]) -> str:
         return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
+
+    def root_causes(self, report: Any) -> dict[str, tuple[str, str, bool]]:
+        """The dead end each ``끝에 못 감`` card runs into (:mod:`storygraph.roots`)."""
+        analysis = getattr(report, "inputs", None)
+        return root_causes(analysis) if isinstance(analysis, Analysis) else {}
 
     def card_place(self, card: dict[str, Any]) -> tuple[str, int | None] | None:
         """For a row of an imported story, whose card cites ``source_file`` and
@@ -220,6 +227,7 @@ class StorygraphDomain(Domain):
             run_side=lambda kind: collect_findings(analysis, [kind])[0],
             fail_on=config.failing_set(DOMAIN), sources=scenario.sources,
             counts={"장면": len(scenario.scenes), "분기": len(scenario.branches)},
+            roots=root_causes(analysis),
         )
 
     def make_cards(self, facts: Analysis, progress: Any) -> Made:

@@ -821,3 +821,15 @@ def finding_used_up_menu_for(*, name: str, choices: Sequence[str], readers: str)
     every = "다 " if len(choices) > 1 else ""
     return (f"{name}의 한 번만 고를 수 있는 선택지 {josa(id_list(choices), '을/를')} {every}고르고 이 장면으로 돌아온 "
             f"독자 가운데 {readers}에게는 남은 분기가 하나도 맞지 않아 이야기가 멈춥니다.")
+
+
+def dead_end_heading(*, names: Sequence[str], loop: bool) -> str:
+    """The heading of the ``끝에 못 감`` cards that run into one dead end (the text
+    report): a scene with no branch out, or scenes a reader goes round with no way out
+    (at most three named)."""
+    if not loop:
+        return f"{names[0]} — 나가는 분기가 없는 장면"
+    if len(names) == 1:
+        return f"{names[0]} — 제자리로 돌아올 뿐 밖으로 나가는 분기가 없는 장면"
+    shown = ", ".join(names[:3]) + (f" 외 {len(names) - 3:,}곳" if len(names) > 3 else "")
+    return f"{shown} — 서로 오갈 뿐 밖으로 나가는 분기가 없는 장면 {len(names):,}곳"
