@@ -68,6 +68,11 @@ def _raw_tables(path: Path) -> dict[str, RawTable]:
     return raw
 
 
+def _file_of(path: Path, table: RawTable) -> Path:
+    """The file a table was read from (a sheet of a workbook names ``FILE#sheet``)."""
+    return path if path.is_file() else Path(table.file)
+
+
 def _read(file: Path) -> bytes:
     from verdicts.tables import read_regular_file
 
@@ -79,7 +84,7 @@ def plan_fixes(path: Path, config: Any = None) -> Plan:
     from .domain import DOMAIN, find_config, lint, load_config
 
     raw = _raw_tables(path)
-    files = sorted({Path(t.file) for t in raw.values()})
+    files = sorted({_file_of(path, t) for t in raw.values()})
     read = {f: _read(f) for f in files}
     cfg = config if config is not None else load_config(find_config(path))
     report = lint(path, config=cfg)
@@ -100,7 +105,7 @@ def plan_fixes(path: Path, config: Any = None) -> Plan:
         plan.applied.append(fix)
     todo = changes(before, after)
     for file in files:
-        mine = {name: t for name, t in raw.items() if Path(t.file) == file}
+        mine = {name: t for name, t in raw.items() if _file_of(path, t) == file}
         part = {name: c for name, c in todo.items() if name in mine}
         encoding = next((t.encoding for t in mine.values() if t.encoding), None) or "utf-8"
         plan.encodings[file] = {"utf-8-sig": "utf-8-sig", "cp949": "cp949", "utf-16": "utf-16"}.get(encoding, "utf-8")

@@ -353,7 +353,7 @@ def _rewrite_document(data: bytes, file: str, form: str, raw: Mapping[str, RawTa
     for name, change in todo.items():
         table = raw[name]
         if change.added or change.removed:
-            notes.append(f"{josa(code(name), '의')} 줄을 더하거나 지우는 고침은 {form.upper()} 파일에 쓰지 않았습니다. "
+            notes.append(f"{code(name)}의 줄을 더하거나 지우는 고침은 {form.upper()} 파일에 쓰지 않았습니다. "
                          "고치는 법을 보고 손으로 고치세요.")
         for index, cells in change.sets.items():
             row = table.rows[index]
