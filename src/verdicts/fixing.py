@@ -28,7 +28,7 @@ from typing import Any, Iterable, Mapping
 from .errors import InputError
 from .korean import code, josa
 from .model import Report
-from .tables import RawTable, _clean_header, _sniff_delimiter, decode_bytes
+from .tables import RawTable, clean_header as _clean_header, decode_bytes, sniff_delimiter as _sniff_delimiter
 
 __all__ = ["MARK", "fixable_count", "problem_fixes", "choose_fixes", "rows_of", "Change", "changes", "rewrite", "csv_cell_positions", "digest",
            "unified_diff", "FileChangedError"]

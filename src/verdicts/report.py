@@ -198,6 +198,11 @@ def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str]
     held = counts.get(WITHHELD, 0) + sum(1 for f in report.findings if getattr(f, "withheld", None))
     undone = counts.get(undone_group, 0) if undone_group else 0
     parts = [f"문제 {problems:,}건" + (f"({undone_group} {undone:,}건 포함)" if undone else "")]
+    from .fixing import fixable_count
+
+    fixable = fixable_count(report, passing)
+    if fixable:
+        parts.append(f"고칠 수 있는 문제 {fixable:,}건")
     if held:
         parts.append(f"{WITHHELD} {held:,}건")
     if report.issues:

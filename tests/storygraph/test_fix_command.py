@@ -171,3 +171,14 @@ def test_a_story_gets_suggestions_at_its_source_lines(tmp_path, cli):
     out = cli("storygraph", "fix", story, check_code=0)
     assert story.read_bytes() == original and not list(tmp_path.glob("*.bak"))
     assert f"{story}:" in out.stdout and "손으로 고치세요" in out.stdout
+
+
+def test_the_text_summary_counts_the_fixable_problems(cli):
+    from storygraph.domain import DOMAIN
+    from verdicts.fixing import fixable_count
+
+    report = lint(LIGHTHOUSE)
+    n = fixable_count(report, DOMAIN.passing_verdicts)
+    assert n >= 10  # the lighthouse's cards and findings that carry edits
+    summary = cli("storygraph", "lint", LIGHTHOUSE).stdout.strip().splitlines()[-1]
+    assert f" · 고칠 수 있는 문제 {n:,}건 · " in summary
