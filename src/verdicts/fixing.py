@@ -30,7 +30,7 @@ from .korean import code, josa
 from .model import Report
 from .tables import RawTable, clean_header as _clean_header, decode_bytes, sniff_delimiter as _sniff_delimiter
 
-__all__ = ["MARK", "fixable_count", "problem_fixes", "choose_fixes", "rows_of", "Change", "changes", "rewrite", "csv_cell_positions", "digest",
+__all__ = ["MARK", "FIXABLE_CARDS", "card_fixable", "fixable_count", "problem_fixes", "choose_fixes", "rows_of", "Change", "changes", "rewrite", "csv_cell_positions", "digest",
            "unified_diff", "FileChangedError"]
 
 #: the key a row read from the file carries through ``apply_edits``: ``(table, index)``
@@ -56,9 +56,8 @@ def problem_fixes(report: Report, passing: Iterable[str] = ()) -> list[tuple[Any
     passing = set(passing)
     out: list[tuple[Any, dict[str, Any]]] = []
     for card in report.cards:
-        fix = getattr(card, "fix", None)
-        if card.verdict not in passing and not getattr(card, "accepted", None) and _has_edits(fix):
-            out.append((card, dict(fix or {})))
+        if not getattr(card, "accepted", None) and card_fixable(card.data, passing):
+            out.append((card, dict(card.data["fix"])))
     for finding in report.findings:
         if not finding.accepted and not finding.withheld and _has_edits(finding.fix):
             out.append((finding, finding.fix))  # type: ignore[arg-type]
@@ -68,9 +67,25 @@ def problem_fixes(report: Report, passing: Iterable[str] = ()) -> list[tuple[Any
     return out
 
 
+#: ``Report.extra`` key: the number of fixable problem cards of a run whose cards were
+#: written as they were made (not held in the report)
+FIXABLE_CARDS = "fixable_cards"
+
+
+def card_fixable(card: Mapping[str, Any], passing: Iterable[str]) -> bool:
+    """Whether a card (its dict) is a problem that carries a fix with edits."""
+    return (card.get("verdict") not in passing and card.get("withheld") is None and not card.get("accepted")
+            and _has_edits(card.get("fix")))
+
+
 def fixable_count(report: Report, passing: Iterable[str] = ()) -> int:
-    """How many problems of ``report`` carry a fix that ``storygraph fix`` can apply."""
-    return len(problem_fixes(report, passing))
+    """How many problems of ``report`` carry a fix that ``storygraph fix`` can apply (the
+    cards counted as they were made when the report does not hold them)."""
+    passing = frozenset(passing)
+    found = len(problem_fixes(report, passing))
+    if not report.cards:
+        found += int(report.extra.get(FIXABLE_CARDS, 0))
+    return found
 
 
 def _cells(edit: Mapping[str, Any]) -> set[tuple[str, str, str]]:

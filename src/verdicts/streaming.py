@@ -80,15 +80,18 @@ class CardBatch(Frozen):
     #: JSON: ``(process, offset, length)`` of the cards' bytes in that process's file;
     #: text: verdict → ``(count, (process, offset, length))``; SARIF/GitHub: the results
     written: Any
+    #: text: how many of the batch's problem cards carry a fix with edits (the summary's count)
+    fixable: int
 
-    __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written')
+    __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written', 'fixable')
 
-    def __init__(self, withheld: int, outcomes: list, schema_failed: list[str], fails: bool, written: Any):
+    def __init__(self, withheld: int, outcomes: list, schema_failed: list[str], fails: bool, written: Any, fixable: int = 0):
         object.__setattr__(self, 'withheld', withheld)
         object.__setattr__(self, 'outcomes', outcomes)
         object.__setattr__(self, 'schema_failed', schema_failed)
         object.__setattr__(self, 'fails', fails)
         object.__setattr__(self, 'written', written)
+        object.__setattr__(self, 'fixable', fixable)
 
 
 def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Progress = SILENT,
@@ -101,6 +104,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
     from .checks import merge_split, run_checks_part, split_checks
     from .parallel import MAX_TASKS, fork_tasks
+    from .fixing import FIXABLE_CARDS, card_fixable
     from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, text_keys, write_items
     from .schema import card_validator, schema_result
 
@@ -175,7 +179,8 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
                 f.write("".join(texts).encode("utf-8"))
                 written[part] = (len(texts), (w, offset, f.tell() - offset))
         f.flush()
-        return CardBatch(held, outcomes, schema_failed, fails, written)
+        fixable = sum(1 for c in data if card_fixable(c, domain.passing_verdicts)) if format != "json" else 0
+        return CardBatch(held, outcomes, schema_failed, fails, written, fixable)
 
     progress.start("카드", plan.counts or None)
     try:
@@ -189,6 +194,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         checks = merge_split(plan.checks, [r.outcomes for r in made], once)
         checks.append(schema_result([key for r in made for key in r.schema_failed]))
         report = plan.assemble(found, withheld, checks)
+        report.extra[FIXABLE_CARDS] = sum(r.fixable for r in made)  # the cards are in the files, not the report
         if sarif is not None:
             results = [result for r in made for result in r.written] + other_results(report.findings, report.issues)
             text = render_sarif_results(results, domain) if format == "sarif" else github_lines(results, domain)
