@@ -23,7 +23,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Collection, Iterable, Mapping
 
 from .errors import InputError
 from .korean import code, josa
@@ -72,7 +72,7 @@ def problem_fixes(report: Report, passing: Iterable[str] = ()) -> list[tuple[Any
 FIXABLE_CARDS = "fixable_cards"
 
 
-def card_fixable(card: Mapping[str, Any], passing: Iterable[str]) -> bool:
+def card_fixable(card: Mapping[str, Any], passing: Collection[str]) -> bool:
     """Whether a card (its dict) is a problem that carries a fix with edits."""
     return (card.get("verdict") not in passing and card.get("withheld") is None and not card.get("accepted")
             and _has_edits(card.get("fix")))
