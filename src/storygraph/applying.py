@@ -20,12 +20,11 @@ from typing import Any, Mapping
 from verdicts.errors import InputError
 from verdicts.fixing import FileChangedError, changes, choose_fixes, digest, problem_fixes, rewrite, rows_of, unified_diff
 from verdicts.korean import code, josa
-from verdicts.model import InputIssue, Report
-from verdicts.tables import RawTable, free_text_of, read_tables
+from verdicts.model import Report
+from verdicts.tables import RawTable
 
 from .fixes import apply_edits
-from .loading import UNION, split_union
-from .model import TABLE_SPECS
+from .cells import raw_tables as _raw_tables, read_file as _read
 
 __all__ = ["Plan", "plan_fixes", "write_plan", "left_line", "fix_command"]
 
@@ -60,23 +59,9 @@ class Plan:
         return any(old != new for old, new in self.files.values())
 
 
-def _raw_tables(path: Path) -> dict[str, RawTable]:
-    issues: list[InputIssue] = []
-    raw = read_tables(path, [s.name for s in TABLE_SPECS], issues, single_csv_table=UNION, free_text=free_text_of(TABLE_SPECS))
-    if UNION in raw:
-        raw = split_union(raw[UNION])
-    return raw
-
-
 def _file_of(path: Path, table: RawTable) -> Path:
     """The file a table was read from (a sheet of a workbook names ``FILE#sheet``)."""
     return path if path.is_file() else Path(table.file)
-
-
-def _read(file: Path) -> bytes:
-    from verdicts.tables import read_regular_file
-
-    return read_regular_file(file, 1 << 30, "시나리오")
 
 
 def plan_fixes(path: Path, config: Any = None) -> Plan:

@@ -30,7 +30,7 @@ from .korean import code, josa
 from .model import Report
 from .tables import RawTable, clean_header as _clean_header, decode_bytes, sniff_delimiter as _sniff_delimiter
 
-__all__ = ["MARK", "FIXABLE_CARDS", "card_fixable", "fixable_count", "problem_fixes", "choose_fixes", "rows_of", "Change", "changes", "rewrite", "csv_cell_positions", "digest",
+__all__ = ["MARK", "FIXABLE_CARDS", "card_fixable", "fixable_count", "problem_fixes", "choose_fixes", "rows_of", "Change", "changes", "rewrite", "CsvCells", "digest",
            "unified_diff", "FileChangedError"]
 
 #: the key a row read from the file carries through ``apply_edits``: ``(table, index)``
@@ -225,33 +225,38 @@ def _python_encoding(encoding: str) -> str:
     return {"utf-8-sig": "utf-8-sig", "utf-16": "utf-16", "cp949": "cp949"}.get(encoding, "utf-8")
 
 
-def csv_cell_positions(data: bytes, file: str, lines_and_columns: Iterable[tuple[int, str]]) -> dict[tuple[int, str], tuple[int, int, int, str]]:
-    """For SARIF: ``(line, column name)`` → ``(line, start column, end column, cell text)``
-    of the cell in the CSV (1-based characters within the line, end exclusive), for
-    single-line records only."""
-    text, _ = decode_bytes(data, file)
-    lines = _lines(text)
-    offsets = [0]
-    for physical in lines:
-        offsets.append(offsets[-1] + len(physical))
-    if not lines:
-        return {}
-    delimiter = _sniff_delimiter(lines[0].rstrip("\r\n"))
-    header_spans, _, _ = _record(text, 0, delimiter)
-    header: dict[str, int] = {}
-    for i, (s, e) in enumerate(header_spans):
-        header.setdefault(_clean_header(text[s:e].strip('"')), i)
-    out: dict[tuple[int, str], tuple[int, int, int, str]] = {}
-    for line, column in lines_and_columns:
-        if not 1 <= line <= len(lines) or column not in header:
-            continue
-        spans, end, _ = _record(text, offsets[line - 1], delimiter)
-        if end > offsets[line - 1] + len(lines[line - 1]) or header[column] >= len(spans):
-            continue
-        s, e = spans[header[column]]
-        base = offsets[line - 1]
-        out[(line, column)] = (line, s - base + 1, e - base + 1, text[s:e])
-    return out
+class CsvCells:
+    """Where each cell of a CSV file is (for SARIF replacements): the file decoded once,
+    its records found with the reader's delimiter and header names."""
+
+    def __init__(self, data: bytes, file: str):
+        self.text, _ = decode_bytes(data, file)
+        self.lines = _lines(self.text)
+        self.offsets = [0]
+        for physical in self.lines:
+            self.offsets.append(self.offsets[-1] + len(physical))
+        self.delimiter = _sniff_delimiter(self.lines[0].rstrip("\r\n")) if self.lines else ","
+        self.header: dict[str, int] = {}
+        if self.lines:
+            spans, _, _ = _record(self.text, 0, self.delimiter)
+            for i, (s, e) in enumerate(spans):
+                self.header.setdefault(_clean_header(self.text[s:e].strip('"')), i)
+
+    def position(self, line: int, column: str) -> tuple[int, int, int, str] | None:
+        """``(line, start column, end column, cell text)`` of the cell (1-based characters
+        within the line, end exclusive), for a record on one line only."""
+        if not 1 <= line <= len(self.lines) or column not in self.header:
+            return None
+        base = self.offsets[line - 1]
+        spans, end, _ = _record(self.text, base, self.delimiter)
+        if end > base + len(self.lines[line - 1]) or self.header[column] >= len(spans):
+            return None
+        s, e = spans[self.header[column]]
+        return line, s - base + 1, e - base + 1, self.text[s:e]
+
+    def quoted(self, value: str, was_quoted: bool) -> str:
+        """``value`` as a cell of this file (quoted when it must be, or when it was)."""
+        return _quote(value, self.delimiter, was_quoted)
 
 
 def _rewrite_csv(data: bytes, file: str, raw: Mapping[str, RawTable], todo: Mapping[str, Change]) -> tuple[bytes, list[str]]:
