@@ -322,7 +322,7 @@ def render_json(report: Report, domain: Domain | None) -> str:
     return "".join(iter_json(report, domain))
 
 
-def _sections(report: Report):
+def _sections(report: Report, domain_passing: "frozenset[str] | None" = None):
     """``(key, items)`` in the order of :meth:`Report.to_json`, items made lazily, so a
     large report is never held as JSON all at once."""
     if type(report).to_json is not Report.to_json:  # a report that shapes its own JSON
@@ -335,6 +335,12 @@ def _sections(report: Report):
         yield "findings", (f.to_json() for f in report.findings)
     if "aggregate" in report.extra:
         yield "aggregate", report.extra["aggregate"]
+    if domain_passing is not None:
+        from .fixing import fixable_count
+
+        fixable = fixable_count(report, domain_passing)
+        if fixable:  # how many problems carry a fix `storygraph fix` applies
+            yield "fixable", fixable
     yield "inputs", (s.to_json() for s in report.sources)
     if report.config is not None:
         yield "config", report.config
@@ -475,7 +481,7 @@ def iter_json_bytes(report: Report, domain: Domain | None, card_blobs: Sequence[
     in order; empty parts allowed) and stand for ``report.cards``."""
     yield b"{\n"
     first_section = True
-    for key, value in _sections(report):
+    for key, value in _sections(report, domain.passing_verdicts if domain is not None else None):
         head = b"" if first_section else b",\n"
         first_section = False
         name = _encode(key)

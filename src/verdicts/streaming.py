@@ -179,7 +179,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
                 f.write("".join(texts).encode("utf-8"))
                 written[part] = (len(texts), (w, offset, f.tell() - offset))
         f.flush()
-        fixable = sum(1 for c in data if card_fixable(c, domain.passing_verdicts)) if format != "json" else 0
+        fixable = sum(1 for c in data if card_fixable(c, domain.passing_verdicts))
         return CardBatch(held, outcomes, schema_failed, fails, written, fixable)
 
     progress.start("카드", plan.counts or None)

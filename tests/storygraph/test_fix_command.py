@@ -182,3 +182,4 @@ def test_the_text_summary_counts_the_fixable_problems(cli):
     assert n >= 10  # the lighthouse's cards and findings that carry edits
     summary = cli("storygraph", "lint", LIGHTHOUSE).stdout.strip().splitlines()[-1]
     assert f" · 고칠 수 있는 문제 {n:,}건 · " in summary
+    assert json.loads(cli("storygraph", "lint", LIGHTHOUSE, "--format", "json").stdout)["fixable"] == n
