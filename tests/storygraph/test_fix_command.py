@@ -183,3 +183,11 @@ def test_the_text_summary_counts_the_fixable_problems(cli):
     summary = cli("storygraph", "lint", LIGHTHOUSE).stdout.strip().splitlines()[-1]
     assert f" · 고칠 수 있는 문제 {n:,}건 · " in summary
     assert json.loads(cli("storygraph", "lint", LIGHTHOUSE, "--format", "json").stdout)["fixable"] == n
+
+
+def test_the_json_report_of_several_scenarios_sums_their_fixable_problems(cli):
+    one = json.loads(cli("storygraph", "lint", LIGHTHOUSE, "--format", "json").stdout)["fixable"]
+    cafe = ROOT / "examples" / "gold" / "cafe.csv"
+    other = json.loads(cli("storygraph", "lint", cafe, "--format", "json").stdout)["fixable"]
+    both = json.loads(cli("storygraph", "lint", LIGHTHOUSE, cafe, "--format", "json").stdout)
+    assert both["fixable"] == one + other and list(both)[-1] == "inputs"
