@@ -189,8 +189,13 @@ def _suggest(path: Path) -> int:
 
 def fix_command(path: Path, dry_run: bool = False, backup: bool = True) -> int:
     """The ``storygraph fix`` command (exit 0 done, 2 refused or unreadable)."""
-    from .stories import story_format
+    from .batch import is_folder_scenario, table_files
+    from .stories import folder_story, story_format
 
+    if path.is_dir() and not is_folder_scenario(path):
+        found = folder_story(path, table_files(path))
+        if found is not None and story_format(found) is not None:
+            return _suggest(path)  # a folder holding a story (ChoiceScript's scenes/, Twine chapters)
     if story_format(path) is not None:
         return _suggest(path)
     try:

@@ -191,3 +191,12 @@ def test_the_json_report_of_several_scenarios_sums_their_fixable_problems(cli):
     other = json.loads(cli("storygraph", "lint", cafe, "--format", "json").stdout)["fixable"]
     both = json.loads(cli("storygraph", "lint", LIGHTHOUSE, cafe, "--format", "json").stdout)
     assert both["fixable"] == one + other and list(both)[-1] == "inputs"
+
+
+@pytest.mark.parametrize("folder", ["choicescript", "twine-chapters"])
+def test_a_folder_holding_a_story_is_not_rewritten(tmp_path, cli, folder):
+    story = tmp_path / folder
+    shutil.copytree(ROOT / "examples" / folder, story)
+    before = {p: p.read_bytes() for p in story.rglob("*") if p.is_file()}
+    cli("storygraph", "fix", story, check_code=0)
+    assert {p: p.read_bytes() for p in story.rglob("*") if p.is_file()} == before
