@@ -60,6 +60,13 @@ class StorygraphDomain(Domain):
         "린트 발견에 있습니다.")
     books = (SCENE_BOOK, BRANCH_BOOK)
     finding_kinds = tuple(KINDS)
+
+    def cell_locator(self, file: Path):
+        """Where the cell a ``set`` edit names is in a scenario CSV (SARIF ``fixes``;
+        :func:`storygraph.cells.cell_locator`)."""
+        from .cells import cell_locator
+
+        return cell_locator(file)
     kind_field = "target_kind"
     kind_labels = {SCENE: "장면 카드", BRANCH: "분기 카드"}
     docs_page = "docs/verdicts.md"

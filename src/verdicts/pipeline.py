@@ -185,7 +185,13 @@ def rendered(domain, path: Path, report, fmt: str) -> Any:
     if fmt == "github":
         return render_github(report, domain)
     if fmt == "json":
-        return report.to_json()
+        from .fixing import fixable_count
+
+        data = report.to_json()
+        fixable = fixable_count(report, domain.passing_verdicts)
+        if fixable:
+            data["fixable"] = fixable  # summed over the inputs by merged_json
+        return data
     from .report import report_summary
 
     return REPORTERS["text"].render(report, domain), report_summary(report, domain)
@@ -253,6 +259,11 @@ def merged_json(pieces: list[tuple[Path, str, Any]]) -> dict[str, Any]:
         value = (round(defects / total, 4) if total else None) if aggregates[0]["kind"] == "ratio" else defects
         inputs = out.pop("inputs")
         out["aggregate"] = {"kind": aggregates[0]["kind"], "defects": defects, "total": total, "value": value}
+        out["inputs"] = inputs
+    fixable = sum(p[2].get("fixable", 0) for p in pieces if p[1] == "ok" and isinstance(p[2].get("fixable"), int))
+    if fixable:  # the problems that carry a fix, over every input, before `inputs` as in one input's report
+        inputs = out.pop("inputs")
+        out["fixable"] = fixable
         out["inputs"] = inputs
     if len(configs) == 1 and None not in configs:
         out["config"] = configs.pop()  # the one configuration every input used

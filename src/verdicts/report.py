@@ -297,7 +297,15 @@ def summary_counts(report: Report, counts: dict[str, int], passing: Sequence[str
         "checks": len(report.checks),
         "checks_failed": sum(1 for c in report.checks if not c.passed),
         "aggregate": report.extra.get("aggregate") if hasattr(report, "extra") else None,
+        "fixable": fixable_count(report, passing),
     }
+
+
+def fixable_count(report: Report, passing: Sequence[str]) -> int:
+    """How many problems of ``report`` ``storygraph fix`` can apply (:mod:`verdicts.fixing`)."""
+    from .fixing import fixable_count as count
+
+    return count(report, passing)
 
 
 def _summary_words(data: dict[str, Any]) -> str:
@@ -308,6 +316,8 @@ def _summary_words(data: dict[str, Any]) -> str:
     problems = sum(n for v, n in counts.items() if v not in passing and v != WITHHELD)
     undone = counts.get(undone_group, 0) if undone_group else 0
     parts = [f"문제 {problems:,}건" + (f"({undone_group} {undone:,}건 포함)" if undone else "")]
+    if data.get("fixable"):
+        parts.append(f"고칠 수 있는 문제 {data['fixable']:,}건")
     if data["held"]:
         parts.append(f"{WITHHELD} {data['held']:,}건")
     if data["issues"]:
@@ -359,7 +369,7 @@ def add_summaries(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
         value = (round(defects / total, 4) if total else None) if x["kind"] == "ratio" else defects
         agg = {**x, "defects": defects, "total": total, "value": value}
     return {**a, "counts": counts, "aggregate": agg,
-            **{k: a[k] + b[k] for k in ("held", "issues", "findings", "checks", "checks_failed")}}
+            **{k: a[k] + b[k] for k in ("held", "issues", "findings", "checks", "checks_failed", "fixable")}}
 
 
 def total_line(summaries: "Sequence[dict[str, Any]]", inputs: int) -> str:
@@ -489,7 +499,7 @@ def render_json(report: Report, domain: Domain | None) -> str:
     return "".join(iter_json(report, domain))
 
 
-def _sections(report: Report):
+def _sections(report: Report, domain_passing: "frozenset[str] | None" = None):
     """``(key, items)`` in the order of :meth:`Report.to_json`, items made lazily, so a
     large report is never held as JSON all at once."""
     if type(report).to_json is not Report.to_json:  # a report that shapes its own JSON
@@ -502,6 +512,12 @@ def _sections(report: Report):
         yield "findings", (f.to_json() for f in report.findings)
     if "aggregate" in report.extra:
         yield "aggregate", report.extra["aggregate"]
+    if domain_passing is not None:
+        from .fixing import fixable_count
+
+        fixable = fixable_count(report, domain_passing)
+        if fixable:  # how many problems carry a fix `storygraph fix` applies
+            yield "fixable", fixable
     yield "inputs", (s.to_json() for s in report.sources)
     if report.config is not None:
         yield "config", report.config
@@ -642,7 +658,7 @@ def iter_json_bytes(report: Report, domain: Domain | None, card_blobs: Sequence[
     in order; empty parts allowed) and stand for ``report.cards``."""
     yield b"{\n"
     first_section = True
-    for key, value in _sections(report):
+    for key, value in _sections(report, domain.passing_verdicts if domain is not None else None):
         head = b"" if first_section else b",\n"
         first_section = False
         name = _encode(key)

@@ -86,15 +86,18 @@ class CardBatch(Frozen):
     #: text: ``(verdict, hedged, sub)`` → ``(count, (process, offset, length), ends)``, ``ends``
     #: where each of the first :data:`~verdicts.report.CARD_CAP` cards' lines end; SARIF/GitHub: the results
     written: Any
+    #: text: how many of the batch's problem cards carry a fix with edits (the summary's count)
+    fixable: int
 
-    __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written')
+    __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written', 'fixable')
 
-    def __init__(self, withheld: int, outcomes: list, schema_failed: list[str], fails: bool, written: Any):
+    def __init__(self, withheld: int, outcomes: list, schema_failed: list[str], fails: bool, written: Any, fixable: int = 0):
         object.__setattr__(self, 'withheld', withheld)
         object.__setattr__(self, 'outcomes', outcomes)
         object.__setattr__(self, 'schema_failed', schema_failed)
         object.__setattr__(self, 'fails', fails)
         object.__setattr__(self, 'written', written)
+        object.__setattr__(self, 'fixable', fixable)
 
 
 def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Progress = SILENT,
@@ -107,6 +110,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
     from .checks import merge_split, run_checks_part, split_checks
     from .parallel import MAX_TASKS, fork_tasks
+    from .fixing import FIXABLE_CARDS, card_fixable
     from .report import (CARD_CAP, Part, Segment, card_indent, card_sub, card_text, group_blobs, iter_json_bytes,
                          iter_text_bytes, text_keys, write_items)
     from .schema import card_validator, schema_result
@@ -186,7 +190,8 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
                 ends = list(accumulate(len(b) for b in blob[:CARD_CAP]))  # where the first cards end
                 written[part] = (len(blob), (w, offset, f.tell() - offset), ends)
         f.flush()
-        return CardBatch(held, outcomes, schema_failed, fails, written)
+        fixable = sum(1 for c in data if card_fixable(c, domain.passing_verdicts))
+        return CardBatch(held, outcomes, schema_failed, fails, written, fixable)
 
     progress.start("카드", plan.counts or None)
     try:
@@ -200,6 +205,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         checks = merge_split(plan.checks, [r.outcomes for r in made], once)
         checks.append(schema_result([key for r in made for key in r.schema_failed]))
         report = plan.assemble(found, withheld, checks)
+        report.extra[FIXABLE_CARDS] = sum(r.fixable for r in made)  # the cards are in the files, not the report
         if sarif is not None:
             results = [result for r in made for result in r.written] + other_results(report.findings, report.issues)
             text = render_sarif_results(results, domain) if format == "sarif" else github_lines(results, domain)
