@@ -60,7 +60,7 @@ def test_stuck_example_really_fires_no_branch(report):
     assert example == {"lamp": "꺼짐", "has_key": False}
     conditions = [b.condition_expr for b in report.scenario.branches if b.from_scene == "SC-21"]
     assert conditions and not any(evaluate(parse_condition(c), example) for c in conditions)
-    assert "등불이 꺼졌고 열쇠가 없는 독자" in stuck[0].message
+    assert "등불이 “꺼짐”이고 열쇠가 없는 독자" in stuck[0].message
 
 
 def test_dead_paths_name_the_dead_branch(report):
