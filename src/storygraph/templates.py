@@ -542,9 +542,12 @@ def hedge_later_unsatisfiable(*, later_id: str) -> Clause:
 
 
 def hedge_undecided(*, reason_code: str, scene_name: str, siblings: Sequence[str], column: str | None,
-                    branch_ids: Sequence[str], flags: Sequence[str]) -> Clause:
-    """``flags`` by label (an undeclared one by its name, quoted)."""
+                    branch_ids: Sequence[str], flags: Sequence[str], story: bool = False) -> Clause:
+    """``flags`` by label (an undeclared one by its name, quoted).  ``story``: the scenario
+    was read by an importer (ink, Twine, ChoiceScript, Yarn), whose author wrote no
+    `flag_spec` table: the flags are the story's own declarations."""
     kind = reason_code
+    spec = code("flag_spec")
     others = f"같은 장면의 분기 {josa(comma_list(siblings), '과/와')} " if siblings else ""
     reason = {
         "no_flags": f"{scene_name}에 쓸 수 있는 플래그({code('available_flags')})가 적혀 있지 않아",
@@ -552,9 +555,9 @@ def hedge_undecided(*, reason_code: str, scene_name: str, siblings: Sequence[str
         "order": f"{branches(branch_ids)}의 {code('order_no')} 값이 비었거나 겹쳐 어느 분기가 먼저 걸리는지 몰라",
         "syntax": f"{branches(branch_ids)}의 조건식을 읽지 못해",
         "kind": f"{branches(branch_ids)}의 {code('kind')} 값이 {code('auto')}도 {code('choice')}도 아니라 어느 분기가 먼저 걸리는지 몰라",
-        "undeclared": f"{code('flag_spec')}에 없는 플래그 {josa(name_list(flags), '을/를')} 써서",
-        "bad_flag": f"{code('flag_spec')}에서 받아들이지 않은 플래그 {josa(name_list(flags), '을/를')} 써서",
-        "type": f"플래그 {name_list(flags)}의 비교가 {code('flag_spec')}의 형식과 맞지 않아",
+        "undeclared": f"{'이야기가 선언하지 않은' if story else spec + '에 없는'} 플래그 {josa(name_list(flags), '을/를')} 써서",
+        "bad_flag": f"{'선언을 받아들이지 않은' if story else spec + '에서 받아들이지 않은'} 플래그 {josa(name_list(flags), '을/를')} 써서",
+        "type": f"플래그 {name_list(flags)}의 비교가 {'이야기에 선언된' if story else spec + '의'} 형식과 맞지 않아",
         "not_available": f"플래그 {josa(name_list(flags), '이/가')} {scene_name}의 {code('available_flags')}에 없어",
         "budget": f"{scene_name}에서 나가는 분기의 조건이 너무 많이 얽혀 계산 한도 안에 끝나지 않아",
     }[kind]

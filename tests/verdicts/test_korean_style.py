@@ -609,3 +609,57 @@ def test_messages_read_well(messages):
             if problems:
                 bad.append(f"{where}: {problems[0]} || {text}")
     assert not bad, "\n".join(bad[:30])
+
+
+# ----------------------------------------------------------------------------- a caveat once a scene
+
+#: the caveat that a scene's shadowing was not decided (why: no `available_flags`, a bad
+#: condition, the budget …) — it names the scene's other branches, so once is enough
+_UNDECIDED = "조건이 겹치는지는 따지지 않았"
+
+
+def caveats_said_twice(cards: list[dict]) -> list[str]:
+    """The scenes whose not-decided caveat stands on more than one branch card."""
+    seen: dict[str, int] = {}
+    for card in cards:
+        if card.get("branch_id") and _UNDECIDED in (card.get("hedge") or ""):
+            seen[card["scene_id"]] = seen.get(card["scene_id"], 0) + 1
+    return sorted(s for s, n in seen.items() if n > 1)
+
+
+def test_a_scene_caveat_is_said_once():
+    old = [{"branch_id": b, "scene_id": "SC-09", "hedge": f"밀수선 갑판의 `available_flags`가 없어 분기 `{o}`와 {_UNDECIDED}습니다."}
+           for b, o in (("BR-21", "BR-22"), ("BR-22", "BR-21"))]
+    assert caveats_said_twice(old) == ["SC-09"]
+    assert caveats_said_twice(old[:1] + [{**old[1], "hedge": None}]) == []
+    said = 0
+    for path in sorted(GOLDEN.glob("lint-*.json")):
+        cards = _json(path.read_text(encoding="utf-8")).get("cards", [])
+        assert caveats_said_twice(cards) == [], path.name
+        said += sum(1 for c in cards if _UNDECIDED in (c.get("hedge") or ""))
+    assert said > 0  # the examples hold such scenes (밀수선 갑판 of the lighthouse)
+
+
+# ----------------------------------------------------------------------------- a story's author wrote no flag_spec
+
+#: the bundled stories read by an importer (their authors declare variables in the story)
+STORY_GOLDENS = ("lint-examples_twine", "lint-examples_ink", "lint-examples_yarn", "lint-examples_choicescript")
+
+
+def test_a_story_author_is_not_told_about_flag_spec(emitted):
+    """A story read by an importer has no `flag_spec` table: its cards say the story's
+    declaration instead (the old wording named the table to Twine and Yarn authors)."""
+    old = T.hedge_undecided(reason_code="type", scene_name="숲", siblings=["forest#2"], column=None, branch_ids=[],
+                            flags=["`mood`"])[1]
+    assert "flag_spec" in old  # a table's author is told where the flag is declared
+    new = T.hedge_undecided(reason_code="type", scene_name="숲", siblings=["forest#2"], column=None, branch_ids=[],
+                            flags=["`mood`"], story=True)[1]
+    assert new == "플래그 `mood`의 비교가 이야기에 선언된 형식과 맞지 않아 같은 장면의 분기 `forest#2`와 조건이 겹치는지는 따지지 않았습니다."
+    for reason in ("undeclared", "bad_flag"):
+        said = T.hedge_undecided(reason_code=reason, scene_name="숲", siblings=[], column=None, branch_ids=[], flags=["`mood`"],
+                                 story=True)[1]
+        assert "flag_spec" not in said and style_problems(said) == [], said
+    stories = {name: texts for name, texts in emitted.items() if name.startswith(STORY_GOLDENS)}
+    assert len(stories) >= 8
+    told = [f"{name}: {t}" for name, texts in stories.items() for t in texts if "flag_spec" in t]
+    assert not told, "\n".join(told[:10])
