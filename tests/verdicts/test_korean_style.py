@@ -663,3 +663,27 @@ def test_a_story_author_is_not_told_about_flag_spec(emitted):
     assert len(stories) >= 8
     told = [f"{name}: {t}" for name, texts in stories.items() for t in texts if "flag_spec" in t]
     assert not told, "\n".join(told[:10])
+
+
+# ----------------------------------------------------------------------------- words a creator does not know
+
+#: the documents a creator reads (decisions.md is the developers' record; the glossary
+#: names the words it rejects; residue-metrics.md is a measurement whose 시드 is a random seed)
+NOT_FOR_CREATORS = {"decisions.md", "glossary.md", "residue-metrics.md", "architecture.md"}
+
+
+def test_user_documents_use_the_glossary():
+    """README and the docs pages say 명세, not 시드; no 키트, no "결정 N"; one term a
+    concept (docs/glossary.md)."""
+    pages = [ROOT / "README.md"] + [p for p in sorted((ROOT / "docs").glob("*.md")) if p.name not in NOT_FOR_CREATORS]
+    assert len(pages) > 8
+    bad = []
+    for page in pages:
+        for line in _doc_lines(page.read_text(encoding="utf-8")):
+            problems = [p for p in style_problems(line) if p.split(":")[0] in ("jargon", "rejected-term", "card-field-term")]
+            if problems:
+                bad.append(f"{page.name}: {problems[0]} || {line}")
+    assert not bad, "\n".join(bad[:20])
+    glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    for wrong, right in {"컬럼": "열", "사이클": "주기", "페이지": "쪽", "시드": "명세", "키트": "분야"}.items():
+        assert re.search(rf"\| {right} \|[^\n]*{wrong}", glossary), wrong
