@@ -687,3 +687,20 @@ def test_user_documents_use_the_glossary():
     glossary = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
     for wrong, right in {"컬럼": "열", "사이클": "주기", "페이지": "쪽", "시드": "명세", "키트": "분야"}.items():
         assert re.search(rf"\| {right} \|[^\n]*{wrong}", glossary), wrong
+
+
+# ----------------------------------------------------------------------------- Korean row headings
+
+_CODE_HEADING = re.compile(r"(?m)^\s{2}([a-z]+(?:-[a-z]+)+) · ")
+
+
+def test_text_report_rows_are_headed_in_korean():
+    """A finding's row in the text report is headed by its kind's Korean name (범위 밖 비교),
+    not its code (comparison-out-of-range), which stays for `explain` and `lint_ignore`."""
+    assert _CODE_HEADING.search("  unused-flag · weather  플래그 날씨는 쓰이지 않습니다.\n")
+    assert not _CODE_HEADING.search("  쓰이지 않는 플래그 · weather  플래그 날씨는 쓰이지 않습니다.\n")
+    reports = sorted(GOLDEN.glob("lint-*.text"))
+    assert len(reports) > 10
+    headed = [f"{p.name}: {m.group(1)}" for p in reports for m in _CODE_HEADING.finditer(p.read_text(encoding="utf-8"))]
+    assert not headed, headed[:10]
+    assert any("  쓰이지 않는 플래그 · " in p.read_text(encoding="utf-8") for p in reports)
