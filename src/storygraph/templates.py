@@ -602,7 +602,7 @@ def _count_text(count: int | None, total: int | None) -> str:
 
 
 def region_readers(region: Sequence[Pred | None], more: int = 0) -> str:
-    """``등불이 꺼졌고 열쇠가 없는 독자``: the readers of uncovered flag combinations."""
+    """``등불이 “꺼짐”이고 열쇠가 없는 독자``: the readers of uncovered flag combinations."""
     texts = [p.text("adn") + " 독자" if p is not None else "모든 독자" for p in region]
     text = " 또는 ".join(texts)
     if more:
@@ -611,7 +611,7 @@ def region_readers(region: Sequence[Pred | None], more: int = 0) -> str:
 
 
 def region_when(region: Sequence[Pred | None], more: int = 0) -> str:
-    """``등불이 꺼졌고 열쇠가 없을 때``: the same combinations as a condition."""
+    """``등불이 “꺼짐”이고 열쇠가 없을 때``: the same combinations as a condition."""
     if any(p is None for p in region):
         return "모든 경우"
     text = any_of([p for p in region if p is not None]).text("when") + " 때" if region else "모든 경우"
