@@ -53,8 +53,8 @@ class StorygraphDomain(Domain):
     undone_doc = (
         "`끝까지 닿음` 판정은 표의 길만 따집니다. 그 길이 한 번도 걸리지 않는 분기(앞 순번에 가려졌거나 조건이 "
         "플래그 범위 안에서 참이 될 수 없는 분기)에 기대고 있으면 실제 독자는 그 장면에 들어오지 못하거나 엔딩까지 "
-        "가지 못합니다. 그런 카드는 판정 이름을 시드 그대로 `끝까지 닿음`으로 두되, 요약 문장이 그 까닭을 먼저 말하고, "
-        "JSON 카드의 `undone` 칸에 까닭의 코드(`reached-only-through-dead-branch`, `ending-only-through-dead-branch`, "
+        "가지 못합니다. 그런 카드는 판정 이름을 명세 그대로 `끝까지 닿음`으로 두되, 요약 문장이 그 까닭을 먼저 말하고, "
+        "JSON 카드의 `undone` 필드에 까닭의 코드(`reached-only-through-dead-branch`, `ending-only-through-dead-branch`, "
         "`never-fires`, `unsatisfiable-condition`)와 문장(`reason`)을 적습니다. 글 보고서와 화면은 이 카드들을 "
         "문제 가운데 `표로만 닿음` 묶음으로 따로 보여 주고, 요약은 문제로 셉니다. 고치는 법은 그 길을 막는 분기의 "
         "린트 발견에 있습니다.")

@@ -665,9 +665,9 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     last = max((b.order_no or 0 for b in state.ordered), default=0) + 1
     row = {"branch_id": new_id, "from_scene": scene_id, "to_scene": target, "condition_expr": text, "order_no": last}
     sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how} {josa(_name(a, target), '으로/로')} 보내면 "
-                f"아무 분기도 걸리지 않던 조합이 모두 닫힙니다")
+                f"아무 분기도 걸리지 않던 조합에도 모두 갈 길이 생깁니다")
     if not minimised:
-        sentence = sentence[:-len("닫힙니다")] + "닫히며" + unshrunk
+        sentence = sentence[:-len("생깁니다")] + "생기며" + unshrunk
     return _fix(sentence + ".", [{"action": "add", "table": "story_branches", "row": row}])
 
 
@@ -938,7 +938,7 @@ def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bo
             continue
         text = _text_of(new)
         return _fix(f"분기 {quoted(bid)}의 조건을 {quoted(text, '으로/로')} 고치면 {quoted(old)} 대신 들어간 {quoted(render(guess))} 비교가 "
-                    f"{spec.name} 범위 {lo}–{hi} 안에서 독자를 가릅니다.",
+                    f"{spec.name} 범위 {lo}–{hi} 안에서 참도 거짓도 될 수 있습니다.",
                     [_set("story_branches", bid, "condition_expr", text)])
     new = _simplify_consts(_replace(expr, node, Const(truth)))
     if isinstance(new, Const) and not new.value:

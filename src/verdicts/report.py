@@ -256,7 +256,9 @@ def _finding_rows(findings, report: Report, domain: Domain) -> list[str]:
         place = domain.finding_place(finding, report)
         held = getattr(finding, "withheld", None)
         message = held["reason"] if held else finding.message
-        lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(message)}{mark}")
+        # the row is headed by the kind's Korean name (its code is for `explain` and `lint_ignore`)
+        heading = next((k.title for k in domain.finding_kinds if k.code == finding.code), finding.code)
+        lines.append(f"  {clean(heading)} · {clean(finding.target)}{place_text(place)}  {clean(message)}{mark}")
         if getattr(finding, "fix", None) and not held:
             lines.append(fix_line(finding.fix, "    ").rstrip("\n"))
     return lines
