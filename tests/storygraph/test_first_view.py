@@ -43,7 +43,7 @@ def _group(out: str, head: str) -> str:
 def test_the_summary_comes_first_and_last_and_the_inputs_after_the_problems(cli):
     out = cli("storygraph", "lint", LIGHTHOUSE).stdout
     lines = out.rstrip("\n").splitlines()
-    assert lines[0] == lines[-1] and lines[0].startswith("요약: 문제 27건(표로만 닿음 8건 포함) · 린트 발견 13건 · 끝까지 닿음 51건")
+    assert lines[0] == lines[-1] and lines[0].startswith("요약: 문제 27건(표로만 닿음 8건 포함) · 고칠 수 있는 문제 18건 · 린트 발견 13건 · 끝까지 닿음 51건")
     # the problems by kind, in the order their groups follow, adding up to the problems
     assert lines[1] == "  문제 종류: 어디서도 안 닿음 4건 · 없는 장면을 가리킴 1건 · 조건이 겹침 4건 · 끝에 못 감 10건 · 표로만 닿음 8건"
     assert lines[2] == "" and lines[3].startswith("■ 어디서도 안 닿음 (4)")
@@ -128,7 +128,8 @@ def test_a_run_over_several_inputs_ends_in_one_grand_total(cli, tmp_path):
     problems = sum(1 for r in one for c in r["cards"] if c["verdict"] != "끝까지 닿음" or c.get("undone"))
     passing = sum(1 for r in one for c in r["cards"] if c["verdict"] == "끝까지 닿음" and not c.get("undone"))
     assert out.rstrip("\n").splitlines()[-1] == (
-        f"전체 합계(입력 3개 중 읽은 2개): 문제 {problems}건(표로만 닿음 8건 포함) · 입력 문제 3건 · 린트 발견 16건 · "
+        f"전체 합계(입력 3개 중 읽은 2개): 문제 {problems}건(표로만 닿음 8건 포함) · "
+        f"고칠 수 있는 문제 {sum(r.get('fixable', 0) for r in one)}건 · 입력 문제 3건 · 린트 발견 16건 · "
         f"끝까지 닿음 {passing}건 · 자동 검증 22/22 통과")
     # the kit's other domains too
     for name in ("a", "b"):
@@ -144,7 +145,7 @@ def test_findings_of_one_kind_are_listed_20_at_most_too(cli, tmp_path):
     path.write_text("\n".join(rows) + "\n", encoding="utf-8")
     out = cli("storygraph", "lint", path).stdout
     group = _group(out, "■ 린트 발견 (25)")
-    assert group.count("  unused-flag · ") == 20 and group.endswith("\n  … 5건 더 — 모두 보려면 --all을 붙이세요.")
+    assert group.count("  쓰이지 않는 플래그 · ") == 20 and group.endswith("\n  … 5건 더 — 모두 보려면 --all을 붙이세요.")
     assert "린트 발견 25건" in out.splitlines()[0]
     full = _group(cli("storygraph", "lint", path, "--all").stdout, "■ 린트 발견 (25)")
-    assert full.count("  unused-flag · ") == 25 and "건 더" not in full
+    assert full.count("  쓰이지 않는 플래그 · ") == 25 and "건 더" not in full
