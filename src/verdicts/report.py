@@ -289,6 +289,8 @@ def summary_counts(report: Report, counts: dict[str, int], passing: Sequence[str
     (:func:`total_line`): the cards of each verdict (``counts``), the withheld ones
     (cards and findings), the input issues, the findings shown, the checks and the
     domain's aggregate."""
+    from .fixing import fixable_count
+
     return {
         "counts": {v: n for v, n in counts.items()},
         "passing": list(passing),
@@ -301,13 +303,6 @@ def summary_counts(report: Report, counts: dict[str, int], passing: Sequence[str
         "aggregate": report.extra.get("aggregate") if hasattr(report, "extra") else None,
         "fixable": fixable_count(report, passing),
     }
-
-
-def fixable_count(report: Report, passing: Sequence[str]) -> int:
-    """How many problems of ``report`` ``storygraph fix`` can apply (:mod:`verdicts.fixing`)."""
-    from .fixing import fixable_count as count
-
-    return count(report, passing)
 
 
 def _summary_words(data: dict[str, Any]) -> str:
