@@ -52,7 +52,7 @@ CONDITIONS_KEPT = 1 << 14
 
 
 class _Builder:
-    def __init__(self, a: Analysis, extra_hedges: dict[str, list[T.Clause]] | None = None):
+    def __init__(self, a: Analysis, extra_hedges: dict[str, list[T.Caveat]] | None = None):
         self.a = a
         self.extra_hedges = extra_hedges or {}
         self.sc = a.scenario
@@ -133,7 +133,7 @@ class _Builder:
             self._ending_counts = reach_counts(self.a.graph, self.a.endings)
         return self._ending_counts.get(scene_id, 0)
 
-    def undecided_clause(self, branch: Branch) -> T.Clause | None:
+    def undecided_caveat(self, branch: Branch) -> T.Caveat | None:
         if branch.from_scene not in self.sc.scenes:
             return None
         state = self.a.shadowing.get(branch.from_scene)

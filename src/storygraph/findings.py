@@ -36,8 +36,8 @@ class Hit:
     line: int | None = None
     table: str = "story_branches"
     data: dict[str, Any] | None = None
-    #: a clause to add to the hedge of the card ``hedge_on`` (default: ``target``)
-    hedge: T.Clause | None = None
+    #: a caveat to add to the card ``hedge_on`` (default: ``target``)
+    hedge: T.Caveat | None = None
     hedge_on: str | None = None
     #: how to fix it (:mod:`storygraph.fixes`)
     fix: dict[str, Any] | None = None
@@ -898,16 +898,16 @@ def _hidden_by(a: Analysis, ordered: list, index: int) -> list[str]:
     return [ordered[k].branch_id for k in range(index + 1, len(ordered)) if (bk := blockers[k]) is not None and index in bk]
 
 
-#: the kinds whose hits may add a clause to a card's hedge (the cards wait for these;
+#: the kinds whose hits may add a caveat to a card (the cards wait for these;
 #: the others may be found while the cards are made)
 HEDGING_KINDS = frozenset({"stuck-combination", "reached-only-through-dead-branch", "ending-only-through-dead-branch"})
 
 
-def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, list[T.Clause]]]:
+def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, list[T.Caveat]]]:
     """Every finding of every kind (or of ``kinds`` only, in their order), and the hedge
-    clauses they add to cards."""
+    caveats they add to cards."""
     findings: list[Finding] = []
-    hedges: dict[str, list[T.Clause]] = {}
+    hedges: dict[str, list[T.Caveat]] = {}
     positions = a.positions
     memo = _memo(a)
     if memo is not None:

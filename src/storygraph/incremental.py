@@ -51,6 +51,7 @@ from typing import Any, Iterator
 
 from verdicts.checks import merge_split, run_checks_part, split_checks
 from verdicts.domain import Made, Report
+from verdicts.model import hedges_of
 from verdicts.progress import SILENT, Progress
 
 from .analysis import Analysis, AnalysisMemo, analyse, analyse_again
@@ -519,7 +520,7 @@ class IncrementalLint(StorygraphDomain):
                         chunk.rooted.append(c)
                         continue
                     if m.text is None:
-                        m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
+                        m.text = card_text(c.verdict, c.key, c.summary, hedges_of(c.data), place=DOMAIN.card_place(c.data),
                                            fix=c.data.get("fix")).encode("utf-8")
                     for key in keys:
                         lines.setdefault(key, []).append(m.text)
@@ -528,7 +529,7 @@ class IncrementalLint(StorygraphDomain):
                 groups.setdefault(k, []).append(Part(None, n, text, partial(_joined_first, first)))
             for c in chunk.rooted:
                 sub = card_sub(DOMAIN, roots, c.verdict, str(c.key), c.data)
-                rooted.append((sub, card_text(c.verdict, c.key, c.summary, c.hedge, indent=card_indent(sub),
+                rooted.append((sub, card_text(c.verdict, c.key, c.summary, hedges_of(c.data), indent=card_indent(sub),
                                               place=DOMAIN.card_place(c.data), fix=c.data.get("fix")).encode("utf-8")))
         if rooted:
             groups[DOMAIN.root_cause_verdict, False] = card_parts(rooted)

@@ -531,7 +531,7 @@ def _branch_hedges(ctx: "CardBuilder", branch: Branch, draft: Draft) -> None:
         draft.hedge(T.hedge_opaque(source=a.opaque[bid]))
     state = a.shadowing.get(branch.from_scene)
     if state is not None and state.undecided is not None:
-        undecided = ctx.undecided_clause(branch)
+        undecided = ctx.undecided_caveat(branch)
         if undecided is not None:
             scene = ctx.sc.scenes.get(branch.from_scene)
             if scene is not None and ctx.has_available:

@@ -1,9 +1,9 @@
 """Korean sentence templates of storygraph, keyed by verdict.
 
 Every summary is one polite sentence (``-니다.``) that a creator who never saw this tool
-can read: scenes by ``title``, flags by ``label``, with the deciding numbers.  Hedges
-are written as ``(connective, final)`` clause pairs so that several can be joined into
-one sentence by :func:`verdicts.korean.join_clauses`.
+can read: scenes by ``title``, flags by ``label``, with the deciding numbers.  Each
+hedge is one caveat, one sentence (:class:`verdicts.engine.Caveat`), weighed by how much
+it limits the verdict; a card with several shows them one a sentence.
 """
 
 from __future__ import annotations
@@ -12,15 +12,14 @@ import re
 from contextvars import ContextVar
 from typing import Mapping, Sequence
 
+from verdicts.engine import ASIDE, NARROWS, UNKNOWN, Caveat
 from verdicts.korean import code, josa, number_word
 from verdicts.records import Frozen
 
 from .conditions import And, Compare, Const, Expr, FlagTrue, Not, Or, types_fit
 from .model import Flag
 
-__all__ = ["describe_condition", "id_list", "Clause", "Cond", "Pred", "when"]
-
-Clause = tuple[str, str]
+__all__ = ["describe_condition", "id_list", "Caveat", "Cond", "Pred", "when"]
 
 # ------------------------------------------------------------------ conditions in words
 #
@@ -509,7 +508,7 @@ def branch_reaches(*, branch_id: str, from_name: str, condition: Cond, to_name: 
 # ------------------------------------------------------------------ hedges
 
 
-def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str, role: str = "auto") -> Clause:
+def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str, role: str = "auto") -> Caveat:
     if role == "choice":
         head = f"메뉴보다 앞선 자동 {josa(branches(covers), '이/가')} 늘 먼저 걸려 이 선택지는 메뉴에 나오지 않"
     elif role == "fallback":
@@ -517,32 +516,28 @@ def hedge_never_fires(*, covers: Sequence[str], same_target: bool, to_name: str,
     else:
         head = f"앞 순번 {josa(branches(covers), '이/가')} 조건을 모두 덮어 이 분기는 실제로 나오지 않"
     if same_target:
-        base = f"{head}지만 같은 {josa(to_name, '으로/로')} 가는 중복이라 길이 끊기지는 않"
-        return base + "고", base + "습니다."
-    base = f"{head}으므로 {josa(to_name, '으로/로')} 가는 이 길은 어떤 독자도 밟지 못하"
-    return base + "고", base + "는 길입니다."
+        return Caveat(f"{head}지만 같은 {josa(to_name, '으로/로')} 가는 중복이라 길이 끊기지는 않습니다.", NARROWS)
+    return Caveat(f"{head}으므로 {josa(to_name, '으로/로')} 가는 이 길은 어떤 독자도 밟지 못하는 길입니다.", NARROWS)
 
 
-def hedge_unsatisfiable(*, condition: Cond, first: bool) -> Clause:
+def hedge_unsatisfiable(*, condition: Cond, first: bool) -> Caveat:
     head = "순번 맨 앞이라 가리는 분기는 없지만 " if first else ""
-    base = f"{head}이 분기는 {condition.adn} 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 한 번도 나오지 않"
-    return base + "고", base + "습니다."
+    return Caveat(f"{head}이 분기는 {condition.adn} 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 한 번도 나오지 않습니다.",
+                  NARROWS)
 
 
-def hedge_opaque(*, source: str | None) -> Clause:
+def hedge_opaque(*, source: str | None) -> Caveat:
     written = f"이 분기의 조건은 원래 {josa(code(source), '이라/라')}고 적혀 있는데" if source else "이 분기의 원래 조건은"
-    base = (f"{written} 조건식 언어로 옮기지 못해 적힌 그대로 읽지 못했으므로 걸릴 수도 있고 안 걸릴 수도 있는 것으로 보아 "
-            f"겹침과 막힌 조합을 따지지 않았")
-    return base + "고", base + "습니다."
+    return Caveat(f"{written} 조건식 언어로 옮기지 못해 적힌 그대로 읽지 못했으므로 걸릴 수도 있고 안 걸릴 수도 있는 것으로 보아 "
+                  f"겹침과 막힌 조합을 따지지 않았습니다.", UNKNOWN)
 
 
-def hedge_later_unsatisfiable(*, later_id: str) -> Clause:
-    base = f"뒤 순번의 분기 {josa(bref(later_id), '은/는')} 이 분기와 상관없이 조건 자체가 참이 될 수 없는 경우"
-    return base + "이고", base + "입니다."
+def hedge_later_unsatisfiable(*, later_id: str) -> Caveat:
+    return Caveat(f"뒤 순번의 분기 {josa(bref(later_id), '은/는')} 이 분기와 상관없이 조건 자체가 참이 될 수 없는 경우입니다.", NARROWS)
 
 
 def hedge_undecided(*, reason_code: str, scene_name: str, siblings: Sequence[str], column: str | None,
-                    branch_ids: Sequence[str], flags: Sequence[str], story: bool = False) -> Clause:
+                    branch_ids: Sequence[str], flags: Sequence[str], story: bool = False) -> Caveat:
     """``flags`` by label (an undeclared one by its name, quoted).  ``story``: the scenario
     was read by an importer (ink, Twine, ChoiceScript, Yarn), whose author wrote no
     `flag_spec` table: the flags are the story's own declarations."""
@@ -561,16 +556,14 @@ def hedge_undecided(*, reason_code: str, scene_name: str, siblings: Sequence[str
         "not_available": f"플래그 {josa(name_list(flags), '이/가')} {scene_name}의 {code('available_flags')}에 없어",
         "budget": f"{scene_name}에서 나가는 분기의 조건이 너무 많이 얽혀 계산 한도 안에 끝나지 않아",
     }[kind]
-    base = f"{reason} {others}조건이 겹치는지는 따지지 않았"
-    return base + "고", base + "습니다."
+    return Caveat(f"{reason} {others}조건이 겹치는지는 따지지 않았습니다.", UNKNOWN)
 
 
-def hedge_island(*, sources: Sequence[str]) -> Clause:
-    base = f"이 장면은 독자가 닿지 못하는 {name_list(sources)}에서만 들어오는 자리라 그쪽에 길을 내면 함께 열리"
-    return base + "고", base[:-1] + "립니다."
+def hedge_island(*, sources: Sequence[str]) -> Caveat:
+    return Caveat(f"이 장면은 독자가 닿지 못하는 {name_list(sources)}에서만 들어오는 자리라 그쪽에 길을 내면 함께 열립니다.", ASIDE)
 
 
-def hedge_missing_target(*, to_scene: str, close: str | None, rejected_lines: Sequence[int]) -> Clause:
+def hedge_missing_target(*, to_scene: str, close: str | None, rejected_lines: Sequence[int]) -> Caveat:
     if close:
         base = (f"장면 {josa(code(to_scene), '은/는')} 있는 장면 {code(close)}의 오타일 수도 있어 분기를 고칠지 장면을 새로 만들지는 "
                 f"창작자가 정")
@@ -580,12 +573,11 @@ def hedge_missing_target(*, to_scene: str, close: str | None, rejected_lines: Se
                 f"그 줄을 채울지 분기를 고칠지는 창작자가 정")
     else:
         base = f"장면 {josa(code(to_scene), '이/가')} 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 분기를 옮길지는 창작자가 정"
-    return base + "하고", base + "합니다."
+    return Caveat(base + "합니다.", ASIDE)
 
 
-def hedge_from_missing_scene(*, from_scene: str) -> Clause:
-    base = f"출발 장면 {josa(code(from_scene), '이/가')} 목록에 없어 이 분기의 조건이 겹치는지도 따지지 않"
-    return base + "았고", base + "았습니다."
+def hedge_from_missing_scene(*, from_scene: str) -> Caveat:
+    return Caveat(f"출발 장면 {josa(code(from_scene), '이/가')} 목록에 없어 이 분기의 조건이 겹치는지도 따지지 않았습니다.", UNKNOWN)
 
 
 # ------------------------------------------------------------------ lint findings
@@ -633,14 +625,12 @@ def finding_stuck(*, name: str, readers: str, count: int | None, total: int | No
             f"예를 들어 {example} 이야기가 멈춥니다.")
 
 
-def hedge_stuck_undecided() -> Clause:
-    base = "플래그 조합이 너무 많아 어떤 조합의 독자가 이 장면에서 멈추는지는 계산 한도 안에 다 따지지 못했"
-    return base + "고", base + "습니다."
+def hedge_stuck_undecided() -> Caveat:
+    return Caveat("플래그 조합이 너무 많아 어떤 조합의 독자가 이 장면에서 멈추는지는 계산 한도 안에 다 따지지 못했습니다.", UNKNOWN)
 
 
-def hedge_stuck(*, readers: str, count: int | None, total: int | None, menu: bool = False) -> Clause:
-    base = f"{readers}에게는 {_nothing_taken(menu)}({_count_text(count, total)}) 이 장면에서 멈추"
-    return base + "고", base[:-1] + "춥니다."
+def hedge_stuck(*, readers: str, count: int | None, total: int | None, menu: bool = False) -> Caveat:
+    return Caveat(f"{readers}에게는 {_nothing_taken(menu)}({_count_text(count, total)}) 이 장면에서 멈춥니다.", NARROWS)
 
 
 def finding_reached_only_dead(*, name: str, branches: Sequence[str]) -> str:
@@ -648,9 +638,8 @@ def finding_reached_only_dead(*, name: str, branches: Sequence[str]) -> str:
             f"어떤 독자도 닿지 못합니다.")
 
 
-def hedge_reached_only_dead(*, branches: Sequence[str]) -> Clause:
-    base = f"이 장면으로 오는 길은 실제로 걸리지 않는 {id_list(branches)}에 기대고 있어 실제 독자는 여기 닿지 못하"
-    return base + "고", base[:-1] + "합니다."
+def hedge_reached_only_dead(*, branches: Sequence[str]) -> Caveat:
+    return Caveat(f"이 장면으로 오는 길은 실제로 걸리지 않는 {id_list(branches)}에 기대고 있어 실제 독자는 여기 닿지 못합니다.", NARROWS)
 
 
 def finding_used_up_menu(*, name: str, choices: Sequence[str]) -> str:
@@ -664,9 +653,8 @@ def finding_ending_only_dead(*, name: str, branches: Sequence[str]) -> str:
             f"여기 온 독자는 이야기를 끝내지 못합니다.")
 
 
-def hedge_ending_only_dead(*, branches: Sequence[str]) -> Clause:
-    base = f"엔딩으로 가는 길이 실제로 걸리지 않는 {id_list(branches)}에 기대고 있어 실제 독자는 끝까지 가지 못하"
-    return base + "고", base[:-1] + "합니다."
+def hedge_ending_only_dead(*, branches: Sequence[str]) -> Caveat:
+    return Caveat(f"엔딩으로 가는 길이 실제로 걸리지 않는 {id_list(branches)}에 기대고 있어 실제 독자는 끝까지 가지 못합니다.", NARROWS)
 
 
 def finding_unsatisfiable(*, branch_id: str, condition: Cond) -> str:

@@ -9,7 +9,9 @@ cards themselves, whatever the domain:
 * an evidence ``value`` without ``agg`` equals the cited row's cell, and a value
   counted over several rows carries an ``agg`` of the domain's list (a number, not
   negative for ``count`` and ``sum``);
-* the summary (and the hedge, when there is one) is one polite Korean sentence.
+* the summary (and each caveat, when there are any) is one polite Korean sentence, and
+  the hedge says one caveat: not several glued with ``…고,`` (the others are the card's
+  ``more_hedges``, each a sentence of its own).
 
 A domain declares them once — :class:`CardChecks` with its card key, enums, required
 fields, tables and aggregations — and registers each under its seed's number and Korean
@@ -38,7 +40,7 @@ from operator import itemgetter
 from typing import TYPE_CHECKING, Any, Callable, Collection, Iterator, Mapping
 
 from .checks import Check
-from .korean import polite_endings, polite_sentences
+from .korean import joins_caveats, polite_endings, polite_sentences
 from .tables import parse_bool
 
 if TYPE_CHECKING:
@@ -194,6 +196,7 @@ class CardChecks:
         texts: list[Any] = []
         owners: list[int] = []
         keys: list[str] = []
+        hedges: list[tuple[int, Any]] = []  # (owner, hedge): each must say one caveat
         for position, card in enumerate(ctx.cards):
             if not isinstance(card, dict):
                 key = "?"
@@ -235,6 +238,12 @@ class CardChecks:
             if get("hedge") is not None:
                 texts.append(card["hedge"])
                 owners.append(position)
+                hedges.append((position, card["hedge"]))
+            more = get("more_hedges")
+            if more is not None:
+                for caveat in more if isinstance(more, list) else [more]:
+                    texts.append(caveat)
+                    owners.append(position)
             evidence = get("evidence")
             if evidence is None:
                 continue
@@ -291,6 +300,10 @@ class CardChecks:
         quoted = getattr(ctx, "quoted_texts", None)
         polite = polite_sentences(texts, quoted() if callable(quoted) else ())
         impolite = dict.fromkeys(keys[owners[i]] for i, ok in enumerate(polite) if not ok)
+        glued = [(owner, text) for owner, text in hedges if joins_caveats(text)]
+        if glued:  # a title may hold “…고, …”: read the user's texts as words
+            users = quoted() if callable(quoted) else ()
+            impolite.update(dict.fromkeys(keys[owner] for owner, text in glued if joins_caveats(text, users)))
         out["polite"] = list(impolite)
         ending = polite_endings(texts)
         out["polite_end"] = list(dict.fromkeys(keys[owners[i]] for i, ok in enumerate(ending) if not ok))
@@ -355,7 +368,9 @@ class CardChecks:
                                "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.` 같은 존댓말 어미로 끝나야 합니다. 명세가 "
                                "끝맺음만 묻기에 문장 수는 보지 않습니다.")
         return self._check(check_id, description, "polite",
-                           "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.`로 끝나는 존댓말 한 문장이어야 합니다.")
+                           "요약(`summary`)과, 있으면 단서(`hedge`, `more_hedges`)도 저마다 `-니다.`로 끝나는 존댓말 한 "
+                           "문장이어야 합니다. 단서 한 문장은 단서 하나만 말하므로, 두 단서를 `…고,`로 이어 붙인 문장도 "
+                           "실패로 봅니다.")
 
     def all(self, ids: Mapping[str, tuple[str, str]]) -> dict[str, Check]:
         """The checks named in ``ids`` (``"enum" | "required" | "field" | "value" |

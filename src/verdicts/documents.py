@@ -33,7 +33,7 @@ from typing import Any, Callable, Collection, Sequence
 
 from .errors import InputError
 from .korean import code
-from .tables import MAX_DEPTH, depth_over, json_int, json_syntax_error, safe_yaml_precheck, yaml_loader
+from .tables import MAX_DEPTH, depth_over, json_int, json_syntax_error, reading_yaml, yaml_loader
 
 __all__ = ["Document", "Located", "Repeat", "parse_json", "parse_yaml", "unknown_keys", "model_keys", "MAX_LOCATED_CHARS"]
 
@@ -336,27 +336,11 @@ def parse_yaml(text: str, file: str) -> Document:
     """The YAML document ``text``, read as the tables read YAML (safe loader; nesting and
     alias expansion bounded before anything is built), every mapping a
     :class:`Located`.  A syntax error is an :class:`InputError` naming ``file``, line and
-    column; a repeated key is a :class:`Repeat` of the result."""
-    import yaml
-
-    loader_class = _located_loader()
-    try:
-        safe_yaml_precheck(text, file, loader_class)
-        loader = loader_class(text)
-        try:
-            data = loader.get_single_data()
-            repeats = loader.repeats
-        finally:
-            loader.dispose()
-    except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f":{mark.line + 1}:{mark.column + 1}" if mark else ""
-        problem = str(getattr(exc, "problem", None) or exc)
-        raise InputError(f"{file}{where}: YAML로 읽을 수 없습니다 ({problem}).") from None
-    except RecursionError:
-        raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) YAML을 읽을 수 없습니다.") from None
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise InputError(f"{file}: YAML 값을 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
+    column (:func:`verdicts.tables.reading_yaml`, the tables' own reading); a repeated
+    key is a :class:`Repeat` of the result."""
+    with reading_yaml(text, file, _located_loader()) as loader:
+        data = loader.get_single_data()
+        repeats = loader.repeats
     _fill_paths(data, repeats)
     return Document(data, repeats, _located=data)
 

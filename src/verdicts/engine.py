@@ -55,18 +55,62 @@ then is the domain's declared policy, decided once in the rule book:
 
 from __future__ import annotations
 
+from operator import attrgetter
 from typing import Any, Callable, ClassVar, Generic, Iterable, Literal, Mapping, Sequence, TypeVar
 
-from .korean import code, join_clauses, josa
+from .korean import code, josa
 from .records import Frozen
 
-__all__ = ["Missing", "Withhold", "HeldCell", "withhold_cells", "Rule", "Decision", "Draft", "RuleBook", "Clause"]
+__all__ = ["Missing", "Withhold", "HeldCell", "withhold_cells", "Rule", "Decision", "Draft", "RuleBook", "Caveat",
+           "UNKNOWN", "NARROWS", "ASIDE", "MORE_HEDGES"]
 
 C = TypeVar("C")
 T = TypeVar("T")
 
-#: a hedge clause: ``(connective form, final form)``, joined by :func:`verdicts.korean.join_clauses`
-Clause = tuple[str, str]
+# The weight of a caveat: how much it limits what the verdict can claim.  A card's
+# caveats are ordered by weight, ties in the order the card was written (the value that
+# stopped the verdict, the verdict's own caveats, what holds whatever the verdict, the
+# lint findings'); the first is the card's ``hedge``, the others its ``more_hedges``.
+
+#: the verdict rests on something the tool could not read, count or decide (an empty or
+#: unreadable cell, an opaque part of a story, a question left undecided or skipped)
+UNKNOWN = 0
+#: a decided fact that narrows the verdict's claim (a branch that never fires, readers
+#: stuck, a value seen but not cited): the verdict holds on the tables, not in real use
+NARROWS = 1
+#: what the verdict leaves to a person or says beside it (which edit to make, where to
+#: look, another reason the same row also meets)
+ASIDE = 2
+
+#: the card field of the caveats after the first (absent when there are none)
+MORE_HEDGES = "more_hedges"
+
+
+class Caveat(Frozen):
+    """One caveat of a card: ``text`` is one polite Korean sentence making one claim,
+    ``weight`` one of :data:`UNKNOWN`, :data:`NARROWS`, :data:`ASIDE`.
+
+    >>> Caveat("값이 비어 세지 못했습니다.", UNKNOWN)
+    Caveat(text='값이 비어 세지 못했습니다.', weight=0)
+    """
+
+    __slots__ = ("text", "weight")
+    text: str
+    weight: int
+
+    def __init__(self, text: str, weight: int):
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "weight", weight)
+
+
+def ordered_caveats(caveats: Iterable[Caveat]) -> list[str]:
+    """The texts of ``caveats`` by weight, ties in their order, each said once.
+
+    >>> ordered_caveats([Caveat("다른 사유에도 걸렸습니다.", ASIDE), Caveat("값이 비었습니다.", UNKNOWN),
+    ...                  Caveat("값이 비었습니다.", UNKNOWN)])
+    ['값이 비었습니다.', '다른 사유에도 걸렸습니다.']
+    """
+    return list(dict.fromkeys(c.text for c in sorted(caveats, key=attrgetter("weight"))))
 
 
 class Missing(Frozen):
@@ -266,8 +310,8 @@ class Decision(Frozen):
 
 
 class Draft:
-    """A card being written by its rule: evidence items (schema-shaped dicts), hedge
-    clauses, the summary.  ``decision`` tells the rule whether it stopped on a missing
+    """A card being written by its rule: evidence items (schema-shaped dicts), its
+    caveats (:class:`Caveat`), the summary.  ``decision`` tells the rule whether it stopped on a missing
     value.  ``undone`` (``{"code", "reason"}``) marks a passing verdict that no real use
     bears out (:data:`verdicts.model.UNDONE`)."""
 
@@ -276,7 +320,7 @@ class Draft:
     def __init__(self, decision: Decision):
         self.decision = decision
         self.evidence: list[dict[str, Any]] = []
-        self.hedges: list[Clause] = []
+        self.hedges: list[Caveat] = []
         self.summary: str | None = None
         self.undone: dict[str, str] | None = None
 
@@ -284,9 +328,9 @@ class Draft:
     def missing(self) -> tuple[str, ...]:
         return self.decision.missing
 
-    def hedge(self, clause: Clause | None) -> None:
-        if clause is not None:
-            self.hedges.append(clause)
+    def hedge(self, caveat: Caveat | None) -> None:
+        if caveat is not None:
+            self.hedges.append(caveat)
 
 
 class RuleBook(Generic[C, T]):
@@ -376,7 +420,11 @@ class RuleBook(Generic[C, T]):
             data.update(rule.stamp)
         data[self.evidence_field] = draft.evidence
         data["summary"] = draft.summary
-        data["hedge"] = join_clauses(draft.hedges) if draft.hedges else None
+        # one caveat a sentence: the weightiest is the hedge, the others follow it
+        caveats = ordered_caveats(draft.hedges)
+        data["hedge"] = caveats[0] if caveats else None
+        if len(caveats) > 1:
+            data[MORE_HEDGES] = caveats[1:]
         if draft.undone is not None:
             data["undone"] = draft.undone
         return data

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-__all__ = ["code", "josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "polite_endings", "join_clauses",
+__all__ = ["code", "josa", "has_final_consonant", "is_polite_sentence", "polite_sentences", "polite_endings", "joins_caveats",
            "number_word"]
 
 # How the last character of a non-Hangul word is read aloud: does it end in a consonant,
@@ -257,17 +257,30 @@ def polite_endings(texts: list) -> list[bool]:
     return [type(t) is str and bool(_POLITE_END.search(t.strip())) for t in texts]
 
 
-def join_clauses(clauses: list[tuple[str, str]]) -> str | None:
-    """Join several hedges into one sentence.
+#: two clauses glued into one sentence: a clause ending in the connective ``고``, a
+#: comma, and the next (``…세지 못했고, …세지 못했습니다.``) — the way several caveats
+#: were once joined into one hedge
+_GLUED = re.compile(r"[가-힣]고, (?=\S)")
 
-    Each clause is ``(connective_form, final_form)``: the connective form ends so that
-    another clause may follow (``…않았고``), the final form ends the sentence
-    (``…않았습니다.``).  Returns ``None`` for no clauses.
+
+def joins_caveats(text: str | None, quoted: Iterable[str] = ()) -> bool:
+    """Whether a hedge carries more than one caveat: two clauses glued by a connective
+    ``…고,`` (a card says one caveat a sentence; the others are its ``more_hedges``).
+    ``quoted``: the user's own texts a sentence may name bare (a title such as “가고,
+    오고”), read as one word.
+
+    >>> joins_caveats("값이 비어 세지 못했고, 표를 읽지 못했습니다.")
+    True
+    >>> joins_caveats("값이 비어 세지 못했습니다."), joins_caveats("장면 “가고, 오고”는 엔딩입니다."), joins_caveats(None)
+    (False, False, False)
+    >>> joins_caveats("가고, 오고에서 나가는 분기가 없습니다.", quoted=["가고, 오고"])
+    False
     """
-    if not clauses:
-        return None
-    parts = [c[0] for c in clauses[:-1]] + [clauses[-1][1]]
-    return ", ".join(parts)
+    if type(text) is not str or "고, " not in text or not _GLUED.search(_QUOTED.sub("", text)):
+        return False
+    for q in sorted((q for q in quoted if type(q) is str and "고, " in q), key=len, reverse=True):
+        text = text.replace(q, "이름")
+    return bool(_GLUED.search(_QUOTED.sub("", text)))
 
 
 _NATIVE = {1: "한", 2: "두", 3: "세", 4: "네", 5: "다섯", 6: "여섯", 7: "일곱", 8: "여덟", 9: "아홉", 10: "열"}

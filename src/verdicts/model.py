@@ -12,7 +12,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar, dataclass_transform
 
-__all__ = ["Evidence", "Card", "card_field_names", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
+__all__ = ["Evidence", "Card", "card_field_names", "hedges_of", "file_of", "InputIssue", "SourceInfo", "CheckResult", "Finding", "Report",
            "WITHHELD", "WITHHELD_KEY", "WITHHELD_NOTE", "UNDONE", "aggregate_words", "label_of", "group_of", "withheld_record"]
 
 #: the group of the cards whose verdict was withheld (no verdict label: the verdict
@@ -190,6 +190,12 @@ class Card:
         return [Evidence(**item) for item in self.data[self.evidence_field]]
 
     @property
+    def hedges(self) -> list[str]:
+        """Every caveat of the card, one sentence each: its ``hedge``, then its
+        ``more_hedges`` (:func:`hedges_of`)."""
+        return hedges_of(self.data)
+
+    @property
     def withheld(self) -> dict[str, Any] | None:
         """Why the verdict was withheld (``{"reason", "where"}``), or ``None``: a withheld
         card has ``verdict`` ``None`` and this field in its JSON."""
@@ -217,6 +223,24 @@ class Card:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.key!r}, {self.data.get('verdict')!r})"
+
+
+def hedges_of(card: Any) -> list[str]:
+    """Every caveat of a card (a :class:`Card` or its JSON dict), one sentence each, the
+    weightiest first: the ``hedge``, then the ``more_hedges`` (see
+    :mod:`verdicts.engine`).
+
+    >>> hedges_of({"hedge": "값이 비었습니다.", "more_hedges": ["표를 읽지 못했습니다."]}), hedges_of({"hedge": None})
+    (['값이 비었습니다.', '표를 읽지 못했습니다.'], [])
+    """
+    data = card.data if isinstance(card, Card) else card
+    if not isinstance(data, dict):  # another record with the two fields
+        data = {"hedge": getattr(data, "hedge", None), "more_hedges": getattr(data, "more_hedges", None)}
+    hedge, more = data.get("hedge"), data.get("more_hedges")
+    out = [hedge] if isinstance(hedge, str) and hedge else []
+    if isinstance(more, list):
+        out += [h for h in more if isinstance(h, str) and h]
+    return out
 
 
 def card_field_names(card: Card) -> tuple[str, ...]:

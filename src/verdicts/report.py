@@ -16,7 +16,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 
-from .model import UNDONE, WITHHELD, Card, Report, aggregate_words, group_of, label_of
+from .model import UNDONE, WITHHELD, Card, Report, aggregate_words, group_of, hedges_of, label_of
 from .safe_text import clean, continuation
 
 if TYPE_CHECKING:
@@ -165,12 +165,14 @@ def place_text(place: "tuple[str | None, int | None] | None") -> str:
 def card_text(verdict: str, key: str, summary, hedge, accepted=None, indent: str = "  ", place=None, fix=None) -> str:
     """A card's lines in the text report (each ending in a newline): label · key (and
     its place in an imported story, :meth:`~verdicts.domain.Domain.card_place`) and
-    summary, the hedge below, then how to fix it when the card says (text from the
-    inputs made safe, :func:`verdicts.safe_text.clean`)."""
+    summary, each caveat below on its own line (``hedge``: the card's caveats,
+    :func:`verdicts.model.hedges_of`, or one hedge), then how to fix it when the card
+    says (text from the inputs made safe, :func:`verdicts.safe_text.clean`)."""
     mark = f" [의도됨: {clean(accepted)}]" if accepted else ""
     text = f"{indent}{clean(verdict)} · {clean(key)}{place_text(place)}  {clean(summary)}{mark}\n"
-    if hedge:
-        text += f"{indent}  ↳ {clean(hedge)}\n"
+    for caveat in [hedge] if isinstance(hedge, str) else hedge or ():
+        if caveat:
+            text += f"{indent}  ↳ {clean(caveat)}\n"
     return text + fix_line(fix, indent + "  ")
 
 
@@ -410,7 +412,7 @@ def render_text(report: Report, domain: Domain) -> str:
         items = []
         for card in cards:
             sub = card_sub(domain, roots, verdict, str(card.key), card)
-            items.append((sub, card_text(label_of(card), card.key, card.summary, card.hedge, getattr(card, "accepted", None),
+            items.append((sub, card_text(label_of(card), card.key, card.summary, hedges_of(card), getattr(card, "accepted", None),
                                          card_indent(sub), domain.card_place(card.to_json()),
                                          card.data.get("fix") if hasattr(card, "data") else None).encode("utf-8")))
         return group_blobs(card_parts(items), headings)

@@ -16,7 +16,7 @@ from urllib.parse import quote, unquote
 from typing import Any, Iterable
 
 from .docs import SECTIONS, split_doc
-from .model import WITHHELD, file_of
+from .model import WITHHELD, file_of, hedges_of
 from .safe_text import clean
 from .version import tool_version
 
@@ -159,7 +159,7 @@ class CardResults:
                 line = None
         else:
             file, line = place
-        summary, hedge = card.get("summary"), card.get("hedge")
+        summary, hedges = card.get("summary"), hedges_of(card)
         properties = {self.key: key}
         if domain.kind_field:
             properties[domain.kind_field] = card.get(domain.kind_field)
@@ -178,7 +178,7 @@ class CardResults:
         result = {
             "ruleId": self.code(card),
             "level": "warning",
-            "message": {"text": f"{verdict} · {key}: {summary}" + (f" ({hedge})" if hedge else "")},
+            "message": {"text": f"{verdict} · {key}: {summary}" + (f" ({' '.join(hedges)})" if hedges else "")},
             "locations": _location(file, line),
             "properties": properties,
         }

@@ -1,6 +1,7 @@
 """Validation of cards against each domain's JSON Schema (kept as data files).
 
-The schemas in ``verdicts/schemas/`` are the seeds' output contracts, verbatim.
+The schemas in ``verdicts/schemas/`` are the seeds' output contracts, verbatim; the kit reads each
+with its own optional fields (``more_hedges``; ``withheld`` for a withheld card).
 
 Three validators, one decision:
 
@@ -55,6 +56,15 @@ WITHHELD_FIELD = {
 }
 
 
+#: the ``more_hedges`` field of a card with several caveats (:mod:`verdicts.engine`): the
+#: caveats after its ``hedge``, each one polite sentence; every domain's schema is read
+#: with it, since a seed's schema (residue's forbids other fields) does not know it
+MORE_HEDGES_FIELD = {
+    "type": "array",
+    "items": {"type": "string", "minLength": 1},
+}
+
+
 #: how a schema the kit does not hold is found: ``name`` -> its text (set by
 #: :mod:`verdicts.domain`: the registered domain's own package ships it)
 _SCHEMA_FINDER: Callable[[str], str] | None = None
@@ -73,7 +83,8 @@ def load_schema(domain: str) -> dict[str, Any]:
     ``<domain>+withheld`` is the kit's schema of a withheld card of that domain: the
     domain's own, except that ``verdict`` is ``null`` and the card carries a
     ``withheld`` object (its reason and places), so that no card is ever valid with no
-    verdict and no reason."""
+    verdict and no reason.  Every schema is read with the kit's optional
+    ``more_hedges`` field (:data:`MORE_HEDGES_FIELD`)."""
     if domain.endswith(WITHHELD_SUFFIX):
         schema = json.loads(json.dumps(load_schema(domain[: -len(WITHHELD_SUFFIX)])))
         props = schema.setdefault("properties", {})
@@ -96,7 +107,10 @@ def load_schema(domain: str) -> dict[str, Any]:
             if _SCHEMA_FINDER is None:
                 raise
             text = _SCHEMA_FINDER(domain)
-    return json.loads(text)
+    schema = json.loads(text)
+    if isinstance(schema.get("properties"), dict):
+        schema["properties"].setdefault("more_hedges", MORE_HEDGES_FIELD)
+    return schema
 
 
 @lru_cache(maxsize=None)

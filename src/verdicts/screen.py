@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from .errors import InputError
 from .grading import sha256_of
-from .model import WITHHELD, Card, Evidence, Report, aggregate_words, card_field_names, label_of
+from .model import WITHHELD, Card, Evidence, Report, aggregate_words, card_field_names, hedges_of, label_of
 from .korean import code
 from .palette import UNDONE_LOOK, UNDONE_MARK, UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
 from .safe_text import clean
@@ -61,7 +61,7 @@ NOTE_HINTS = {
     "정직 경계선": "이 도구가 알 수 없는 것",
 }
 #: fields of a card shown elsewhere on its row (not in the field list)
-_SHOWN = {"verdict", "summary", "hedge", "evidence", "accepted"}
+_SHOWN = {"verdict", "summary", "hedge", "more_hedges", "evidence", "accepted"}
 #: keys a grading run's JSON output must have (see verdicts.grading)
 GRADING_KEYS = ("agreement", "per_verdict", "confusion", "disagreements", "provenance")
 
@@ -374,7 +374,9 @@ def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extra
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
     # a hedge is read without opening the row; on a passing card it may undo the verdict
     warn = '<b class="undone">⚠ 판정에 단서가 붙었습니다</b> ' if undone else ""
-    inline = f'<span class="hedge-inline">{warn}↳ {escape(card.hedge)}</span>' if getattr(card, "hedge", None) else ""
+    # (each caveat on its own line: the hedge, then the card's other caveats)
+    inline = "".join(f'<span class="hedge-inline">{warn if i == 0 else ""}↳ {escape(h)}</span>'
+                     for i, h in enumerate(hedges_of(card)))
     fix = _fix_line(card.data.get("fix") if hasattr(card, "data") else None)
     target = extras.diagram_targets.get(card.key) if extras.diagram_svg else None
     locate = (f'<button type="button" class="locate" data-action="locate" data-target="{escape(target)}">그림에서 보기</button>'

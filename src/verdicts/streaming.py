@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
 from .accept import card_fails
-from .model import WITHHELD, Card, Finding
+from .model import WITHHELD, Card, Finding, hedges_of
 from .progress import SILENT, Progress
 from .records import Frozen
 
@@ -180,7 +180,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
                 key = str(c[key_field])
                 for group, hedged in text_keys(domain, c):
                     sub = card_sub(domain, roots, group, key, c)
-                    text = card_text(label, key, c["summary"], c.get("hedge"), indent=card_indent(sub),
+                    text = card_text(label, key, c["summary"], hedges_of(c), indent=card_indent(sub),
                                      place=domain.card_place(c), fix=c.get("fix"))
                     lines.setdefault((group, hedged, sub), []).append(text.encode("utf-8"))
             written = {}

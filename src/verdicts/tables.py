@@ -21,10 +21,11 @@ import json
 import os
 import posixpath
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from itertools import repeat
 from pathlib import Path
-from typing import Any, Callable, Collection, Iterable, Literal, Mapping
+from typing import Any, Callable, Collection, Iterable, Iterator, Literal, Mapping
 
 from .errors import InputError
 from .files import os_error, os_reason, path_kind, read_file
@@ -63,6 +64,7 @@ __all__ = [
     "read_regular_file",
     "safe_yaml_load",
     "safe_yaml_precheck",
+    "reading_yaml",
     "yaml_loader",
     "json_int",
     "json_syntax_error",
@@ -1030,57 +1032,34 @@ def safe_yaml_load(text: str, file: str) -> Any:
     return yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader
 
 
-def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+@contextmanager
+def reading_yaml(text: str, file: str, loader_class=None) -> Iterator[Any]:
+    """A loader over the YAML document ``text`` (``loader_class``: :func:`yaml_loader`
+    or one built on it), given once nesting and aliases passed
+    :func:`safe_yaml_precheck`, and disposed of after.  Whatever goes wrong while it
+    reads is an :class:`InputError` naming ``file`` (and the line and column when the
+    parser knows them): a syntax error, libyaml's own nesting limit, a recursion, a value
+    that cannot be built.  Every YAML document the kit reads goes through here (the
+    tables, and :func:`verdicts.documents.parse_yaml`).
+
+    >>> with reading_yaml("a: [1, 2]", "t.yaml") as loader:
+    ...     loader.get_single_data()
+    {'a': [1, 2]}
+    >>> try:
+    ...     with reading_yaml("a: [1, 2", "t.yaml") as loader:
+    ...         loader.get_single_data()
+    ... except InputError as exc:
+    ...     print(str(exc).split(":")[0], "YAML로 읽을 수 없습니다" in str(exc))
+    t.yaml True
+    """
     import yaml
 
-    loader_class = yaml_loader()
+    loader_class = loader_class or yaml_loader()
     try:
         safe_yaml_precheck(text, file, loader_class)
         loader = loader_class(text)
         try:
-            node = loader.get_single_node()
-            found = _Records(file, "yaml", encoding, issues, check_surrogates=bool(_SURROGATE.search(text)) or "\\" in text)
-            found.wanted = wanted
-            if node is None or not isinstance(node, yaml.MappingNode):
-                raise InputError(f"{file}: 최상위가 표 이름을 키로 하는 객체여야 합니다 (예: {sorted(wanted)[0]}: [...]).")
-            first_key_line: dict[str, int] = {}
-            for key_node, value_node in node.value:
-                key = loader.construct_object(key_node, deep=True)
-                name = str(key).strip()
-                if name not in wanted:
-                    found.unknown_table(name, key_node.start_mark.line + 1)
-                    continue
-                key_line = key_node.start_mark.line + 1
-                table = found.table(name, key_line, first_key_line.get(name))
-                first_key_line.setdefault(name, key_line)
-                if table is None:
-                    continue
-                if isinstance(value_node, yaml.ScalarNode) and loader.construct_object(value_node) is None:
-                    continue
-                if not isinstance(value_node, yaml.SequenceNode):
-                    found.refuse(name, key_line)
-                    continue
-                for item in value_node.value:
-                    line = item.start_mark.line + 1
-                    repeated: list[tuple[str, int]] = []
-                    key_lines: dict[str, int] = {}
-                    if isinstance(item, yaml.MappingNode):
-                        for k_node, _ in item.value:
-                            if isinstance(k_node, yaml.ScalarNode):
-                                key_lines.setdefault(_clean_header(k_node.value), k_node.start_mark.line + 1)
-                        keys: set = set()
-                        for k_node, _ in item.value:
-                            if isinstance(k_node, yaml.ScalarNode):
-                                if k_node.value in keys:
-                                    repeated.append((k_node.value, k_node.start_mark.line + 1))
-                                keys.add(k_node.value)
-                    record = loader.construct_object(item, deep=True)
-                    if repeated and isinstance(record, dict):
-                        # PyYAML keeps the last value of a repeated key; keep the first, as for JSON
-                        for k_node, v_node in reversed(item.value):
-                            if isinstance(k_node, yaml.ScalarNode) and k_node.value in {k for k, _ in repeated}:
-                                record[loader.construct_object(k_node)] = loader.construct_object(v_node, deep=True)
-                    found.add(table, record, line, repeated, _lines_getter(key_lines, line))
+            yield loader
         finally:
             loader.dispose()
     except yaml.YAMLError as exc:
@@ -1094,6 +1073,55 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
         raise InputError(f"{file}: 값이 너무 깊게 중첩되어(한도 {MAX_DEPTH}단계) YAML을 읽을 수 없습니다.") from None
     except (ValueError, TypeError, OverflowError) as exc:
         raise InputError(f"{file}: YAML 값을 읽을 수 없습니다 ({type(exc).__name__}: {exc}).") from None
+
+
+def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+    import yaml
+
+    with reading_yaml(text, file) as loader:
+        node = loader.get_single_node()
+        found = _Records(file, "yaml", encoding, issues, check_surrogates=bool(_SURROGATE.search(text)) or "\\" in text)
+        found.wanted = wanted
+        if node is None or not isinstance(node, yaml.MappingNode):
+            raise InputError(f"{file}: 최상위가 표 이름을 키로 하는 객체여야 합니다 (예: {sorted(wanted)[0]}: [...]).")
+        first_key_line: dict[str, int] = {}
+        for key_node, value_node in node.value:
+            key = loader.construct_object(key_node, deep=True)
+            name = str(key).strip()
+            if name not in wanted:
+                found.unknown_table(name, key_node.start_mark.line + 1)
+                continue
+            key_line = key_node.start_mark.line + 1
+            table = found.table(name, key_line, first_key_line.get(name))
+            first_key_line.setdefault(name, key_line)
+            if table is None:
+                continue
+            if isinstance(value_node, yaml.ScalarNode) and loader.construct_object(value_node) is None:
+                continue
+            if not isinstance(value_node, yaml.SequenceNode):
+                found.refuse(name, key_line)
+                continue
+            for item in value_node.value:
+                line = item.start_mark.line + 1
+                repeated: list[tuple[str, int]] = []
+                key_lines: dict[str, int] = {}
+                if isinstance(item, yaml.MappingNode):
+                    for k_node, _ in item.value:
+                        if isinstance(k_node, yaml.ScalarNode):
+                            key_lines.setdefault(_clean_header(k_node.value), k_node.start_mark.line + 1)
+                    keys: set = set()
+                    for k_node, _ in item.value:
+                        if isinstance(k_node, yaml.ScalarNode):
+                            if k_node.value in keys:
+                                repeated.append((k_node.value, k_node.start_mark.line + 1))
+                            keys.add(k_node.value)
+                record = loader.construct_object(item, deep=True)
+                if repeated and isinstance(record, dict):
+                    # PyYAML keeps the last value of a repeated key; keep the first, as for JSON
+                    for k_node, v_node in reversed(item.value):
+                        if isinstance(k_node, yaml.ScalarNode) and k_node.value in {k for k, _ in repeated}:
+                            record[loader.construct_object(k_node)] = loader.construct_object(v_node, deep=True)
+                found.add(table, record, line, repeated, _lines_getter(key_lines, line))
     return found.finish(text)
 
 

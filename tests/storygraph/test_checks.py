@@ -43,6 +43,11 @@ CASES = [
     ("C09", "SC-01", lambda c: [e.pop("agg") for e in c["evidence"] if e.get("agg")]),
     ("C10", "SC-27", lambda c: c.update(summary="독자가 멈춘다.")),
     ("C10", "SC-27", lambda c: c.update(hedge="Maybe intended.")),
+    ("C10", "SC-27", lambda c: c.update(more_hedges=["Maybe intended."])),
+    # two caveats glued into one hedge, as the cards once said them (issue 30, item 6)
+    ("C10", "BR-21", lambda c: c.update(hedge="장면 `SC-88`이 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 "
+                                              "분기를 옮길지는 창작자가 정하고, 앞 순번 분기 `BR-20`이 조건을 모두 덮어 이 분기는 "
+                                              "실제로 나오지 않습니다.")),
 ]
 
 

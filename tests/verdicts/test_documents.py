@@ -4,11 +4,14 @@ key's place is known on demand."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from verdicts.documents import MAX_LOCATED_CHARS, Repeat, model_keys, parse_json, parse_yaml
 from verdicts.errors import InputError
 from verdicts.suggest import close_name, misspelling
+from verdicts.tables import read_tables
 
 JSON = '{"a": 1,\n "b": {"x": 1, "x": 2},\n "c": [1, {"q": "a\\"{[", "q": 2}],\n "a": 3}'
 
@@ -33,6 +36,24 @@ def test_json_errors_and_nesting_are_input_errors_with_places():
         parse_json('{"a": 1,\n "b": }', "f.json")
     with pytest.raises(InputError, match="64단계보다 깊게"):
         parse_json("[" * 70 + "]" * 70, "deep.json")
+
+
+@pytest.mark.parametrize("text,message", [
+    ("a: " + "[" * 20_000 + "]" * 20_000, "64단계보다 깊게 중첩되어 YAML을 읽지 않았습니다"),  # libyaml's own limit first
+    ("a: [1, 2", "YAML로 읽을 수 없습니다"),
+    ("a:\n  - b\n c: 1", "YAML로 읽을 수 없습니다"),
+])
+def test_a_yaml_document_and_the_tables_say_the_same(tmp_path, text, message):
+    """One reading of YAML (``verdicts.tables.reading_yaml``): a document and a table file
+    get the same message for the same broken text, with file, line and column."""
+    with pytest.raises(InputError) as doc:
+        parse_yaml(text, "f.yaml")
+    path = tmp_path / "f.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(InputError) as table:
+        read_tables(path, ["t"], [])
+    assert message in str(doc.value) and re.match(r"f\.yaml:\d+:\d+: ", str(doc.value)), doc.value
+    assert str(table.value).endswith(str(doc.value)), (table.value, doc.value)
 
 
 def test_yaml_repeats_and_places_and_merge_keys():

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from verdicts.korean import is_polite_sentence, join_clauses, josa, polite_sentences
+from verdicts.korean import is_polite_sentence, joins_caveats, josa, polite_sentences
 
 
 @pytest.mark.parametrize("word,pair,expected", [
@@ -29,10 +29,15 @@ def test_polite_sentence(text, ok):
     assert is_polite_sentence(text) is ok
 
 
-def test_join_clauses_makes_one_sentence():
-    text = join_clauses([("플래그가 없어 따지지 않았고", "플래그가 없어 따지지 않았습니다."), ("길은 열려 있고", "길은 열려 있습니다.")])
-    assert text == "플래그가 없어 따지지 않았고, 길은 열려 있습니다." and is_polite_sentence(text)
-    assert join_clauses([]) is None
+def test_two_caveats_glued_into_one_sentence_are_seen():
+    """One sentence, yet two claims: what the cards said before a hedge held one caveat."""
+    glued = "플래그가 없어 따지지 않았고, 길은 열려 있습니다."
+    assert is_polite_sentence(glued) and joins_caveats(glued)
+    assert not joins_caveats("플래그가 없어 따지지 않았습니다.") and not joins_caveats("길은 열려 있고 엔딩에 닿습니다.")
+    # the user's own text is a word, whatever it holds
+    assert not joins_caveats("“오고, 가고”에서 나가는 분기가 없습니다.")
+    assert not joins_caveats("오고, 가고에서 나가는 분기가 없습니다.", quoted=["오고, 가고"])
+    assert joins_caveats("오고, 가고에서 나가는 분기가 없습니다.")
 
 
 _PIECES = ["다", "요", "니", "세", "지", "까", "가", "a", "3", ".", "?", "!", " ", "\n", "\t", "\u3000", "\xa0", "\x0b", "\r"]

@@ -27,7 +27,7 @@ import pytest
 from storygraph import templates as T
 from storygraph.conditions import parse_condition
 from storygraph.model import Flag
-from verdicts.korean import josa
+from verdicts.korean import joins_caveats, josa
 from verdicts.robot import templates as RT
 from verdicts.residue import templates as ST
 
@@ -261,15 +261,15 @@ SENTENCES = [
     (lambda: T.branch_reaches(branch_id="BR-7", from_name="방", condition=_c("has_key >= 1"), to_name="복도",
                               to_is_ending=False, reachable_endings=1, endings=1),
      "방에서 형식이 맞지 않는 조건식 `has_key >= 1`에 따라 복도로 이어지는 분기 `BR-7`은 그 뒤로 하나뿐인 엔딩까지 길이 열려 있습니다."),
-    (lambda: T.hedge_unsatisfiable(condition=_c("trust > 5"), first=True)[1],
+    (lambda: T.hedge_unsatisfiable(condition=_c("trust > 5"), first=True).text,
      "순번 맨 앞이라 가리는 분기는 없지만 이 분기는 신뢰도가 5보다 큰 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 "
      "한 번도 나오지 않습니다."),
-    (lambda: T.hedge_missing_target(to_scene="SC-88", close=None, rejected_lines=[])[1],
+    (lambda: T.hedge_missing_target(to_scene="SC-88", close=None, rejected_lines=[]).text,
      "장면 `SC-88`이 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 분기를 옮길지는 창작자가 정합니다."),
-    (lambda: T.hedge_missing_target(to_scene="sc-07", close="SC-07", rejected_lines=[])[1],
+    (lambda: T.hedge_missing_target(to_scene="sc-07", close="SC-07", rejected_lines=[]).text,
      "장면 `sc-07`은 있는 장면 `SC-07`의 오타일 수도 있어 분기를 고칠지 장면을 새로 만들지는 창작자가 정합니다."),
     (lambda: T.hedge_undecided(reason_code="not_available", scene_name="해안", siblings=["b2"], column=None, branch_ids=["b1"],
-                               flags=["열쇠"])[1],
+                               flags=["열쇠"]).text,
      "플래그 열쇠가 해안의 `available_flags`에 없어 같은 장면의 분기 `b2`와 조건이 겹치는지는 따지지 않았습니다."),
     (lambda: T.finding_unsatisfiable(branch_id="BR-51", condition=_c("trust > 5")),
      "분기 `BR-51`은 신뢰도가 5보다 큰 경우에만 나오는데 그런 경우가 플래그 범위 안에 없어 한 번도 나오지 않습니다."),
@@ -290,7 +290,7 @@ SENTENCES = [
      "안산 현장에서 `parallel_2f` 손으로 `tool_use` 능력의 시연을 새로 모아야 합니다."),
     (lambda: RT.not_evaluated(required="surface_wipe", artifact="grip-policy-v3.2", more=None, minimum=None),
      "`surface_wipe` 능력의 데이터는 있지만 이번 회차에 모델 `grip-policy-v3.2`로 이 태스크를 한 번도 평가하지 않아 평가부터 돌려야 합니다."),
-    (lambda: RT.hedge_success_unknown(unknown=1)[1],
+    (lambda: RT.hedge_success_unknown(unknown=1).text,
      "`success` 값을 알 수 없는 평가 줄이 하나뿐이라 성공률과 실패 집계 칸은 비워 두었습니다."),
     (lambda: RT.deploy(runs=40, successes=36, rate=Decimal("0.9"), target=Decimal("0.8"), median=Decimal("11.5"), limit=Decimal("14")),
      "평가 40회 중 36회 성공해 성공률 90%가 목표 80% 이상이고 주기 중앙값 11.5초도 상한 14초 안이라 더 모으지 않고 배포 후보로 올릴 수 있습니다."),
@@ -640,6 +640,100 @@ def test_a_scene_caveat_is_said_once():
     assert said > 0  # the examples hold such scenes (밀수선 갑판 of the lighthouse)
 
 
+# ----------------------------------------------------------------------------- one caveat a hedge
+
+#: hedges as the tools once wrote them: two caveats glued into one sentence by ``…고,``
+#: (a gold scenario's branch and a robot task), each caveat now a sentence of its own
+GLUED = [
+    ("장면 `ST-16`이 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 분기를 옮길지는 창작자가 정하고, 앞 순번 "
+     "분기 `SB-12`가 조건을 모두 덮어 이 분기는 실제로 나오지 않으므로 장면 `ST-16`으로 가는 이 길은 어떤 독자도 밟지 못하는 길입니다.",
+     ["앞 순번 분기 `SB-12`가 조건을 모두 덮어 이 분기는 실제로 나오지 않으므로 장면 `ST-16`으로 가는 이 길은 어떤 독자도 밟지 못하는 길입니다.",
+      "장면 `ST-16`이 지운 장면인지 아직 쓰지 않은 장면인지는 알 수 없어 장면을 만들지 분기를 옮길지는 창작자가 정합니다."]),
+    ("실패 7회 가운데 1회는 `failure_reason` 값이 비어 어느 유형인지 세지 못했고, `dataset_index`의 `episode_count` 값이 비어 "
+     "몇 회를 더 모아야 하는지는 세지 못했습니다.",
+     ["실패 7회 가운데 1회는 `failure_reason` 값이 비어 어느 유형인지 세지 못했습니다.",
+      "`dataset_index`의 `episode_count` 값이 비어 몇 회를 더 모아야 하는지는 세지 못했습니다."]),
+]
+
+
+def _cards(node):
+    """Every card in a report's JSON (a dict with a ``summary`` and a ``hedge``)."""
+    if isinstance(node, dict):
+        if "summary" in node and "hedge" in node:
+            yield node
+        for v in node.values():
+            yield from _cards(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _cards(v)
+
+
+@pytest.fixture(scope="module")
+def every_card() -> dict[str, list[dict]]:
+    """The cards of every golden report and of the mail, extraction and residue examples."""
+    cards = {p.name: list(_cards(_json(p.read_text(encoding="utf-8")))) for p in sorted(GOLDEN.glob("*.json"))}
+    for domain in ("mail", "extraction", "residue"):
+        out = _run("verdicts", "run", domain, f"examples/{domain}", "--format", "json", stdout_only=True)
+        cards[f"{domain}.json"] = list(_cards(json.loads(out[:out.rindex("}") + 1])))
+    return cards
+
+
+def test_a_hedge_says_one_caveat(every_card):
+    """A card's hedge is one caveat in one sentence (issue 30, item 6): the weightiest;
+    the others follow in ``more_hedges``, each a sentence of its own, and none is
+    glued to another with ``…고,``."""
+    from verdicts.korean import is_polite_sentence
+
+    for glued, caveats in GLUED:
+        assert joins_caveats(glued) and style_problems(glued) == []  # the editor's complaint, not a pattern's
+        assert not any(joins_caveats(c) for c in caveats) and all(is_polite_sentence(c) for c in caveats)
+    bad, more = [], 0
+    for name, cards in every_card.items():
+        for card in cards:
+            caveats = [card["hedge"]] if card["hedge"] else []
+            caveats += card.get("more_hedges") or []
+            more += len(card.get("more_hedges") or [])
+            assert card["hedge"] or not card.get("more_hedges"), card
+            bad += [f"{name}: {c}" for c in caveats if joins_caveats(c) or not is_polite_sentence(c)]
+            assert len(set(caveats)) == len(caveats), card  # each caveat said once
+    assert not bad, "\n".join(bad[:10])
+    assert more >= len(GLUED)  # the examples hold cards with several caveats, every one kept
+
+
+def test_the_weightiest_caveat_is_the_hedge(every_card):
+    """What the verdict cannot know comes first, then what narrows it in real use, then
+    what it leaves to a person: the cards of the two glued hedges above, as now written."""
+    hedged = {c["hedge"]: c.get("more_hedges") for cards in every_card.values() for c in cards if c.get("more_hedges")}
+    for _, caveats in GLUED:
+        assert hedged.get(caveats[0]) == caveats[1:], caveats[0]
+
+
+def test_every_output_shows_every_caveat():
+    """No caveat is dropped: the text report, the JSON, SARIF (and the annotations made
+    from it) and the report screen each show the hedge and every one of
+    ``more_hedges``, each as a sentence of its own."""
+    from html import escape
+
+    from verdicts.domain import get_domain
+    from verdicts.report import render_json, render_text
+    from verdicts.sarif import sarif_results
+    from verdicts.screen import render_html
+
+    domain = get_domain("robot")
+    report = domain.judge(ROOT / "examples" / "robot")
+    card = next(c for c in report.cards if c.key == "fold-towel-C02")
+    caveats = card.hedges
+    assert caveats == GLUED[1][1] and card.hedge == caveats[0] and card.more_hedges == caveats[1:]
+    text = render_text(report, domain)
+    assert all(f"↳ {c}\n" in text for c in caveats), text
+    assert [c.get("more_hedges") for c in json.loads(render_json(report, domain))["cards"]
+            if c["task_id"] == "fold-towel-C02"] == [caveats[1:]]
+    message = next(r["message"]["text"] for r in sarif_results(report, domain) if "fold-towel-C02" in r["message"]["text"])
+    assert all(c in message for c in caveats) and not joins_caveats(message)
+    page = render_html(report, domain)
+    assert all(f"↳ {escape(c)}</span>" in page for c in caveats)
+
+
 # ----------------------------------------------------------------------------- a story's author wrote no flag_spec
 
 #: the bundled stories read by an importer (their authors declare variables in the story)
@@ -650,14 +744,14 @@ def test_a_story_author_is_not_told_about_flag_spec(emitted):
     """A story read by an importer has no `flag_spec` table: its cards say the story's
     declaration instead (the old wording named the table to Twine and Yarn authors)."""
     old = T.hedge_undecided(reason_code="type", scene_name="숲", siblings=["forest#2"], column=None, branch_ids=[],
-                            flags=["`mood`"])[1]
+                            flags=["`mood`"]).text
     assert "flag_spec" in old  # a table's author is told where the flag is declared
     new = T.hedge_undecided(reason_code="type", scene_name="숲", siblings=["forest#2"], column=None, branch_ids=[],
-                            flags=["`mood`"], story=True)[1]
+                            flags=["`mood`"], story=True).text
     assert new == "플래그 `mood`의 비교가 이야기에 선언된 형식과 맞지 않아 같은 장면의 분기 `forest#2`와 조건이 겹치는지는 따지지 않았습니다."
     for reason in ("undeclared", "bad_flag"):
         said = T.hedge_undecided(reason_code=reason, scene_name="숲", siblings=[], column=None, branch_ids=[], flags=["`mood`"],
-                                 story=True)[1]
+                                 story=True).text
         assert "flag_spec" not in said and style_problems(said) == [], said
     stories = {name: texts for name, texts in emitted.items() if name.startswith(STORY_GOLDENS)}
     assert len(stories) >= 8

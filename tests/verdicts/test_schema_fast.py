@@ -113,3 +113,24 @@ def test_integer_beyond_64_bits_is_still_judged():
     assert card_valid("storygraph", card)
     assert not card_valid("storygraph", {**card, "verdict": 10**30})
     assert not card_valid("storygraph", {**card, "reached_from_entry": 10**30})
+
+
+@pytest.mark.parametrize("domain", ["storygraph", "residue"])
+def test_every_schema_is_read_with_more_hedges(domain):
+    """``more_hedges`` (a card's caveats after its hedge) is the kit's field: every
+    domain's schema takes it — residue's too, which forbids any field it does not name —
+    and only as a list of sentences."""
+    if domain == "storygraph":
+        card = {**VALID, "hedge": "첫 단서입니다."}
+    else:
+        from verdicts.domain import get_domain
+
+        card = get_domain("residue").judge(Path(__file__).resolve().parents[2] / "examples" / "residue").cards[0].to_json()
+        card = {**card, "hedge": "첫 단서입니다."}
+    assert "more_hedges" not in json.loads((Path(verdicts.schema.__file__).parent / "schemas" / f"{domain}.card.schema.json")
+                                           .read_text(encoding="utf-8"))["properties"]
+    for more, ok in ((["둘째 단서입니다.", "셋째 단서입니다."], True), ([""], False), ([3], False), ("둘째 단서입니다.", False)):
+        tried = {**card, "more_hedges": more}
+        assert card_valid(domain, tried) is ok and card_validator(domain, MANY_CARDS)(tried) is ok, more
+        assert (card_errors(domain, tried) == []) is ok
+    assert card_valid(domain, {**card, "other_hedges": ["둘째 단서입니다."]}) is (domain != "residue")

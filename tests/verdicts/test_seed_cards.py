@@ -32,6 +32,14 @@ EXCEPTIONS: dict[tuple[str, str], tuple[list[str], str]] = {
     ("robot", "C12"): (["insert-conn-B"], "없는 이름을 인용하면 요약이 지어낸 문장이라는 뜻이라"),
 }
 
+#: (domain, check id) → (the sample cards it names, why): what our checks ask beyond the
+#: seed's and the samples do not meet
+STRICTER: dict[tuple[str, str], tuple[list[str], str]] = {
+    # one caveat a hedge (issue 30, item 6): these samples glue two with “…고,” (“사유 칸이
+    # 비어 있고, 실패가 3회에 못 미쳐 …”); our cards say each in a sentence of its own
+    ("robot", "C14"): (["door-open-J", "screw-M4-C"], "issue 30, item 6"),
+}
+
 
 def seed_cards() -> dict[str, tuple[Path, list[dict]]]:
     """Every JSON array of sample cards in the seed documents, by domain."""
@@ -93,7 +101,7 @@ def test_the_seed_sample_cards_pass_the_checks_but_for_the_exceptions_the_seed_j
     seed, cards = seed_cards()[domain]
     results = _results(domain, cards)
     failing = {check: r.failed_targets for check, r in results.items() if not r.passed}
-    expected = {check: keys for (d, check), (keys, _) in EXCEPTIONS.items() if d == domain}
+    expected = {check: keys for (d, check), (keys, _) in (*EXCEPTIONS.items(), *STRICTER.items()) if d == domain}
     assert failing == expected
     text = " ".join(seed.read_text(encoding="utf-8").split())
     for (d, check), (_, line) in EXCEPTIONS.items():

@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from verdicts.model import WITHHELD
+from verdicts.model import WITHHELD, hedges_of
 from verdicts.safe_text import clean
 from verdicts.screen import csp_hash, escape
 from verdicts.serve import ServerPages, new_csrf_token, read_form, with_csrf
@@ -223,8 +223,8 @@ def _cell(store: ReviewStore, item_key: str, banner: str | None = None, ok: str 
              f'<span class="verdict" id="verdict">{_text(card.get("verdict")) or WITHHELD}</span>')
     head = (f'<p>{shown} · {escape(c.label)} '
             f'(<code>{escape(c.field_name)}</code>)</p><p id="summary">{_text(card.get("summary"))}</p>')
-    if card.get("hedge"):
-        head += f'<p id="hedge">{escape(card["hedge"])}</p>'
+    for i, caveat in enumerate(hedges_of(card)):  # the hedge, then the card's other caveats
+        head += f'<p id="hedge">{escape(caveat)}</p>' if i == 0 else f'<p class="hedge">{escape(caveat)}</p>'
     head += (f'<p>AI 값: <code id="ai-value">{_text(card.get("ai_value"))}</code> · 원문 값: '
              f'<code id="source-value">{_text(card.get("source_value"))}</code></p>')
     if c.broken:

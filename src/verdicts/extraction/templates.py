@@ -6,17 +6,15 @@ and the page and words of the source it was checked against.  A card whose verdi
 stopped at a rule because a value could not be read says so in its summary.  Values
 and quoted phrases are in single quotes, code (patterns, ``table.column``) in
 backquotes and never the subject; particles come from :func:`verdicts.korean.josa`.
-Hedges are ``(connective, final)`` clause pairs joined by
-:func:`verdicts.korean.join_clauses`.
+Each hedge is one caveat in one sentence (:class:`verdicts.engine.Caveat`).
 """
 
 from __future__ import annotations
 
+from verdicts.engine import ASIDE, NARROWS, Caveat
 from verdicts.korean import josa, number_word
 
-__all__ = ["Clause", "q", "where"]
-
-Clause = tuple[str, str]
+__all__ = ["q", "where"]
 
 #: the worker, as the seed names it (the particle written out: the name is read 워커)
 _WORKER = "AI Worker가"
@@ -40,10 +38,6 @@ def where(page: int, doc: str) -> str:
     return f"{page}쪽 {doc}"
 
 
-def _clause(base: str, connective: str, final: str) -> Clause:
-    return base + connective, base + final
-
-
 # ------------------------------------------------------------------ 필수 칸이 빔
 
 
@@ -58,18 +52,18 @@ def empty_value(*, label: str, source: str | None, page: int | None, doc: str | 
     return head + "습니다."
 
 
-def hedge_no_row(*, pages: int) -> Clause:
+def hedge_no_row(*, pages: int) -> Caveat:
     if not pages:
         whole = "원문을"
     elif pages <= 10:
         whole = f"이 실행의 원문 {number_word(pages)} 쪽을 모두"
     else:
         whole = f"이 실행의 원문 전체({pages}쪽)를"
-    return _clause(f"인용할 문구도 없으니 운영자가 {whole} 직접 보고 값을 채워야 ", "하고", "합니다.")
+    return Caveat(f"인용할 문구도 없으니 운영자가 {whole} 직접 보고 값을 채워야 합니다.", ASIDE)
 
 
-def hedge_labelled_line(*, page: int, doc: str, line: str) -> Clause:
-    return _clause(f"{where(page, doc)}의 {q(line)} 줄에 값이 있을 수 있으니 운영자가 그 줄을 보고 값을 채워야 ", "하고", "합니다.")
+def hedge_labelled_line(*, page: int, doc: str, line: str) -> Caveat:
+    return Caveat(f"{where(page, doc)}의 {q(line)} 줄에 값이 있을 수 있으니 운영자가 그 줄을 보고 값을 채워야 합니다.", ASIDE)
 
 
 # ------------------------------------------------------------------ 형식이 규칙과 다름
@@ -109,18 +103,18 @@ def not_on_page(*, label: str, phrase: str, page: int, doc: str) -> str:
     return f"{label}의 인용 문구 {josa(q(phrase), '이/가')} 근거로 든 {where(page, doc)}에서 그대로 찾아지지 않습니다."
 
 
-def hedge_other_page(*, page: int, doc: str) -> Clause:
-    return _clause(f"같은 문구가 {where(page, doc)}에 있어 쪽수만 틀린 칸일 수 있으니 운영자가 {page}쪽을 보고 승인할지 정해야 ",
-                   "하고", "합니다.")
+def hedge_other_page(*, page: int, doc: str) -> Caveat:
+    return Caveat(f"같은 문구가 {where(page, doc)}에 있어 쪽수만 틀린 칸일 수 있으니 운영자가 {page}쪽을 보고 승인할지 정해야 합니다.",
+                  ASIDE)
 
 
-def hedge_cited_line(*, page: int, line: str) -> Clause:
-    return _clause(f"{page}쪽에는 {josa(q(line), '이/가')} 적혀 있으니 운영자가 그 줄을 보고 값을 고칠지 정해야 ", "하고", "합니다.")
+def hedge_cited_line(*, page: int, line: str) -> Caveat:
+    return Caveat(f"{page}쪽에는 {josa(q(line), '이/가')} 적혀 있으니 운영자가 그 줄을 보고 값을 고칠지 정해야 합니다.", ASIDE)
 
 
-def hedge_value_seen(*, value: str, page: int, doc: str) -> Clause:
-    return _clause(f"값 {josa(q(value), '은/는')} {where(page, doc)}에서 보이지만 근거를 대지 않은 값이라 원문과 맞음으로 보지 않았",
-                   "고", "습니다.")
+def hedge_value_seen(*, value: str, page: int, doc: str) -> Caveat:
+    return Caveat(f"값 {josa(q(value), '은/는')} {where(page, doc)}에서 보이지만 근거를 대지 않은 값이라 원문과 맞음으로 보지 않았습니다.",
+                  NARROWS)
 
 
 # ------------------------------------------------------------------ 원문 값과 다름

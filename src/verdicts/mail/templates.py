@@ -4,9 +4,8 @@ Every summary is one polite sentence (``-니다.``) that a user who never saw th
 prompt can read, with its deciding numbers: amounts as ``120만원``, days as ``3월 14일``,
 times in hours and minutes (``15시간 31분``, ``8분``; the card's ``overdue_hours`` keeps
 the decimal hours), confidences to two decimals (``0.42``).
-A card whose verdict stopped at a rule because a value was unreadable says so.  Hedges
-are ``(connective, final)`` clause pairs joined by :func:`verdicts.korean.join_clauses`;
-the request to look at a low confidence comes last, since only its final form asks.
+A card whose verdict stopped at a rule because a value was unreadable says so.  Each
+hedge is one caveat in one sentence (:class:`verdicts.engine.Caveat`).
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ from datetime import date
 from decimal import Decimal
 from typing import Sequence, cast
 
-from verdicts.engine import Clause
+from verdicts.engine import ASIDE, NARROWS, UNKNOWN, Caveat
 from verdicts.korean import code, josa, number_word
 
 __all__ = [
@@ -170,38 +169,34 @@ def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, Decima
 # ------------------------------------------------------------------ hedges
 
 
-def hedge_also_late(*, over: Decimal) -> Clause:
-    base = f"이 처리는 회신 기한도 {duration(over)} 넘겼지만 판정은 순서가 앞선 사유를 따랐고 넘긴 시간은 {code('overdue_hours')} 필드에 남겨 두었"
-    return base + "고", base + "습니다."
+def hedge_also_late(*, over: Decimal) -> Caveat:
+    return Caveat(f"이 처리는 회신 기한도 {duration(over)} 넘겼지만 판정은 순서가 앞선 사유를 따랐고 넘긴 시간은 "
+                  f"{code('overdue_hours')} 필드에 남겨 두었습니다.", ASIDE)
 
 
-def hedge_also_unconfirmed(*, confidence: Decimal, minimum: Decimal) -> Clause:
-    base = (f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤는데 사람 확인 없이 나가 "
-            "확인 누락에도 걸렸")
-    return base + "고", base + "습니다."
+def hedge_also_unconfirmed(*, confidence: Decimal, minimum: Decimal) -> Caveat:
+    return Caveat(f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤는데 사람 확인 없이 나가 "
+                  "확인 누락에도 걸렸습니다.", ASIDE)
 
 
-def hedge_also_twice(*, previous: str) -> Clause:
-    base = f"새 메일 없이 앞선 답장 {code(previous)} 뒤에 다시 나간 답장이라 두 번 답장에도 걸렸"
-    return base + "고", base + "습니다."
+def hedge_also_twice(*, previous: str) -> Caveat:
+    return Caveat(f"새 메일 없이 앞선 답장 {code(previous)} 뒤에 다시 나간 답장이라 두 번 답장에도 걸렸습니다.", ASIDE)
 
 
-def hedge_sure_but_made_up(*, confidence: Decimal) -> Clause:
-    base = f"확신도가 최댓값 {score(confidence)}인 채로 원문에 없는 값이 나갔으므로 확신도만 보고는 이런 답장을 거를 수 없"
-    return base + "고", base + "습니다."
+def hedge_sure_but_made_up(*, confidence: Decimal) -> Caveat:
+    return Caveat(f"확신도가 최댓값 {score(confidence)}인 채로 원문에 없는 값이 나갔으므로 확신도만 보고는 이런 답장을 거를 수 없습니다.",
+                  NARROWS)
 
 
-def hedge_confirmed_by(*, confidence: Decimal, minimum: Decimal, who: str) -> Clause:
-    base = f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤지만 {who}의 확인을 받고 나갔"
-    return base + "고", base + "습니다."
+def hedge_confirmed_by(*, confidence: Decimal, minimum: Decimal, who: str) -> Caveat:
+    return Caveat(f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤지만 {who}의 확인을 받고 나갔습니다.", ASIDE)
 
 
-def hedge_min_unknown() -> Clause:
-    base = f"{code('action_policy')}의 {code('min_confidence')} 칸이 비어 있거나 읽을 수 없어 확신도를 기준과 견주지 못했"
-    return base + "고", base + "습니다."
+def hedge_min_unknown() -> Caveat:
+    return Caveat(f"{code('action_policy')}의 {code('min_confidence')} 칸이 비어 있거나 읽을 수 없어 확신도를 기준과 견주지 못했습니다.",
+                  UNKNOWN)
 
 
-def hedge_low_confidence(*, confidence: Decimal, minimum: Decimal) -> Clause:
-    base = (f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤지만 사람 확인 대상이 아닌 종류라 "
-            f"판정은 그대로 두고 {code('low_confidence')} 값만 참으로 두었")
-    return base + "고", base + "으니 한 번 살펴보시기 바랍니다."
+def hedge_low_confidence(*, confidence: Decimal, minimum: Decimal) -> Caveat:
+    return Caveat(f"확신도 {josa(score(confidence), '이/가')} 기준 {score(minimum)}에 못 미쳤지만 사람 확인 대상이 아닌 종류라 "
+                  f"판정은 그대로 두고 {code('low_confidence')} 값만 참으로 두었으니 한 번 살펴보시기 바랍니다.", ASIDE)

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from verdicts.checks import CheckRegistry
-from verdicts.korean import polite_sentences
+from verdicts.korean import joins_caveats, polite_sentences
 
 from .evalcard import card_path, load_card
 from .model import Component, VisibleText
@@ -104,10 +104,13 @@ def order_of_answers(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("R5", "요약과 단서가 존댓말 한 문장인지 확인합니다.")
 def polite(ctx: CheckContext) -> list[str]:
-    """요약과, 있으면 단서도 존댓말 한 문장이어야 합니다."""
-    texts = [c.get("summary") for c in ctx.cards]
-    hedges = [c.get("hedge") for c in ctx.cards]
-    ok = polite_sentences(texts)
-    ok_h = polite_sentences([h for h in hedges if h is not None])
-    it = iter(ok_h)
-    return [c["component_id"] for c, s, h in zip(ctx.cards, ok, hedges) if not s or (h is not None and not next(it))]
+    """요약과, 있으면 단서(`hedge`, `more_hedges`)도 저마다 존댓말 한 문장이어야 합니다. 단서 한 문장은 단서
+    하나만 말하므로, 두 단서를 `…고,`로 이어 붙인 문장도 실패로 봅니다."""
+    failed = []
+    for c in ctx.cards:
+        more = c.get("more_hedges")
+        caveats = [h for h in [c.get("hedge"), *(more if isinstance(more, list) else [more])] if h is not None]
+        texts = [c.get("summary"), *caveats]
+        if not all(polite_sentences(texts)) or joins_caveats(c.get("hedge")):
+            failed.append(c["component_id"])
+    return failed

@@ -2,13 +2,13 @@
 
 Every summary is one polite sentence with its deciding texts between “” and their
 count; particles go through :func:`verdicts.korean.josa` on the text itself, so a
-quoted text takes the particle its last sound asks for.  Hedges are
-``(connective, final)`` clause pairs joined by :func:`verdicts.korean.join_clauses`.
+quoted text takes the particle its last sound asks for.  Each hedge is one caveat in
+one sentence (:class:`verdicts.engine.Caveat`).
 """
 
 from __future__ import annotations
 
-from verdicts.engine import Clause
+from verdicts.engine import NARROWS, UNKNOWN, Caveat
 from verdicts.korean import josa
 
 __all__ = [
@@ -95,20 +95,18 @@ def complete(count: int, not_counted: int = 0) -> str:
     return f"그림에서 읽은 글 {count}개가 모두 이 장의 내용이나 구조 토큰이어서 남은 자리가 없습니다."
 
 
-def hedge_unseen(text: str, count: int) -> Clause:
+def hedge_unseen(text: str, count: int) -> Caveat:
     what = f"{quoted(text)}{_more(count)}가" if count > 1 else quoted(text, "이/가")
-    return (f"이 장의 내용 {what} 그림에 보이지 않지만 비어 보이는 본문 자리가 없어 빈 자리로 세지 않았고",
-            f"이 장의 내용 {what} 그림에 보이지 않지만 비어 보이는 본문 자리가 없어 빈 자리로 세지 않았습니다.")
+    return Caveat(f"이 장의 내용 {what} 그림에 보이지 않지만 비어 보이는 본문 자리가 없어 빈 자리로 세지 않았습니다.", NARROWS)
 
 
-def hedge_replaced_data(text: str) -> Clause:
-    return (f"경계 밖 {quoted(text, '은/는')} 칸이 바뀐 표나 차트의 글이라 남은 데이터로 세지 않았고",
-            f"경계 밖 {quoted(text, '은/는')} 칸이 바뀐 표나 차트의 글이라 남은 데이터로 세지 않았습니다.")
+def hedge_replaced_data(text: str) -> Caveat:
+    return Caveat(f"경계 밖 {quoted(text, '은/는')} 칸이 바뀐 표나 차트의 글이라 남은 데이터로 세지 않았습니다.", NARROWS)
 
 
-def hedge_unboxed(count: int) -> Clause:
+def hedge_unboxed(count: int) -> Caveat:
     what = "위치 없이 주어진 글 하나는" if count == 1 else f"위치 없이 주어진 글 {count}개는"
-    return (f"{what} 글자만 보고 자리를 정했고", f"{what} 글자만 보고 자리를 정했습니다.")
+    return Caveat(f"{what} 글자만 보고 자리를 정했습니다.", UNKNOWN)
 
 
 #: the summary template of each answer key

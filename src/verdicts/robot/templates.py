@@ -3,8 +3,8 @@
 Every summary is one polite sentence (``-니다.``) a researcher can read without this
 tool, with the deciding numbers in it: runs and successes, rates as percentages, the
 median cycle in seconds, and where and with which hand to collect next.  A card whose
-verdict stopped at a rule because a value was empty says so in its summary.  Hedges are
-``(connective, final)`` clause pairs joined by :func:`verdicts.korean.join_clauses`.
+verdict stopped at a rule because a value was empty says so in its summary.  Each hedge
+is one caveat in one sentence (:class:`verdicts.engine.Caveat`).
 """
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Sequence
 
+from verdicts.engine import UNKNOWN, Caveat
 from verdicts.korean import code, josa
 
 
-__all__ = ["pct", "sec", "where", "Clause"]
-
-Clause = tuple[str, str]
+__all__ = ["pct", "sec", "where"]
 
 
 def pct(value: Decimal) -> str:
@@ -118,45 +117,37 @@ def _names(values: Sequence[str]) -> str:
     return ", ".join(values[:-2] + [josa(values[-2], "과/와") + " " + values[-1]])
 
 
-def hedge_unnamed_failures(*, total: int, unnamed: int) -> Clause:
-    base = f"실패 {total}회 가운데 {unnamed}회는 {code('failure_reason')} 값이 비어 어느 유형인지 세지 못했"
-    return base + "고", base + "습니다."
+def hedge_unnamed_failures(*, total: int, unnamed: int) -> Caveat:
+    return Caveat(f"실패 {total}회 가운데 {unnamed}회는 {code('failure_reason')} 값이 비어 어느 유형인지 세지 못했습니다.", UNKNOWN)
 
 
-def hedge_few_failures(*, total: int, share: Decimal, limit: Decimal) -> Clause:
-    base = (f"가장 잦은 사유의 몫 {josa(pct(share), '이/가')} 상한 {josa(pct(limit), '을/를')} 넘지만 실패가 {total}회로 "
-            f"3회에 못 미쳐 쏠림 판정은 건너뛰었")
-    return base + "고", base + "습니다."
+def hedge_few_failures(*, total: int, share: Decimal, limit: Decimal) -> Caveat:
+    return Caveat(f"가장 잦은 사유의 몫 {josa(pct(share), '이/가')} 상한 {josa(pct(limit), '을/를')} 넘지만 실패가 {total}회로 "
+                  f"3회에 못 미쳐 쏠림 판정은 건너뛰었습니다.", UNKNOWN)
 
 
-def hedge_episode_count_empty() -> Clause:
-    base = f"{code('dataset_index')}의 {code('episode_count')} 값이 비어 몇 회를 더 모아야 하는지는 세지 못했"
-    return base + "고", base + "습니다."
+def hedge_episode_count_empty() -> Caveat:
+    return Caveat(f"{code('dataset_index')}의 {code('episode_count')} 값이 비어 몇 회를 더 모아야 하는지는 세지 못했습니다.", UNKNOWN)
 
 
-def hedge_min_episode_empty() -> Clause:
-    base = f"{code('task_spec')}의 {code('min_episode_count')} 값이 비어 몇 회를 더 모아야 하는지는 세지 못했"
-    return base + "고", base + "습니다."
+def hedge_min_episode_empty() -> Caveat:
+    return Caveat(f"{code('task_spec')}의 {code('min_episode_count')} 값이 비어 몇 회를 더 모아야 하는지는 세지 못했습니다.", UNKNOWN)
 
 
-def hedge_no_dataset_table() -> Clause:
-    base = f"{code('dataset_index')} 표를 읽지 못해 모든 태스크에 수집 줄이 없는 것으로 보았"
-    return base + "고", base + "습니다."
+def hedge_no_dataset_table() -> Caveat:
+    return Caveat(f"{code('dataset_index')} 표를 읽지 못해 모든 태스크에 수집 줄이 없는 것으로 보았습니다.", UNKNOWN)
 
 
-def hedge_no_runs() -> Clause:
-    base = "이번 회차에 이 태스크의 평가를 돌리지 않아 성공률과 주기 칸은 비어 있"
-    return base + "고", base + "습니다."
+def hedge_no_runs() -> Caveat:
+    return Caveat("이번 회차에 이 태스크의 평가를 돌리지 않아 성공률과 주기 칸은 비어 있습니다.", UNKNOWN)
 
 
-def hedge_success_unknown(*, unknown: int) -> Clause:
-    base = f"{code('success')} 값을 알 수 없는 평가 줄이 {_rows(unknown)}라 성공률과 실패 집계 칸은 비워 두었"
-    return base + "고", base + "습니다."
+def hedge_success_unknown(*, unknown: int) -> Caveat:
+    return Caveat(f"{code('success')} 값을 알 수 없는 평가 줄이 {_rows(unknown)}라 성공률과 실패 집계 칸은 비워 두었습니다.", UNKNOWN)
 
 
-def hedge_cycle_unknown(*, unknown: int) -> Clause:
-    base = f"{code('cycle_sec')} 값을 읽지 못한 평가 줄이 {_rows(unknown)}라 주기 중앙값 칸은 비워 두었"
-    return base + "고", base + "습니다."
+def hedge_cycle_unknown(*, unknown: int) -> Caveat:
+    return Caveat(f"{code('cycle_sec')} 값을 읽지 못한 평가 줄이 {_rows(unknown)}라 주기 중앙값 칸은 비워 두었습니다.", UNKNOWN)
 
 
 def _rows(n: int) -> str:

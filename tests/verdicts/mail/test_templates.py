@@ -46,7 +46,7 @@ def _all_cards():
 
 def test_every_summary_and_hedge_is_one_polite_sentence():
     for card in _all_cards():
-        for text in (card.summary, card.hedge):
+        for text in (card.summary, *card.hedges):
             if text is None:
                 continue
             assert is_polite_sentence(text), (card.key, text)

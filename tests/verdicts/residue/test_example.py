@@ -84,3 +84,23 @@ def test_every_label_follows_from_what_was_planted():
         missing = Counter(v for v in values if v not in shown)
         assert extras == Counter(_plain(t) for k, t in plants if k in SHOWN_KINDS), row["component_id"]
         assert missing == Counter(_plain(t) for k, t in plants if k in UNSHOWN_KINDS), row["component_id"]
+
+
+def test_check_r5_fails_a_hedge_of_two_caveats_or_an_impolite_one():
+    """R5: the summary and each caveat are one polite sentence, and the hedge says one
+    caveat (issue 30, item 6) — two glued with “…고,” fail it, as an impolite one does."""
+    from verdicts.residue.checks import polite
+
+    class Ctx:
+        cards = [c.to_json() for c in judge_components(EXAMPLES).cards]
+
+    assert polite(Ctx) == []
+    card = Ctx.cards[0]
+    key = card["component_id"]
+    glued = "위치 없이 주어진 글 하나는 글자만 보고 자리를 정했고, 경계 밖 “2024”는 남은 데이터로 세지 않았습니다."
+    for change in ({"hedge": glued}, {"hedge": "자리를 정했습니다.", "more_hedges": ["남은 데이터로 세지 않았다."]}):
+        Ctx.cards = [{**card, **change}]
+        assert polite(Ctx) == [key], change
+    Ctx.cards = [{**card, "hedge": "위치 없이 주어진 글 하나는 글자만 보고 자리를 정했습니다.",
+                  "more_hedges": ["경계 밖 “2024”는 남은 데이터로 세지 않았습니다."]}]
+    assert polite(Ctx) == []

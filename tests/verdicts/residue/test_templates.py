@@ -20,7 +20,7 @@ def test_sentences_are_polite_and_particles_fit():
         T.body_blank("시장 조사", None, 1), T.body_blank("기획", "내용", 1), T.body_blank("기획", None, 3),
         T.outside_left("20XX년", "임시 문구", 1), T.outside_left("Lorem", "템플릿 원문 글", 2),
         T.satellite_only("제목 입력", 1), T.satellite_only("부제목", 2), T.complete(0), T.complete(4), T.complete(5, 1),
-        T.hedge_unseen("상반기 성과", 1)[1], T.hedge_replaced_data("2024")[1], T.hedge_unboxed(2)[1],
+        T.hedge_unseen("상반기 성과", 1).text, T.hedge_replaced_data("2024").text, T.hedge_unboxed(2).text,
     ]
     assert all(is_polite_sentence(s) for s in sentences), [s for s in sentences if not is_polite_sentence(s)]
     assert "(" not in "".join(sentences) and ";" not in "".join(sentences)

@@ -23,14 +23,21 @@ def test_the_checks_name_the_sample_that_cites_no_column():
     results = {r.id: r for r in CHECKS.run(CheckContext(rnd.tables, _samples()))}
     # insert-conn-B cites evaluation_run.grasp_slip_count, which is no column
     assert results["C12"].failed_targets == ["insert-conn-B"]
-    # by the spec, the other six samples are right: no other check fails on any sample
-    assert {k: r.failed_targets for k, r in results.items() if not r.passed} == {"C12": ["insert-conn-B"]}
+    # two samples glue two caveats into one hedge with “…고,” (“사유 칸이 비어 있고, 실패가 …”):
+    # one caveat a hedge is our rule, beyond the seed's (issue 30, item 6)
+    assert results["C14"].failed_targets == ["door-open-J", "screw-M4-C"]
+    # by the spec, the other samples are right: no other check fails on any sample
+    assert {k: r.failed_targets for k, r in results.items() if not r.passed} == {
+        "C12": ["insert-conn-B"], "C14": ["door-open-J", "screw-M4-C"]}
 
 
 def test_the_invented_field_is_the_only_defect_of_that_card():
     samples = _samples()
     card = next(c for c in samples if c["task_id"] == "insert-conn-B")
     card["evidence"] = [e for e in card["evidence"] if e["field"] != "grasp_slip_count"]
+    for glued in (c for c in samples if c["task_id"] in ("door-open-J", "screw-M4-C")):
+        first, second = glued["hedge"].split("고, ", 1)  # each caveat a sentence of its own
+        glued["hedge"], glued["more_hedges"] = first + "습니다.", [second]
     rnd = load_round(FIXTURE)
     assert all(r.passed for r in CHECKS.run(CheckContext(rnd.tables, samples)))
 

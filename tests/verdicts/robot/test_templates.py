@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from verdicts.korean import is_polite_sentence
+from verdicts.engine import UNKNOWN
+from verdicts.korean import is_polite_sentence, joins_caveats
 from verdicts.robot import templates as T
 from verdicts.robot.model import BLOCKED_CAUSES, NOT_IN_TRAINING, VERDICTS
 from verdicts.robot.rules import RULES
@@ -35,13 +36,13 @@ def test_every_rule_documents_what_why_example_instead():
             assert f"{section}:" in rule.doc, (rule.code, section)
 
 
-def test_hedge_clauses_end_politely_alone_and_joined():
-    clauses = [
+def test_each_hedge_is_one_caveat_in_one_polite_sentence():
+    caveats = [
         T.hedge_unnamed_failures(total=4, unnamed=1),
         T.hedge_few_failures(total=2, share=Decimal("1.00"), limit=Decimal("0.5")), T.hedge_episode_count_empty(),
         T.hedge_min_episode_empty(), T.hedge_no_dataset_table(), T.hedge_no_runs(), T.hedge_success_unknown(unknown=2),
         T.hedge_cycle_unknown(unknown=1),
     ]
-    for connective, final in clauses:
-        assert is_polite_sentence(final), final
-        assert is_polite_sentence(f"{connective}, {final}"), connective
+    for caveat in caveats:
+        assert is_polite_sentence(caveat.text) and not joins_caveats(caveat.text), caveat
+        assert caveat.weight == UNKNOWN  # each says what the verdict could not count or decide
