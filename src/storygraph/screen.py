@@ -153,8 +153,10 @@ def _diagram(result: LintResult, domain, links: dict[str, str], timeout: float, 
             return None, None, {}, (f"장면 {whole.total_nodes - whole.total_ghosts:,}개, 분기 {whole.total_edges:,}개로 화면에 그리기에 너무 큽니다. "
                                     "`storygraph render 경로 --focus 장면ID --hops N`으로 한 장면 둘레를 그려 보세요.")
         kept = sum(1 for n in model.nodes if n.role != "ghost")
-        model.note = (f"{what} {used:,}건의 둘레 1걸음만 그렸습니다: 전체 장면 {whole.total_nodes - whole.total_ghosts:,}개 가운데 "
-                      f"{kept:,}개, 분기 {whole.total_edges:,}개 가운데 {len(model.edges):,}개입니다.")
+        branches = (f"분기 {whole.total_edges:,}개 가운데 {_count(len(model.edges), '개')}입니다" if model.edges
+                    else "그 사이에 분기는 없습니다")
+        model.note = (f"{what} {_count(used, '건')}의 둘레 1걸음만 그렸습니다: 전체 장면 {whole.total_nodes - whole.total_ghosts:,}개 가운데 "
+                      f"{_count(kept, '개')}{'이고' if not model.edges else ','} {branches}.")
         caption = model.note + " " + _more_words(result, whole, what)
     try:
         svg = render_svg(model, timeout=timeout, links=links, max_nodes=max_nodes, max_edges=max_edges)
@@ -165,21 +167,35 @@ def _diagram(result: LintResult, domain, links: dict[str, str], timeout: float, 
     return svg, caption or model.caption(), targets, None
 
 
+def _count(n: int, unit: str) -> str:
+    """A count as a sentence says it: one in words (``하나``, ``한 건``), else digits.
+
+    >>> _count(1, "개"), _count(1, "건"), _count(1200, "개")
+    ('하나', '한 건', '1,200개')
+    """
+    if n == 1:
+        return "하나" if unit == "개" else f"한 {unit}"
+    return f"{n:,}{unit}"
+
+
 def _more_words(result: LintResult, whole, what: str) -> str:
     """How to draw what the screen left out: every problem's neighbourhood (with the
     ``--max-nodes`` it needs), or the whole scenario."""
     files = sorted({s.file for s in result.sources})
     path = shlex.quote(files[0]) if len(files) == 1 else "경로"
     render = f"storygraph render {path}"
-    whole_cmd = code(f"{render} --max-nodes {whole.total_nodes} --max-edges {whole.total_edges} -o 전체.svg")
+    big = whole.total_nodes > MAX_NODES or whole.total_edges > MAX_EDGES
+    whole_cmd = code(f"{render}" + (f" --max-nodes {whole.total_nodes} --max-edges {whole.total_edges}" if big else "") + " -o 전체.svg")
+    whole_words = (f"시나리오 전체는 {josa(whole_cmd, '으로/로')} 그릴 수 있지만 장면이 많아 오래 걸립니다." if big
+                   else f"시나리오 전체는 {josa(whole_cmd, '으로/로')} 그릴 수 있습니다.")
     if what != "문제":
-        return f"시나리오 전체는 {josa(whole_cmd, '으로/로')} 그릴 수 있지만 장면이 많아 오래 걸립니다."
+        return whole_words
     around = diagram_model(result, focus="findings")
     limit = (f" --max-nodes {len(around.nodes)}" if len(around.nodes) > MAX_NODES else "") \
         + (f" --max-edges {len(around.edges)}" if len(around.edges) > MAX_EDGES else "")
     focus_cmd = code(f"{render} --focus findings{limit} -o 문제.svg")
     return (f"문제마다 둘레를 모두 보려면 {josa(focus_cmd, '으로/로')}, 장면 하나 둘레는 {code('--focus 장면ID')}로 그리세요. "
-            f"시나리오 전체는 {josa(whole_cmd, '으로/로')} 그릴 수 있지만 장면이 많아 오래 걸립니다.")
+            + whole_words)
 
 
 def screen_extras(result: LintResult, domain, *, diagram: bool = True, grading: GradingPanel | None = None, upload: bool = False,
