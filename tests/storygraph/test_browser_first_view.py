@@ -102,7 +102,8 @@ def _first_view(page, scenario: Path, html: Path, scenes: int) -> None:
         assert page.locator("#diagram .diagram-note code").count() >= 2
     else:
         assert "모두 그렸습니다" in note
-    page.locator("#diagram").screenshot(path=str(ARTIFACTS / f"screen-{scenes}-diagram.png"))
+    # (the sticky header would cover the panel's top in a picture of the panel alone)
+    page.locator("#diagram").screenshot(path=str(ARTIFACTS / f"screen-{scenes}-diagram.png"), style="header { position: static; }")
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(ARTIFACTS / f"screen-{scenes}.png"))
     assert page.external_requests == [] and page.dialogs == [] and page.console_errors == []
