@@ -7,7 +7,7 @@ shown as `<code>`; a diagram of a readable size (a large scenario's: the neighbo
 of its first problems, with the sentence saying so).  Screenshots of each first view
 go to ``test-artifacts/screen-{32,2000,20000}.png`` (and the diagram beside them).
 
-The 20,000-scene screen takes one to two minutes (the fuzz, the lint, a 120 MB page): it is
+The 20,000-scene screen takes a few minutes (the fuzz, the lint, a 120 MB page): it is
 marked ``slow`` and runs with ``STORYGRAPH_DEEP=1`` (``scripts/test.sh --deep``) or
 when ``-m slow`` asks for it.
 """
@@ -118,7 +118,7 @@ def test_first_view_problems_first_at_32_and_2000_scenes(page, tmp_path, scenes)
 @pytest.mark.slow
 def test_first_view_problems_first_at_20000_scenes(page, tmp_path, request):
     if not (os.environ.get("STORYGRAPH_DEEP") or "slow" in (request.config.getoption("markexpr") or "")):
-        pytest.skip("one to two minutes: runs with STORYGRAPH_DEEP=1 or -m slow")
+        pytest.skip("a few minutes: runs with STORYGRAPH_DEEP=1 or -m slow")
     scenario, html = _screen(tmp_path, 20_000)
     _first_view(page, scenario, html, 20_000)
 
