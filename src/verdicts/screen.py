@@ -5,17 +5,23 @@ optional :class:`ScreenExtras` (a diagram, per-card context tables, verification
 a grading run's output, an upload form) and returns one HTML document with its CSS and
 script inline: no network, system fonts only.  The panels (see ``docs/screen.md``):
 
-* the verdict groups, in the domain's order, each with its count (and subgroups when the
-  domain sets ``subgroup_field``); one row per card — verdict label · key + summary — that
-  expands to the hedge, the card's own fields, its evidence (``source`` / ``field`` /
-  ``agg`` / ``value``) and its context table;
+* on top, the text report's summary and problems by kind
+  (:func:`verdicts.report.first_view_summary`), then, in the text report's order:
+* the problem groups, in the domain's order, each with its count (and subgroups: the root
+  causes of the domain's ``root_cause_verdict``, or by ``subgroup_field``); one row per
+  card — verdict label · key + summary, hedge and fix — that expands to the card's own
+  fields, its evidence (``source`` / ``field`` / ``agg`` / ``value``) and its context
+  table; rows sorted (:func:`group_sections`), the first :data:`ROWS_SHOWN` in view and
+  the rest behind a fold;
 * the input issues (file, line, column, reason) — the groups stay when there are issues;
-* the diagram, when the domain supplies one;
+* the lint findings by kind, each with its fix;
+* the diagram, when the domain supplies one; then the passing groups, folded;
 * always visible: the automatic checks with pass/fail, the verification notes in three
   parts (자동 / 수동 / 정직 경계선) and the self-grading panel, which stays empty unless a
   grading run's JSON output (the shape in :mod:`verdicts.grading`) is given.
 
-Every user-supplied string goes through :func:`html.escape`; the only markup not made
+Every user-supplied string goes through :func:`html.escape` (sentences through
+:func:`rich`, which escapes them and then shows their backquoted code as ``<code>``); the only markup not made
 here is the diagram SVG, which comes from Graphviz (which escapes its text) and is
 stripped of anything but the ``<svg>`` element.  A Content-Security-Policy lets only this
 page's own script (by hash) run.
