@@ -53,6 +53,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DiagramError", "DiagramTooLarge", "DNode", "DEdge", "DiagramModel", "diagram_model", "to_graphviz", "to_dot",
     "to_mermaid", "layout", "render_svg", "write_diagram", "MAX_NODES", "MAX_EDGES", "DOT_TIMEOUT", "FONT",
+    "problem_neighbourhoods",
 ]
 
 #: above these, :func:`layout` refuses to run ``dot`` and asks for a focus instead
@@ -135,6 +136,8 @@ class DiagramModel:
     counts: dict[str, int] = field(default_factory=dict)
     #: ghost nodes (missing targets) among ``total_nodes``
     total_ghosts: int = 0
+    #: what was drawn, when it is a choice of :func:`problem_neighbourhoods` (the caption)
+    note: str | None = None
 
     @property
     def partial(self) -> bool:
@@ -142,6 +145,8 @@ class DiagramModel:
 
     def caption(self) -> str:
         """A Korean line saying what the diagram shows."""
+        if self.note:
+            return self.note
         if self.focus == "findings" and not self.nodes and self.total_nodes:
             return "판정이 끝까지 닿음이 아닌 대상이 없어 초점을 맞출 곳이 없습니다."
         if not self.partial:
@@ -273,6 +278,58 @@ def diagram_model(result: LintedScenario, *, focus: str | None = None, hops: int
     )
 
 
+def problem_neighbourhoods(model: DiagramModel, keys: Sequence[str], *, max_nodes: int,
+                           hops: int = FINDINGS_HOPS) -> tuple[DiagramModel, int]:
+    """The neighbourhoods (``hops`` steps, either direction) of the scenes and branches
+    named by ``keys``, taken in that order while they fit in ``max_nodes`` scenes: the
+    picture of a large scenario on the report screen.  A key is a scene id (its node) or
+    a branch id (its two ends), as ``--focus findings`` seeds its picture; a neighbourhood
+    that no longer fits is replaced by its seeds alone when those fit.  Returns the model
+    of the nodes kept and the branches between them, and how many keys are in it.
+
+    >>> from storygraph import lint
+    >>> whole = diagram_model(lint("examples/lighthouse/scenario.csv"))
+    >>> part, n = problem_neighbourhoods(whole, ["SC-19", "BR-42"], max_nodes=6)  # BR-42: SC-07 → SC-88, alone
+    >>> n, sorted(x.key for x in part.nodes)
+    (2, ['SC-07', 'SC-19', 'SC-20', 'SC-88'])
+    """
+    by_key = {n.key: n.name for n in model.nodes}
+    ends: dict[str, tuple[str, str]] = {}
+    for e in model.edges:
+        ends.setdefault(e.branch_id, (e.tail, e.head))
+    around: dict[str, set[str]] = {n.name: set() for n in model.nodes}
+    for e in model.edges:
+        around[e.tail].add(e.head)
+        around[e.head].add(e.tail)
+    keep: set[str] = set()
+    used = 0
+    for key in keys:
+        if len(keep) >= max_nodes:
+            break
+        seeds = {by_key[key]} if key in by_key else set(ends.get(key, ()))
+        if not seeds:
+            continue
+        area, layer = set(seeds), set(seeds)
+        for _ in range(hops):
+            layer = {m for n in layer for m in around[n]} - area
+            area |= layer
+            if len(keep | area) > max_nodes:
+                break
+        if len(keep | area) <= max_nodes:
+            keep |= area
+        elif len(keep | seeds) <= max_nodes:
+            keep |= seeds
+        else:
+            continue
+        used += 1
+    return DiagramModel(
+        nodes=[n for n in model.nodes if n.name in keep],
+        edges=[e for e in model.edges if e.tail in keep and e.head in keep],
+        total_nodes=model.total_nodes, total_edges=model.total_edges, focus="findings", hops=hops, counts=model.counts,
+        total_ghosts=model.total_ghosts,
+    ), used
+
+
 # ---------------------------------------------------------------------------- graphviz
 
 
@@ -339,6 +396,8 @@ def to_graphviz(model: DiagramModel, *, links: dict[str, str] | None = None) -> 
     colours = _colours()
     g = graphviz.Digraph("storygraph", engine="dot")
     g.attr(rankdir="TB", fontname=FONT, nodesep="0.35", ranksep="0.5", bgcolor="white")
+    if model.partial:  # pieces of a large scenario: packed in a block, not laid side by side in a strip
+        g.attr(pack="true", packmode="graph")
     g.attr("node", fontname=FONT, fontsize="11", style="filled,rounded", margin="0.12,0.06")
     g.attr("edge", fontname=FONT, fontsize="9", arrowsize="0.7")
     for n in model.nodes:

@@ -11,10 +11,14 @@ True
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING
-from verdicts.screen import ContextTable, GradingPanel, ScreenExtras, anchors_for, render_html
 
-from .diagram import DOT_TIMEOUT, MAX_EDGES, MAX_NODES, DiagramError, DiagramTooLarge, check_size, diagram_model, render_svg
+from verdicts.korean import code, josa
+from verdicts.model import WITHHELD
+from verdicts.screen import ContextTable, GradingPanel, ScreenExtras, anchors_for, group_sections, ordered_groups, render_html
+
+from .diagram import DOT_TIMEOUT, MAX_EDGES, MAX_NODES, DiagramError, diagram_model, problem_neighbourhoods, render_svg
 from verdicts.version import tool_version
 
 from .model import Branch
@@ -22,7 +26,7 @@ from .model import Branch
 if TYPE_CHECKING:
     from .domain import LintResult
 
-__all__ = ["context_tables", "screen_extras", "report_html", "empty_html"]
+__all__ = ["context_tables", "screen_extras", "report_html", "empty_html", "problem_keys", "WHOLE_SCENES", "SHOWN_SCENES"]
 
 # ``domain`` below is storygraph's Domain (``storygraph.DOMAIN``), passed in: this module
 # sits below ``storygraph.domain``, which asks it for the screen's extras.
@@ -105,33 +109,93 @@ def context_tables(result: LintResult) -> dict[str, ContextTable]:
     return tables
 
 
-def _diagram(result: LintResult, links: dict[str, str], timeout: float, max_nodes: int = MAX_NODES,
+#: the screen draws the whole scenario up to this many scenes (and three branches a
+#: scene); past it, the neighbourhoods of the problems listed first
+WHOLE_SCENES = 150
+#: the most scenes the picture of a larger scenario holds (readable at the page's width)
+SHOWN_SCENES = 40
+
+
+def problem_keys(result: LintResult, domain) -> list[str]:
+    """The keys of the problem cards in the order the screen lists them
+    (:func:`verdicts.screen.ordered_groups`, rows by :func:`verdicts.screen.group_sections`),
+    taken in turn from each problem group: the first of each, then the second …, so a
+    picture made from the first few shows every kind of problem."""
+    roots = domain.root_causes(result)
+    passing = domain.passing_verdicts
+    lists = [[c.key for _, _, cs in group_sections(v, cards, domain, roots) for c in cs]
+             for _, v, cards in ordered_groups(result, domain) if v not in passing and v != WITHHELD and cards]
+    out: list[str] = []
+    for i in range(max(map(len, lists), default=0)):
+        out.extend(keys[i] for keys in lists if i < len(keys))
+    return out
+
+
+def _diagram(result: LintResult, domain, links: dict[str, str], timeout: float, max_nodes: int = MAX_NODES,
              max_edges: int = MAX_EDGES) -> tuple[str | None, str | None, dict[str, str], str | None]:
-    """(svg, caption, targets, error): the whole scenario when it fits, else the findings
-    with their neighbours, else the findings alone, else a message saying why; targets
-    maps a card key to its node's or edge's element id in the SVG."""
-    candidates = [diagram_model(result), diagram_model(result, focus="findings"), diagram_model(result, focus="findings", hops=0)]
-    model = next((m for m in candidates if _fits(m, max_nodes, max_edges)), None)
-    if model is None:
-        whole = candidates[0]
-        return None, None, {}, (f"장면 {whole.total_nodes}개, 분기 {whole.total_edges}개로 화면에 그리기에 너무 큽니다: 판정이 나온 곳만 "
-                            f"추려도 장면 {len(candidates[2].nodes)}개입니다. storygraph render 경로 --focus 장면ID --hops N 으로 "
-                            "한 장면 둘레를 그려 보세요.")
+    """(svg, caption, targets, error): the whole scenario up to :data:`WHOLE_SCENES`
+    scenes, else the neighbourhoods of the problems listed first, at most
+    :data:`SHOWN_SCENES` scenes (:func:`problem_neighbourhoods`; the start scenes' when
+    there is no problem), with a caption saying what is drawn and how to draw more;
+    a message instead when nothing fits or ``dot`` fails.  ``targets`` maps a card key
+    to its node's or edge's element id in the SVG."""
+    whole = diagram_model(result)
+    caption: str | None = None
+    if len(whole.nodes) <= min(max_nodes, WHOLE_SCENES) and len(whole.edges) <= min(max_edges, 3 * WHOLE_SCENES):
+        model = whole
+    else:
+        keys = problem_keys(result, domain)
+        what = "문제"
+        if not keys:
+            keys, what = [n.key for n in whole.nodes if n.role == "entry"], "시작 장면"
+        model, used = problem_neighbourhoods(whole, keys, max_nodes=min(max_nodes, SHOWN_SCENES))
+        if not model.nodes:
+            return None, None, {}, (f"장면 {whole.total_nodes - whole.total_ghosts:,}개, 분기 {whole.total_edges:,}개로 화면에 그리기에 너무 큽니다. "
+                                    "`storygraph render 경로 --focus 장면ID --hops N`으로 한 장면 둘레를 그려 보세요.")
+        kept = sum(1 for n in model.nodes if n.role != "ghost")
+        branches = (f"분기 {whole.total_edges:,}개 가운데 {_count(len(model.edges), '개')}입니다" if model.edges
+                    else "그 사이에 분기는 없습니다")
+        model.note = (f"{what} {_count(used, '건')}의 둘레 1걸음만 그렸습니다: 전체 장면 {whole.total_nodes - whole.total_ghosts:,}개 가운데 "
+                      f"{_count(kept, '개')}{'이고' if not model.edges else ','} {branches}.")
+        caption = model.note + " " + _more_words(result, whole, what)
     try:
         svg = render_svg(model, timeout=timeout, links=links, max_nodes=max_nodes, max_edges=max_edges)
     except DiagramError as exc:
         return None, None, {}, str(exc)
     targets = {n.key: f"node-{n.name}" for n in model.nodes if n.role != "ghost"}
     targets.update({e.branch_id: f"edge-{e.name}" for e in model.edges})
-    return svg, model.caption(), targets, None
+    return svg, caption or model.caption(), targets, None
 
 
-def _fits(model, max_nodes: int, max_edges: int) -> bool:
-    try:
-        check_size(model, max_nodes=max_nodes, max_edges=max_edges)
-    except DiagramTooLarge:
-        return False
-    return True
+def _count(n: int, unit: str) -> str:
+    """A count as a sentence says it: one in words (``하나``, ``한 건``), else digits.
+
+    >>> _count(1, "개"), _count(1, "건"), _count(1200, "개")
+    ('하나', '한 건', '1,200개')
+    """
+    if n == 1:
+        return "하나" if unit == "개" else f"한 {unit}"
+    return f"{n:,}{unit}"
+
+
+def _more_words(result: LintResult, whole, what: str) -> str:
+    """How to draw what the screen left out: every problem's neighbourhood (with the
+    ``--max-nodes`` it needs), or the whole scenario."""
+    files = sorted({s.file for s in result.sources})
+    path = shlex.quote(files[0]) if len(files) == 1 else "경로"
+    render = f"storygraph render {path}"
+    big = whole.total_nodes > MAX_NODES or whole.total_edges > MAX_EDGES
+    whole_cmd = code(f"{render}" + (f" --max-nodes {whole.total_nodes} --max-edges {whole.total_edges}" if big else "") + " -o 전체.svg")
+    whole_words = (f"시나리오 전체는 {josa(whole_cmd, '으로/로')} 그릴 수 있지만 장면이 많아 오래 걸립니다." if big
+                   else f"시나리오 전체는 {josa(whole_cmd, '으로/로')} 그릴 수 있습니다.")
+    if what != "문제":
+        return whole_words
+    around = diagram_model(result, focus="findings")
+    limit = (f" --max-nodes {len(around.nodes)}" if len(around.nodes) > MAX_NODES else "") \
+        + (f" --max-edges {len(around.edges)}" if len(around.edges) > MAX_EDGES else "")
+    focus_cmd = code(f"{render} --focus findings{limit} -o 문제.svg")
+    return (f"문제마다 둘레를 모두 보려면 {josa(focus_cmd, '으로/로')}, 장면 하나 둘레는 {code('--focus 장면ID')}로 그리세요. "
+            + whole_words)
 
 
 def screen_extras(result: LintResult, domain, *, diagram: bool = True, grading: GradingPanel | None = None, upload: bool = False,
@@ -139,14 +203,14 @@ def screen_extras(result: LintResult, domain, *, diagram: bool = True, grading: 
                   max_nodes: int = MAX_NODES, max_edges: int = MAX_EDGES, live: str | None = None, sample: bool = False) -> ScreenExtras:
     """Everything storygraph adds to the shared screen for ``result``.
 
-    The diagram is the whole scenario when it is within ``max_nodes``/``max_edges``, else
-    the neighbourhood of the findings, else the findings alone, else a message.
+    The diagram is the whole scenario up to :data:`WHOLE_SCENES` scenes, else the
+    neighbourhoods of the first problems listed (:func:`_diagram`), else a message.
     """
     links = anchors_for(result.cards)
     svg = caption = error = None
     targets: dict[str, str] = {}
     if diagram:
-        svg, caption, targets, error = _diagram(result, links, timeout, max_nodes, max_edges)
+        svg, caption, targets, error = _diagram(result, domain, links, timeout, max_nodes, max_edges)
     return ScreenExtras(
         diagram_svg=svg, diagram_caption=caption, diagram_error=error, diagram_targets=targets, context=context_tables(result),
         notes=domain.notes, grading=grading, upload=upload,

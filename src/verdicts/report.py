@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-__all__ = ["group_by_verdict", "first_view_groups", "text_keys", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line", "shown_cards", "summary_counts", "report_summary", "total_line", "CARD_CAP", "Part", "card_sub", "card_indent", "group_blobs", "card_parts"]
+__all__ = ["group_by_verdict", "first_view_groups", "text_keys", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line", "shown_cards", "summary_counts", "report_summary", "first_view_summary", "total_line", "CARD_CAP", "Part", "card_sub", "card_indent", "group_blobs", "card_parts"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -353,6 +353,15 @@ def report_summary(report: Report, domain: Domain) -> dict[str, Any]:
     groups = first_view_groups(report.cards, domain)
     counts = {v: len(cs) for v, cs in groups.items()}
     return summary_counts(report, counts, [v for v in counts if v in domain.passing_verdicts], domain.undone_group)
+
+
+def first_view_summary(report: Report, domain: Domain) -> "tuple[str, str | None]":
+    """The two opening lines of the text report for ``report``, as :func:`render_text`
+    writes them (without their indent): the summary (:data:`SUMMARY_HEAD` and its words)
+    and the problems by kind (``None`` when there is none).  The screen says the same."""
+    data = report_summary(report, domain)
+    kinds = _problem_kinds_line(dict(_withheld_first(data["counts"], data["passing"])), data["passing"])
+    return SUMMARY_HEAD + _summary_words(data), kinds.strip() if kinds else None
 
 
 def add_summaries(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:

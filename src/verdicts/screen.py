@@ -5,17 +5,23 @@ optional :class:`ScreenExtras` (a diagram, per-card context tables, verification
 a grading run's output, an upload form) and returns one HTML document with its CSS and
 script inline: no network, system fonts only.  The panels (see ``docs/screen.md``):
 
-* the verdict groups, in the domain's order, each with its count (and subgroups when the
-  domain sets ``subgroup_field``); one row per card — verdict label · key + summary — that
-  expands to the hedge, the card's own fields, its evidence (``source`` / ``field`` /
-  ``agg`` / ``value``) and its context table;
+* on top, the text report's summary and problems by kind
+  (:func:`verdicts.report.first_view_summary`), then, in the text report's order:
+* the problem groups, in the domain's order, each with its count (and subgroups: the root
+  causes of the domain's ``root_cause_verdict``, or by ``subgroup_field``); one row per
+  card — verdict label · key + summary, hedge and fix — that expands to the card's own
+  fields, its evidence (``source`` / ``field`` / ``agg`` / ``value``) and its context
+  table; rows sorted (:func:`group_sections`), the first :data:`ROWS_SHOWN` in view and
+  the rest behind a fold;
 * the input issues (file, line, column, reason) — the groups stay when there are issues;
-* the diagram, when the domain supplies one;
+* the lint findings by kind, each with its fix;
+* the diagram, when the domain supplies one; then the passing groups, folded;
 * always visible: the automatic checks with pass/fail, the verification notes in three
   parts (자동 / 수동 / 정직 경계선) and the self-grading panel, which stays empty unless a
   grading run's JSON output (the shape in :mod:`verdicts.grading`) is given.
 
-Every user-supplied string goes through :func:`html.escape`; the only markup not made
+Every user-supplied string goes through :func:`html.escape` (sentences through
+:func:`rich`, which escapes them and then shows their backquoted code as ``<code>``); the only markup not made
 here is the diagram SVG, which comes from Graphviz (which escapes its text) and is
 stripped of anything but the ``<svg>`` element.  A Content-Security-Policy lets only this
 page's own script (by hash) run.
@@ -28,6 +34,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from functools import partial
 from datetime import datetime, timezone
 from html import escape as html_escape
 from importlib import resources
@@ -40,14 +47,14 @@ from .model import WITHHELD, Card, Evidence, Report, aggregate_words, card_field
 from .korean import code
 from .palette import UNDONE_LOOK, UNDONE_MARK, UNJUDGED, WITHHELD_MARK, verdict_colours, verdict_marks
 from .safe_text import clean
-from .report import first_view_groups
+from .report import card_sub, first_view_groups, first_view_summary
 
 if TYPE_CHECKING:
     from .domain import Domain
 
 
 __all__ = ["ContextTable", "CardFigure", "CardListPanel", "ScreenExtras", "GradingPanel", "render_html", "load_grading", "FONT_STACK", "NOTE_PARTS",
-           "csp_hash"]
+           "csp_hash", "rich", "natural_key", "ordered_groups", "group_sections", "ROWS_SHOWN"]
 
 #: the Korean font stack (fonts-nanum is installed by scripts/setup.sh)
 FONT_STACK = '"NanumGothic", "Nanum Gothic", "NanumBarunGothic", "Noto Sans CJK KR", "Noto Sans KR", ' \
@@ -200,6 +207,34 @@ def _e(value: Any) -> str:
     return escape(text)
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]+)`")
+
+
+def rich(text: Any) -> str:
+    """A sentence as HTML: escaped as :func:`escape` does, with the code our sentences
+    quote in backticks (:func:`verdicts.korean.code`) as ``<code>`` elements.  The
+    backticks are paired from the left within a line; one left over stays as written.
+    Escaping comes first, so nothing in the text can open an element of its own.
+
+    >>> rich("분기 `BR-42`의 `<script>` 대신 `a")
+    '분기 <code>BR-42</code>의 <code>&lt;script&gt;</code> 대신 `a'
+    """
+    return _CODE_SPAN.sub(r"<code>\1</code>", escape(text))
+
+
+_DIGITS = re.compile(r"([0-9]+)")
+
+
+def natural_key(key: Any) -> tuple:
+    """A card key's sort key with its numbers compared as numbers (``S2`` before ``S10``).
+
+    >>> sorted(["S10", "BR-2", "S2", "BR-10"], key=natural_key)
+    ['BR-2', 'BR-10', 'S2', 'S10']
+    """
+    parts = _DIGITS.split(str(key))
+    return tuple(int(p) if i % 2 else p for i, p in enumerate(parts))
+
+
 def _asset(name: str) -> str:
     return resources.files("verdicts").joinpath("screen_assets", name).read_text(encoding="utf-8")
 
@@ -309,7 +344,7 @@ def _context_table(ctx: ContextTable | None) -> str:
     if ctx is None:
         return ""
     if not ctx.rows:
-        return f'<div class="context"><p class="caption">{escape(ctx.caption)}</p><p class="muted">{escape(ctx.empty)}</p></div>'
+        return f'<div class="context"><p class="caption">{rich(ctx.caption)}</p><p class="muted">{rich(ctx.empty)}</p></div>'
     head = "".join(f"<th>{escape(c)}</th>" for c in ctx.columns)
     rows = []
     for i, row in enumerate(ctx.rows):
@@ -319,7 +354,7 @@ def _context_table(ctx: ContextTable | None) -> str:
         note = f'<td class="mark">{escape(mark or "")}</td>' if ctx.highlight else ""
         rows.append(f"<tr{cls}>{cells}{note}</tr>")
     extra = "<th></th>" if ctx.highlight else ""
-    return (f'<table class="context"><caption>{escape(ctx.caption)}</caption><thead><tr>{head}{extra}</tr></thead>'
+    return (f'<table class="context"><caption>{rich(ctx.caption)}</caption><thead><tr>{head}{extra}</tr></thead>'
             f'<tbody>{"".join(rows)}</tbody></table>')
 
 
@@ -346,11 +381,12 @@ def _card_fields(card: Card) -> str:
     return f'<dl class="fields">{"".join(items)}</dl>' if items else ""
 
 
-def _fix_line(fix: dict[str, Any] | None) -> str:
-    """The ``고치는 법`` of a card, finding or issue (nothing when it has none)."""
+def _fix_line(fix: dict[str, Any] | None, tag: str = "p") -> str:
+    """The ``고치는 법`` of a card, finding or issue (nothing when it has none), its code
+    as code (:func:`rich`); ``tag`` ``span`` inside a row's one-line summary."""
     if not fix or not fix.get("text"):
         return ""
-    return f'<p class="fix"><b>고치는 법</b> {escape(fix["text"])}</p>'
+    return f'<{tag} class="fix"><b>고치는 법</b> {rich(fix["text"])}</{tag}>'
 
 
 _MARKS: dict[str, tuple[str, str]] = {}
@@ -369,65 +405,144 @@ def _badge(verdict: str, colours: dict[str, tuple[str, str]], look: str | None =
 def _card_row(card: Card, index: int, colours: dict[str, tuple[str, str]], extras: ScreenExtras, undone: bool = False,
               look: str | None = None) -> str:
     label = label_of(card)
-    fill, stroke = colours.get(label, UNJUDGED)
     accepted = getattr(card, "accepted", None)
     acc = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
-    # a hedge is read without opening the row; on a passing card it may undo the verdict
+    # a hedge and a fix are read without opening the row; on a passing card a hedge may undo the verdict
     warn = '<b class="undone">⚠ 판정에 단서가 붙었습니다</b> ' if undone else ""
     # (each caveat on its own line: the hedge, then the card's other caveats)
-    inline = "".join(f'<span class="hedge-inline">{warn if i == 0 else ""}↳ {escape(h)}</span>'
+    inline = "".join(f'<span class="hedge-inline">{warn if i == 0 else ""}↳ {rich(h)}</span>'
                      for i, h in enumerate(hedges_of(card)))
-    fix = _fix_line(card.data.get("fix") if hasattr(card, "data") else None)
+    fix = _fix_line(card.data.get("fix") if hasattr(card, "data") else None, "span")
     target = extras.diagram_targets.get(card.key) if extras.diagram_svg else None
     locate = (f'<button type="button" class="locate" data-action="locate" data-target="{escape(target)}">그림에서 보기</button>'
               if target else "")
     return (
         f'<li><details class="card{" is-accepted" if accepted else ""}" id="{card_anchor(index)}" data-key="{escape(card.key)}" data-verdict="{escape(label)}"{" data-undone" if undone else ""}>'
         f'<summary>{_badge(label, colours, look)}'
-        f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{escape(card.summary)}</span>{acc}{inline}</summary>'
-        f'<div class="card-body">{fix}{locate}{_card_fields(card)}{_figure(extras.figures.get(card.key))}'
+        f' <span class="sep">·</span> <code class="key">{escape(card.key)}</code> <span class="summary">{rich(card.summary)}</span>{acc}{inline}{fix}</summary>'
+        f'<div class="card-body">{locate}{_card_fields(card)}{_figure(extras.figures.get(card.key))}'
         f'{_evidence_table(card.evidence)}{_context_table(extras.context.get(card.key))}</div></details></li>'
     )
 
 
-def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]], extras: ScreenExtras) -> str:
-    """The verdict groups: the problems first, their rows in view; then the passing
-    verdicts, their rows folded — except a passing card whose hedge undoes it, which is
-    shown, marked, above the fold."""
-    index = {id(c): i for i, c in enumerate(report.cards)}
-    groups = list(enumerate(first_view_groups(report.cards, domain).items()))
+#: a group (or a kind of finding, or the input issues) shows this many rows; the rest
+#: are behind a "나머지 N건 모두 보기" fold under them
+ROWS_SHOWN = 5
+
+
+def ordered_groups(report: Report, domain: Domain) -> "list[tuple[int, str, list[Card]]]":
+    """The first view's groups in screen order, as the text report lists them: the
+    problems (the domain's ``undone_group`` last among them), then
+    :data:`~verdicts.model.WITHHELD`, then the passing verdicts; each as ``(its index
+    in :func:`~verdicts.report.first_view_groups`, verdict, cards in card order)``."""
+    groups = [(i, v, cs) for i, (v, cs) in enumerate(first_view_groups(report.cards, domain).items())]
     passing = domain.passing_verdicts
-    problems = [g for g in groups if g[1][0] not in passing and g[1][0] != WITHHELD]
-    held = [g for g in groups if g[1][0] == WITHHELD]
-    ordered = problems + held + [g for g in groups if g[1][0] in passing]
+    problems = [g for g in groups if g[1] not in passing and g[1] != WITHHELD]
+    return problems + [g for g in groups if g[1] == WITHHELD] + [g for g in groups if g[1] in passing]
+
+
+def group_sections(verdict: str, cards: Sequence[Card], domain: Domain,
+                   roots: "dict[str, tuple[str, str, bool]]") -> "list[tuple[str | None, str | None, list[Card]]]":
+    """A group's rows in screen order, by subgroup: ``(subgroup key, heading as HTML,
+    cards)``; key and heading ``None`` for cards under no heading.  The subgroups are
+    those of the text report (:func:`verdicts.report.card_sub`: the root cause in the
+    domain's ``root_cause_verdict``, else its ``subgroup_field`` value), in the order of
+    their first card; within one, the root's own cards first, then by key with numbers
+    compared as numbers (:func:`natural_key`)."""
+    subs: dict[Any, list[tuple[int, Card]]] = {}
+    for card in cards:
+        sub = card_sub(domain, roots, verdict, str(card.key), card)
+        subs.setdefault(None if sub is None else sub[0], []).append((0 if sub is None else sub[1], card))
+    headings = {root: heading for root, heading, _ in roots.values()}
+    field_name = domain.subgroup_field.get(verdict)
+    out: list[tuple[str | None, str | None, list[Card]]] = []
+    for key, items in subs.items():
+        ordered = [c for _, c in sorted(items, key=lambda rc: (rc[0], natural_key(rc[1].key)))]
+        if key is None:
+            out.append((None, None, ordered))
+        elif verdict == domain.root_cause_verdict and key in headings:
+            out.append((str(key), rich(headings[key]), ordered))
+        else:
+            out.append((str(key), f"<code>{escape(field_name or '')}</code> = {_e(key)}", ordered))
+    return out
+
+
+def _folded(sections: "list[tuple[str | None, str | None, list[Any]]]", row: Any, wrap: Any = None,
+            shown: int = ROWS_SHOWN) -> str:
+    """Rows of ``sections`` (see :func:`group_sections`): the first ``shown`` in view,
+    the rest in a ``details.fold`` ("나머지 N건 모두 보기", a native control: keyboard and
+    no script needed); a subgroup cut by the fold has its heading again below it.
+    ``row`` makes one row's HTML, ``wrap`` the list around some rows (a ``ul``)."""
+    wrap = wrap or (lambda rows: f'<ul class="rows">{rows}</ul>')
+    total = sum(len(cs) for _, _, cs in sections)
+    left = shown
+    head_part: list[str] = []
+    rest_part: list[str] = []
+
+    def block(key: str | None, heading: str | None, n: int, part: list[Any], again: bool) -> str:
+        rows = wrap("".join(row(c) for c in part))
+        if heading is None:
+            return rows
+        more = ' <small class="muted">(이어서)</small>' if again else ""
+        return (f'<section class="subgroup" data-subgroup="{escape(str(key))}"><h3>{heading} <span class="count">({n:,})</span>{more}</h3>'
+                f"{rows}</section>")
+
+    for key, heading, cs in sections:
+        first, rest = cs[:max(left, 0)], cs[max(left, 0):]
+        left -= len(first)
+        if first:
+            head_part.append(block(key, heading, len(cs), first, False))
+        if rest:
+            rest_part.append(block(key, heading, len(cs), rest, bool(first)))
+    body = "".join(head_part)
+    if rest_part:
+        body += (f'<details class="fold more"><summary>나머지 {total - shown:,}건 모두 보기</summary>'
+                 f'{"".join(rest_part)}</details>')
+    return body
+
+
+def _indexed_row(card: Card, index: dict[int, int], **options: Any) -> str:
+    """:func:`_card_row` of a card, its anchor its place in the report's cards (``index``)."""
+    return _card_row(card, index[id(card)], **options)
+
+
+def _groups(report: Report, domain: Domain, colours: dict[str, tuple[str, str]], extras: ScreenExtras,
+            which: str = "problems") -> str:
+    """The verdict groups of ``which`` (``"problems"``: the problems and the withheld;
+    ``"passing"``: the passing verdicts).  Rows sorted (:func:`group_sections`), the
+    first :data:`ROWS_SHOWN` of each group in view.  A passing group shows only its
+    cards with a hedge, marked (that may undo the verdict), the rest folded."""
+    index = {id(c): i for i, c in enumerate(report.cards)}
+    passing = domain.passing_verdicts
+    roots = domain.root_causes(report) if domain.root_cause_verdict else {}
     out = []
-    for gi, (verdict, cards) in ordered:
-        fill, stroke = colours.get(verdict, UNJUDGED)
-        sub_field = domain.subgroup_field.get(verdict)
+    for gi, verdict, cards in ordered_groups(report, domain):
         is_passing = verdict in passing
-        undone = [c for c in cards if is_passing and getattr(c, "hedge", None)] if is_passing else []
-        rest = [c for c in cards if c not in undone] if undone else cards
+        if is_passing != (which == "passing"):
+            continue
+        fill, stroke = colours.get(verdict, UNJUDGED)
+        look = verdict if verdict == domain.undone_group and verdict not in domain.verdicts else None
+        head = f'<p class="group-head">{rich(domain.undone_head)}</p>' if look else ""
         if not cards:
             body = '<p class="muted empty">이 판정을 받은 대상이 없습니다.</p>'
-        elif sub_field:
-            parts: dict[Any, list[Card]] = {}
-            for c in rest:
-                parts.setdefault(getattr(c, sub_field, None), []).append(c)
-            body = "".join(
-                f'<section class="subgroup" data-subgroup="{escape(str(sub))}"><h3><code>{escape(sub_field)}</code> = '
-                f'{_e(sub)} <span class="count">({len(cs)})</span></h3><ul class="rows">'
-                + "".join(_card_row(c, index[id(c)], colours, extras) for c in cs) + "</ul></section>"
-                for sub, cs in parts.items()
-            )
-        elif verdict == domain.undone_group and verdict not in domain.verdicts:
-            body = (f'<p class="group-head">{escape(domain.undone_head)}</p><ul class="rows">'
-                    + "".join(_card_row(c, index[id(c)], colours, extras, look=verdict) for c in rest) + "</ul>")
+        elif is_passing:
+            undone = [c for c in cards if getattr(c, "hedge", None)]
+            kept = {id(c) for c in undone}
+            rest = [c for c in cards if id(c) not in kept]
+            body = _folded(group_sections(verdict, undone, domain, roots),
+                           partial(_indexed_row, index=index, colours=colours, extras=extras, undone=True),
+                           lambda rows: f'<ul class="rows undone-rows">{rows}</ul>') if undone else ""
+            if rest:
+                rows = "".join(
+                    (f'<section class="subgroup" data-subgroup="{escape(str(k))}"><h3>{h} <span class="count">({len(cs):,})</span></h3>'
+                     if h is not None else "")
+                    + '<ul class="rows">' + "".join(_card_row(c, index[id(c)], colours, extras) for c in cs) + "</ul>"
+                    + ("</section>" if h is not None else "")
+                    for k, h, cs in group_sections(verdict, rest, domain, roots))
+                body += f'<details class="fold rest"><summary>나머지 {len(rest):,}건 펼치기</summary>{rows}</details>'
         else:
-            body = '<ul class="rows">' + "".join(_card_row(c, index[id(c)], colours, extras) for c in rest) + "</ul>"
-        if is_passing and cards:
-            shown = ('<ul class="rows undone-rows">' + "".join(_card_row(c, index[id(c)], colours, extras, undone=True) for c in undone)
-                     + "</ul>") if undone else ""
-            body = (shown + f'<details class="fold"><summary>나머지 {len(rest):,}건 펼치기</summary>{body}</details>') if rest else shown
+            body = head + _folded(group_sections(verdict, cards, domain, roots),
+                                  partial(_indexed_row, index=index, colours=colours, extras=extras, look=look))
         state = "passing" if is_passing else "withheld" if verdict == WITHHELD else "problem"
         out.append(
             f'<section class="group" id="group-{gi}" data-verdict="{escape(verdict)}" data-state="{state}" style="border-left-color:{stroke}">'
@@ -458,8 +573,10 @@ def _card_list_panels(report: Report, extras: ScreenExtras) -> str:
 
 
 def _summary_chips(report: Report, domain: Domain, colours: dict[str, tuple[str, str]]) -> str:
+    """One chip per group, in screen order (:func:`ordered_groups`), linking to it, and
+    one for the input issues."""
     chips = []
-    for gi, (verdict, cards) in enumerate(first_view_groups(report.cards, domain).items()):
+    for gi, verdict, cards in ordered_groups(report, domain):
         fill, stroke = colours.get(verdict, UNJUDGED)
         mark, border = _MARKS.get(verdict, ("?", "solid"))
         chips.append(f'<a class="chip" href="#group-{gi}" style="background:{fill};color:{stroke};border-color:{stroke};border-style:{border}">'
@@ -470,26 +587,49 @@ def _summary_chips(report: Report, domain: Domain, colours: dict[str, tuple[str,
 
 
 def _strip(report: Report, domain: Domain, extras: ScreenExtras) -> str:
-    """One line on top: the file, then how many problems, input issues and findings,
-    then what passed."""
-    groups = first_view_groups(report.cards, domain)
-    problems = sum(len(c) for v, c in groups.items() if v not in domain.passing_verdicts and v != WITHHELD)
+    """The summary on top, in the words of the text report's opening lines
+    (:func:`verdicts.report.first_view_summary`): the file, the summary (the problems
+    in bold, the input issues, findings and withheld linked to their panels), then the
+    problems by kind, each linked to its group."""
+    summary, kinds = first_view_summary(report, domain)
+    aggregate = aggregate_words(report.extra["aggregate"]) if "aggregate" in report.extra else None
+    links = {"입력 문제": "#issues", "린트 발견": "#findings"}
+    anchors = {v: f"#group-{gi}" for gi, v, _ in ordered_groups(report, domain)}
+    head, _, words = summary.partition(": ")
+    parts = []
+    for i, part in enumerate(words.split(" · ")):
+        target = next((t for w, t in links.items() if part.startswith(w + " ")), None)
+        if part.startswith(WITHHELD + " ") and WITHHELD in anchors:
+            target = anchors[WITHHELD]
+        if i == 0:
+            parts.append(f'<b class="n-problems">{escape(part)}</b>')
+        elif target:
+            parts.append(f'<a href="{target}">{escape(part)}</a>')
+        elif aggregate is not None and part == aggregate:
+            parts.append(f'<span class="aggregate">{escape(part)}</span>')
+        else:
+            parts.append(escape(part))
     files = sorted({s.file for s in report.sources})
     name = ", ".join(files) if len(files) <= 2 else f"{files[0]} 외 {len(files) - 1}개"
-    undone = len(groups.get(domain.undone_group, ())) if domain.undone_group not in domain.verdicts else 0
-    among = f"({escape(domain.undone_group)} {undone:,}건 포함)" if undone else ""
-    parts = [f'<b class="n-problems">문제 {problems:,}건{among}</b>', f'<a href="#issues">입력 문제 {len(report.issues):,}건</a>',
-             f'<a href="#findings">린트 발견 {len(report.findings):,}건</a>']
-    if groups.get(WITHHELD):
-        parts.append(f'<a href="#group-{list(groups).index(WITHHELD)}">{WITHHELD} {len(groups[WITHHELD]):,}건</a>')
-    parts += [f"{escape(v)} {len(c):,}건" for v, c in groups.items() if v in domain.passing_verdicts]
-    if "aggregate" in report.extra:
-        parts.append(f'<span class="aggregate">{escape(aggregate_words(report.extra["aggregate"]))}</span>')
     sample = '<span class="sample-tag">샘플 데이터</span> ' if extras.sample else ""
     if extras.stored_round:
         sample += f'<span class="sample-tag round-tag" id="stored-round">{escape(extras.stored_round)}</span> '
-    return (f'<p class="strip" id="summary-strip">{sample}<span class="file">{escape(name)}</span>'
-            f'<span class="counts"> · ' + " · ".join(parts) + "</span></p>")
+    line = (f'<p class="strip" id="summary-strip">{sample}<span class="file">{escape(name)}</span> '
+            f'<span class="counts">{escape(head)}: ' + " · ".join(parts) + "</span></p>")
+    if kinds:
+        k_head, _, k_words = kinds.partition(": ")
+        linked = []
+        for part in k_words.split(" · "):
+            verdict = part.rsplit(" ", 1)[0]
+            linked.append(f'<a href="{anchors[verdict]}">{escape(part)}</a>' if verdict in anchors else escape(part))
+        line += f'<p class="strip kinds" id="problem-kinds">{escape(k_head)}: ' + " · ".join(linked) + "</p>"
+    return line
+
+
+def _folded_table(rows: "list[tuple[str | None, str | None, list[str]]]", head: str, cls: str) -> str:
+    """Table rows (already HTML) by section, the first :data:`ROWS_SHOWN` in view and the
+    rest in a fold (:func:`_folded`), each part a table with ``head``."""
+    return _folded(rows, lambda r: r, lambda body: f'<div class="scroll"><table class="{cls}">{head}<tbody>{body}</tbody></table></div>')
 
 
 def _issues(report: Report) -> str:
@@ -504,29 +644,43 @@ def _issues(report: Report) -> str:
         rows.append(f'<tr><td class="mono" data-label="file">{_e(i.file)}</td><td data-label="table">{_e(i.table)}</td>'
                     f'<td class="num" data-label="line">{_e(i.line)}</td>'
                     f'<td class="mono" data-label="column">{escape(col) if col else _e(None)}</td>'
-                    f'<td data-label="reason"><pre class="reason">{escape(i.reason)}</pre>'
+                    f'<td data-label="reason"><pre class="reason">{rich(i.reason)}</pre>'
                     f'{_fix_line(getattr(i, "fix", None))}</td></tr>')
+    head = '<thead><tr><th>file</th><th>table</th><th>line</th><th>column</th><th>reason</th></tr></thead>'
     return (f'<section class="panel" id="issues"><h2>입력 문제 <span class="count">{len(report.issues)}건</span></h2>'
             '<p class="muted">아래 줄에 기대는 판정만 빠졌고, 나머지 판정 묶음은 그대로 보입니다.</p>'
-            '<div class="scroll"><table class="issues reflow"><thead><tr><th>file</th><th>table</th><th>line</th><th>column</th><th>reason</th></tr></thead>'
-            f'<tbody>{"".join(rows)}</tbody></table></div></section>')
+            + _folded_table([(None, None, rows)], head, "issues reflow") + "</section>")
 
 
 _ACCEPTED_CLASS = ' class="is-accepted"'
 
 
-def _findings(report: Report) -> str:
+def _findings(report: Report, domain: Domain) -> str:
+    """The lint findings among the problems: one part per kind (its Korean name and
+    code, in the order the findings come), rows sorted by target (:func:`natural_key`),
+    each with its fix; the first :data:`ROWS_SHOWN` of a kind in view."""
     if not report.findings:
         return ""
-    rows = []
+    titles = {k.code: k.title for k in getattr(domain, "finding_kinds", ())}
+    by_code: dict[str, list[Any]] = {}
     for f in report.findings:
-        accepted = getattr(f, "accepted", None)
-        mark = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
-        rows.append(f'<tr{_ACCEPTED_CLASS if accepted else ""}><td class="mono" data-label="code">{escape(f.code)}</td>'
-                    f'<td class="mono" data-label="target">{escape(f.target)}</td><td data-label="message">{escape(f.message)}{mark}{_fix_line(getattr(f, "fix", None))}</td></tr>')
-    body = "".join(rows)
-    return (f'<section class="panel" id="findings"><h2>린트 발견 <span class="count">{len(report.findings)}건</span></h2>'
-            f'<table class="findings reflow"><thead><tr><th>code</th><th>target</th><th>message</th></tr></thead><tbody>{body}</tbody></table></section>')
+        by_code.setdefault(f.code, []).append(f)
+    head = '<thead><tr><th>target</th><th>message</th></tr></thead>'
+    parts = []
+    for kind, found in by_code.items():
+        rows = []
+        for f in sorted(found, key=lambda f: natural_key(f.target)):
+            accepted = getattr(f, "accepted", None)
+            mark = f'<span class="accepted">의도됨: {escape(accepted)}</span>' if accepted else ""
+            rows.append(f'<tr{_ACCEPTED_CLASS if accepted else ""} data-code="{escape(f.code)}"><td class="mono" data-label="target">{escape(f.target)}</td>'
+                        f'<td data-label="message">{rich(f.message)}{mark}{_fix_line(getattr(f, "fix", None))}</td></tr>')
+        title = escape(titles.get(kind, kind))
+        code_tag = f' <code class="muted">{escape(kind)}</code>' if kind in titles else ""
+        parts.append(f'<section class="finding-kind" data-code="{escape(kind)}"><h3>{title}{code_tag} '
+                     f'<span class="count" data-count="{len(found)}">{len(found):,}건</span></h3>'
+                     + _folded_table([(None, None, rows)], head, "findings reflow") + "</section>")
+    return (f'<section class="panel" id="findings"><h2>린트 발견 <span class="count">{len(report.findings):,}건</span></h2>'
+            + "".join(parts) + "</section>")
 
 
 def _checks(report: Report, judged: bool = True) -> str:
@@ -539,9 +693,9 @@ def _checks(report: Report, judged: bool = True) -> str:
         status = '<span class="pass">통과</span>' if c.passed else '<span class="fail">실패</span>'
         failed = (f'<div class="failed">실패한 카드: <code>{escape(", ".join(c.failed_targets))}</code></div>'
                   if c.failed_targets else "")
-        note = f'<div class="muted">{escape(c.note)}</div>' if c.note else ""
+        note = f'<div class="muted">{rich(c.note)}</div>' if c.note else ""
         rows.append(f'<tr data-check="{escape(c.id)}" data-passed="{str(c.passed).lower()}"><td class="mono">{escape(c.id)}</td>'
-                    f'<td>{status}</td><td>{escape(c.description)}{failed}{note}</td></tr>')
+                    f'<td>{status}</td><td>{rich(c.description)}{failed}{note}</td></tr>')
     body = (f'<table class="checks"><tbody>{"".join(rows)}</tbody></table>' if rows
             else '<p class="muted">이 보고서에는 자동 검증 결과가 없습니다.</p>')
     state = "none" if not report.checks else "all-pass" if passed == len(report.checks) else "some-fail"
@@ -553,7 +707,7 @@ def _notes(notes: dict[str, list[str]] | None) -> str:
     parts = []
     for part in NOTE_PARTS:
         sentences = (notes or {}).get(part) or []
-        items = "".join(f"<li>{escape(s)}</li>" for s in sentences) or '<li class="muted">적힌 내용이 없습니다.</li>'
+        items = "".join(f"<li>{rich(s)}</li>" for s in sentences) or '<li class="muted">적힌 내용이 없습니다.</li>'
         parts.append(f'<div class="note-part" data-part="{escape(part)}"><h3>{escape(part)} <small>{escape(NOTE_HINTS[part])}</small></h3>'
                      f"<ul>{items}</ul></div>")
     return f'<section class="panel always" id="notes"><h2>검증 노트</h2>{"".join(parts)}</section>'
@@ -618,9 +772,9 @@ def _sources(report: Report) -> str:
 def _diagram(extras: ScreenExtras) -> str:
     if extras.diagram_svg is None and extras.diagram_error is None:
         return ""
-    caption = f'<p class="muted">{escape(extras.diagram_caption)}</p>' if extras.diagram_caption else ""
+    caption = f'<p class="muted diagram-note">{rich(extras.diagram_caption)}</p>' if extras.diagram_caption else ""
     if extras.diagram_svg is None:
-        body = f'<p class="fail diagram-error">{escape(extras.diagram_error or "")}</p>'
+        body = f'<p class="fail diagram-error">{rich(extras.diagram_error or "")}</p>'
     else:
         body = ('<div class="diagram-tools"><button type="button" data-action="fit">화면에 맞추기</button>'
                 '<button type="button" data-action="actual">원래 크기</button>'
@@ -649,7 +803,7 @@ def _upload(extras: ScreenExtras) -> str:
         '<p class="picked muted" aria-live="polite">고른 파일이 없습니다.</p></div>'
         '<button type="submit">검사하기</button></form>'
         '<form method="get" action="/sample" class="inline"><button type="submit" id="sample">샘플 데이터로 보기</button></form>'
-        f'<p class="muted">받는 형식: {escape(extras.upload_formats)}. 크기 한도 {escape(limit_text)}. '
+        f'<p class="muted">받는 형식: {rich(extras.upload_formats)}. 크기 한도 {escape(limit_text)}. '
         '올린 파일은 임시 폴더에서 검사한 뒤 바로 지웁니다.</p>'
         '<p class="upload-error fail" hidden></p></section>'
     )
@@ -677,17 +831,18 @@ def render_html(report: Report | None, domain: Domain, extras: ScreenExtras | No
     csp = (f"default-src 'none'; style-src 'unsafe-inline'; script-src {csp_hash(script)}; img-src data:; "
            "form-action 'self'; base-uri 'none'" + ("; connect-src 'self'" if extras.live else ""))
     heading = extras.heading or domain.title
-    banner = f'<div class="banner fail" role="alert">{escape(extras.banner)}</div>' if extras.banner else ""
+    banner = f'<div class="banner fail" role="alert">{rich(extras.banner)}</div>' if extras.banner else ""
     if report is None:
         main = f'<section class="panel" id="groups-empty"><h2>판정 묶음</h2><p class="muted">{escape(extras.empty_groups)}</p></section>'
         side = _checks(Report(domain.name, [], [], [])) + _notes(notes) + _grading(None, domain)
         chips = ""
         title = heading
     else:
-        # the input issues first when there are any; an empty panel goes below the problems
-        issues = _issues(report)
-        main = ((issues if report.issues else "") + f'<div id="groups">{_groups(report, domain, colours, extras)}</div>'
-                + _card_list_panels(report, extras) + _findings(report) + ("" if report.issues else issues) + _diagram(extras))
+        # the text report's order: the problem groups (and the withheld), the input
+        # issues, the findings with their fixes, then the diagram and the passing groups
+        main = (f'<div id="groups">{_groups(report, domain, colours, extras)}</div>' + _issues(report)
+                + _findings(report, domain) + _card_list_panels(report, extras) + _diagram(extras)
+                + f'<div id="passing-groups">{_groups(report, domain, colours, extras, "passing")}</div>')
         side = _checks(report, bool(report.cards)) + _notes(notes) + _grading(extras.grading, domain) + _sources(report)
         chips = _strip(report, domain, extras) + _summary_chips(report, domain, colours)
         title = f"{heading} — " + ", ".join(sorted({s.file for s in report.sources})) if report.sources else heading

@@ -417,5 +417,6 @@ def test_the_fix_is_shown_in_every_format(tmp_path):
     assert f"%0A고치는 법: {want}" in run("--format", "github")
     html = tmp_path / "screen.html"
     run("--html", str(html))
-    from html import escape
-    assert f'<p class="fix"><b>고치는 법</b> {escape(want)}</p>' in html.read_text(encoding="utf-8")
+    from verdicts.screen import rich
+    screen = html.read_text(encoding="utf-8")  # on the card's row and under its finding, code as code
+    assert f'<span class="fix"><b>고치는 법</b> {rich(want)}</span>' in screen and f'<p class="fix"><b>고치는 법</b> {rich(want)}</p>' in screen

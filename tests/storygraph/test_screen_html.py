@@ -10,6 +10,7 @@ import pytest
 
 from storygraph import lint
 from storygraph.screen import context_tables
+from verdicts.screen import rich
 
 ROOT = Path(__file__).resolve().parents[2]
 LIGHTHOUSE = ROOT / "examples" / "lighthouse" / "scenario.csv"
@@ -47,7 +48,7 @@ def test_a_row_is_verdict_key_and_summary_and_expands_to_evidence(cli, lighthous
     card = next(c for c in _cards(cli, LIGHTHOUSE) if c["target_no"] == "BR-13")
     block = re.search(r'<details class="card"[^>]*data-key="BR-13".*?</details>', lighthouse_html, re.S).group(0)
     assert f'{card["verdict"]}</span>' in block and "<code class=\"key\">BR-13</code>" in block
-    assert card["summary"] in block
+    assert rich(card["summary"]) in block  # its code quoted as <code>
     assert "<th>source</th><th>field</th><th>agg</th><th>value</th>" in block
     for ev in card["evidence"]:
         assert f'<td class="mono">{ev["field"]}</td>' in block
@@ -87,10 +88,8 @@ def test_partly_broken_input_keeps_the_other_groups(cli, tmp_path):
     issues = json.loads(cli("storygraph", "lint", BROKEN, "--format", "json").stdout)["issues"]
     assert issues
     assert f'입력 문제 <span class="count">{len(issues)}건</span>' in html
-    from html import escape
-
     for issue in issues:
-        assert escape(issue["reason"]) in html
+        assert rich(issue["reason"]) in html  # its code quoted as <code>
         if issue["line"] is not None:
             assert f'<td class="num" data-label="line">{issue["line"]}</td>' in html
     groups = re.findall(r'data-verdict="([^"]+)"[^>]*><h2>.*?data-count="(\d+)"', html)

@@ -28,6 +28,17 @@ def screen(tmp_path_factory) -> Path:
     return verdicts_screen("residue", EXAMPLES, tmp_path_factory.mktemp("screen") / "residue.html")
 
 
+def _open(page, key: str):
+    """Open a card's row as a reader does: a group shows its first five rows, so first the
+    "나머지 N건 모두 보기" fold the row may sit behind."""
+    card = page.locator(f'details.card[data-key="{key}"]')
+    fold = page.locator("details.fold.more", has=card)
+    if fold.count():
+        fold.locator("xpath=./summary").click()
+    card.locator("summary").click()
+    return card
+
+
 def test_components_are_grouped_by_answer(page, screen):
     page.goto(screen.as_uri())
     gold = Counter(row["verdict"] for row in csv.DictReader(open(EXAMPLES / "gold.csv", encoding="utf-8")))
@@ -40,8 +51,7 @@ def test_components_are_grouped_by_answer(page, screen):
 
 def test_a_pictured_card_shows_its_picture_with_the_read_texts_boxed_by_source(page, screen, tmp_path):
     page.goto(screen.as_uri())
-    card = page.locator('details.card[data-key="DO-0706"]')
-    card.locator("summary").click()
+    card = _open(page, "DO-0706")
     figure = card.locator("figure.card-figure")
     expect(figure).to_be_visible()
     svg = figure.locator("svg")
@@ -68,8 +78,7 @@ def test_a_pictured_card_shows_its_picture_with_the_read_texts_boxed_by_source(p
 
 def test_a_card_without_picture_draws_the_node_boxes(page, screen):
     page.goto(screen.as_uri())
-    card = page.locator('details.card[data-key="DO-0405"]')
-    card.locator("summary").click()
+    card = _open(page, "DO-0405")
     svg = card.locator("figure.card-figure svg")
     expect(svg).to_have_attribute("data-picture", "no")
     data = yaml.safe_load((EXAMPLES / "DO-0405.yaml").read_text(encoding="utf-8"))
