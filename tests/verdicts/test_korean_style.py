@@ -712,12 +712,10 @@ def test_every_output_shows_every_caveat():
     """No caveat is dropped: the text report, the JSON, SARIF (and the annotations made
     from it) and the report screen each show the hedge and every one of
     ``more_hedges``, each as a sentence of its own."""
-    from html import escape
-
     from verdicts.domain import get_domain
     from verdicts.report import render_json, render_text
     from verdicts.sarif import sarif_results
-    from verdicts.screen import render_html
+    from verdicts.screen import render_html, rich
 
     domain = get_domain("robot")
     report = domain.judge(ROOT / "examples" / "robot")
@@ -731,7 +729,7 @@ def test_every_output_shows_every_caveat():
     message = next(r["message"]["text"] for r in sarif_results(report, domain) if "fold-towel-C02" in r["message"]["text"])
     assert all(c in message for c in caveats) and not joins_caveats(message)
     page = render_html(report, domain)
-    assert all(f"↳ {escape(c)}</span>" in page for c in caveats)
+    assert all(f"↳ {rich(c)}</span>" in page for c in caveats)
 
 
 # ----------------------------------------------------------------------------- a story's author wrote no flag_spec
