@@ -10,7 +10,7 @@ from verdicts.progress import SILENT, Progress
 from . import fixes as F
 from . import templates as T
 from .analysis import Analysis, Undecided
-from .model import BRANCH, MISSING_TARGET, SCENE, SHADOWING, Branch, Scene, StoryCard
+from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .graph import nearest_source
 from .reach import reach_counts
@@ -220,10 +220,15 @@ class CardBuilder(_Builder):
         if decision.missing:
             return None
         assert a.reached is not None  # else the first rule misses the entries and the card is withheld
-        return StoryCard(SCENE_BOOK.write(self, scene, decision, {
+        data = SCENE_BOOK.write(self, scene, decision, {
             "target_no": scene.scene_id, "target_kind": SCENE, "scene_id": scene.scene_id,
             "reached_from_entry": scene.scene_id in a.reached,
-        }))
+        })
+        if data["verdict"] == UNREACHED or data["verdict"] == NO_ENDING:
+            fix = F.reach_fix(a, scene.scene_id, data["verdict"] == NO_ENDING)
+            if fix is not None:
+                data["fix"] = fix
+        return StoryCard(data)
 
     def branch_card(self, branch: Branch) -> StoryCard | None:
         a = self.a
@@ -240,6 +245,12 @@ class CardBuilder(_Builder):
         verdict = data["verdict"]
         if verdict == SHADOWING or verdict == MISSING_TARGET:
             fix = F.shadowing_fix(a, bid) if verdict == SHADOWING else F.missing_target_fix(a, branch)
+            if fix is not None:
+                data["fix"] = F.verified(a, fix, (bid, verdict))
+        elif verdict == UNREACHED or verdict == NO_ENDING:
+            # unreached: the region of the scene it leaves; stuck: of the scene it enters
+            fix = F.reach_fix(a, branch.from_scene if verdict == UNREACHED else branch.to_scene, verdict == NO_ENDING,
+                             own=False)
             if fix is not None:
                 data["fix"] = fix
         return StoryCard(data)

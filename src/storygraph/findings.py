@@ -936,7 +936,8 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
                     findings.append(made[2])
                 else:
                     finding = Finding(code=k.code, target=hit.target, message=hit.message,
-                                      file=file, line=line, data=hit.data, fix=None if hit.withheld else hit.fix,
+                                      file=file, line=line, data=hit.data,
+                                      fix=None if hit.withheld else F.verified(a, hit.fix, (hit.target, k.code)),
                                       withheld=hit.withheld)
                     if memo is not None:
                         hit.made = (file, line, finding)

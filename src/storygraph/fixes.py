@@ -41,7 +41,8 @@ from .conditions import (
     And, Compare, Const, Expr, FlagTrue, Not, OPS, Or, check_types, compile3, expr_atoms, expr_facts, parse_condition, render,
 )
 from .minimal import MAX_ATOMS, MAX_POINTS, grid_size, minimal_cubes, minimal_sum
-from .model import Flag
+from . import templates as T
+from .model import NO_ENDING, REACHED_AND_ENDS as PASSING, UNREACHED, VERDICTS, Flag
 from .shadowing import ClassGrid, FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,7 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "MAX_ATOMS", "MAX_POINTS", "quoted", "region_condition", "stuck_fix", "shadowing_fix", "missing_target_fix",
     "out_of_range_fix", "always_true_fix", "unsatisfiable_fix", "condition_text_fix", "type_problem_fix",
-    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "minimal_sum", "near_ids", "near_table", "know_near", "apply_edits", "edit_distance", "KEYS",
+    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "reach_fix", "verified", "minimal_sum", "near_ids", "near_table", "know_near", "apply_edits", "edit_distance", "KEYS",
     "FixMemo",
 ]
 
@@ -295,7 +296,8 @@ class FixMemo:
     the analysis, and a process that forks after some fixes were made starts with them.
     Of the scenes it keeps the :data:`SCENES_KEPT` most recently used."""
 
-    __slots__ = ("scenes", "made", "neighbours", "branches", "next_id")
+    __slots__ = ("scenes", "made", "neighbours", "branches", "next_id", "undirected", "stuck_roots", "unreached_roots",
+                 "checking", "checked", "checks", "baseline", "open_ended")
 
     def __init__(self) -> None:
         self.scenes: dict[str, _Scene] = {}
@@ -303,6 +305,15 @@ class FixMemo:
         self.neighbours: _Neighbours | None = None
         self.branches: dict[str, Any] | None = None
         self.next_id: str | None = None
+        # the reach fixes' graph views and regions, and the fixes checked by analysing again
+        self.undirected: Any = None
+        self.stuck_roots: dict[str, list[str]] | None = None
+        self.unreached_roots: dict[str, list[str]] | None = None
+        self.checking = True
+        self.checked: dict[str, str | None] = {}
+        self.checks = 0
+        self.baseline: dict[str, set[str]] | None = None
+        self.open_ended: set[str] | None = None
 
 
 def _memo(a: "Analysis") -> FixMemo:
@@ -345,7 +356,7 @@ def _once(a: "Analysis", kind: str, key: str, make) -> dict[str, Any] | None:
         if len(made) >= FIXES_KEPT:
             del made[next(iter(made))]
         made[(kind, key)] = fix
-    return None if fix is None else {"text": fix["text"], "edits": [dict(e) for e in fix["edits"]]}
+    return None if fix is None else {**fix, "edits": [dict(e) for e in fix["edits"]]}
 
 
 def _branches_by_id(a: "Analysis") -> dict[str, Any]:
@@ -1350,3 +1361,300 @@ def dead_branch_fix(a: "Analysis", branch_ids: Sequence[str]) -> dict[str, Any] 
         if fix is not None:
             return fix
     return None
+
+
+# ----------------------------------------------------------------------------- reach (issue 30, item 2)
+
+
+#: scenes of one stuck or unreached region a fix looks at for its branch's end (the
+#: nearest first): the rule stays the same past it, the work stays bounded
+REGION_LOOK = 64
+
+
+def _undirected(a: "Analysis"):
+    memo = _memo(a)
+    if memo.undirected is None:
+        memo.undirected = a.graph.to_undirected(as_view=True)
+    return memo.undirected
+
+
+def _nearest(a: "Analysis", starts: Sequence[str], good) -> list[tuple[int, str, str]]:
+    """``(hops, good scene, start)`` for the scenes ``good`` accepts, nearest first by
+    undirected graph distance from any of ``starts`` (ties: the good scene's id, then the
+    start's), at most :data:`REGION_LOOK`; breadth first by networkx."""
+    import networkx as nx
+
+    g = _undirected(a)
+    found: dict[str, tuple[int, str, str]] = {}
+    for start in sorted(starts)[:REGION_LOOK]:
+        for hops, layer in enumerate(nx.bfs_layers(g, [start])):
+            hits = [s for s in layer if good(s)]
+            for s in hits:
+                if s not in found or (hops, start) < found[s][::2]:
+                    found[s] = (hops, s, start)
+            if hits:
+                break
+    return sorted(found.values())[:REGION_LOOK]
+
+
+def _stuck_root(a: "Analysis", scene_id: str) -> list[str]:
+    """The scenes of the region behind ``scene_id``'s ``끝에 못 감``: the bottom strongly
+    connected component of the scenes that reach no ending, when ``scene_id`` leads to one
+    only (the dead end every card of the region comes from); else ``scene_id`` alone."""
+    import networkx as nx
+
+    memo = _memo(a)
+    if memo.stuck_roots is None:
+        ending = a.reaches_ending or set()
+        stuck = [s for s in a.graph if s not in ending]
+        sub = a.graph.subgraph(stuck)
+        cond = nx.condensation(sub)
+        members = cond.graph["mapping"]
+        sinks: dict[int, set[int]] = {}
+        for c in reversed(list(nx.topological_sort(cond))):
+            succ = list(cond.successors(c))
+            sinks[c] = {c} if not succ else set().union(*(sinks[d] for d in succ))
+        memo.stuck_roots = {s: sorted(cond.nodes[next(iter(sinks[members[s]]))]["members"]) if len(sinks[members[s]]) == 1
+                            else [s] for s in stuck}
+    return memo.stuck_roots.get(scene_id, [scene_id])
+
+
+def _unreached_root(a: "Analysis", scene_id: str) -> list[str]:
+    """The scenes of the region behind ``scene_id``'s ``어디서도 안 닿음``: the top
+    strongly connected component of the unreached scenes that lead to it, when there is
+    one only (the scene no other unreached scene leads into); else ``scene_id`` alone."""
+    import networkx as nx
+
+    memo = _memo(a)
+    if memo.unreached_roots is None:
+        reached = a.reached or set()
+        away = [s for s in a.graph if s not in reached]
+        cond = nx.condensation(a.graph.subgraph(away))
+        members = cond.graph["mapping"]
+        tops: dict[int, set[int]] = {}
+        for c in nx.topological_sort(cond):
+            pred = list(cond.predecessors(c))
+            tops[c] = {c} if not pred else set().union(*(tops[d] for d in pred))
+        memo.unreached_roots = {s: sorted(cond.nodes[next(iter(tops[members[s]]))]["members"]) if len(tops[members[s]]) == 1
+                                else [s] for s in away}
+    return memo.unreached_roots.get(scene_id, [scene_id])
+
+
+def _last_order(a: "Analysis", scene_id: str) -> int:
+    return max((b.order_no or 0 for b in a.scenario.branches if b.from_scene == scene_id), default=0) + 1
+
+
+def _live(a: "Analysis") -> tuple[set[str], set[str]]:
+    """The scenes live readers reach, and those from which they reach an ending."""
+    if a.live is not None:
+        return a.live.reached, a.live.reaches_ending
+    return a.reached or set(), a.reaches_ending or set()
+
+
+def reach_fix(a: "Analysis", scene_id: str, stuck: bool, own: bool = True) -> dict[str, Any] | None:
+    """The fix of a ``끝에 못 감`` (``stuck``) or ``어디서도 안 닿음`` card of the scene
+    ``scene_id`` (or of a branch out of it, or, stuck, into it): at the region's root, a
+    branch to the nearest scene readers reach that reaches an ending (stuck) or from the
+    nearest scene readers reach (unreached); a card whose root is another scene points to
+    it, and so does a branch's card (``own`` false: the fix is on a scene's card).  Each candidate is checked by :func:`verified` and the next tried (a few) when it
+    is refused."""
+    if a.graph is None or scene_id not in a.scenario.scenes or a.reached is None or a.reaches_ending is None:
+        return None
+    if (a.scenario.scenes[scene_id].raw.get("lint_ignore") or "").strip():
+        return None  # the creator recorded the scene's problems as intended
+    root = _stuck_root(a, scene_id) if stuck else _unreached_root(a, scene_id)
+    if scene_id != root[0] or not own:
+        head = root[0]
+        return _fix(T.fix_at_root(_name(a, head), head, stuck))
+    return _once(a, "stuck" if stuck else "unreached", root[0], lambda: _region_fix(a, root, stuck))
+
+
+#: candidates a region's fix tries before it says why none was offered
+REGION_TRIES = 6
+
+
+def _open_ended(a: "Analysis") -> set[str]:
+    """The scenes a branch added last would not be hidden in: those without branches, and
+    those with a combination of flags no branch of theirs takes (``a.stuck``)."""
+    memo = _memo(a)
+    if memo.open_ended is None:
+        leaving = {b.from_scene for b in a.scenario.branches}
+        memo.open_ended = {s for s in a.scenario.scenes if s not in leaving} | set(a.stuck)
+    return memo.open_ended
+
+
+def _region_fix(a: "Analysis", root: list[str], stuck: bool) -> dict[str, Any] | None:
+    reached, ending = _live(a)
+    opened = _open_ended(a)
+    if stuck:
+        # the branch leaves the region from a scene where it would not be hidden (if any)
+        starts = [s for s in root if s in opened] or root
+        candidates = [(h, s, t) for h, t, s in _nearest(a, starts, lambda s: s in reached and s in ending)]
+    else:
+        starts, scenes = root, a.scenario.scenes
+        candidates = [(h, s, t) for h, s, t in _nearest(a, root, lambda s: s in reached and s in opened and not scenes[s].is_ending)]
+    if not candidates:  # the region touches no such scene: the first by id
+        ok = (lambda s: s in reached and s in ending) if stuck else (
+            lambda s: s in reached and s in opened and not a.scenario.scenes[s].is_ending)
+        firsts = sorted(s for s in a.scenario.scenes if ok(s))[:REGION_TRIES]
+        pairs: list[tuple[int | None, str, str]] = [(None, starts[0], t) if stuck else (None, t, root[0]) for t in firsts]
+    else:
+        pairs = list(candidates)
+    refused: dict[str, Any] | None = None
+    new_id = _next_branch_id(a)
+    for hops, source, target in pairs[:REGION_TRIES]:
+        order = _last_order(a, source)
+        row = {"branch_id": new_id, "from_scene": source, "to_scene": target, "condition_expr": "", "order_no": order}
+        if stuck:
+            dead_end = not any(True for _ in a.graph.successors(source))
+            text = T.fix_stuck_branch(_name(a, source), source, order, new_id, _name(a, target), target, hops, dead_end)
+        else:
+            text = T.fix_unreached_branch(_name(a, source), source, order, new_id, _name(a, target), target, hops)
+        fix = _fix(text, [{"action": "add", "table": "story_branches", "row": row}])
+        key = (root[0], NO_ENDING if stuck else UNREACHED)
+        checked = verified(a, fix, key)
+        if checked["edits"] or checked.get("verified") is None:
+            return checked
+        refused = refused or checked
+    # no branch would do: mark the root an entry, or the dead end an ending
+    scene = starts[0]
+    if not stuck:
+        edit = _set("scene_states", scene, "is_entry", True)
+        text = T.fix_mark_entry(_name(a, scene), scene)
+    elif not any(True for _ in a.graph.successors(scene)) and not any(b.from_scene == scene for b in a.scenario.branches):
+        edit = _set("scene_states", scene, "is_ending", True)
+        text = T.fix_mark_ending(_name(a, scene), scene)
+    else:
+        return refused
+    checked = verified(a, _fix(text, [edit]), (root[0], NO_ENDING if stuck else UNREACHED))
+    return checked if checked["edits"] or refused is None else refused
+
+
+# ----------------------------------------------------------------------------- verification (issue 30, item 2)
+
+
+#: a scenario of more scenes and branches than this is not analysed again per fix (each
+#: re-analysis costs a whole lint; benchmarks/LOG.md): its fixes say they were not checked
+VERIFY_SIZE = 1500
+#: at most this many fixes are checked per run; past it they say they were not checked
+VERIFY_MAX = 200
+
+
+def _edited(sc: Any, edits: Sequence[Mapping[str, Any]]) -> Any | None:
+    """The scenario ``sc`` with ``edits`` applied to its typed rows (a new scenario; the
+    old one unchanged), or ``None`` for an edit this cannot make in memory."""
+    from dataclasses import replace
+
+    from .model import Branch
+
+    scenes = dict(sc.scenes)
+    branches = list(sc.branches)
+    flags = dict(sc.flags)
+    line = max([b.line for b in branches] + [s.line for s in scenes.values()] + [0]) + 1
+    for edit in edits:
+        table, action = edit["table"], edit["action"]
+        if table == "story_branches":
+            if action == "add":
+                r = edit["row"]
+                order = r.get("order_no")
+                branches.append(Branch(str(r["branch_id"]), str(r["from_scene"]), str(r.get("to_scene") or ""),
+                                       str(r.get("condition_expr") or "") or None, int(order) if order not in (None, "") else None,
+                                       line, {k: (None if v is None else str(v)) for k, v in r.items()}))
+                line += 1
+                continue
+            at = [i for i, b in enumerate(branches) if b.branch_id == edit["row"]]
+            if not at:
+                return None
+            if action == "remove":
+                del branches[at[0]]
+            elif action == "set" and edit["column"] in ("to_scene", "from_scene", "condition_expr", "order_no"):
+                v = edit["value"]
+                if edit["column"] == "order_no":
+                    v = int(v) if v not in (None, "") else None
+                elif edit["column"] == "condition_expr":
+                    v = str(v or "") or None
+                branches[at[0]] = replace(branches[at[0]], **{edit["column"]: v})
+            else:
+                return None
+        elif table == "scene_states":
+            scene = scenes.get(edit["row"])
+            if scene is None:
+                return None
+            if action == "set" and edit["column"] in ("is_entry", "is_ending"):
+                v = edit["value"]
+                scenes[scene.scene_id] = replace(scene, **{edit["column"]: v if isinstance(v, bool) else str(v).lower() in ("true", "1", "y", "yes")})
+            elif action == "set" and edit["column"] == "available_flags":
+                items = tuple(i.strip() for i in str(edit["value"] or "").replace("|", ",").split(",") if i.strip())
+                scenes[scene.scene_id] = replace(scene, available_flags=items or None)
+            elif action == "unlist" and edit["column"] == "available_flags":
+                left = tuple(f for f in scene.available_flags or () if f != edit["value"])
+                scenes[scene.scene_id] = replace(scene, available_flags=left or None)
+            else:
+                return None
+        elif table == "flag_spec" and action == "remove" and edit["row"] in flags:
+            del flags[edit["row"]]
+        else:
+            return None
+    return replace(sc, scenes=scenes, branches=branches, flags=flags, issues=list(sc.issues))
+
+
+def _problems_of(sc: Any) -> dict[str, set[str]]:
+    """Target -> its problems (a card's verdict other than ``끝까지 닿음``, a finding's code)
+    as the same analysis a lint runs finds them; its own fixes are not checked again."""
+    from .analysis import analyse
+    from .cards import build_cards
+
+    a = analyse(sc)
+    _memo(a).checking = False
+    cards, _, findings = build_cards(a)
+    out: dict[str, set[str]] = {}
+    for c in cards:
+        if c.verdict != PASSING:
+            out.setdefault(c.target_no, set()).add(c.verdict)
+    for f in findings:
+        out.setdefault(f.target, set()).add(f.code)
+    return out
+
+
+def verified(a: "Analysis", fix: dict[str, Any] | None, key: tuple[str, str]) -> dict[str, Any]:
+    """``fix`` (for the problem ``key``: target and verdict or finding code) once it is
+    applied in memory and the scenario analysed again: when its problem is gone and no
+    target that had none gets one, the fix with ``"verified": True``; when not, a fix
+    without edits whose sentence says why (``"verified": False``); unchecked (a large
+    scenario, past :data:`VERIFY_MAX` fixes, an edit not made in memory) the fix as it
+    is, without ``verified``."""
+    if fix is None or not fix.get("edits"):
+        return fix  # type: ignore[return-value]
+    memo = _memo(a)
+    if not memo.checking or len(a.scenario.scenes) + len(a.scenario.branches) > VERIFY_SIZE:
+        return fix
+    import json
+
+    sig = json.dumps(fix["edits"], sort_keys=True, ensure_ascii=False, default=str) + "\0" + "\0".join(key)
+    if sig not in memo.checked:
+        if memo.checks >= VERIFY_MAX:
+            return fix
+        edited = _edited(a.scenario, fix["edits"])
+        if edited is None:
+            return fix
+        memo.checks += 1
+        if memo.baseline is None:
+            memo.baseline = _problems_of(_edited(a.scenario, []))
+        before, after = memo.baseline, _problems_of(edited)
+        reason = None
+        if key[1] in after.get(key[0], ()):
+            reason = T.fix_unverified_problem(key[0], key[1], False)
+        else:
+            for target, kinds in after.items():
+                # a target that had a problem card may show the verdict the fixed one hid
+                # (the verdicts' order of precedence); any other problem is new
+                had = before.get(target)
+                new = sorted(kinds if had is None else {k for k in kinds - had if k not in VERDICTS})
+                if new:
+                    reason = T.fix_unverified_problem(target, new[0], True)
+                    break
+        memo.checked[sig] = reason
+    reason = memo.checked[sig]
+    if reason is None:
+        return {**fix, "verified": True}
+    return {"text": T.fix_not_offered(reason), "edits": [], "verified": False}

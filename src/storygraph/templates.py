@@ -821,3 +821,74 @@ def finding_used_up_menu_for(*, name: str, choices: Sequence[str], readers: str)
     every = "다 " if len(choices) > 1 else ""
     return (f"{name}의 한 번만 고를 수 있는 선택지 {josa(id_list(choices), '을/를')} {every}고르고 이 장면으로 돌아온 "
             f"독자 가운데 {readers}에게는 남은 분기가 하나도 맞지 않아 이야기가 멈춥니다.")
+
+
+# ----------------------------------------------------------------------------- fixes of reach (issue 30)
+
+
+def _after(word: str, pair: str) -> str:
+    """The particle of ``pair`` for ``word``, alone (to follow ``word(`id`)``)."""
+    return josa(word, pair)[len(word):]
+
+
+def _closest(hops: int | None) -> str:
+    """Why a scene was chosen: the nearest, or (no path at all) the first by id."""
+    if hops is None:
+        return "이 자리와 이어진 곳이 없어 id가 가장 앞선"
+    return f"분기 방향은 따지지 않고 분기 {hops}개를 건너는 거리로 가장 가까운(거리가 같으면 id가 앞선)"
+
+
+def fix_stuck_branch(source: str, source_id: str, order: int, new_id: str, target: str, target_id: str, hops: int | None,
+                     dead_end: bool) -> str:
+    """The fix of a region that reaches no ending: a branch from ``source`` to the nearest
+    scene that readers reach and that reaches an ending (``hops`` branches away, the
+    direction of the branches ignored, ties by id), and, for a dead end, the other way:
+    make it an ending."""
+    sentence = (f"{source}({code(source_id)})의 맨 뒤 순번 {order}에 조건 없는 분기 {josa(code(new_id), '을/를')} 더해, "
+                f"독자가 닿고 엔딩으로 이어지는 장면 가운데 {_closest(hops)} {target}({code(target_id)}){_after(target, '으로/로')} 보내면 엔딩까지 길이 이어집니다")
+    if dead_end:
+        sentence = sentence[:-len("이어집니다")] + ("이어지며, 여기서 이야기가 끝나는 것이 맞다면 분기 대신 "
+                                               f"{code('is_ending')} 열을 참으로 두어도 됩니다")
+    return sentence + "."
+
+
+def fix_unreached_branch(source: str, source_id: str, order: int, new_id: str, target: str, target_id: str,
+                         hops: int | None) -> str:
+    """The fix of a region no reader enters: a branch into its root from the nearest scene
+    readers reach (ties by id), and the other way: make the root an entry."""
+    return (f"독자가 닿는 장면 가운데 {_closest(hops)} "
+            f"{source}({code(source_id)})의 맨 뒤 순번 {order}에 조건 없는 분기 {josa(code(new_id), '을/를')} 더해 "
+            f"{target}({code(target_id)}){_after(target, '으로/로')} 보내면 독자가 들어오며, 여기서 이야기가 시작되는 것이 맞다면 "
+            f"분기 대신 {target}의 {code('is_entry')} 열을 참으로 두어도 됩니다.")
+
+
+def fix_mark_entry(scene: str, scene_id: str) -> str:
+    """The fix of an unreached region when no branch into it would be taken: an entry."""
+    return (f"독자가 닿는 장면 가운데 분기를 더해도 앞 분기에 가리지 않는 곳이 없어, {scene}({code(scene_id)})의 "
+            f"{code('is_entry')} 열을 참으로 두어 시작 장면으로 삼으면 독자가 들어옵니다.")
+
+
+def fix_mark_ending(scene: str, scene_id: str) -> str:
+    """The fix of a dead end when no branch out of it would do: an ending."""
+    return (f"{scene}({code(scene_id)})에서 나가는 분기가 없으니 {code('is_ending')} 열을 참으로 두어 엔딩으로 삼으면 "
+            f"여기 온 독자의 이야기가 끝납니다.")
+
+
+def fix_at_root(root: str, root_id: str, stuck: bool) -> str:
+    """The fix of a card whose problem comes from another scene: it points there."""
+    why = "엔딩으로 가는 길이 없는" if stuck else "독자가 들어오는 길이 없는"
+    return f"이 문제는 {why} {root}({code(root_id)})에서 비롯되므로 그 장면 카드의 고치는 법을 따르면 함께 풀립니다."
+
+
+def fix_not_offered(reason: str) -> str:
+    """Said instead of a fix the re-analysis did not confirm (``reason``: what it found,
+    ending in a connective such as ``…이 남아``)."""
+    return f"찾은 고치는 법을 시나리오에 적용해 다시 따져 보니 {reason} 내놓지 않았습니다."
+
+
+def fix_unverified_problem(target: str, verdict: str, fixed: bool) -> str:
+    """The ``reason`` of :func:`fix_not_offered`: the target's problem stays, or a new one comes."""
+    what = f"{verdict} 판정" if re.search(r"[가-힣]", verdict) else f"발견 {code(verdict)}"
+    if not fixed:
+        return f"{code(target)}의 {josa(what, '이/가')} 그대로 남아"
+    return f"{code(target)}에 {josa(what, '이/가')} 새로 생겨"
