@@ -9,8 +9,8 @@ from verdicts.progress import SILENT, Progress
 
 from . import fixes as F
 from . import templates as T
-from .analysis import Analysis, Undecided
-from .model import BRANCH, MISSING_TARGET, NO_ENDING, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
+from .analysis import Analysis, Undecided, analyse
+from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .graph import nearest_source
 from .reach import reach_counts
@@ -302,3 +302,23 @@ def graph_counts(a: Analysis) -> dict:
     # (an opaque jump's empty to_scene is no missing scene)
     near = F.near_table(scenes, (x.to_scene for x in a.scenario.branches if x.to_scene and x.to_scene not in scenes))
     return {"endings": b._ending_counts, "onward": b._onward, "spelling": b.spelling(), "near": near}
+
+
+def problems_of(scenario) -> dict[str, set[str]]:
+    """Target -> its problems (a card's verdict other than ``끝까지 닿음``, a finding's
+    code) as a lint finds them in ``scenario``: the re-analysis that checks each fix
+    (:func:`storygraph.fixes.verified`); the fixes of this analysis are not checked again."""
+    a = analyse(scenario)
+    if a.fix_memo is not None:
+        a.fix_memo.checking = False
+    cards, _, findings = build_cards(a)
+    out: dict[str, set[str]] = {}
+    for c in cards:
+        if c.verdict != REACHED_AND_ENDS:
+            out.setdefault(c.target_no, set()).add(c.verdict)
+    for f in findings:
+        out.setdefault(f.target, set()).add(f.code)
+    return out
+
+
+F.register_checker(problems_of)

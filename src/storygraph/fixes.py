@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from verdicts.errors import ConditionSyntaxError
 from verdicts.korean import josa
@@ -42,7 +42,7 @@ from .conditions import (
 )
 from .minimal import MAX_ATOMS, MAX_POINTS, grid_size, minimal_cubes, minimal_sum
 from . import templates as T
-from .model import NO_ENDING, REACHED_AND_ENDS as PASSING, UNREACHED, VERDICTS, Flag
+from .model import NO_ENDING, UNREACHED, VERDICTS, Flag
 from .shadowing import ClassGrid, FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -675,8 +675,9 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     new_id = _next_branch_id(a)
     last = max((b.order_no or 0 for b in state.ordered), default=0) + 1
     row = {"branch_id": new_id, "from_scene": scene_id, "to_scene": target, "condition_expr": text, "order_no": last}
-    sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how} {josa(_name(a, target), '으로/로')} 보내면 "
-                f"아무 분기도 걸리지 않던 조합이 모두 닫힙니다")
+    sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how}, 이 장면의 분기가 가는 곳 가운데 "
+                f"독자가 닿고 엔딩으로 이어지는 첫 장면인 {_name(a, target)}({quoted(target)}){josa(_name(a, target), '으로/로')[len(_name(a, target)):]} "
+                f"보내면 아무 분기도 걸리지 않던 조합이 모두 닫힙니다")
     if not minimised:
         sentence = sentence[:-len("닫힙니다")] + "닫히며" + unshrunk
     return _fix(sentence + ".", [{"action": "add", "table": "story_branches", "row": row}])
@@ -878,7 +879,9 @@ def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
                 edits = [_set("story_branches", bid, "order_no", n) for (bid, _), n in zip(rows, numbers) if by_id[bid].order_no != n]
                 new_no = numbers[first]
                 cover_ids = [ids[i] for i in covers]
-                return _fix(f"분기 {quoted(later, '을/를')} {_ids(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기면 "
+                moved = [f"{quoted(e['row'], '을/를')} 순번 {josa(str(e['value']), '으로/로')}" for e in edits if e["row"] != later]
+                rest = f"고 {', '.join(moved)} 미루면" if moved else "면"
+                return _fix(f"분기 {quoted(later, '을/를')} {_ids(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기{rest} "
                             "가려졌던 이 분기도 걸리는 독자가 생깁니다.", edits)
         else:
             to_name = _name(a, by_id[later].to_scene)
@@ -948,9 +951,13 @@ def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bo
         if scene is not None and not scene.acceptable(_rows_with(scene, {bid: new}), {("range", f"{bid}:{old}")}):
             continue
         text = _text_of(new)
-        return _fix(f"분기 {quoted(bid)}의 조건을 {quoted(text, '으로/로')} 고치면 {quoted(old)} 대신 들어간 {quoted(render(guess))} 비교가 "
-                    f"{spec.name} 범위 {lo}–{hi} 안에서 독자를 가릅니다.",
-                    [_set("story_branches", bid, "condition_expr", text)])
+        if text == render(guess):
+            sentence = (f"분기 {quoted(bid)}의 조건 {quoted(old, '을/를')} {quoted(text, '으로/로')} 고치면 "
+                        f"{spec.name} 범위 {lo}–{hi} 안에서 참인 독자와 거짓인 독자가 모두 생깁니다.")
+        else:
+            sentence = (f"분기 {quoted(bid)}의 조건에서 비교 {quoted(old, '을/를')} {quoted(render(guess), '으로/로')} 바꿔 "
+                        f"{quoted(text, '으로/로')} 고치면 그 비교는 {spec.name} 범위 {lo}–{hi} 안에서 참일 때와 거짓일 때가 모두 생깁니다.")
+        return _fix(sentence, [_set("story_branches", bid, "condition_expr", text)])
     new = _simplify_consts(_replace(expr, node, Const(truth)))
     if isinstance(new, Const) and not new.value:
         return None
@@ -1157,7 +1164,8 @@ def missing_target_fix(a: "Analysis", branch) -> dict[str, Any] | None:
     also = f"이어지고, 철자가 비슷한 장면으로는 {_join([f'{_name(a, s)}({quoted(s)})' for s in others])}도 있습니다" if others else "이어집니다"
     return _fix(f"분기 {quoted(branch.branch_id)}의 {quoted('to_scene')} 칸을 목록에 없는 {quoted(target)} 대신 철자가 가까운 "
                 f"{quoted(best, '으로/로')} 고치면 "
-                f"독자가 닿고 엔딩으로 이어지는 {josa(_name(a, best) if _name(a, best) != best else '장면', '으로/로')} "
+                f"{'독자가 닿고 ' if branch.from_scene in _live(a)[0] and branch.branch_id not in a.shadowed else ''}"
+                f"엔딩으로 이어지는 {josa(_name(a, best) if _name(a, best) != best else '장면', '으로/로')} "
                 f"이야기가 {also}.",
                 [_set("story_branches", branch.branch_id, "to_scene", best)])
 
@@ -1598,22 +1606,20 @@ def _edited(sc: Any, edits: Sequence[Mapping[str, Any]]) -> Any | None:
     return replace(sc, scenes=scenes, branches=branches, flags=flags, issues=list(sc.issues))
 
 
-def _problems_of(sc: Any) -> dict[str, set[str]]:
-    """Target -> its problems (a card's verdict other than ``끝까지 닿음``, a finding's code)
-    as the same analysis a lint runs finds them; its own fixes are not checked again."""
-    from .analysis import analyse
-    from .cards import build_cards
+#: the re-analysis a fix is checked by: scenario -> target -> its problems (a card's
+#: verdict other than ``끝까지 닿음``, a finding's code) as a lint finds them, with the
+#: fixes of that analysis left unchecked.  :mod:`storygraph.cards` registers it (it runs
+#: the analysis and the cards, which import this module: set here, not imported here)
+CHECKER: list[Callable[[Any], dict[str, set[str]]]] = []
 
-    a = analyse(sc)
-    _memo(a).checking = False
-    cards, _, findings = build_cards(a)
-    out: dict[str, set[str]] = {}
-    for c in cards:
-        if c.verdict != PASSING:
-            out.setdefault(c.target_no, set()).add(c.verdict)
-    for f in findings:
-        out.setdefault(f.target, set()).add(f.code)
-    return out
+
+def register_checker(check: Callable[[Any], dict[str, set[str]]]) -> None:
+    """Make ``check`` the re-analysis of :func:`verified`."""
+    CHECKER[:] = [check]
+
+
+def _problems_of(sc: Any) -> dict[str, set[str]]:
+    return CHECKER[0](sc)
 
 
 def verified(a: "Analysis", fix: dict[str, Any] | None, key: tuple[str, str]) -> dict[str, Any]:
@@ -1622,21 +1628,25 @@ def verified(a: "Analysis", fix: dict[str, Any] | None, key: tuple[str, str]) ->
     target that had none gets one, the fix with ``"verified": True``; when not, a fix
     without edits whose sentence says why (``"verified": False``); unchecked (a large
     scenario, past :data:`VERIFY_MAX` fixes, an edit not made in memory) the fix as it
-    is, without ``verified``."""
+    is with ``"verified": None`` and ``"unchecked"``, a sentence saying why it was not
+    checked.  (The analysis that checks runs without checking its own fixes.)"""
     if fix is None or not fix.get("edits"):
         return fix  # type: ignore[return-value]
     memo = _memo(a)
-    if not memo.checking or len(a.scenario.scenes) + len(a.scenario.branches) > VERIFY_SIZE:
+    if not memo.checking or not CHECKER:
         return fix
+    size = len(a.scenario.scenes) + len(a.scenario.branches)
+    if size > VERIFY_SIZE:
+        return {**fix, "verified": None, "unchecked": T.fix_unchecked(size=size)}
     import json
 
     sig = json.dumps(fix["edits"], sort_keys=True, ensure_ascii=False, default=str) + "\0" + "\0".join(key)
     if sig not in memo.checked:
         if memo.checks >= VERIFY_MAX:
-            return fix
+            return {**fix, "verified": None, "unchecked": T.fix_unchecked(limit=VERIFY_MAX)}
         edited = _edited(a.scenario, fix["edits"])
         if edited is None:
-            return fix
+            return {**fix, "verified": None, "unchecked": T.fix_unchecked()}
         memo.checks += 1
         if memo.baseline is None:
             memo.baseline = _problems_of(_edited(a.scenario, []))

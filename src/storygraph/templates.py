@@ -886,6 +886,16 @@ def fix_not_offered(reason: str) -> str:
     return f"찾은 고치는 법을 시나리오에 적용해 다시 따져 보니 {reason} 내놓지 않았습니다."
 
 
+def fix_unchecked(size: int | None = None, limit: int | None = None) -> str:
+    """Why a fix was offered without being checked by analysing the scenario again."""
+    if size is not None:
+        return (f"장면과 분기가 {size:,}개로 많아 고치는 법마다 시나리오 전체를 다시 따지는 데 오래 걸리므로 "
+                f"이 고치는 법은 적용해 보지 않고 내놓았습니다.")
+    if limit is not None:
+        return f"한 번에 적용해 보는 고치는 법 {limit}개를 넘어 이 고치는 법은 적용해 보지 않고 내놓았습니다."
+    return "이 고치는 법의 수정은 메모리에서 적용해 볼 수 없는 종류라 적용해 보지 않고 내놓았습니다."
+
+
 def fix_unverified_problem(target: str, verdict: str, fixed: bool) -> str:
     """The ``reason`` of :func:`fix_not_offered`: the target's problem stays, or a new one comes."""
     what = f"{verdict} 판정" if re.search(r"[가-힣]", verdict) else f"발견 {code(verdict)}"
