@@ -827,15 +827,27 @@ def finding_used_up_menu_for(*, name: str, choices: Sequence[str], readers: str)
 
 
 def _after(word: str, pair: str) -> str:
-    """The particle of ``pair`` for ``word``, alone (to follow ``word(`id`)``)."""
-    return josa(word, pair)[len(word):]
+    """The particle of ``pair`` for ``word``, alone (to follow ``word(`id`)``); a pair
+    without two forms (``의``, ``에서``) as it is."""
+    return josa(word, pair)[len(word):] if "/" in pair else pair
+
+
+def _scene_label(name: str, scene_id: str, pair: str | None = None) -> str:
+    """A scene as a fix names it: its title with its id (``막힌 수문(`SC-29`)``), or
+    ``장면 `id``` when it has no title of its own; ``pair``'s particle after it."""
+    if not name or name == scene_id:
+        head, word = f"장면 {code(scene_id)}", code(scene_id)
+    else:
+        head, word = f"{name}({code(scene_id)})", name
+    return head + (_after(word, pair) if pair else "")
 
 
 def _closest(hops: int | None) -> str:
     """Why a scene was chosen: the nearest, or (no path at all) the first by id."""
     if hops is None:
         return "이 자리와 이어진 곳이 없어 id가 가장 앞선"
-    return f"분기 방향은 따지지 않고 분기 {hops}개를 건너는 거리로 가장 가까운(거리가 같으면 id가 앞선)"
+    far = "하나" if hops == 1 else f"{hops}개"
+    return f"분기 방향은 따지지 않고 분기 {far}를 건너는 거리로 가장 가까운(거리가 같으면 id가 앞선)"
 
 
 def fix_stuck_branch(source: str, source_id: str, order: int, new_id: str, target: str, target_id: str, hops: int | None,
@@ -844,8 +856,9 @@ def fix_stuck_branch(source: str, source_id: str, order: int, new_id: str, targe
     scene that readers reach and that reaches an ending (``hops`` branches away, the
     direction of the branches ignored, ties by id), and, for a dead end, the other way:
     make it an ending."""
-    sentence = (f"{source}({code(source_id)})의 맨 뒤 순번 {order}에 조건 없는 분기 {josa(code(new_id), '을/를')} 더해, "
-                f"독자가 닿고 엔딩으로 이어지는 장면 가운데 {_closest(hops)} {target}({code(target_id)}){_after(target, '으로/로')} 보내면 엔딩까지 길이 이어집니다")
+    sentence = (f"{_scene_label(source, source_id, '의')} 맨 뒤 순번 {order}에 조건 없는 분기 {josa(code(new_id), '을/를')} 더해, "
+                f"독자가 닿고 엔딩으로 이어지는 장면 가운데 {_closest(hops)} {_scene_label(target, target_id, '으로/로')} "
+                f"보내면 엔딩까지 길이 이어집니다")
     if dead_end:
         sentence = sentence[:-len("이어집니다")] + ("이어지며, 여기서 이야기가 끝나는 것이 맞다면 분기 대신 "
                                                f"{code('is_ending')} 열을 참으로 두어도 됩니다")
@@ -856,28 +869,27 @@ def fix_unreached_branch(source: str, source_id: str, order: int, new_id: str, t
                          hops: int | None) -> str:
     """The fix of a region no reader enters: a branch into its root from the nearest scene
     readers reach (ties by id), and the other way: make the root an entry."""
-    return (f"독자가 닿는 장면 가운데 {_closest(hops)} "
-            f"{source}({code(source_id)})의 맨 뒤 순번 {order}에 조건 없는 분기 {josa(code(new_id), '을/를')} 더해 "
-            f"{target}({code(target_id)}){_after(target, '으로/로')} 보내면 독자가 들어오며, 여기서 이야기가 시작되는 것이 맞다면 "
-            f"분기 대신 {target}의 {code('is_entry')} 열을 참으로 두어도 됩니다.")
+    return (f"독자가 닿는 장면 가운데 {_closest(hops)} {_scene_label(source, source_id, '의')} 맨 뒤 순번 {order}에 "
+            f"조건 없는 분기 {josa(code(new_id), '을/를')} 더해 {_scene_label(target, target_id, '으로/로')} 보내면 독자가 들어오며, "
+            f"여기서 이야기가 시작되는 것이 맞다면 분기 대신 그 장면의 {code('is_entry')} 열을 참으로 두어도 됩니다.")
 
 
 def fix_mark_entry(scene: str, scene_id: str) -> str:
     """The fix of an unreached region when no branch into it would be taken: an entry."""
-    return (f"독자가 닿는 장면 가운데 분기를 더해도 앞 분기에 가리지 않는 곳이 없어, {scene}({code(scene_id)})의 "
+    return (f"독자가 닿는 장면 가운데 분기를 더해도 앞 분기에 가리지 않는 곳이 없어, {_scene_label(scene, scene_id, '의')} "
             f"{code('is_entry')} 열을 참으로 두어 시작 장면으로 삼으면 독자가 들어옵니다.")
 
 
 def fix_mark_ending(scene: str, scene_id: str) -> str:
     """The fix of a dead end when no branch out of it would do: an ending."""
-    return (f"{scene}({code(scene_id)})에서 나가는 분기가 없으니 {code('is_ending')} 열을 참으로 두어 엔딩으로 삼으면 "
+    return (f"{_scene_label(scene, scene_id, '에서')} 나가는 분기가 없으니 {code('is_ending')} 열을 참으로 두어 엔딩으로 삼으면 "
             f"여기 온 독자의 이야기가 끝납니다.")
 
 
 def fix_at_root(root: str, root_id: str, stuck: bool) -> str:
     """The fix of a card whose problem comes from another scene: it points there."""
     why = "엔딩으로 가는 길이 없는" if stuck else "독자가 들어오는 길이 없는"
-    return f"이 문제는 {why} {root}({code(root_id)})에서 비롯되므로 그 장면 카드의 고치는 법을 따르면 함께 풀립니다."
+    return f"이 문제는 {why} {_scene_label(root, root_id, '에서')} 비롯되므로 그 장면 카드의 고치는 법을 따르면 함께 풀립니다."
 
 
 def fix_not_offered(reason: str) -> str:
