@@ -314,7 +314,7 @@ def problems_of(scenario) -> dict[str, set[str]]:
     cards, _, findings = build_cards(a)
     out: dict[str, set[str]] = {}
     for c in cards:
-        if c.verdict != REACHED_AND_ENDS:
+        if c.verdict is not None and c.verdict != REACHED_AND_ENDS:  # (None: withheld)
             out.setdefault(c.target_no, set()).add(c.verdict)
     for f in findings:
         out.setdefault(f.target, set()).add(f.code)
