@@ -141,11 +141,14 @@ class _Builder:
             return None
         if len(state.ordered) < 2:
             return None  # a lone branch has nothing to be shadowed by
+        if branch.branch_id != state.ordered[0].branch_id:
+            return None  # said once a scene: on its first branch, which names the others
         u: Undecided = state.undecided
         siblings = [b.branch_id for b in state.ordered if b.branch_id != branch.branch_id]
         return T.hedge_undecided(reason_code=u.code, scene_name=self.name(branch.from_scene), siblings=siblings,
                                  column=u.column, branch_ids=u.branch_ids,
-                                 flags=[T.flag_name(self.flags[f]) if f in self.flags else code(f) for f in u.flags])
+                                 flags=[T.flag_name(self.flags[f]) if f in self.flags else code(f) for f in u.flags],
+                                 story=self.a.story)
 
     # ------------------------------------------------------------ opaque jumps (판정 보류)
     def jump_words(self, bid: str) -> tuple[str, str | None, dict]:

@@ -44,12 +44,18 @@ def _check_outputs(*pairs: tuple[str, Path | None], folder: bool = False) -> Non
 
 # ----------------------------------------------------------------------------- lint
 def lint(paths: list[Path], format: str | None, config: Path | None, html: Path | None, dot: Path | None,
-         grading: Path | None, quiet: bool, jobs: int | None, all_: bool = False) -> int:
+         grading: Path | None, quiet: bool, jobs: int | None, all_: bool = False, fix: bool = False) -> int:
     """시나리오의 장면과 분기를 하나하나 판정해 판정별 카드, 입력 문제, 자동 검증을 차례로
     보여 줍니다. 여러 경로를 주면 하나씩 차례로 보고하고, 읽을 수 없는 파일이 있어도 나머지는
     판정합니다. 종료 코드는 가장 나쁜 결과를 따릅니다."""
     from verdicts.perf import without_gc
 
+    if fix:
+        from .applying import fix_command
+
+        if len(paths) != 1 or html or dot or grading or format:
+            raise fail("`--fix` 옵션은 시나리오 하나에만, 다른 출력 옵션 없이 쓸 수 있습니다.")
+        return fix_command(paths[0])
     # the collector paused from here, as a run pauses it: the libraries a lint imports
     # (networkx, sympy) make many objects and few cycles
     with without_gc():
@@ -115,6 +121,16 @@ def _lint(paths: list[Path], format: str | None, config: Path | None, html: Path
     if code == CHECKS_FAILED:
         _echo(f"storygraph: {checks_failed_message(failed_checks(report))}")
     return code
+
+
+def fix(path: Path, dry_run: bool, no_backup: bool) -> int:
+    """린트가 내놓은 고치는 법을 시나리오 파일에 바로 적용합니다. 바꿀 곳을 차이(diff)로 보여 주고,
+    고친 칸 밖은 바이트 하나 바꾸지 않으며 원래 파일은 FILE.bak으로 남깁니다. 다 쓴 뒤 다시
+    검사해 남은 문제를 한 줄로 알려 줍니다. 이야기 파일(ink, Twine, ChoiceScript, Yarn)은 고쳐
+    쓰지 않고 원본의 줄마다 고치는 법만 보여 줍니다."""
+    from .applying import fix_command
+
+    return fix_command(path, dry_run=dry_run, backup=not no_backup)
 
 
 def watch(paths: list[Path], config: Path | None, debounce: int) -> int:
@@ -341,6 +357,12 @@ def build() -> CommandLine:
              help="프로세스 수: 큰 시나리오의 카드나 여러 시나리오를 나눠 맡깁니다 (기본: 코어마다 하나, `VERDICTS_JOBS`로도 정합니다)")
     c.option("--all", dest="all_", action="store_true",
              help="글 보고서에 끝까지 닿음 카드와 통과한 자동 검증을 모두 적습니다 (기본은 개수만 적습니다)")
+    c.flag("--fix", help="고치는 법을 파일에 바로 적용합니다 (`storygraph fix`와 같습니다)")
+
+    c = cl.command("fix", fix)
+    c.argument("path", type=Path, metavar="PATH", help="고칠 시나리오: 합친 CSV, CSV 폴더, .xlsx, JSON/YAML 또는 이야기 파일")
+    c.flag("--dry-run", help="바꿀 곳을 차이로 보여 주기만 하고 파일은 그대로 둡니다")
+    c.flag("--no-backup", help="원래 파일을 FILE.bak으로 남기지 않습니다")
 
     c = cl.command("watch", watch)
     c.argument("paths", nargs="+", type=Path, metavar="PATH", help="따라갈 시나리오 (lint처럼 파일이나 폴더)")

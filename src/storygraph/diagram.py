@@ -401,13 +401,15 @@ def _narrower(model: DiagramModel) -> str:
     return f"{fewer}둘레를 좁히거나 `--max-nodes`와 `--max-edges`로 한도를 올려 보세요."
 
 
-def layout(dot_source: str, fmt: Literal["svg", "png"], *, timeout: float = DOT_TIMEOUT) -> bytes:
-    """Run the real ``dot`` binary on ``dot_source`` and return the output bytes.
+def layout(dot_source: str, fmt: Literal["svg", "png"], *, timeout: float = DOT_TIMEOUT, model: DiagramModel | None = None) -> bytes:
+    """Run the real ``dot`` binary on ``dot_source`` (of ``model``, when given) and
+    return the output bytes.
 
     Raises
     ------
     DiagramTooLarge
-        ``dot`` did not finish within ``timeout`` seconds (it is killed).
+        ``dot`` did not finish within ``timeout`` seconds (it is killed); the message
+        suggests what the run of ``model`` did not try yet (:func:`_narrower`).
     DiagramError
         ``dot`` is not installed or failed.
     """
@@ -417,10 +419,8 @@ def layout(dot_source: str, fmt: Literal["svg", "png"], *, timeout: float = DOT_
     try:
         proc = subprocess.run([exe, f"-T{fmt}"], input=dot_source.encode("utf-8"), capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
-        raise DiagramTooLarge(
-            f"`dot`이 {timeout:g}초 안에 배치를 끝내지 못해 멈췄습니다. "
-            "`--focus findings`나 `--focus 장면ID --hops N`으로 그릴 범위를 줄여 보세요."
-        ) from None
+        hint = _narrower(model) if model is not None else "`--focus findings`나 `--focus 장면ID --hops N`으로 그릴 범위를 줄여 보세요."
+        raise DiagramTooLarge(f"`dot`이 {timeout:g}초 안에 배치를 끝내지 못해 멈췄습니다. " + hint) from None
     if proc.returncode != 0:
         raise DiagramError(f"`dot`이 실패했습니다: {proc.stderr.decode('utf-8', 'replace').strip()[:500]}")
     return proc.stdout
@@ -430,7 +430,7 @@ def render_svg(model: DiagramModel, *, timeout: float = DOT_TIMEOUT, max_nodes: 
                links: dict[str, str] | None = None) -> str:
     """Lay the model out with ``dot`` and return the SVG document (UTF-8 text)."""
     check_size(model, max_nodes=max_nodes, max_edges=max_edges)
-    return layout(to_dot(model, links=links), "svg", timeout=timeout).decode("utf-8")
+    return layout(to_dot(model, links=links), "svg", timeout=timeout, model=model).decode("utf-8")
 
 
 # ---------------------------------------------------------------------------- mermaid
@@ -540,5 +540,5 @@ def write_diagram(model: DiagramModel, path: str | Path, *, format: str | None =
         write_output(path, to_mermaid(model, fenced=path.suffix.lower() == ".md"))
     else:
         check_size(model, max_nodes=max_nodes, max_edges=max_edges)
-        write_output(path, layout(to_dot(model), fmt, timeout=timeout))
+        write_output(path, layout(to_dot(model), fmt, timeout=timeout, model=model))
     return fmt

@@ -16,7 +16,8 @@ from .cards import CardBuilder, build_cards, graph_counts, withheld_issues
 from .checks import CHECKS, CheckContext
 from .findings import HEDGING_KINDS, KINDS, collect_findings
 from .loading import load_scenario
-from .model import BRANCH, REACHED_AND_ENDS, SCENE, SHADOWING, TABLE_SPECS, VERDICTS, Scenario, StoryCard
+from .model import BRANCH, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, TABLE_SPECS, VERDICTS, Scenario, StoryCard
+from .roots import root_causes
 from .rules import BRANCH_BOOK, SCENE_BOOK
 
 if TYPE_CHECKING:
@@ -47,17 +48,25 @@ class StorygraphDomain(Domain):
     verdicts = VERDICTS
     passing_verdicts = frozenset({REACHED_AND_ENDS})
     undone_group = "표로만 닿음"
+    root_cause_verdict = NO_ENDING
     undone_head = "표의 길로는 끝까지 닿지만 실제 독자는 지나가지 못하거나 끝까지 가지 못하는 장면과 분기입니다."
     undone_doc = (
-        "`끝까지 닿음`은 표의 길만 따진 판정입니다. 그 길이 한 번도 걸리지 않는 분기(앞 순번에 가려졌거나 조건이 "
+        "`끝까지 닿음` 판정은 표의 길만 따집니다. 그 길이 한 번도 걸리지 않는 분기(앞 순번에 가려졌거나 조건이 "
         "플래그 범위 안에서 참이 될 수 없는 분기)에 기대고 있으면 실제 독자는 그 장면에 들어오지 못하거나 엔딩까지 "
-        "가지 못합니다. 그런 카드는 판정 이름을 시드 그대로 `끝까지 닿음`으로 두되, 요약 문장이 그 까닭을 먼저 말하고, "
-        "JSON 카드의 `undone` 칸에 까닭의 코드(`reached-only-through-dead-branch`, `ending-only-through-dead-branch`, "
+        "가지 못합니다. 그런 카드는 판정 이름을 명세 그대로 `끝까지 닿음`으로 두되, 요약 문장이 그 까닭을 먼저 말하고, "
+        "JSON 카드의 `undone` 필드에 까닭의 코드(`reached-only-through-dead-branch`, `ending-only-through-dead-branch`, "
         "`never-fires`, `unsatisfiable-condition`)와 문장(`reason`)을 적습니다. 글 보고서와 화면은 이 카드들을 "
         "문제 가운데 `표로만 닿음` 묶음으로 따로 보여 주고, 요약은 문제로 셉니다. 고치는 법은 그 길을 막는 분기의 "
         "린트 발견에 있습니다.")
     books = (SCENE_BOOK, BRANCH_BOOK)
     finding_kinds = tuple(KINDS)
+
+    def cell_locator(self, file: Path):
+        """Where the cell a ``set`` edit names is in a scenario CSV (SARIF ``fixes``;
+        :func:`storygraph.cells.cell_locator`)."""
+        from .cells import cell_locator
+
+        return cell_locator(file)
     kind_field = "target_kind"
     kind_labels = {SCENE: "장면 카드", BRANCH: "분기 카드"}
     docs_page = "docs/verdicts.md"
@@ -93,6 +102,11 @@ class StorygraphDomain(Domain):
 
     def card_table(self, card: dict[str, Any]) -> str:
         return "scene_states" if card.get("target_kind") == SCENE else "story_branches"
+
+    def root_causes(self, report: Any) -> dict[str, tuple[str, str, bool]]:
+        """The dead end each ``끝에 못 감`` card runs into (:mod:`storygraph.roots`)."""
+        analysis = getattr(report, "inputs", None)
+        return root_causes(analysis) if isinstance(analysis, Analysis) else {}
 
     def card_place(self, card: dict[str, Any]) -> tuple[str, int | None] | None:
         """For a row of an imported story, whose card cites ``source_file`` and
@@ -220,6 +234,7 @@ class StorygraphDomain(Domain):
             run_side=lambda kind: collect_findings(analysis, [kind])[0],
             fail_on=config.failing_set(DOMAIN), sources=scenario.sources,
             counts={"장면": len(scenario.scenes), "분기": len(scenario.branches)},
+            roots=root_causes(analysis),
         )
 
     def make_cards(self, facts: Analysis, progress: Any) -> Made:

@@ -677,9 +677,9 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     row = {"branch_id": new_id, "from_scene": scene_id, "to_scene": target, "condition_expr": text, "order_no": last}
     sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how}, 이 장면의 분기가 가는 곳 가운데 "
                 f"독자가 닿고 엔딩으로 이어지는 첫 장면인 {_name(a, target)}({quoted(target)}){josa(_name(a, target), '으로/로')[len(_name(a, target)):]} "
-                f"보내면 아무 분기도 걸리지 않던 조합이 모두 닫힙니다")
+                f"보내면 아무 분기도 걸리지 않던 조합에도 모두 갈 길이 생깁니다")
     if not minimised:
-        sentence = sentence[:-len("닫힙니다")] + "닫히며" + unshrunk
+        sentence = sentence[:-len("생깁니다")] + "생기며" + unshrunk
     return _fix(sentence + ".", [{"action": "add", "table": "story_branches", "row": row}])
 
 

@@ -14,6 +14,8 @@ edge).  The walks are networkx's algorithms, one each:
   round, behind ``끝에 못 감`` and behind a once-only choice that can be used up), from
   :func:`networkx.strongly_connected_components` (:mod:`storygraph.reach` counts over
   their :func:`networkx.condensation`);
+* :func:`dead_ends` — the dead end each stuck scene runs into (a component of the
+  stuck scenes with no way out, from the :func:`networkx.condensation`);
 * :func:`nearest_source`, :func:`shortest_way` and :func:`within_hops` — the nearest of
   several scenes (breadth first from all of them at once), a shortest way between two
   scenes, and the scenes near some (a diagram's focus).
@@ -39,7 +41,7 @@ _Node = TypeVar("_Node", bound=Hashable)
 
 __all__ = [
     "scene_graph", "reachable_from", "reaching", "reachable_avoiding", "components",
-    "nearest_source", "shortest_way", "ShortestWays", "within_hops",
+    "nearest_source", "shortest_way", "ShortestWays", "within_hops", "dead_ends",
 ]
 
 
@@ -150,6 +152,30 @@ def nearest_source(graph: nx.DiGraph, sources: Mapping[_Node, object], backwards
     for s in sources:  # a source that is not a node of the graph is its own nearest
         label.setdefault(s, sources[s])
     return label
+
+
+def dead_ends(graph: nx.DiGraph, stuck: Iterable[Hashable]) -> dict:
+    """For every node of ``stuck`` (nodes none of whose ways lead out of ``stuck``: the
+    scenes from which no ending can be got to), the dead end it runs into: a strongly
+    connected component of ``stuck`` with no edge out of it — a scene with no branch
+    out, or a loop a reader goes round without a way out — as the tuple of its nodes in
+    the graph's order; the nearest one by graph distance when there are several (ties to
+    the dead end whose first node comes first), from the
+    :func:`networkx.condensation` of the stuck scenes.
+
+    >>> g = scene_graph("abcde", [("a", "b"), ("b", "a"), ("c", "a"), ("c", "d"), ("e", "d")])
+    >>> dead_ends(g, "abcd")
+    {'a': ('a', 'b'), 'b': ('a', 'b'), 'd': ('d',), 'c': ('a', 'b')}
+    """
+    sub = graph.subgraph([n for n in stuck if n in graph])
+    condensed = nx.condensation(sub)
+    order = {n: i for i, n in enumerate(graph)}
+    sinks = []
+    for c in condensed:
+        if condensed.out_degree(c) == 0:
+            sinks.append(tuple(sorted(condensed.nodes[c]["members"], key=order.__getitem__)))
+    sinks.sort(key=lambda nodes: order[nodes[0]])
+    return nearest_source(sub, {n: nodes for nodes in sinks for n in nodes}, backwards=True)
 
 
 class _Root:

@@ -45,6 +45,7 @@ from __future__ import annotations
 import gc
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -90,9 +91,12 @@ class _Chunk:
     made: list[Kept]
     outcomes: list = field(default_factory=list)
     #: the JSON of its cards, joined; the text lines of its cards by verdict (and, with
-    #: ``True``, of its passing cards with a hedge), joined
+    #: ``True``, of its passing cards with a hedge), joined, and those of the first
+    #: cards apart; the cards listed under their root cause, whose lines are made again
+    #: (their root may change with an edit elsewhere)
     json: bytes | None = None
-    text: dict[tuple[str, bool], tuple[int, bytes]] | None = None
+    text: dict[tuple[str, bool], tuple[int, bytes, list[bytes]]] | None = None
+    rooted: list[StoryCard] = field(default_factory=list)
 
 
 class _Builder(CardBuilder):
@@ -494,7 +498,8 @@ class IncrementalLint(StorygraphDomain):
         """The report of the last :meth:`lint` in ``format`` as UTF-8 pieces, the same
         bytes as its reporter writes; the JSON and text lines of kept cards are not made
         again (a report with an accepted card is written by the reporter)."""
-        from verdicts.report import ITEM_SEPARATOR, card_text, encode_items, iter_json_bytes, iter_text_bytes, text_keys
+        from verdicts.report import (CARD_CAP, ITEM_SEPARATOR, Part, card_indent, card_parts, card_sub, card_text,
+                                     encode_items, group_blobs, iter_json_bytes, iter_text_bytes, text_keys)
         from verdicts.reporters import REPORTERS
 
         # (the report of the last lint with no card accepted holds the cards of its runs)
@@ -516,27 +521,44 @@ class IncrementalLint(StorygraphDomain):
             yield from iter_json_bytes(report, DOMAIN, card_blobs=blobs)
             return
         # the lines by verdict, and again apart the passing cards with a hedge (listed without --all)
-        groups: dict[tuple[str, bool], tuple[int, list[bytes]]] = {}
+        roots = DOMAIN.root_causes(report)
+        groups: dict[tuple[str, bool], list[Part]] = {}
+        rooted: list[tuple[Any, bytes]] = []
         for chunk in self._chunks:
             if chunk.text is None:
                 lines: dict[tuple[str, bool], list[bytes]] = {}
+                chunk.rooted = []
                 for m in chunk.made:
                     c = _card(m)
+                    keys = text_keys(DOMAIN, c.data)
+                    if keys == [(DOMAIN.root_cause_verdict, False)]:
+                        chunk.rooted.append(c)
+                        continue
                     if m.text is None:
                         m.text = card_text(c.verdict, c.key, c.summary, c.hedge, place=DOMAIN.card_place(c.data),
                                            fix=c.data.get("fix")).encode("utf-8")
-                    for key in text_keys(DOMAIN, c.data):
+                    for key in keys:
                         lines.setdefault(key, []).append(m.text)
-                chunk.text = {k: (len(texts), b"".join(texts)) for k, texts in lines.items()}
-            for k, (n, text) in chunk.text.items():
-                count, parts = groups.get(k, (0, []))
-                parts.append(text)
-                groups[k] = (count + n, parts)
-        yield from iter_text_bytes(report, DOMAIN, {v: (n, [b"".join(parts)]) for (v, h), (n, parts) in groups.items() if not h},
-                                   {v: (n, [b"".join(parts)]) for (v, h), (n, parts) in groups.items() if h})
+                chunk.text = {k: (len(texts), b"".join(texts), texts[:CARD_CAP]) for k, texts in lines.items()}
+            for k, (n, text, first) in chunk.text.items():
+                groups.setdefault(k, []).append(Part(None, n, text, partial(_joined_first, first)))
+            for c in chunk.rooted:
+                sub = card_sub(DOMAIN, roots, c.verdict, str(c.key), c.data)
+                rooted.append((sub, card_text(c.verdict, c.key, c.summary, c.hedge, indent=card_indent(sub),
+                                              place=DOMAIN.card_place(c.data), fix=c.data.get("fix")).encode("utf-8")))
+        if rooted:
+            groups[DOMAIN.root_cause_verdict, False] = card_parts(rooted)
+        headings = {root: heading for root, heading, _ in roots.values()}
+        laid = {k: group_blobs(parts, headings) for k, parts in groups.items()}
+        yield from iter_text_bytes(report, DOMAIN, {v: t for (v, h), t in laid.items() if not h},
+                                   {v: t for (v, h), t in laid.items() if h})
 
     def render(self, report: LintResult, format: str) -> bytes:
         return b"".join(self.pieces(report, format))
+
+
+def _joined_first(texts: list[bytes], k: int) -> bytes:
+    return b"".join(texts[:k])
 
 
 def incremental_judge(options: Any) -> Any:

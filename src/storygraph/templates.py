@@ -66,47 +66,15 @@ def _not_copula(subject: str, comp: str) -> Pred:
     return Pred(subject, (base[:-1] + "닐", base[:-1] + "닌", base + "고", base + "거나", base + "라면"))
 
 
-def _stem(subject: str, stem: str, past: bool = False) -> Pred:
-    """A verb or adjective stem: ``있``, ``밝``, ``희미하`` (present), ``꺼지`` (``past``:
-    a state reached, 꺼졌다)."""
+def _stem(subject: str, stem: str) -> Pred:
+    """A verb or adjective stem: ``있``, ``없``."""
     last = stem[-1]
     jong = (ord(last) - 0xAC00) % 28
-    if past:
-        # 지 + 었 → 졌: the vowel ㅣ becomes ㅕ and takes ㅆ
-        code_point = ord(last) - 0xAC00
-        done = stem[:-1] + chr(0xAC00 + (code_point // 588) * 588 + 6 * 28 + _J_SS)
-        return Pred(subject, (done + "을", stem[:-1] + _with_final(last, _J_N), done + "고", done + "거나", done + "다면"))
     if jong:  # 있, 밝: -을, -은
         adn = stem + ("는" if stem in ("있", "없") else "은")
         return Pred(subject, (stem + "을", adn, stem + "고", stem + "거나", stem + "다면"))
     return Pred(subject, (stem[:-1] + _with_final(last, _J_L), stem[:-1] + _with_final(last, _J_N),
                           stem + "고", stem + "거나", stem + "다면"))
-
-
-def _not_stem(subject: str, stem: str, past: bool = False) -> Pred:
-    """``등불이 꺼지지 않았다``, ``등불이 밝지 않다``."""
-    if past:
-        return Pred(subject, (f"{stem}지 않았을", f"{stem}지 않은", f"{stem}지 않았고", f"{stem}지 않았거나", f"{stem}지 않았다면"))
-    return Pred(subject, (f"{stem}지 않을", f"{stem}지 않은", f"{stem}지 않고", f"{stem}지 않거나", f"{stem}지 않다면"))
-
-
-def _verbal(value: str) -> tuple[str, bool] | None:
-    """The stem of an enum value written as a noun form of a verb or adjective
-    (``꺼짐`` → ``꺼지``, past; ``희미함`` → ``희미하``; ``밝음`` → ``밝``), or ``None``."""
-    if len(value) < 2 or not all("\uac00" <= ch <= "\ud7a3" for ch in value):
-        return None
-    last, prev = value[-1], value[-2]
-    offset = ord(last) - 0xAC00
-    if last == "음" and (ord(prev) - 0xAC00) % 28 not in (0, _J_L):
-        return value[:-1], False  # 밝음 → 밝다
-    if offset % 28 != 16:  # no final ㅁ
-        return None
-    stem = value[:-1] + chr(ord(last) - 16)
-    if stem.endswith("하"):
-        return stem, False  # 희미함 → 희미하다
-    if (offset // 28) % 21 == 20:  # vowel ㅣ: 꺼짐, 열림, 닫힘, 잠김 → a state reached
-        return stem, True
-    return None
 
 
 def flag_name(spec: Flag) -> str:
@@ -130,13 +98,23 @@ def _subject(label: str) -> str:
 
 
 def _value_pred(label: str, value: str, negate: bool = False) -> Pred:
-    """``등불이 꺼졌다`` for an enum value; ``날씨가 안개이다`` for a plain noun."""
-    verbal = _verbal(value)
-    if verbal is not None:
-        stem, past = verbal
-        return _not_stem(_subject(label), stem, past) if negate else _stem(_subject(label), stem, past)
-    shown = value if value and value[-1:] != "음" and value.strip() == value else code(value)
+    """``날씨가 “비”이다``: an enum value verbatim between quotation marks, whatever
+    its form (a noun, 비; a noun form of a verb or adjective, 꺼짐, 흐림), so no value
+    is put into a tense or read as a noun it is not (docs/decisions.md)."""
+    shown = quote_value(value)
     return _not_copula(_subject(label), shown) if negate else _copula(_subject(label), shown)
+
+
+def quote_value(value: str) -> str:
+    """An enum value as sentences name it: ``“비”``; one that holds a quotation mark,
+    a backquote, a line break or surrounding spaces is quoted as code.
+
+    >>> quote_value("비"), quote_value("꺼짐"), quote_value(" 비")
+    ('“비”', '“꺼짐”', '` 비`')
+    """
+    if value and value.strip() == value and not re.search(r"[“”`\n\r]", value):
+        return f"“{value}”"
+    return code(value)
 
 
 def exists_pred(label: str, truth: bool) -> Pred:
@@ -397,6 +375,13 @@ def _some_endings(reachable: int, endings: int) -> str:
     return f"엔딩 {_count(endings)} 가운데 {_count(reachable)}"
 
 
+def _up_to(reach: str) -> str:
+    """``reach`` of :func:`_some_endings` with the particle of a way leading there:
+    ``엔딩 3개 가운데 2개까지``, ``하나뿐인 엔딩까지``, but ``엔딩 3개 모두로`` (a quantifier
+    takes no ``까지``: ``모두까지`` reads wrong)."""
+    return reach + "로" if reach.endswith("모두") else reach + "까지"
+
+
 # ------------------------------------------------------------------ scene summaries
 
 
@@ -425,7 +410,7 @@ def scene_reaches(*, name: str, is_entry: bool, is_ending: bool, reachable_endin
     reach = _some_endings(reachable_endings, endings)
     if is_entry:
         return f"시작 장면인 {name}에서 출발한 독자는 {reach}에 닿을 수 있습니다."
-    return f"{name}에 들어온 독자는 {reach}까지 길이 이어집니다."
+    return f"{name}에 들어온 독자는 {_up_to(reach)} 길이 이어집니다."
 
 
 def undone(*, why: str, summary: str) -> str:
@@ -518,7 +503,7 @@ def branch_reaches(*, branch_id: str, from_name: str, condition: Cond, to_name: 
                 f"이야기를 끝까지 이끕니다.")
     reach = _some_endings(reachable_endings, endings) if endings is not None else f"엔딩 {_count(reachable_endings)}"
     return (f"{from_name}에서 {when(condition)} {josa(to_name, '으로/로')} 이어지는 분기 {josa(bref(branch_id), '은/는')} "
-            f"그 뒤로 {reach}까지 길이 열려 있습니다.")
+            f"그 뒤로 {_up_to(reach)} 길이 열려 있습니다.")
 
 
 # ------------------------------------------------------------------ hedges
@@ -557,9 +542,12 @@ def hedge_later_unsatisfiable(*, later_id: str) -> Clause:
 
 
 def hedge_undecided(*, reason_code: str, scene_name: str, siblings: Sequence[str], column: str | None,
-                    branch_ids: Sequence[str], flags: Sequence[str]) -> Clause:
-    """``flags`` by label (an undeclared one by its name, quoted)."""
+                    branch_ids: Sequence[str], flags: Sequence[str], story: bool = False) -> Clause:
+    """``flags`` by label (an undeclared one by its name, quoted).  ``story``: the scenario
+    was read by an importer (ink, Twine, ChoiceScript, Yarn), whose author wrote no
+    `flag_spec` table: the flags are the story's own declarations."""
     kind = reason_code
+    spec = code("flag_spec")
     others = f"같은 장면의 분기 {josa(comma_list(siblings), '과/와')} " if siblings else ""
     reason = {
         "no_flags": f"{scene_name}에 쓸 수 있는 플래그({code('available_flags')})가 적혀 있지 않아",
@@ -567,9 +555,9 @@ def hedge_undecided(*, reason_code: str, scene_name: str, siblings: Sequence[str
         "order": f"{branches(branch_ids)}의 {code('order_no')} 값이 비었거나 겹쳐 어느 분기가 먼저 걸리는지 몰라",
         "syntax": f"{branches(branch_ids)}의 조건식을 읽지 못해",
         "kind": f"{branches(branch_ids)}의 {code('kind')} 값이 {code('auto')}도 {code('choice')}도 아니라 어느 분기가 먼저 걸리는지 몰라",
-        "undeclared": f"{code('flag_spec')}에 없는 플래그 {josa(name_list(flags), '을/를')} 써서",
-        "bad_flag": f"{code('flag_spec')}에서 받아들이지 않은 플래그 {josa(name_list(flags), '을/를')} 써서",
-        "type": f"플래그 {name_list(flags)}의 비교가 {code('flag_spec')}의 형식과 맞지 않아",
+        "undeclared": f"{'이야기가 선언하지 않은' if story else spec + '에 없는'} 플래그 {josa(name_list(flags), '을/를')} 써서",
+        "bad_flag": f"{'선언을 받아들이지 않은' if story else spec + '에서 받아들이지 않은'} 플래그 {josa(name_list(flags), '을/를')} 써서",
+        "type": f"플래그 {name_list(flags)}의 비교가 {'이야기에 선언된' if story else spec + '의'} 형식과 맞지 않아",
         "not_available": f"플래그 {josa(name_list(flags), '이/가')} {scene_name}의 {code('available_flags')}에 없어",
         "budget": f"{scene_name}에서 나가는 분기의 조건이 너무 많이 얽혀 계산 한도 안에 끝나지 않아",
     }[kind]
@@ -614,7 +602,7 @@ def _count_text(count: int | None, total: int | None) -> str:
 
 
 def region_readers(region: Sequence[Pred | None], more: int = 0) -> str:
-    """``등불이 꺼졌고 열쇠가 없는 독자``: the readers of uncovered flag combinations."""
+    """``등불이 “꺼짐”이고 열쇠가 없는 독자``: the readers of uncovered flag combinations."""
     texts = [p.text("adn") + " 독자" if p is not None else "모든 독자" for p in region]
     text = " 또는 ".join(texts)
     if more:
@@ -623,7 +611,7 @@ def region_readers(region: Sequence[Pred | None], more: int = 0) -> str:
 
 
 def region_when(region: Sequence[Pred | None], more: int = 0) -> str:
-    """``등불이 꺼졌고 열쇠가 없을 때``: the same combinations as a condition."""
+    """``등불이 “꺼짐”이고 열쇠가 없을 때``: the same combinations as a condition."""
     if any(p is None for p in region):
         return "모든 경우"
     text = any_of([p for p in region if p is not None]).text("when") + " 때" if region else "모든 경우"
@@ -914,3 +902,15 @@ def fix_unverified_problem(target: str, verdict: str, fixed: bool) -> str:
     if not fixed:
         return f"{code(target)}의 {josa(what, '이/가')} 그대로 남아"
     return f"{code(target)}에 {josa(what, '이/가')} 새로 생겨"
+
+
+def dead_end_heading(*, names: Sequence[str], loop: bool) -> str:
+    """The heading of the ``끝에 못 감`` cards that run into one dead end (the text
+    report): a scene with no branch out, or scenes a reader goes round with no way out
+    (at most three named)."""
+    if not loop:
+        return f"{names[0]} — 나가는 분기가 없는 장면"
+    if len(names) == 1:
+        return f"{names[0]} — 제자리로 돌아올 뿐 밖으로 나가는 분기가 없는 장면"
+    shown = ", ".join(names[:3]) + (f" 외 {len(names) - 3:,}곳" if len(names) > 3 else "")
+    return f"{shown} — 서로 오갈 뿐 밖으로 나가는 분기가 없는 장면 {len(names):,}곳"

@@ -327,13 +327,13 @@ class CardChecks:
     def enum_check(self, check_id: str, description: str) -> Check:
         fields = ", ".join(f"`{name}`" for name in self.enums)
         return self._check(check_id, description, "enum",
-                           f"{fields} 칸은 저마다 정해진 목록의 값 하나만 가집니다. 그 밖의 값이 있으면 규칙이 만든 "
+                           f"{fields} 필드는 저마다 정해진 목록의 값 하나만 가집니다. 그 밖의 값이 있으면 규칙이 만든 "
                            "카드가 아닙니다.")
 
     def required_check(self, check_id: str, description: str) -> Check:
         fields = ", ".join(f"`{name}`" for name in self.required)
         return self._check(check_id, description, "required",
-                           f"카드마다 {fields} 칸이 비지 않고 있어야 합니다. 읽는 사람과 보고서 화면이 기대는 칸입니다.")
+                           f"카드마다 {fields} 필드가 비지 않고 있어야 합니다. 읽는 사람과 보고서 화면이 기대는 필드입니다.")
 
     def evidence_field_check(self, check_id: str, description: str) -> Check:
         return self._check(check_id, description, "field",
@@ -342,7 +342,7 @@ class CardChecks:
 
     def evidence_value_check(self, check_id: str, description: str) -> Check:
         return self._check(check_id, description, "value",
-                           "집계 표시(`agg`)가 없는 근거의 `value`는 인용한 줄(`line` 칸의 줄, 없으면 그 표에서 "
+                           "집계 표시(`agg`)가 없는 근거의 `value`는 인용한 줄(`line` 필드의 줄, 없으면 그 표에서 "
                            "대상의 줄)의 칸을 형식대로 읽은 값과 같아야 합니다. 집계 표시가 있으면 그 값은 여러 줄에서 "
                            "모은 수로, 집계 방식이 도메인이 쓰는 것 가운데 하나이고 `count`나 `sum`이면 음수가 아니어야 "
                            "합니다.")
@@ -352,7 +352,7 @@ class CardChecks:
         end so, when the seed asks no more (mail, extraction)."""
         if not one_sentence:
             return self._check(check_id, description, "polite_end",
-                               "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.` 같은 존댓말 어미로 끝나야 합니다. 시드가 "
+                               "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.` 같은 존댓말 어미로 끝나야 합니다. 명세가 "
                                "끝맺음만 묻기에 문장 수는 보지 않습니다.")
         return self._check(check_id, description, "polite",
                            "요약(`summary`)과, 있으면 단서(`hedge`)도 `-니다.`로 끝나는 존댓말 한 문장이어야 합니다.")

@@ -86,7 +86,7 @@ SCHEMA_DESCRIPTION = "모든 카드가 출력 스키마(JSON Schema)를 통과�
 
 
 def _schema_doc(domain) -> str:
-    return (f"카드마다 시드의 출력 스키마로 검사합니다. 스키마는 데이터 파일 "
+    return (f"카드마다 명세의 출력 스키마로 검사합니다. 스키마는 데이터 파일 "
             f"`src/verdicts/schemas/{domain.name}.card.schema.json`에 그대로 둡니다.")
 
 
@@ -100,7 +100,7 @@ WITHHELD_CODE = "withheld"
 WITHHELD_DOC = (
     "판정이 도구가 정확히 읽지 못한 부분(읽을 수 없는 값, 가져온 이야기에서 가는 곳을 알 수 없는 이동, 옮기지 못한 조건, "
     "값을 셈할 수 없는 변경)에 달려 있으면 판정을 내리지 않고 보류합니다. 보류한 카드에는 판정 이름이 없고(JSON의 "
-    "`verdict`는 `null`), 문장이 무엇을 왜 읽지 못했는지와 그 자리를 밝히며, `withheld` 칸에 같은 내용(`reason`, "
+    "`verdict`는 `null`), 문장이 무엇을 왜 읽지 못했는지와 그 자리를 밝히며, `withheld` 필드에 같은 내용(`reason`, "
     "`where`)이 있습니다. 문제도 통과도 아니라서 화면과 요약에서 따로 묶고, SARIF에서는 `kind`가 `open`인 결과로, "
     "GitHub 주석에서는 알림(`notice`)으로 냅니다. 설정의 `fail_on`에 `withheld`를 적었을 때만 실행을 실패로 "
     "끝냅니다.")

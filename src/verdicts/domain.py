@@ -73,6 +73,9 @@ class Domain(ABC):
     kind_labels: dict[str, str] = {}
     #: the column that subdivides a verdict group on screen, per verdict (robot: blocked_cause)
     subgroup_field: dict[str, str] = {}
+    #: the verdict whose cards the text report lists under their root cause
+    #: (:meth:`root_causes`; storygraph: 끝에 못 감 under the dead end it runs into)
+    root_cause_verdict: str | None = None
     #: the columns of the expandable evidence table on screen, in order
     evidence_columns: tuple[str, ...] = ("field", "agg", "value")
     #: card fields a gold file may also give and the grading runner compares
@@ -387,6 +390,13 @@ class Domain(ABC):
         format): their line numbers are those of a table nobody sees, so a result with no
         place of its own points at the file alone.  None by default."""
         return []
+
+    def root_causes(self, report: Any) -> dict[str, tuple[str, str, bool]]:
+        """For the cards of ``root_cause_verdict`` in ``report``: card key → ``(root
+        key, heading, whether it is the root's own card)``.  The text report lists such
+        cards under one heading per root, the root's own cards first; a card not named
+        has no heading.  None here."""
+        return {}
 
     def card_place(self, card: dict[str, Any]) -> tuple[str, int | None] | None:
         """Where the row a card judges is written when that is not a row of an input

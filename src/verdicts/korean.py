@@ -68,9 +68,9 @@ def _final(word: str) -> str:
         return _DIGIT_FINAL[ch]
     if ch == "0":  # (1–9 above; other characters Python calls digits, such as ², are not read as numbers)
         return _number_final(stripped)
-    if ch in "`」』":  # quoted code or a quoted title: read what is quoted
+    if ch in "`」』”":  # quoted code, a quoted title or value: read what is quoted
         inner = stripped[:-1]
-        opener = {"`": "`", "」": "「", "』": "『"}[ch]
+        opener = {"`": "`", "」": "「", "』": "『", "”": "“"}[ch]
         if opener in inner:
             inner = inner[inner.rindex(opener) + 1:]
         if ch == "`":
@@ -102,7 +102,9 @@ def _latin_final(text: str) -> str:
     if not m:
         return ""
     word = m.group()
-    if word.isupper() and (len(word) <= 4 or not re.search(r"[AEIOU]", word)):
+    # an abbreviation is spelled letter by letter (SQL 에스큐엘, HTML, API); a longer
+    # word in capitals with a vowel is a word (NAME 네임, FILE 파일, a placeholder)
+    if word.isupper() and (len(word) <= 3 or not re.search(r"[AEIOU]", word)):
         return _LETTER_FINAL.get(word[-1], "")
     low = word.lower()
     if low.endswith("ng"):
@@ -139,6 +141,8 @@ def josa(word: str, pair: str) -> str:
     ('등대는', '선장의 고백이', '항구로', 'SC-1로')
     >>> josa("`trust == 0 or (trust <= 6)`", "으로/로"), josa('`lamp == "꺼짐"`', "을/를")
     ('`trust == 0 or (trust <= 6)`으로', '`lamp == "꺼짐"`을')
+    >>> josa("`storygraph explain NAME`", "으로/로"), josa("`--dry-run`", "으로/로"), josa("“비”", "이/가")
+    ('`storygraph explain NAME`으로', '`--dry-run`으로', '“비”가')
     """
     key = (word, pair)
     done = _JOSA_DONE.get(key)

@@ -46,7 +46,7 @@ def choose_jobs(targets: int, requested: int | None = None, *, min_per_job: int 
 
     >>> choose_jobs(1_000, None)
     1
-    >>> choose_jobs(1_000, 10**9) == available_cores()
+    >>> choose_jobs(1_000, 10**9) <= available_cores()  # (one beside other threads)
     True
     """
     if requested is None:

@@ -175,7 +175,8 @@ def _stream_into(domain, target: Path, fmt: str, cfg: Any, options: Options, pro
 def rendered(domain, path: Path, report, fmt: str) -> Any:
     """One input's share of a report on several inputs in ``fmt``: text for text and
     github, the JSON item for json, the SARIF results for sarif (all plain data, so a
-    worker process can hand it back)."""
+    worker process can hand it back); with the text, the numbers of its summary
+    (:func:`verdicts.report.report_summary`, added up in the grand total)."""
     from .reporters import REPORTERS
     from .sarif import render_github, sarif_results
 
@@ -184,8 +185,16 @@ def rendered(domain, path: Path, report, fmt: str) -> Any:
     if fmt == "github":
         return render_github(report, domain)
     if fmt == "json":
-        return report.to_json()
-    return REPORTERS["text"].render(report, domain)
+        from .fixing import fixable_count
+
+        data = report.to_json()
+        fixable = fixable_count(report, domain.passing_verdicts)
+        if fixable:
+            data["fixable"] = fixable  # summed over the inputs by merged_json
+        return data
+    from .report import report_summary
+
+    return REPORTERS["text"].render(report, domain), report_summary(report, domain)
 
 
 def _combine(domain, pieces: list[tuple[Path, str, Any]], fmt: str) -> str:
@@ -202,14 +211,18 @@ def _combine(domain, pieces: list[tuple[Path, str, Any]], fmt: str) -> str:
         return "".join(ok)
     if fmt == "json":
         return dumps_indented(merged_json(pieces)) + "\n"
+    from .report import total_line
+
     several = len(pieces) > 1
     parts = []
     for p, state, piece in pieces:
         if several:
             parts.append(f"━━ {clean(str(p))} ━━\n")
-        parts.append(f"읽지 못했습니다: {continuation(piece, '  ')}\n\n" if state == "error" else piece)
+        parts.append(f"읽지 못했습니다: {continuation(piece, '  ')}\n\n" if state == "error" else piece[0])
         if several:
             parts.append("\n")
+    if several:  # one line over every input, the last
+        parts.append(total_line([piece[1] for _, state, piece in pieces if state == "ok"], len(pieces)) + "\n")
     return "".join(parts)
 
 
@@ -246,6 +259,11 @@ def merged_json(pieces: list[tuple[Path, str, Any]]) -> dict[str, Any]:
         value = (round(defects / total, 4) if total else None) if aggregates[0]["kind"] == "ratio" else defects
         inputs = out.pop("inputs")
         out["aggregate"] = {"kind": aggregates[0]["kind"], "defects": defects, "total": total, "value": value}
+        out["inputs"] = inputs
+    fixable = sum(p[2].get("fixable", 0) for p in pieces if p[1] == "ok" and isinstance(p[2].get("fixable"), int))
+    if fixable:  # the problems that carry a fix, over every input, before `inputs` as in one input's report
+        inputs = out.pop("inputs")
+        out["fixable"] = fixable
         out["inputs"] = inputs
     if len(configs) == 1 and None not in configs:
         out["config"] = configs.pop()  # the one configuration every input used

@@ -11,8 +11,9 @@ import json
 import re
 from collections import OrderedDict
 from contextvars import ContextVar
+from functools import partial
 
-from typing import TYPE_CHECKING, Any, Iterable, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, NamedTuple, Sequence
 
 
 from .model import UNDONE, WITHHELD, Card, Report, aggregate_words, group_of, label_of
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from .domain import Domain
 
 
-__all__ = ["group_by_verdict", "first_view_groups", "text_keys", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line"]
+__all__ = ["group_by_verdict", "first_view_groups", "text_keys", "render_text", "render_json", "iter_json", "iter_json_bytes", "encode_items", "write_items", "Segment", "card_text", "place_text", "iter_text_bytes", "dumps_indented", "show_passing_in_full", "fix_line", "shown_cards", "summary_counts", "report_summary", "total_line", "CARD_CAP", "Part", "card_sub", "card_indent", "group_blobs", "card_parts"]
 
 
 def group_by_verdict(cards: Iterable[Card], order: Sequence[str]) -> "OrderedDict[str, list[Card]]":
@@ -78,14 +79,79 @@ def _withheld_first(groups: "dict", passing: Sequence[str]) -> list:
     return problems + held + [kv for kv in rest if kv[0] in passing]
 
 
-def _subgroups(domain: Domain, verdict: str, cards: list[Card]) -> list[tuple[str | None, list[Card]]]:
-    field = domain.subgroup_field.get(verdict)
-    if not field:
-        return [(None, cards)]
-    out: OrderedDict[str | None, list[Card]] = OrderedDict()
-    for card in cards:
-        out.setdefault(getattr(card, field, None), []).append(card)
-    return list(out.items())
+class Part(NamedTuple):
+    """The lines of some of a group's cards, in order, as one writer made them: ``sub``
+    says under which heading they go (``None``: none; else ``(subgroup key, rank)``,
+    rank 0 for the root's own cards, listed first); ``whole`` the part (bytes, a file or
+    a :class:`Segment`), ``n`` its number of cards, ``first(k)`` the same for its first ``k`` cards only."""
+
+    sub: Any
+    n: int
+    whole: Any
+    first: Callable[[int], Any]
+
+
+def card_sub(domain: Domain, roots: "Mapping[str, tuple[str, str, bool]]", group: str, key: str, card: Any) -> Any:
+    """The ``sub`` of a :class:`Part` for a card of ``group``: its root cause
+    (:meth:`~verdicts.domain.Domain.root_causes`, ``roots``) in the domain's
+    ``root_cause_verdict``, its ``subgroup_field`` value where the domain has one
+    (``card`` a card or its JSON), else ``None``."""
+    if group == domain.root_cause_verdict and roots:
+        root = roots.get(key)
+        return (root[0], 0 if root[2] else 1) if root else None
+    name = domain.subgroup_field.get(group)
+    if not name:
+        return None
+    value = card.get(name) if isinstance(card, dict) else getattr(card, name, None)
+    return None if value is None else (value, 1)
+
+
+def card_indent(sub: Any) -> str:
+    """The indent of a card's lines: deeper under a subgroup's heading."""
+    return "  " if sub is None else "    "
+
+
+def group_blobs(parts: "Iterable[Part]", headings: "Mapping[Any, str]") -> "tuple[int, list]":
+    """A group's number of cards and the blobs of its first :func:`shown_cards` cards'
+    lines, from its :class:`Part` in card order: by subgroup (in the order of their
+    first card, each with its heading and count; its root's own cards first), cut after
+    the last card shown.  The one way every writer of the text report lays out a group."""
+    subs: OrderedDict[Any, list[Part]] = OrderedDict()
+    for part in parts:
+        subs.setdefault(None if part.sub is None else part.sub[0], []).append(part)
+    total = sum(p.n for ps in subs.values() for p in ps)
+    left = shown_cards(total)
+    blobs: list = []
+    for key, ps in subs.items():
+        if left <= 0:
+            break
+        if key is not None:
+            ps = sorted(ps, key=lambda p: p.sub[1])  # stable: the root's own cards first
+            heading = headings.get(key, key)
+            blobs.append(f"  ▸ {clean(str(heading))} ({sum(p.n for p in ps):,})\n".encode("utf-8"))
+        for part in ps:
+            if left <= 0:
+                break
+            if part.n:
+                blobs.append(part.whole if part.n <= left else part.first(left))
+            left -= part.n
+    return total, blobs
+
+
+def card_parts(items: "Iterable[tuple[Any, bytes]]") -> "list[Part]":
+    """:class:`Part` of cards' lines given one by one as ``(sub, lines)``, the lines of
+    consecutive cards with the same ``sub`` together."""
+    runs: list[tuple[Any, list[bytes]]] = []
+    for sub, text in items:
+        if runs and runs[-1][0] == sub:
+            runs[-1][1].append(text)
+        else:
+            runs.append((sub, [text]))
+    return [Part(sub, len(texts), b"".join(texts), partial(_joined_first, texts)) for sub, texts in runs]
+
+
+def _joined_first(texts: "list[bytes]", k: int) -> bytes:
+    return b"".join(texts[:k])
 
 
 def place_text(place: "tuple[str | None, int | None] | None") -> str:
@@ -138,6 +204,21 @@ def show_passing_in_full(on: bool = True) -> None:
     PASSING_IN_FULL.set(on)
 
 
+#: the phrases of the text report's first view, kept together (the summary's head, the
+#: problems by kind below it, the line ending a group that shows only its first cards)
+SUMMARY_HEAD = "요약: "
+PROBLEM_KINDS_HEAD = "  문제 종류: "
+MORE_CARDS = "  … {n}건 더 — 모두 보려면 --all을 붙이세요."
+#: the most cards a group of the text report lists without ``--all``
+CARD_CAP = 20
+
+
+def shown_cards(count: int) -> int:
+    """How many of a group's ``count`` cards the text report lists: all with ``--all``
+    (:func:`show_passing_in_full`), else at most :data:`CARD_CAP`."""
+    return count if PASSING_IN_FULL.get() else min(count, CARD_CAP)
+
+
 def _issue_lines(report: Report) -> list[str]:
     if not report.issues:
         return []
@@ -150,11 +231,21 @@ def _issue_lines(report: Report) -> list[str]:
 
 
 def _finding_lines(report: Report, domain: Domain) -> list[str]:
-    """The lint findings (a withheld one is listed in the withheld group instead)."""
+    """The lint findings (a withheld one is listed in the withheld group instead), the
+    first :func:`shown_cards` of each code."""
     findings = [f for f in report.findings if not getattr(f, "withheld", None)]
     if not findings:
         return []
-    return [f"■ 린트 발견 ({len(findings):,})"] + _finding_rows(findings, report, domain) + [""]
+    by_code: OrderedDict[str, list] = OrderedDict()
+    for finding in findings:
+        by_code.setdefault(finding.code, []).append(finding)
+    lines = [f"■ 린트 발견 ({len(findings):,})"]
+    for same in by_code.values():  # at most CARD_CAP of a kind, as a group lists its cards
+        lines += _finding_rows(same[:shown_cards(len(same))], report, domain)
+        more = _more_line(len(same)).decode("utf-8")
+        if more:
+            lines.append(more.rstrip("\n"))
+    return lines + [""]
 
 
 def _finding_rows(findings, report: Report, domain: Domain) -> list[str]:
@@ -165,7 +256,9 @@ def _finding_rows(findings, report: Report, domain: Domain) -> list[str]:
         place = domain.finding_place(finding, report)
         held = getattr(finding, "withheld", None)
         message = held["reason"] if held else finding.message
-        lines.append(f"  {clean(finding.code)} · {clean(finding.target)}{place_text(place)}  {clean(message)}{mark}")
+        # the row is headed by the kind's Korean name (its code is for `explain` and `lint_ignore`)
+        heading = next((k.title for k in domain.finding_kinds if k.code == finding.code), finding.code)
+        lines.append(f"  {clean(heading)} · {clean(finding.target)}{place_text(place)}  {clean(message)}{mark}")
         if getattr(finding, "fix", None) and not held:
             lines.append(fix_line(finding.fix, "    ").rstrip("\n"))
     return lines
@@ -191,30 +284,102 @@ def _check_lines(report: Report, judged: int) -> list[str]:
     return lines + [""]
 
 
-def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str], undone_group: str | None = None) -> str:
-    """The closing line: what needs looking at (the passing cards no real use bears out
-    among them, said apart), what was withheld, then what passed."""
+def summary_counts(report: Report, counts: dict[str, int], passing: Sequence[str], undone_group: str | None = None) -> dict[str, Any]:
+    """What the summary of one report says, as numbers that add up over several reports
+    (:func:`total_line`): the cards of each verdict (``counts``), the withheld ones
+    (cards and findings), the input issues, the findings shown, the checks and the
+    domain's aggregate."""
+    from .fixing import fixable_count
+
+    return {
+        "counts": {v: n for v, n in counts.items()},
+        "passing": list(passing),
+        "undone_group": undone_group,
+        "held": counts.get(WITHHELD, 0) + sum(1 for f in report.findings if getattr(f, "withheld", None)),
+        "issues": len(report.issues),
+        "findings": sum(1 for f in report.findings if not getattr(f, "withheld", None)),
+        "checks": len(report.checks),
+        "checks_failed": sum(1 for c in report.checks if not c.passed),
+        "aggregate": report.extra.get("aggregate") if hasattr(report, "extra") else None,
+        "fixable": fixable_count(report, passing),
+    }
+
+
+def _summary_words(data: dict[str, Any]) -> str:
+    """The summary's words from :func:`summary_counts` (or their sum): what needs looking
+    at (the passing cards no real use bears out among them, said apart), what was
+    withheld, the input issues and findings, then what passed and the checks."""
+    counts, passing, undone_group = data["counts"], data["passing"], data["undone_group"]
     problems = sum(n for v, n in counts.items() if v not in passing and v != WITHHELD)
-    held = counts.get(WITHHELD, 0) + sum(1 for f in report.findings if getattr(f, "withheld", None))
     undone = counts.get(undone_group, 0) if undone_group else 0
     parts = [f"문제 {problems:,}건" + (f"({undone_group} {undone:,}건 포함)" if undone else "")]
-    if held:
-        parts.append(f"{WITHHELD} {held:,}건")
-    if report.issues:
-        parts.append(f"입력 문제 {len(report.issues):,}건")
-    shown = sum(1 for f in report.findings if not getattr(f, "withheld", None))
-    if shown:
-        parts.append(f"린트 발견 {shown:,}건")
+    if data.get("fixable"):
+        parts.append(f"고칠 수 있는 문제 {data['fixable']:,}건")
+    if data["held"]:
+        parts.append(f"{WITHHELD} {data['held']:,}건")
+    if data["issues"]:
+        parts.append(f"입력 문제 {data['issues']:,}건")
+    if data["findings"]:
+        parts.append(f"린트 발견 {data['findings']:,}건")
     parts.extend(f"{clean(v)} {counts.get(v, 0):,}건" for v in passing)
-    if "aggregate" in report.extra:
-        parts.append(aggregate_words(report.extra["aggregate"]))
-    judged = sum(counts.values())
-    if not judged:
+    if data["aggregate"] is not None:
+        parts.append(aggregate_words(data["aggregate"]))
+    if not sum(counts.values()):
         parts.append("판정한 대상 없음")
-    elif report.checks:
-        failed = sum(1 for c in report.checks if not c.passed)
-        parts.append(f"자동 검증 {len(report.checks) - failed}/{len(report.checks)} 통과")
-    return "요약: " + " · ".join(parts)
+    elif data["checks"]:
+        parts.append(f"자동 검증 {data['checks'] - data['checks_failed']}/{data['checks']} 통과")
+    return " · ".join(parts)
+
+
+def _summary_line(report: Report, counts: dict[str, int], passing: Sequence[str], undone_group: str | None = None) -> str:
+    """The closing line (:func:`_summary_words` of this report)."""
+    return SUMMARY_HEAD + _summary_words(summary_counts(report, counts, passing, undone_group))
+
+
+def _problem_kinds_line(counts: dict[str, int], passing: Sequence[str]) -> str | None:
+    """The second line of the opening summary: the problems by kind, in the order their
+    groups follow (nothing when there is none)."""
+    kinds = [(v, n) for v, n in counts.items() if n and v not in passing and v != WITHHELD]
+    if not kinds:
+        return None
+    return PROBLEM_KINDS_HEAD + " · ".join(f"{clean(v)} {n:,}건" for v, n in kinds)
+
+
+def report_summary(report: Report, domain: Domain) -> dict[str, Any]:
+    """:func:`summary_counts` of a whole report, its cards counted by first-view group
+    as :func:`render_text` counts them (for the grand total over several inputs)."""
+    groups = first_view_groups(report.cards, domain)
+    counts = {v: len(cs) for v, cs in groups.items()}
+    return summary_counts(report, counts, [v for v in counts if v in domain.passing_verdicts], domain.undone_group)
+
+
+def add_summaries(a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+    """Two :func:`summary_counts` added (the grand total over several inputs); an
+    aggregate only when both have one of the same kind."""
+    counts = dict(a["counts"])
+    for v, n in b["counts"].items():
+        counts[v] = counts.get(v, 0) + n
+    agg = None
+    x, y = a["aggregate"], b["aggregate"]
+    if isinstance(x, dict) and isinstance(y, dict) and x.get("kind") == y.get("kind"):
+        defects, total = x["defects"] + y["defects"], x["total"] + y["total"]
+        value = (round(defects / total, 4) if total else None) if x["kind"] == "ratio" else defects
+        agg = {**x, "defects": defects, "total": total, "value": value}
+    return {**a, "counts": counts, "aggregate": agg,
+            **{k: a[k] + b[k] for k in ("held", "issues", "findings", "checks", "checks_failed", "fixable")}}
+
+
+def total_line(summaries: "Sequence[dict[str, Any]]", inputs: int) -> str:
+    """The closing line of a text report over several inputs: the summaries of the
+    inputs read (:func:`summary_counts`) added up, and how many inputs there were."""
+    read = len(summaries)
+    head = f"전체 합계(입력 {inputs:,}개" + (f" 중 읽은 {read:,}개" if read != inputs else "") + "): "
+    if not summaries:
+        return head + "판정한 대상 없음"
+    total = summaries[0]
+    for s in summaries[1:]:
+        total = add_summaries(total, s)
+    return head + _summary_words(total)
 
 
 def _passing_head(verdict: str, count: int, listed: bool, hedged: int = 0) -> str:
@@ -228,31 +393,30 @@ def _passing_head(verdict: str, count: int, listed: bool, hedged: int = 0) -> st
 
 
 def render_text(report: Report, domain: Domain) -> str:
-    """The problems first: each verdict that is not passing, with its cards (label · key
+    """The summary first (:func:`_summary_line`, and the problems by kind), then the
+    problems: each verdict that is not passing, with its cards (label · key
     · summary, hedge below), then the input issues, the lint findings, the automatic
     checks (the failing ones; all with ``--all``), the passing verdicts counted (their
     cards listed with ``--all``; without it, those that carry a hedge — a caveat that may
-    undo the verdict, as the screen shows them above the fold), and one closing summary
-    line.  Written by :func:`iter_text_bytes`, the one text writer, with each verdict's
-    card lines (in subgroups where the domain has them) made here."""
+    undo the verdict, as the screen shows them above the fold), the inputs read, and the
+    summary again as the closing line.  Written by :func:`iter_text_bytes`, the one text writer, with each verdict's
+    card lines (its first :func:`shown_cards`, in subgroups where the domain has them)
+    made here."""
     groups = first_view_groups(report.cards, domain)
+    roots = domain.root_causes(report)
+    headings = {root: heading for root, heading, _ in roots.values()}
 
-    def lines_of(verdict: str, cards: list[Card]) -> list[bytes]:
-        parts = []
-        for sub, sub_cards in _subgroups(domain, verdict, cards):
-            indent = "  "
-            if sub is not None:
-                parts.append(f"  ▸ {clean(sub)} ({len(sub_cards):,})\n")
-                indent = "    "
-            for card in sub_cards:
-                parts.append(card_text(label_of(card), card.key, card.summary, card.hedge, getattr(card, "accepted", None), indent,
-                                       domain.card_place(card.to_json()),
-                                       card.data.get("fix") if hasattr(card, "data") else None))
-        return ["".join(parts).encode("utf-8")]
+    def lines_of(verdict: str, cards: list[Card]) -> "tuple[int, list]":
+        items = []
+        for card in cards:
+            sub = card_sub(domain, roots, verdict, str(card.key), card)
+            items.append((sub, card_text(label_of(card), card.key, card.summary, card.hedge, getattr(card, "accepted", None),
+                                         card_indent(sub), domain.card_place(card.to_json()),
+                                         card.data.get("fix") if hasattr(card, "data") else None).encode("utf-8")))
+        return group_blobs(card_parts(items), headings)
 
-    card_groups = {v: (len(cards), lines_of(v, cards)) for v, cards in groups.items()}
-    hedged = {v: (len(h), lines_of(v, h)) for v in groups if v in domain.passing_verdicts
-              for h in ([c for c in groups[v] if c.hedge],)}
+    card_groups = {v: lines_of(v, cards) for v, cards in groups.items()}
+    hedged = {v: lines_of(v, [c for c in groups[v] if c.hedge]) for v in groups if v in domain.passing_verdicts}
     return b"".join(iter_text_bytes(report, domain, card_groups, hedged)).decode("utf-8")
 
 
@@ -260,10 +424,11 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
                     hedged: "dict[str, tuple[int, list]] | None" = None):
     """The text of :func:`render_text` as UTF-8 pieces, with the cards' lines already
     written elsewhere: ``card_groups`` maps each verdict to its number of cards and the
-    parts of their lines (:func:`card_text` encoded; bytes, files or :class:`Segment`),
-    in order (a domain's subgroup lines among them); ``hedged`` the same for the passing
-    cards that carry a hedge (listed without ``--all``)."""
-    yield "".join(line + "\n" for line in _text_head(report)).encode("utf-8")
+    parts of the lines of its first :func:`shown_cards` cards (:func:`card_text`
+    encoded; bytes, files or :class:`Segment`), in order (a domain's subgroup lines
+    among them); ``hedged`` the same for the passing cards that carry a hedge (listed
+    without ``--all``).  A group with more cards than it shows ends in
+    :data:`MORE_CARDS`."""
     groups = {v: card_groups.get(v, (0, [])) for v in domain.verdicts}
     groups.update(card_groups)  # a verdict outside the domain's list comes last, as group_by_verdict puts it
     passing = [v for v in groups if v in domain.passing_verdicts]
@@ -271,7 +436,12 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
     held_findings = [f for f in report.findings if getattr(f, "withheld", None)]
     if held_findings:
         groups.setdefault(WITHHELD, (0, []))
-    for verdict, (count, blobs) in _withheld_first(groups, passing):
+    ordered = _withheld_first(groups, passing)
+    counts = {v: c for v, (c, _) in groups.items()}
+    summary = _summary_line(report, counts, passing, domain.undone_group)
+    kinds = _problem_kinds_line({v: c for v, (c, _) in ordered}, passing)
+    yield (summary + "\n" + (kinds + "\n" if kinds else "") + "\n").encode("utf-8")
+    for verdict, (count, blobs) in ordered:
         if verdict in passing or not (count or (verdict == WITHHELD and held_findings)):
             continue
         if verdict == WITHHELD:
@@ -282,6 +452,7 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
             yield f"■ {verdict} ({count:,})\n".encode("utf-8")
         for blob in blobs:
             yield from _blob_pieces(blob)
+        yield _more_line(count)
         if verdict == WITHHELD:
             yield "".join(line + "\n" for line in _finding_rows(held_findings, report, domain)).encode("utf-8")
         yield b"\n"
@@ -294,7 +465,15 @@ def iter_text_bytes(report: Report, domain: Domain, card_groups: "dict[str, tupl
         yield (_passing_head(verdict, count, full, n_hedged) + "\n").encode("utf-8")
         for blob in blobs if full else hedged_blobs:
             yield from _blob_pieces(blob)
-    yield ("\n" + _summary_line(report, {v: c for v, (c, _) in groups.items()}, passing, domain.undone_group) + "\n").encode("utf-8")
+        if not full:
+            yield _more_line(n_hedged)
+    yield ("\n" + "".join(line + "\n" for line in _text_head(report)) + summary + "\n").encode("utf-8")
+
+
+def _more_line(count: int) -> bytes:
+    """:data:`MORE_CARDS` when a group of ``count`` cards shows fewer (else nothing)."""
+    left = count - shown_cards(count)
+    return MORE_CARDS.format(n=f"{left:,}").encode("utf-8") + b"\n" if left > 0 else b""
 
 
 def render_json(report: Report, domain: Domain | None) -> str:
@@ -317,7 +496,7 @@ def render_json(report: Report, domain: Domain | None) -> str:
     return "".join(iter_json(report, domain))
 
 
-def _sections(report: Report):
+def _sections(report: Report, domain_passing: "frozenset[str] | None" = None):
     """``(key, items)`` in the order of :meth:`Report.to_json`, items made lazily, so a
     large report is never held as JSON all at once."""
     if type(report).to_json is not Report.to_json:  # a report that shapes its own JSON
@@ -330,6 +509,12 @@ def _sections(report: Report):
         yield "findings", (f.to_json() for f in report.findings)
     if "aggregate" in report.extra:
         yield "aggregate", report.extra["aggregate"]
+    if domain_passing is not None:
+        from .fixing import fixable_count
+
+        fixable = fixable_count(report, domain_passing)
+        if fixable:  # how many problems carry a fix `storygraph fix` applies
+            yield "fixable", fixable
     yield "inputs", (s.to_json() for s in report.sources)
     if report.config is not None:
         yield "config", report.config
@@ -470,7 +655,7 @@ def iter_json_bytes(report: Report, domain: Domain | None, card_blobs: Sequence[
     in order; empty parts allowed) and stand for ``report.cards``."""
     yield b"{\n"
     first_section = True
-    for key, value in _sections(report):
+    for key, value in _sections(report, domain.passing_verdicts if domain is not None else None):
         head = b"" if first_section else b",\n"
         first_section = False
         name = _encode(key)

@@ -236,7 +236,14 @@ class RoundStore:
                 raise RoundsError(f"{exc} 입력 파일의 해시를 계산할 수 없어 회차를 저장하지 않았습니다.") from None
         overall = hashlib.sha256("".join(f"{t}\0{h}\n" for t, _f, h in sorted(inputs)).encode()).hexdigest()
         # stored in the very layout `--format json` prints, so `show` gives it back byte for byte
-        text = render_json(report, None).rstrip("\n")
+        from .domain import get_domain
+        from .errors import VerdictsError
+
+        try:
+            domain = get_domain(report.domain)
+        except VerdictsError:  # a report of a domain no longer installed: its JSON without the domain's sections
+            domain = None
+        text = render_json(report, domain).rstrip("\n")
         with self.connect() as conn:
             conn.execute("BEGIN IMMEDIATE")
             try:

@@ -235,11 +235,57 @@ def sarif_log_of_results(results: list[dict[str, Any]], domain, version: str | N
     if uri is not None:
         driver["informationUri"] = uri
     driver["rules"] = _rules(domain)
+    run: dict[str, Any] = {"tool": {"driver": driver}, "results": results}
+    if _with_fixes(results, domain):
+        run["columnKind"] = "unicodeCodePoints"  # the replacements count characters, as Python does
     return {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{"tool": {"driver": driver}, "results": results}],
+        "runs": [run],
     }
+
+
+def _with_fixes(results: list[dict[str, Any]], domain) -> bool:
+    """Give each result whose fix only sets cells of a CSV file, every cell found there, a
+    SARIF ``fixes`` entry (one replacement per cell: its region in the file and the new
+    cell, quoted as the file quotes it).  ``domain.cell_locator(file)``, when the domain
+    has it, finds the cells.  Whether any result got one."""
+    from urllib.parse import unquote
+
+    locator_of = getattr(domain, "cell_locator", None)
+    if locator_of is None:
+        return False
+    locators: dict[str, Any] = {}
+    added = False
+    for result in results:
+        fix = (result.get("properties") or {}).get("fix")
+        locations = result.get("locations") or []
+        if not fix or not fix.get("edits") or not locations:
+            continue
+        uri = locations[0]["physicalLocation"]["artifactLocation"]["uri"]
+        if not uri.lower().endswith(".csv"):
+            continue
+        if uri not in locators:
+            try:
+                locators[uri] = locator_of(Path(unquote(uri)))
+            except Exception:  # noqa: BLE001 - a file gone or unreadable since the lint: no fixes, the rest stands
+                locators[uri] = None
+        locate = locators[uri]
+        if locate is None:
+            continue
+        replacements = []
+        for edit in fix["edits"]:
+            place = locate(edit) if edit.get("action") == "set" else None
+            if place is None:
+                break
+            line, start, end, text = place
+            replacements.append({"deletedRegion": {"startLine": line, "startColumn": start, "endColumn": end},
+                                 "insertedContent": {"text": text}})
+        else:
+            result["fixes"] = [{"description": {"text": fix.get("text") or ""},
+                                "artifactChanges": [{"artifactLocation": {"uri": uri}, "replacements": replacements}]}]
+            added = True
+    return added
 
 
 def _version(domain) -> str:

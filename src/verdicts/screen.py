@@ -136,7 +136,7 @@ class ScreenExtras:
     #: limit is added) and the text of the empty groups before anything was judged
     upload_title: str = "시나리오 올리기"
     upload_formats: str = "세 표를 합친 CSV 하나, CSV 여러 개(`scene_states.csv` · `story_branches.csv` · `flag_spec.csv`), .xlsx 통합 문서, JSON 또는 YAML"
-    empty_groups: str = "아직 검사한 시나리오가 없습니다. 파일을 올리거나 「샘플 데이터로 보기」를 누르세요."
+    empty_groups: str = "아직 검사한 시나리오가 없습니다. 파일을 올리거나 “샘플 데이터로 보기”를 누르세요."
     #: a message shown above everything (an upload error)
     banner: str | None = None
     #: the stored round this screen shows (``verdicts show DOMAIN --html``): its number,

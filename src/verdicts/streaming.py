@@ -19,6 +19,8 @@ be streamed at all (an acceptance reaching across batches may not) — and calls
 from __future__ import annotations
 
 import os
+from functools import partial
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Sequence
 
@@ -64,6 +66,9 @@ class CardPlan:
     sources: Sequence[Any] = ()
     #: progress labels by kind, for the stage line
     counts: dict[str, int] = field(default_factory=dict)
+    #: card key -> ``(root key, heading, the root's own card)`` for the cards of the
+    #: domain's ``root_cause_verdict`` (:meth:`verdicts.domain.Domain.root_causes`)
+    roots: dict[str, tuple[str, str, bool]] = field(default_factory=dict)
 
 
 class CardBatch(Frozen):
@@ -78,17 +83,21 @@ class CardBatch(Frozen):
     #: whether a card of the batch fails the run under ``fail_on``
     fails: bool
     #: JSON: ``(process, offset, length)`` of the cards' bytes in that process's file;
-    #: text: verdict → ``(count, (process, offset, length))``; SARIF/GitHub: the results
+    #: text: ``(verdict, hedged, sub)`` → ``(count, (process, offset, length), ends)``, ``ends``
+    #: where each of the first :data:`~verdicts.report.CARD_CAP` cards' lines end; SARIF/GitHub: the results
     written: Any
+    #: text: how many of the batch's problem cards carry a fix with edits (the summary's count)
+    fixable: int
 
-    __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written')
+    __slots__ = ('withheld', 'outcomes', 'schema_failed', 'fails', 'written', 'fixable')
 
-    def __init__(self, withheld: int, outcomes: list, schema_failed: list[str], fails: bool, written: Any):
+    def __init__(self, withheld: int, outcomes: list, schema_failed: list[str], fails: bool, written: Any, fixable: int = 0):
         object.__setattr__(self, 'withheld', withheld)
         object.__setattr__(self, 'outcomes', outcomes)
         object.__setattr__(self, 'schema_failed', schema_failed)
         object.__setattr__(self, 'fails', fails)
         object.__setattr__(self, 'written', written)
+        object.__setattr__(self, 'fixable', fixable)
 
 
 def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Progress = SILENT,
@@ -101,7 +110,9 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         raise ValueError(f"format {format!r}: the streamed formats are {', '.join(STREAMED_FORMATS)}")
     from .checks import merge_split, run_checks_part, split_checks
     from .parallel import MAX_TASKS, fork_tasks
-    from .report import Segment, card_text, iter_json_bytes, iter_text_bytes, text_keys, write_items
+    from .fixing import FIXABLE_CARDS, card_fixable
+    from .report import (CARD_CAP, Part, Segment, card_indent, card_sub, card_text, group_blobs, iter_json_bytes,
+                         iter_text_bytes, text_keys, write_items)
     from .schema import card_validator, schema_result
 
     if format in ("sarif", "github"):
@@ -135,6 +146,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         files = [tempfile.TemporaryFile(prefix=f"{domain.name}-cards-") for _ in range(n)]
     root = os.getpid()
     key_field = domain.card_type.key_field
+    roots = plan.roots  # the root cause of each card of the domain's root_cause_verdict
     card_valid = card_validator(domain.name, total)
     fail_on = plan.fail_on
 
@@ -160,22 +172,26 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             offset = f.tell()
             write_items(data, f)
             written: Any = (w, offset, f.tell() - offset)
-        else:  # the cards' lines by verdict, each verdict's as one piece of the file (and
-            # again, apart, the lines of the passing cards with a hedge: listed without --all)
-            lines: dict[tuple[str, bool], list[str]] = {}
+        else:  # the cards' lines by verdict (and subgroup), each as one piece of the file
+            # (and again, apart, the lines of the passing cards with a hedge: listed without --all)
+            lines: dict[tuple[str, bool, Any], list[bytes]] = {}
             for c in data:
                 label = WITHHELD if c.get("withheld") is not None else c["verdict"]
-                text = card_text(label, str(c[key_field]), c["summary"], c.get("hedge"),
-                                 place=domain.card_place(c), fix=c.get("fix"))
-                for key in text_keys(domain, c):
-                    lines.setdefault(key, []).append(text)
+                key = str(c[key_field])
+                for group, hedged in text_keys(domain, c):
+                    sub = card_sub(domain, roots, group, key, c)
+                    text = card_text(label, key, c["summary"], c.get("hedge"), indent=card_indent(sub),
+                                     place=domain.card_place(c), fix=c.get("fix"))
+                    lines.setdefault((group, hedged, sub), []).append(text.encode("utf-8"))
             written = {}
-            for part, texts in lines.items():
+            for part, blob in lines.items():
                 offset = f.tell()
-                f.write("".join(texts).encode("utf-8"))
-                written[part] = (len(texts), (w, offset, f.tell() - offset))
+                f.write(b"".join(blob))
+                ends = list(accumulate(len(b) for b in blob[:CARD_CAP]))  # where the first cards end
+                written[part] = (len(blob), (w, offset, f.tell() - offset), ends)
         f.flush()
-        return CardBatch(held, outcomes, schema_failed, fails, written)
+        fixable = sum(1 for c in data if card_fixable(c, domain.passing_verdicts))
+        return CardBatch(held, outcomes, schema_failed, fails, written, fixable)
 
     progress.start("카드", plan.counts or None)
     try:
@@ -189,6 +205,7 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
         checks = merge_split(plan.checks, [r.outcomes for r in made], once)
         checks.append(schema_result([key for r in made for key in r.schema_failed]))
         report = plan.assemble(found, withheld, checks)
+        report.extra[FIXABLE_CARDS] = sum(r.fixable for r in made)  # the cards are in the files, not the report
         if sarif is not None:
             results = [result for r in made for result in r.written] + other_results(report.findings, report.issues)
             text = render_sarif_results(results, domain) if format == "sarif" else github_lines(results, domain)
@@ -197,14 +214,16 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
             segments = [Segment(files[r.written[0]], r.written[1], r.written[2]) for r in made]
             pieces = iter_json_bytes(report, domain, card_blobs=segments)
         else:
-            counts: dict[tuple[str, bool], int] = {}
-            blobs: dict[tuple[str, bool], list] = {}
+            parts: dict[tuple[str, bool], list[Part]] = {}
             for r in made:
-                for part, (count, (w, offset, length)) in r.written.items():
-                    counts[part] = counts.get(part, 0) + count
-                    blobs.setdefault(part, []).append(Segment(files[w], offset, length))
-            pieces = iter_text_bytes(report, domain, {v: (counts[v, h], blobs[v, h]) for v, h in counts if not h},
-                                     {v: (counts[v, h], blobs[v, h]) for v, h in counts if h})
+                for (group, hedged, sub), (count, (w, offset, length), ends) in r.written.items():
+                    f = files[w]
+                    parts.setdefault((group, hedged), []).append(
+                        Part(sub, count, Segment(f, offset, length), partial(_first_cards, f, offset, ends)))
+            headings = {root: heading for root, heading, _ in roots.values()}
+            laid = {gh: group_blobs(ps, headings) for gh, ps in parts.items()}
+            pieces = iter_text_bytes(report, domain, {g: v for (g, h), v in laid.items() if not h},
+                                     {g: v for (g, h), v in laid.items() if h})
         for piece in pieces:
             out.write(piece)
     finally:
@@ -213,3 +232,11 @@ def stream_cards(domain, plan: CardPlan, out, format: str, n: int, progress: Pro
     progress.close()
     fails = any(r.fails for r in made)
     return report, fails or bool(failing is not None and failing(report))
+
+
+def _first_cards(file: Any, offset: int, ends: list[int], k: int) -> Any:
+    """The :class:`~verdicts.report.Segment` of the first ``k`` cards of a part written
+    at ``offset`` (``ends``: where each of its first cards' lines end)."""
+    from .report import Segment
+
+    return Segment(file, offset, ends[k - 1])

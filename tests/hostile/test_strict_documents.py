@@ -193,7 +193,7 @@ def test_a_misspelt_key_in_an_event_is_reported_and_its_cell_is_unreadable(cli, 
     assert (issue["line"], issue["column"]) == (1, "value")
     assert "`valeu` 키는 실행 이벤트의 열이 아니라" in issue["reason"] and "`value` 키의 오타라면" in issue["reason"]
     card = next(c for c in out["cards"] if c.get("run_id") == event["run_id"] and c.get("field_name") == event["field_name"])
-    assert "실행 이벤트를 읽지 못해" in card["summary"], card
+    assert card["verdict"] is None and "이벤트를 읽을 수 없어" in card["withheld"]["reason"], card  # withheld, not guessed
 
 
 # --------------------------------------------------------------------------- the mail agent's log

@@ -13,10 +13,10 @@ LIGHTHOUSE = EXAMPLES / "lighthouse" / "scenario.csv"
 def test_text_output_groups_then_issues_then_checks(cli):
     proc = cli("storygraph", "lint", LIGHTHOUSE, check_code=1)
     out = proc.stdout
-    # the problems first, then the findings and checks, the passing targets counted, one summary line
-    order = [out.index(h) for h in ("■ 어디서도 안 닿음", "■ 없는 장면을 가리킴", "■ 조건이 겹침", "■ 끝에 못 감", "■ 린트 발견", "■ 자동 검증",
-                                    "■ 끝까지 닿음 (59)", "요약: 문제 19건")]
-    assert order == sorted(order)
+    # the summary, the problems, then the findings and checks, the passing targets counted, the inputs, the summary again
+    order = [out.index(h) for h in ("요약: 문제 27건", "■ 어디서도 안 닿음", "■ 없는 장면을 가리킴", "■ 조건이 겹침", "■ 끝에 못 감",
+                                    "■ 표로만 닿음", "■ 린트 발견", "■ 자동 검증", "■ 끝까지 닿음 (51)", "입력: ")]
+    assert order == sorted(order) and order[0] == 0 and out.rindex("요약: 문제 27건") > order[-1]
     assert "어디서도 안 닿음 · SC-19  선장의 고백" in out
     assert "조건이 겹침 · BR-13" in out
     assert "(11/11 통과)" in out

@@ -312,3 +312,16 @@ def test_a_focused_diagram_too_large_suggests_what_was_not_tried_yet():
     assert "`--focus findings`로" not in str(findings_err.value) and "`--hops 0`으로" in str(findings_err.value)
     assert "--hops" not in str(tight_err.value).split("한도를")[0].replace("--hops N", "")
     assert "--max-nodes" in str(tight_err.value)
+
+
+def test_dot_out_of_time_on_a_focus_on_findings_does_not_suggest_that_focus():
+    """A ``dot`` stopped on ``--focus findings`` suggests what was not tried yet (issue 30,
+    item 4), not the focus the user just gave."""
+    result = lint(LIGHTHOUSE)
+    with pytest.raises(DiagramTooLarge) as focused:
+        render_svg(diagram_model(result, focus="findings", hops=1), timeout=1e-4)
+    with pytest.raises(DiagramTooLarge) as whole:
+        render_svg(diagram_model(result), timeout=1e-4)
+    assert "배치를 끝내지 못해" in str(focused.value) and "`--focus findings`" not in str(focused.value)
+    assert "`--hops 0`으로" in str(focused.value)
+    assert "`--focus findings`로" in str(whole.value)

@@ -59,9 +59,16 @@ def group_counts(html: str) -> dict[str, int]:
 
 
 def expected_counts(path: Path) -> dict[str, int]:
+    """The screen's groups and their counts: the verdicts, the passing cards no real reader
+    bears out in their own group (표로만 닿음) when there are any."""
+    from verdicts.report import first_view_groups
+
+    from storygraph.domain import DOMAIN
+
     counts = {v: 0 for v in ("어디서도 안 닿음", "없는 장면을 가리킴", "조건이 겹침", "끝에 못 감", "끝까지 닿음")}
-    for card in lint(path).cards:
-        counts[card.verdict] += 1
+    for group, cards in first_view_groups(lint(path).cards, DOMAIN).items():
+        if cards or group in counts:
+            counts[group] = len(cards)
     return counts
 
 

@@ -129,7 +129,7 @@ def test_choicescript_cards_point_at_their_scene_file_in_every_format(cli, fmt):
 
 def test_findings_show_their_story_line_in_text(cli):
     out = cli("storygraph", "lint", EXAMPLES / "twine" / "market.twee").stdout
-    assert "unsatisfiable-condition · 시장 입구#3 (" + str(EXAMPLES / "twine/market.twee") + ":19)  " in out
+    assert "참이 될 수 없는 조건 · 시장 입구#3 (" + str(EXAMPLES / "twine/market.twee") + ":19)  " in out
     # a scenario of tables shows no place in the text report (unchanged)
     out = cli("storygraph", "lint", EXAMPLES / "lighthouse" / "scenario.csv").stdout
     assert ".csv:" not in out.split("■ 린트 발견")[-1]

@@ -145,7 +145,7 @@ def test_an_opaque_effect_withholds_the_range_findings_of_its_flag_alone(tmp_pat
     assert gold.fix is None  # no fix for what was not decided
     text = b"".join(REPORTERS["text"].pieces(report, DOMAIN)).decode()
     problems = text[:text.index(f"■ {WITHHELD}")]
-    assert "b2" in problems and "comparison-out-of-range · b1" not in problems
+    assert "b2" in problems and "범위 밖 비교 · b1" not in problems
 
 
 READS = "\n".join([

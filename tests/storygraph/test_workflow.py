@@ -3,6 +3,7 @@ intended findings, explain, and several scenarios in one run (issue 8)."""
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 
@@ -143,3 +144,32 @@ def test_pre_commit_hook_definition(name):
     import re
 
     assert re.search(hook["files"], "story/scenario.csv") and re.search(hook["exclude"], "gold/a.gold.csv")
+
+
+def test_sarif_fixes_replace_the_cells_the_fix_sets(cli):
+    """Results whose fix sets cells of the CSV carry SARIF ``fixes``; each replacement's
+    region is the cell named (its old text there), and the log still validates."""
+    proc = cli("storygraph", "lint", LIGHTHOUSE, "--format", "sarif", check_code=1)
+    log = json.loads(proc.stdout)
+    jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(log)
+    run = log["runs"][0]
+    assert run["columnKind"] == "unicodeCodePoints"
+    lines = LIGHTHOUSE.read_text(encoding="utf-8").splitlines()
+    fixed = [r for r in run["results"] if "fixes" in r]
+    assert len(fixed) >= 5
+    for result in fixed:
+        edits = result["properties"]["fix"]["edits"]
+        assert all(e["action"] == "set" for e in edits)
+        (change,) = result["fixes"][0]["artifactChanges"]
+        assert change["artifactLocation"]["uri"].endswith("examples/lighthouse/scenario.csv")
+        assert len(change["replacements"]) == len(edits)
+        for edit, rep in zip(edits, change["replacements"]):
+            region = rep["deletedRegion"]
+            line = lines[region["startLine"] - 1]
+            old = line[region["startColumn"] - 1:region["endColumn"] - 1]
+            new = line[:region["startColumn"] - 1] + rep["insertedContent"]["text"] + line[region["endColumn"] - 1:]
+            row = next(csv.reader([new]))
+            assert edit["row"] in row and str(edit["value"]) in row and old != rep["insertedContent"]["text"]
+    # a fix that adds or removes a row has no replacement to offer
+    assert not any("fixes" in r for r in run["results"]
+                   if any(e["action"] != "set" for e in (r.get("properties") or {}).get("fix", {}).get("edits", [])))

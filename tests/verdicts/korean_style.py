@@ -20,7 +20,8 @@ __all__ = ["style_problems", "kiwi_problems", "strip_quoted", "KINDS", "english_
 #: every defect kind, for the test that each one is caught
 KINDS = ("fallback-particle", "semicolon", "repeated-word", "seed-term", "count-word", "noun-form-predicate",
          "logic-word", "unquoted-code", "code-subject", "particle-agreement", "space-before-particle",
-         "spacing", "single-quoted-code", "english-heading")
+         "spacing", "single-quoted-code", "english-heading", "quantifier-particle", "decimal-hours",
+         "enum-value-form", "quotation-mark", "translationese", "rejected-term", "card-field-term", "jargon")
 
 _FALLBACK = re.compile(r"이\(가\)|가\(이\)|은\(는\)|는\(은\)|을\(를\)|를\(을\)|와\(과\)|과\(와\)|\(으\)로|\(이\)|\(은\)|\(을\)|\(과\)")
 #: the seeds' own words (left: what drifted, right: the seed's term)
@@ -54,6 +55,31 @@ _SINGLE_QUOTED = re.compile(r"(?:^|(?<=[\s(\[{:,/=]))'([!-&(-~](?:[ -&(-~]*[!-&(
 _ENGLISH_HEADING = re.compile(r"(?m)^\s*(?:\*\*)?(What it flags|Why it matters|Example|Instead)(?::|\.\*\*)")
 
 
+#: a quantifier takes no 까지: ``엔딩 3개 모두까지`` (say 모두로, 모두에)
+_QUANTIFIER = re.compile(r"(모두|전부|다)까지(?![가-힣])")
+#: hours as a decimal: ``0.13시간`` (say 8분, 1시간 20분)
+_DECIMAL_HOURS = re.compile(r"\d\.\d+ ?시간")
+#: an enum value put into a tense or read as a bare noun instead of quoted verbatim
+#: (docs/decisions.md): ``날씨가 흐렸을 때``, ``등불이 꺼졌고``, ``날씨가 비일 때``
+_ENUM_FORM = re.compile(r"[가-힣][이가] (?:[가-힣]*(?:졌|렸|혔|겼)(?:을 때|고 |지 않았을 때)|(?!참|끝|둘|셋|넷)[가-힣](?:일 때|일 경우|인 경우))")
+_CODE = re.compile(r"`[^`]*`")
+#: the corner brackets are not everyday quotation marks (code in backquotes, text in “…”)
+_CORNER = re.compile(r"[『』「」]")
+#: literal translations an editor sends back, with what to say instead
+TRANSLATIONESE = {
+    "카드를 세우": "판정을 정하다", "독자를 가르": "참도 거짓도 될 수 있다", "독자를 가릅": "참도 거짓도 될 수 있다",
+    "조합이 모두 닫히": "조합에도 갈 길이 생기다", "조합이 모두 닫힙": "조합에도 갈 길이 생기다",
+}
+#: docs/glossary.md: one term a concept (left: the term not to use, right: ours)
+REJECTED_TERMS = {"컬럼": "열", "사이클": "주기", "페이지": "쪽 (a page of a document)", "셀": "칸"}
+_REJECTED = re.compile(r"(?<![가-힣])(컬럼|사이클|셀)(?![가-힣]*\s?수)|(?<!웹 )(?<!사이트의 )페이지")
+#: a key of a card in the JSON output is a 필드, never a 칸 or 열 (those are the input tables')
+CARD_FIELDS = ("undone", "withheld", "overlapping_branch_id", "overdue_hours", "low_confidence", "reached_from_entry",
+               "reaches_ending", "hedge", "summary", "verdict", "fixes", "evidence_items")
+_CARD_FIELD = re.compile(r"`(?:" + "|".join(CARD_FIELDS) + r")` (?:칸|열)")
+#: words of our own making a creator does not know: 시드 (the task's original), 키트, 결정 N
+_JARGON = re.compile(r"(?<![가-힣])(시드|키트)(?![가-힣]*\s?(?:분할|값))|결정 \d+")
+
 def strip_quoted(text: str) -> str:
     """``text`` with every quoted span replaced by a placeholder word (``X``)."""
     return _QUOTED.sub("인용", text)
@@ -74,6 +100,22 @@ def style_problems(text: str) -> list[str]:
     m = _FALLBACK.search(text)
     if m:
         out.append(f"fallback-particle: {m.group()}")
+    for kind, pattern, why in (
+            ("quantifier-particle", _QUANTIFIER, "a quantifier takes no 까지 (say 모두로, 모두에)"),
+            ("decimal-hours", _DECIMAL_HOURS, "hours as a decimal (say 8분, 1시간 20분)"),
+            ("enum-value-form", _ENUM_FORM, "an enum value worded in a tense or as a bare noun (quote it: 날씨가 “비”일 때)"),
+            ("quotation-mark", _CORNER, "corner brackets as quotation marks (code in backquotes, text in “…”)"),
+            ("rejected-term", _REJECTED, "a term docs/glossary.md rejects"),
+            ("card-field-term", _CARD_FIELD, "a card's key is a 필드"),
+            ("jargon", _JARGON, "a word of our own making (시드, 키트, 결정 N)")):
+        subject = {"quotation-mark": _CODE.sub("", text), "card-field-term": text}.get(kind, bare)
+        m = pattern.search(subject)
+        if m:
+            out.append(f"{kind}: {m.group()!r}: {why}")
+    for wrong, right in TRANSLATIONESE.items():
+        if wrong in bare:
+            out.append(f"translationese: {wrong!r} (say {right})")
+            break
     if ";" in bare:
         out.append("semicolon: ';' inside a Korean sentence")
     numbered = iter(range(1 << 30))

@@ -14,7 +14,7 @@ from verdicts.domain import domain_names, get_domain
 #: (domain, name, words its documentation says) — a verdict label, a rule code, a finding
 #: code and a check id of each domain
 NAMES = [
-    ("storygraph", "조건이 겹침", ["같은 장면의 바로 뒤 분기가 한 번도 걸리지 않습니다", "`overlapping_branch_id` 칸에 적힙니다",
+    ("storygraph", "조건이 겹침", ["같은 장면의 바로 뒤 분기가 한 번도 걸리지 않습니다", "`overlapping_branch_id` 필드에 적힙니다",
                                  "앞 분기의 조건을 좁히세요(`trust >= 3 and not has_key`)"]),
     ("storygraph", "missing-scene", ["분기가 가리키는 도착 장면이 장면 목록에 없습니다", "빠진 장면을 더하세요"]),
     ("storygraph", "stuck-combination", ["어떤 독자에게는 분기가 하나도 걸리지 않습니다", "조건이 빈 분기(대비 분기)를 마지막에 더하거나"]),
@@ -25,7 +25,7 @@ NAMES = [
     ("mail", "같은 대화에 두 번 답장", ["받은 메일 하나에 두 번째로 답했습니다", "후속 답장은 새 메일이 올 때까지 기다립니다"]),
     ("mail", "late", ["종류별 회신 시간을 넘겨 답장이 나갔습니다", "`0.125` → `0.13`"]),
     ("extraction", "원문 값과 다름", ["값이 근거 문구가 말하는 값과 다릅니다", "NFKC 정규화"]),
-    ("extraction", "7", ["원문 값(`source_value`)은 문구가 그 페이지에 있을 때"]),
+    ("extraction", "7", ["원문 값(`source_value`)은 문구가 그 쪽에 있을 때"]),
     ("residue", "경계 밖 잔존", ["경계 밖에 템플릿의 흔적이 남았습니다", "경계 밖 노드의 데이터를 바꾸거나"]),
     ("residue", "R3", ["`잔존 후보 없음 ⇒ complete`"]),
 ]
@@ -64,7 +64,7 @@ def test_explain_without_a_name_lists_the_names_with_their_headlines(cli, domain
     proc = _explain(cli, domain)
     assert proc.stderr == ""
     lines = proc.stdout.splitlines()
-    assert lines[0] == f"`verdicts explain {domain} NAME`로 설명을 볼 수 있는 이름입니다."
+    assert lines[0] == f"`verdicts explain {domain} NAME`으로 설명을 볼 수 있는 이름입니다."
     plugin = get_domain(domain)
     groups = ["판정 (한국어 이름이나 코드)", "자동 검증"] + (["린트 발견"] if plugin.finding_kinds else [])
     assert all(g in lines for g in groups)
@@ -86,7 +86,7 @@ def test_explain_without_a_name_lists_the_names_with_their_headlines(cli, domain
 
 def test_storygraph_explain_without_a_name_lists_the_names(cli):
     proc = cli("storygraph", "explain", check_code=0)
-    assert proc.stdout.startswith("`storygraph explain NAME`로 설명을 볼 수 있는 이름입니다.\n")
+    assert proc.stdout.startswith("`storygraph explain NAME`으로 설명을 볼 수 있는 이름입니다.\n")
     assert "조건이 겹침 · shadowed [분기 카드]" in proc.stdout and "같은 장면의 바로 뒤 분기가 한 번도 걸리지 않습니다." in proc.stdout
     assert "stuck-combination · 분기가 하나도 걸리지 않는 조합" in proc.stdout
     assert re.search(r"\n  C06 +조건이 겹침은 ", proc.stdout)

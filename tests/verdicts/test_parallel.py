@@ -13,30 +13,37 @@ from verdicts.parallel import available_cores, choose_jobs, fork_tasks
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
 
 
-def test_choice_of_jobs(monkeypatch):
-    monkeypatch.delenv("VERDICTS_JOBS", raising=False)
-    assert choose_jobs(100) == 1  # small runs are not split
-    assert choose_jobs(100, 2) == min(2, available_cores())  # asked for (within the cores)
-    monkeypatch.setenv("VERDICTS_JOBS", "2")
-    assert choose_jobs(100) == min(2, available_cores())
-    monkeypatch.setenv("VERDICTS_JOBS", "1")
-    assert choose_jobs(10**7) == 1
+def _in_a_fresh_process(code: str, env: dict | None = None) -> str:
+    """``code`` run by a new interpreter (no thread but its own, as a command starts; the
+    suite's process may hold a browser driver's threads, beside which choose_jobs rightly
+    refuses to fork)."""
+    import os
+    import subprocess
+    import sys
+
+    environ = {k: v for k, v in os.environ.items() if k != "VERDICTS_JOBS"}
+    environ.update(env or {})
+    proc = subprocess.run([sys.executable, "-c", "from verdicts.parallel import choose_jobs, available_cores\n" + code],
+                          capture_output=True, text=True, env=environ, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
 
 
-def test_no_fork_while_other_threads_run(monkeypatch):
-    import threading
+def test_choice_of_jobs():
+    cores = available_cores()
+    out = _in_a_fresh_process("print(choose_jobs(100), choose_jobs(100, 2))").split()
+    assert out == ["1", str(min(2, cores))]  # small runs are not split; asked for, within the cores
+    assert _in_a_fresh_process("print(choose_jobs(100))", {"VERDICTS_JOBS": "2"}).split() == [str(min(2, cores))]
+    assert _in_a_fresh_process("print(choose_jobs(10**7))", {"VERDICTS_JOBS": "1"}).split() == ["1"]
 
-    monkeypatch.delenv("VERDICTS_JOBS", raising=False)
-    stop = threading.Event()
-    thread = threading.Thread(target=stop.wait)
-    thread.start()
-    try:
-        assert choose_jobs(10**7, 4) == 1
-    finally:
-        stop.set()
-        thread.join()
-    assert choose_jobs(10**7, 4) == min(4, available_cores())
 
+def test_no_fork_while_other_threads_run():
+    code = ("import threading\n"
+            "stop = threading.Event(); thread = threading.Thread(target=stop.wait); thread.start()\n"
+            "during = choose_jobs(10**7, 4)\n"
+            "stop.set(); thread.join()\n"
+            "print(during, choose_jobs(10**7, 4))")
+    assert _in_a_fresh_process(code).split() == ["1", str(min(4, available_cores()))]
 
 
 def test_tasks_come_back_in_order_whichever_process_did_them():
@@ -106,11 +113,9 @@ def test_meanwhile_runs_here_before_this_process_takes_a_task(n):
     assert events.count(("meanwhile", parent)) == 1
 
 
-def test_a_number_of_processes_asked_for_is_capped_at_the_cores(monkeypatch):
+def test_a_number_of_processes_asked_for_is_capped_at_the_cores():
     # --jobs 1000000 or VERDICTS_JOBS=1000000 would otherwise fork a million processes
-    from verdicts.parallel import JOBS_ENV
-
-    assert choose_jobs(10**6, 10**6) == available_cores()
-    monkeypatch.setenv(JOBS_ENV, str(10**9))
-    assert choose_jobs(10**6, None) == available_cores()
-    assert choose_jobs(10**6, 1) == 1
+    cores = str(available_cores())
+    assert _in_a_fresh_process("print(choose_jobs(10**6, 10**6))").split() == [cores]
+    assert _in_a_fresh_process("print(choose_jobs(10**6, None), choose_jobs(10**6, 1))",
+                               {"VERDICTS_JOBS": str(10**9)}).split() == [cores, "1"]

@@ -273,7 +273,7 @@ def fields_present(ctx: CheckContext):
     """카드마다 스키마의 필수 필드 여덟 개가 있어야 합니다. `ai_value`와 `source_value`는 `null`일 수 있지만
     나머지 여섯은 `null`이거나 비어 있으면 안 되고(판정을 보류한 카드의 `verdict`는 `null`이고 `withheld`가
     까닭과 자리를 밝힙니다), 대상 키(`item_key`)는 `run_id`와 `field_name`을 쌍점으로
-    이은 값이어야 합니다. (키트의 필수 필드 검사는 `null`을 없는 것으로 보므로 이 검사는 여기에 따로 씁니다.)
+    이은 값이어야 합니다. (모든 분야가 함께 쓰는 필수 필드 검사는 `null`을 없는 것으로 보므로 이 검사는 여기에 따로 씁니다.)
     """
     failed = []
     for c in ctx.cards:
@@ -288,9 +288,9 @@ def fields_present(ctx: CheckContext):
 
 @CHECKS.register("3", "`evidence_page` 값이 1 이상이고 그 `run_id`의 `source_pages.page` 가운데 가장 큰 값 이하인지 확인합니다.")
 def page_in_range(ctx: CheckContext):
-    """이 검사는 작업자의 출력이 아니라 카드를 판정합니다. 카드가 인용한 페이지(`evidence_page`, 단서가 가리킨
-    `page`)는 1부터 실행의 마지막 페이지까지의 정수여야 합니다. 다만 작업자 줄이 가리킨 페이지가 실행에 없으면 그것은
-    입력 문제이므로, 카드가 그 페이지를 그대로 옮겨 인용하면서 거기에 기대지 않을 때(원문 값이 비어 있고 판정이 원문
+    """이 검사는 작업자의 출력이 아니라 카드를 판정합니다. 카드가 인용한 쪽(`evidence_page`, 단서가 가리킨
+    `page`)은 1부터 실행의 마지막 쪽까지의 정수여야 합니다. 다만 작업자 줄이 가리킨 쪽이 실행에 없으면 그것은
+    입력 문제이므로, 카드가 그 쪽을 그대로 옮겨 인용하면서 거기에 기대지 않을 때(원문 값이 비어 있고 판정이 원문
     값과 다름이나 원문과 맞음이 아닐 때)는 통과합니다. 빈 값은 여기서 보지 않습니다(근거 규칙이 판정합니다).
     """
     failed = []
@@ -363,8 +363,8 @@ def format_broken(ctx: CheckContext):
 
 @CHECKS.register("6", "`evidence_text` 값이 비었거나, 같은 `run_id`·`evidence_page`의 `source_pages.text`에 그대로 들어 있지 않으면 `verdict`는 '근거 문구가 원문에 없음'입니다.")
 def not_in_source(ctx: CheckContext):
-    """앞의 규칙이 걸리지 않았을 때, 빈 문구, 비었거나 없는 페이지를 가리킨 문구, 같은 실행의 그 페이지 글에서
-    글자 그대로 찾을 수 없는 문구는 근거 문구가 원문에 없음 판정을 받습니다(페이지 번호나 페이지 글을 읽을 수
+    """앞의 규칙이 걸리지 않았을 때, 빈 문구, 비었거나 없는 쪽을 가리킨 문구, 같은 실행의 그 쪽 글에서
+    글자 그대로 찾을 수 없는 문구는 근거 문구가 원문에 없음 판정을 받습니다(쪽 번호나 쪽 글을 읽을 수
     없으면 카드는 판정을 보류합니다).
     """
     return _rule_check(2, NOT_IN_SOURCE)(ctx)
@@ -372,7 +372,7 @@ def not_in_source(ctx: CheckContext):
 
 @CHECKS.register("7", "`evidence_text` 값이 원문에 있으면 ' : ' 뒤나 마지막 어절에서 `source_value`를 뽑아(`amount_krw` 값은 끝의 '원'을 떼고) `value`와 견주고, 다르면 `verdict`는 '원문 값과 다름'입니다.")
 def differs_from_source(ctx: CheckContext):
-    """원문 값(`source_value`)은 문구가 그 페이지에 있을 때 문구가 말하는 값이고, 그렇지 않으면 `null`입니다.
+    """원문 값(`source_value`)은 문구가 그 쪽에 있을 때 문구가 말하는 값이고, 그렇지 않으면 `null`입니다.
     앞의 규칙이 걸리지 않았을 때 이 값과 다른 값은 원문 값과 다름 판정을 받습니다. `biz_no`, `amount_krw`,
     `phone`, `date` 형식은 숫자만, `text`와 `grade` 형식은 NFKC 정규화 뒤에 견줍니다.
     """
@@ -400,14 +400,14 @@ def precedence(ctx: CheckContext):
     return failed
 
 
-CHECKS.add(CARD_CHECKS.evidence_field_check("9", "`evidence`의 `field` 이름이 세 입력 표의 컬럼에 실재하는지 대조합니다."))
+CHECKS.add(CARD_CHECKS.evidence_field_check("9", "`evidence`의 `field` 이름이 세 입력 표의 열에 실재하는지 대조합니다."))
 
 
-@CHECKS.register("10", "`agg` 값이 없는 `evidence`의 `value`가 수록된 행의 원문 값과 같은지, `evidence_text`가 그 `run_id` 원문 페이지의 `substring`인지 확인합니다.")
+@CHECKS.register("10", "`agg` 값이 없는 `evidence`의 `value`가 수록된 행의 원문 값과 같은지, `evidence_text`가 그 `run_id` 원문 쪽의 `substring`인지 확인합니다.")
 def evidence_values(ctx: CheckContext):
-    """키트의 주장(집계 표시 `agg`가 없는 근거의 `value`는 인용한 줄의 칸이고, 센 값에는 `agg`가 붙습니다)과
-    시드의 주장을 함께 봅니다. 문구가 원문에 있다는 데 기대는 카드(원문 값 `source_value`가 있거나 원문 값과 다름,
-    원문과 맞음 판정을 받은 카드)는 실행의 어느 페이지에 있는 `evidence_text`를 인용해야 합니다. 문구가
+    """모든 분야에 공통인 기준(집계 표시 `agg`가 없는 근거의 `value`는 인용한 줄의 칸이고, 센 값에는 `agg`가 붙습니다)과
+    명세의 기준을 함께 봅니다. 문구가 원문에 있다는 데 기대는 카드(원문 값 `source_value`가 있거나 원문 값과 다름,
+    원문과 맞음 판정을 받은 카드)는 실행의 어느 쪽에 있는 `evidence_text`를 인용해야 합니다. 문구가
     원문에 없다고 말하는 카드는 무엇을 찾지 못했는지 보이려고 그 문구를 인용합니다.
     """
     failed = set(CARD_CHECKS.sweep(ctx)["value"])

@@ -34,9 +34,9 @@ class ExtractionDomain(Domain):
     books = (BOOK,)
     docs_page = "docs/extraction.md"
     docs_title = "추출한 값: 판정과 자동 검증"
-    docs_note = ("입력에서 읽을 수 없는 칸이 필요한 규칙에 이르면 시드가 말하는 다시 불러오기 상태처럼 "
-                 f"{WITHHELD_NOTE}. 문구는 가리킨 페이지에서만 찾고, "
-                 "그 문구가 있는 다른 페이지는 단서에서 알려 줍니다(`docs/decisions.md`를 보세요).")
+    docs_note = ("입력에서 읽을 수 없는 칸이 필요한 규칙에 이르면 명세가 말하는 다시 불러오기 상태처럼 "
+                 f"{WITHHELD_NOTE}. 문구는 가리킨 쪽에서만 찾고, "
+                 "그 문구가 있는 다른 쪽은 단서에서 알려 줍니다(`docs/decisions.md`를 보세요).")
     input_noun = "실행 묶음"
     notes = {
         "자동": [

@@ -139,6 +139,14 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
             ai_value = (SELECT d.old_value FROM decisions d WHERE d.item_key = decisions.item_key ORDER BY d.id LIMIT 1)
             WHERE fingerprint IS NULL;
     """),
+    # The queue's CSRF token lives with its decisions (issue 31 and 32): a page opened
+    # before a restart still posts, and then meets the check of what it was made on.
+    (3, "the queue's own secrets (its CSRF token)", """
+        CREATE TABLE secrets (
+            name TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+        );
+    """),
 )
 
 
@@ -359,6 +367,16 @@ class ReviewStore:
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         apply_migrations(conn, MIGRATIONS, _now)
+
+    def csrf_token(self) -> str:
+        """The queue's CSRF token (made once, kept in the database): every page's forms
+        carry it and every ``POST`` must, and a page opened before a restart of the
+        server still carries the right one."""
+        import secrets
+
+        with self.connect() as conn:
+            conn.execute("INSERT OR IGNORE INTO secrets (name, value) VALUES ('csrf', ?)", (secrets.token_urlsafe(32),))
+            return conn.execute("SELECT value FROM secrets WHERE name = 'csrf'").fetchone()[0]
 
     def schema_version(self) -> int:
         with self.connect() as conn:

@@ -293,13 +293,23 @@ def review_routes(store: ReviewStore) -> list[Any]:
     from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
     from starlette.routing import Route
 
-    token = new_csrf_token()  # one per server: every page's forms carry it, every POST must
+    kept: list[str] = []
+
+    def token() -> str:
+        """The queue's CSRF token, from its database (a restart keeps it); a server whose
+        database cannot be read makes one for itself (its pages say the database is broken)."""
+        if not kept:
+            try:
+                kept.append(store.csrf_token())
+            except ReviewError:
+                return new_csrf_token()
+        return kept[0]
 
     async def form(request) -> dict[str, str]:
-        return await read_form(request, token)
+        return await read_form(request, token())
 
     def html(text: str, status: int = 200) -> HTMLResponse:
-        return HTMLResponse(with_csrf(text, token), status_code=status, headers={"content-security-policy": _CSP})
+        return HTMLResponse(with_csrf(text, token()), status_code=status, headers={"content-security-policy": _CSP})
 
     async def queue(request):
         return html(_queue(store))

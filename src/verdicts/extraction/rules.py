@@ -161,7 +161,7 @@ class RequiredEmpty(Rule[Batch, CellFacts]):
     예시:
         칸 `company_name`은 필수인데 실행 `R-20940`은 이 칸을 `""`로 보냈습니다.
     고치는 법:
-        원문 문서에서 그 칸을 읽어 고치세요. 실행의 페이지 가운데 키가 칸의 라벨처럼 시작하는 줄이 있으면 단서가
+        원문 문서에서 그 칸을 읽어 고치세요. 실행의 쪽 가운데 키가 칸의 라벨처럼 시작하는 줄이 있으면 단서가
         그 첫 줄을 보여 줍니다(`대표자명`에는 `대표자 : …`).
     """
 
@@ -244,22 +244,22 @@ class FormatBroken(Rule[Batch, CellFacts]):
 
 
 class NotInSource(Rule[Batch, CellFacts]):
-    """근거 문구가 원문에 없음 — 인용한 근거 문구가 가리킨 페이지에 없습니다.
+    """근거 문구가 원문에 없음 — 인용한 근거 문구가 가리킨 쪽에 없습니다.
 
     잡는 것:
-        근거 문구(`evidence_text`)가 비었거나, 같은 실행의 `evidence_page` 페이지 글에 글자 그대로 들어 있지
-        않은 경우를 잡습니다(실행에 없는 페이지를 가리킨 경우도 포함하며, 이는 작업자 출력에 대한 입력 문제로도
-        보고합니다). 가리킨 페이지만 찾아보며, 실행의 다른 페이지에 그 문구가 있으면 단서가 그 페이지를 알려
-        줍니다. 가리킨 페이지의 본문이 비었거나, 읽지 못한 `source_pages` 줄이 그 페이지일 수 있으면 페이지를
+        근거 문구(`evidence_text`)가 비었거나, 같은 실행의 `evidence_page` 쪽 글에 글자 그대로 들어 있지
+        않은 경우를 잡습니다(실행에 없는 쪽을 가리킨 경우도 포함하며, 이는 작업자 출력에 대한 입력 문제로도
+        보고합니다). 가리킨 쪽만 찾아보며, 실행의 다른 쪽에 그 문구가 있으면 단서가 그 쪽을 알려
+        줍니다. 가리킨 쪽의 본문이 비었거나, 읽지 못한 `source_pages` 줄이 그 쪽일 수 있으면 쪽을
         불러오지 못한 것이므로 판정은 여기서 멈추고 검토 대기열에서는 다시 불러오기 상태가 됩니다.
     왜 문제인가:
-        인용을 그 페이지에서 찾을 수 없는 값은 맞아 보여도 믿을 수 없습니다. 작업자가 다른 곳에서 읽었거나
+        인용을 그 쪽에서 찾을 수 없는 값은 맞아 보여도 믿을 수 없습니다. 작업자가 다른 곳에서 읽었거나
         지어냈을 수 있습니다.
     예시:
         칸 `credit_grade`의 값 `BBB+`가 4쪽의 `신용등급 : BBB+`를 인용하는데, 그 쪽에는 `신용등급 : BBB0`이라고
         적혀 있습니다.
     고치는 법:
-        그 페이지(또는 단서가 알려 준 페이지)를 보고 승인하거나 고치거나 반려하세요.
+        그 쪽(또는 단서가 알려 준 쪽)을 보고 승인하거나 고치거나 반려하세요.
     """
 
     verdict, code = NOT_IN_SOURCE, "not-in-source"
@@ -356,7 +356,7 @@ class MatchesSource(Rule[Batch, CellFacts]):
     """원문과 맞음 — 위의 어느 규칙도 걸리지 않았고, 값이 인용 문구가 말하는 값과 같습니다.
 
     잡는 것:
-        잘못된 것은 없습니다. 값이 있고 형식에 맞으며, 문구가 그 페이지에 있고, 문구가 말하는 값이 (칸의 비교
+        잘못된 것은 없습니다. 값이 있고 형식에 맞으며, 문구가 그 쪽에 있고, 문구가 말하는 값이 (칸의 비교
         방식으로) 같습니다.
     왜 문제인가:
         문제가 아닙니다. 운영자는 강조된 문구를 한 번 훑어보고 승인할 수 있습니다.
@@ -417,6 +417,11 @@ def _held(batch: Batch, f: CellFacts, value: str) -> HeldCell:
             if t is None or not batch.pages_known:
                 gone = next((c for c in ("run_id", "page", "text") if t is None or not t.has(c)), column)
                 return HeldCell(table, None, gone, None, file=file, present=False)
+            unread = batch.unread_page(f.cell.run_id, row.page) if row is not None and row.page is not None else []
+            if unread:  # the cited page may be a row that could not be read: it could not be loaded
+                where = ", ".join(str(n) for n in unread[:3]) + ("번째 줄 등" if len(unread) > 3 else "번째 줄")
+                return HeldCell(table, unread[0], "page", None, file=file,
+                                how=f"{code(table)} 표 {where}을 읽지 못해 근거로 든 {row.page}쪽을 불러올 수 없")
             return HeldCell(table, None, column, None, file=file, how=f"{code(table)} 표에 실행 {code(f.cell.run_id)}의 쪽이 없")
         return HeldCell(table, page.line, column, None, file=file,
                         how=f"{code(table)} 표 {page.line}번째 줄의 {code(column)} 열의 글을 쓸 수 없")

@@ -243,7 +243,7 @@ def low_confidence_recomputed(ctx: CheckContext):
     return failed
 
 
-CHECKS.add(CARD_CHECKS.evidence_field_check("C06", "`evidence`의 `field`가 세 데이터셋(`agent_action`, `mailbox_thread`, `action_policy`)의 컬럼에 실재하는지 확인합니다."))
+CHECKS.add(CARD_CHECKS.evidence_field_check("C06", "`evidence`의 `field`가 세 데이터셋(`agent_action`, `mailbox_thread`, `action_policy`)의 열에 실재하는지 확인합니다."))
 
 
 def _quote_failures(ctx: CheckContext) -> list[str]:
@@ -272,8 +272,8 @@ def _quote_failures(ctx: CheckContext) -> list[str]:
 
 @CHECKS.register("C07", "`evidence`의 `quote`가 인용한 행의 원문 그대로이고, `agg`가 없는 `value`가 그 행의 값과 같은지 확인합니다.")
 def quotes_verbatim(ctx: CheckContext):
-    """근거의 인용(`quote`)은 모두 인용한 칸의 글(`line` 칸의 줄, 없으면 카드의 줄)과 입력에 적힌 그대로 한
-    글자도 다르지 않아야 합니다. 또 키트가 모든 도메인에서 보듯이, 집계 표시 `agg`가 없는 `value`는 그 칸을
+    """근거의 인용(`quote`)은 모두 인용한 칸의 글(`line` 필드의 줄, 없으면 카드의 줄)과 입력에 적힌 그대로 한
+    글자도 다르지 않아야 합니다. 또 모든 분야에서 그렇듯이, 집계 표시 `agg`가 없는 `value`는 그 칸을
     형식대로 읽은 값이고, 여러 줄에서 센 값에는 `agg`가 붙습니다.
     """
     values = CARD_CHECKS.sweep(ctx)["value"]
@@ -286,7 +286,7 @@ CHECKS.add(CARD_CHECKS.polite_check("C08", "`summary` 값이 존댓말로 끝나
 
 @CHECKS.register("C09", "답한 메일의 `reply_deadline`이 비어 있으면 `overdue_hours`가 `null`인지 확인합니다(성립 사례 `TH-1048`, 불성립 사례 `ACT-20260303-004`).")
 def no_deadline_no_overdue(ctx: CheckContext):
-    """시드의 조건부 규칙입니다. 답한 메일의 회신 기한(`reply_deadline`)이 비었으면 상대가 기한을 두지 않은
+    """명세의 조건부 규칙입니다. 답한 메일의 회신 기한(`reply_deadline`)이 비었으면 상대가 기한을 두지 않은
     것이므로, 답장이 얼마나 늦었든 늦은 시간(`overdue_hours`)은 `null`입니다.
     """
     failed = []

@@ -51,7 +51,7 @@ class MailDomain(Domain):
                  "`overdue_hours`와 `low_confidence`는 판정과 상관없이 채우고, 뒤의 규칙도 해당했다면 그 사유는 단서로 "
                  "적습니다. 입력에 있지만 읽을 수 없는 값이 필요한 규칙에 이르면 "
                  f"{WITHHELD_NOTE}(`docs/decisions.md`를 보세요). `120만원`처럼 한국어로 적은 금액 하나는 읽습니다. "
-                 "시드에 실린 견본 카드는 `tests/verdicts/test_seed_cards.py`가 시드 문서에서 읽어 "
+                 "명세에 실린 견본 카드는 `tests/verdicts/test_seed_cards.py`가 명세 문서에서 읽어 "
                  "검사하며, 모든 검증을 통과합니다.")
     notes = {
         "자동": [

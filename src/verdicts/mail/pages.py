@@ -21,7 +21,7 @@ _UPLOAD = dict(
     upload_title="메일함 표 올리기",
     upload_formats=("세 표의 CSV(`agent_action.csv` · `mailbox_thread.csv` · `action_policy.csv`), 세 시트의 .xlsx 통합 문서, "
                     "세 키의 JSON 또는 YAML — 메일함에서 표를 만들려면 verdicts mail import를 쓰세요"),
-    empty_groups="아직 연결한 메일함이 없습니다. 메일함에서 만든 표를 올리거나 「샘플 데이터로 보기」를 누르세요.",
+    empty_groups="아직 연결한 메일함이 없습니다. 메일함에서 만든 표를 올리거나 “샘플 데이터로 보기”를 누르세요.",
 )
 
 

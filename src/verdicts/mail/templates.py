@@ -2,7 +2,8 @@
 
 Every summary is one polite sentence (``-니다.``) that a user who never saw the agent's
 prompt can read, with its deciding numbers: amounts as ``120만원``, days as ``3월 14일``,
-hours rounded to two decimals (``15.52시간``), confidences to two decimals (``0.42``).
+times in hours and minutes (``15시간 31분``, ``8분``; the card's ``overdue_hours`` keeps
+the decimal hours), confidences to two decimals (``0.42``).
 A card whose verdict stopped at a rule because a value was unreadable says so.  Hedges
 are ``(connective, final)`` clause pairs joined by :func:`verdicts.korean.join_clauses`;
 the request to look at a low confidence comes last, since only its final form asks.
@@ -18,7 +19,7 @@ from verdicts.engine import Clause
 from verdicts.korean import code, josa, number_word
 
 __all__ = [
-    "won", "day", "hours", "score", "head", "made_up", "twice", "unconfirmed",
+    "won", "day", "hours", "duration", "score", "head", "made_up", "twice", "unconfirmed",
     "late", "as_original", "hedge_also_late", "hedge_also_unconfirmed",
     "hedge_also_twice", "hedge_sure_but_made_up", "hedge_confirmed_by", "hedge_min_unknown", "hedge_low_confidence",
 ]
@@ -61,6 +62,21 @@ def hours(value: Decimal) -> str:
     """
     text = format(value.quantize(Decimal("0.01")), "f")
     return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def duration(value: Decimal) -> str:
+    """Hours as a reader says them, to the nearest minute: ``8분``, ``1시간 20분``, ``12시간``
+    (a sentence never says ``0.13시간``; the card's ``overdue_hours`` field stays a number).
+
+    >>> duration(Decimal("0.13")), duration(Decimal("1.33")), duration(Decimal("12.00")), duration(Decimal("15.52"))
+    ('8분', '1시간 20분', '12시간', '15시간 31분')
+    >>> duration(Decimal("0.001")), duration(Decimal("0.5"))
+    ('1분 미만', '30분')
+    """
+    minutes = int((value * 60).quantize(Decimal(1), rounding="ROUND_HALF_UP"))
+    if minutes == 0 and value > 0:
+        return "1분 미만"
+    return _gap(minutes)
 
 
 def score(value: Decimal) -> str:
@@ -124,8 +140,8 @@ def unconfirmed(*, counterpart: str, kind: str, confidence: Decimal, minimum: De
 
 
 def late(*, counterpart: str, kind: str, elapsed: Decimal, limit: Decimal, over: Decimal) -> str:
-    return (f"{head(counterpart, kind)} 회신 기준이 {hours(limit)}시간인데 받은 지 {hours(elapsed)}시간 뒤에 나가 "
-            f"{hours(over)}시간 늦었습니다.")
+    return (f"{head(counterpart, kind)} 회신 기준이 {duration(limit)}인데 받은 지 {duration(elapsed)} 뒤에 나가 "
+            f"{duration(over)} 늦었습니다.")
 
 
 # ------------------------------------------------------------------ 원문대로 나감
@@ -145,7 +161,7 @@ def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, Decima
         values = "원문에 없는 금액이나 날짜를 넣지 않았고"
     if deadline and limit is not None:
         when = f"받은 지 {_gap(elapsed_minutes)} 만에" if elapsed_minutes else "받자마자"
-        timing = f"{when} 나가 기준 {hours(limit)}시간 안에 들었습니다."
+        timing = f"{when} 나가 기준 {duration(limit)} 안에 들었습니다."
     else:
         timing = f"상대가 회신 기한을 적지 않은 메일이라 받은 지 {_gap(elapsed_minutes)} 뒤에 나간 것도 늦은 것으로 보지 않습니다."
     return f"{head(counterpart, kind)} {values} {timing}"
@@ -155,7 +171,7 @@ def as_original(*, counterpart: str, kind: str, kept: Sequence[tuple[str, Decima
 
 
 def hedge_also_late(*, over: Decimal) -> Clause:
-    base = f"이 처리는 회신 기한도 {hours(over)}시간 넘겼지만 판정 순서에서 앞선 사유로 카드를 세우고 넘긴 시간은 {code('overdue_hours')} 칸에 남겨 두었"
+    base = f"이 처리는 회신 기한도 {duration(over)} 넘겼지만 판정은 순서가 앞선 사유를 따랐고 넘긴 시간은 {code('overdue_hours')} 필드에 남겨 두었"
     return base + "고", base + "습니다."
 
 

@@ -67,7 +67,7 @@ def evidence_is_read(ctx: CheckContext) -> list[str]:
     return failed
 
 
-@CHECKS.register("R3", "근거 한 줄이 「『글』→출처, 자리」를 `;`로 잇고 「⇒ 답」으로 끝나는지 확인합니다.")
+@CHECKS.register("R3", "근거 한 줄이 `『글』→출처, 자리`를 `;`로 잇고 `⇒ 답`으로 끝나는지 확인합니다.")
 def evidence_line_form(ctx: CheckContext) -> list[str]:
     """근거 글(`evidence`)은 인용들을 `; `로 잇고 끝에 `⇒`와 답을 붙인 것이고, 근거가 없는 카드라면 `잔존
     후보 없음 ⇒ complete`입니다.

@@ -1,6 +1,6 @@
 """Korean sentence templates of the residue domain, keyed by answer.
 
-Every summary is one polite sentence with its deciding texts between 『』 and their
+Every summary is one polite sentence with its deciding texts between “” and their
 count; particles go through :func:`verdicts.korean.josa` on the text itself, so a
 quoted text takes the particle its last sound asks for.  Hedges are
 ``(connective, final)`` clause pairs joined by :func:`verdicts.korean.join_clauses`.
@@ -18,15 +18,16 @@ __all__ = [
 
 
 def quoted(text: str, pair: str | None = None) -> str:
-    """``text`` between 『』, followed by the right form of ``pair``.
+    """``text`` between quotation marks (“…”), followed by the right form of ``pair``
+    (the corner brackets “” are the seed's evidence line's, not a sentence's).
 
     >>> quoted("기본 타이틀", "이/가"), quoted("20XX년", "이/가"), quoted("STEP 1", "은/는")
-    ('『기본 타이틀』이', '『20XX년』이', '『STEP 1』은')
+    ('“기본 타이틀”이', '“20XX년”이', '“STEP 1”은')
     """
     text = " ".join(text.split())
     if pair is None:
-        return f"『{text}』"
-    return f"『{text}』{josa(text, pair)[len(text):]}"
+        return f"“{text}”"
+    return f"“{text}”{josa(text, pair)[len(text):]}"
 
 
 def _more(count: int) -> str:
@@ -35,7 +36,7 @@ def _more(count: int) -> str:
 
 def template_left(texts: list[str]) -> str:
     """>>> template_left(["기본 타이틀", "A항목"])
-    '경계 안에 템플릿 글 『기본 타이틀』 등 2개가 그림에 남아 있습니다.'
+    '경계 안에 템플릿 글 “기본 타이틀” 등 2개가 그림에 남아 있습니다.'
     """
     if len(texts) > 1:
         return f"경계 안에 템플릿 글 {quoted(texts[0])}{_more(len(texts))}가 그림에 남아 있습니다."
@@ -44,9 +45,9 @@ def template_left(texts: list[str]) -> str:
 
 def body_blank(page_text: str, shown: str | None, count: int) -> str:
     """>>> body_blank("시장 조사", "설명을 입력해주세요.", 1)
-    '이 장의 내용 『시장 조사』가 들어갈 본문 자리에 임시 문구 『설명을 입력해주세요.』만 보입니다.'
+    '이 장의 내용 “시장 조사”가 들어갈 본문 자리에 임시 문구 “설명을 입력해주세요.”만 보입니다.'
     >>> body_blank("시장 조사", None, 2)
-    '이 장의 내용 『시장 조사』 등 2개가 들어갈 본문 자리가 비어 있습니다.'
+    '이 장의 내용 “시장 조사” 등 2개가 들어갈 본문 자리가 비어 있습니다.'
     """
     what = f"{quoted(page_text)}{_more(count)}가" if count > 1 else quoted(page_text, "이/가")
     if shown is None:
@@ -56,7 +57,7 @@ def body_blank(page_text: str, shown: str | None, count: int) -> str:
 
 def outside_left(text: str, kind: str, count: int) -> str:
     """>>> outside_left("20XX년", "차트·표·다이어그램 데이터", 1)
-    '경계 밖에 차트·표·다이어그램 데이터 『20XX년』이 그림에 남아 있습니다.'
+    '경계 밖에 차트·표·다이어그램 데이터 “20XX년”이 그림에 남아 있습니다.'
     """
     what = f"{quoted(text)}{_more(count)}가" if count > 1 else quoted(text, "이/가")
     return f"경계 밖에 {kind} {what} 그림에 남아 있습니다."
@@ -64,7 +65,7 @@ def outside_left(text: str, kind: str, count: int) -> str:
 
 def satellite_only(text: str, count: int) -> str:
     """>>> satellite_only("제목을 입력해주세요.", 1)
-    '임시 문구 『제목을 입력해주세요.』는 위성 자리나 남는 자리에만 있어 결함으로 세지 않습니다.'
+    '임시 문구 “제목을 입력해주세요.”는 위성 자리나 남는 자리에만 있어 결함으로 세지 않습니다.'
     """
     what = f"{quoted(text)}{_more(count)}는" if count > 1 else quoted(text, "은/는")
     return f"임시 문구 {what} 위성 자리나 남는 자리에만 있어 결함으로 세지 않습니다."

@@ -342,6 +342,6 @@ def value_ranges(ctx: CheckContext):
     return failed
 
 
-CHECKS.add(CARD_CHECKS.evidence_field_check("C12", "`evidence`의 `field` 이름이 세 표의 컬럼에 실제로 있는 이름인지 대조합니다."))
+CHECKS.add(CARD_CHECKS.evidence_field_check("C12", "`evidence`의 `field` 이름이 세 표의 열에 실제로 있는 이름인지 대조합니다."))
 CHECKS.add(CARD_CHECKS.evidence_value_check("C13", "`agg` 값이 없는 `evidence`의 `value`가 인용한 줄의 값과 글자 그대로 같고, 여러 줄에서 센 값에는 `agg`가 붙었는지 확인합니다."))
 CHECKS.add(CARD_CHECKS.polite_check("C14", "`summary` 값이 존댓말 한 문장으로 끝나는지(`hedge` 값이 있으면 `hedge`도) 확인합니다."))

@@ -36,7 +36,7 @@ class RobotDomain(Domain):
     books = (BOOK,)
     docs_page = "docs/robot.md"
     docs_title = "로봇 태스크: 판정과 자동 검증"
-    docs_note = ("입력이 비워 둔 값이 필요한 규칙에 이르면 시드의 말대로 판정을 붙이지 않습니다. "
+    docs_note = ("입력이 비워 둔 값이 필요한 규칙에 이르면 명세의 말대로 판정을 붙이지 않습니다. "
                  f"{WITHHELD_NOTE}(`docs/decisions.md`를 보세요).")
     notes = {
         "자동": [

@@ -95,7 +95,7 @@ def concentrated(*, total: int, reason: str, count: int, share: Decimal, limit: 
 
 
 def cycle_over(*, rate: Decimal, target: Decimal, median: Decimal, limit: Decimal, site: str | None, hand: str | None) -> str:
-    return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰지만 한 사이클 중앙값이 {sec(median)}초로 "
+    return (f"성공률 {josa(pct(rate), '은/는')} 목표 {josa(pct(target), '을/를')} 지켰지만 주기 중앙값이 {sec(median)}초로 "
             f"상한 {sec(limit)}초를 넘으므로 {where(site, hand)} 더 빠른 시연을 모아야 합니다.")
 
 

@@ -98,7 +98,7 @@ def test_an_agent_log_record_with_a_huge_integer_is_a_problem_not_a_traceback(tm
     from verdicts.mail.importer import read_log
 
     log = tmp_path / "agent.jsonl"
-    log.write_text(json.dumps({"message_id": "<a@x>", "action": "reply"}) + "\n" + '{"message_id": "<b@x>", "n": ' + BIG + "}\n",
+    log.write_text(json.dumps({"message_id": "<a@x>", "action_kind": "reply"}) + "\n" + '{"message_id": "<b@x>", "n": ' + BIG + "}\n",
                    encoding="utf-8")
     problems: list[str] = []
     records = read_log(log, problems)

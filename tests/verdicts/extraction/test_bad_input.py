@@ -114,8 +114,10 @@ def test_a_page_row_that_cannot_be_read_stops_the_cells_citing_a_missing_page(tm
     _issue(report, table="source_pages", column="page", line=_source_line(tmp_path, "둘째"))
     assert not [i for i in report.issues if i.table == "worker_outputs" and i.column == "evidence_page"]
     card = _cards(report)["R-20931:biz_reg_no"]
-    assert card.verdict == "근거 문구가 원문에 없음" and "source_pages.text" in card.hedge
-    assert card.summary.startswith("`source_pages`의 ") and "2쪽을 불러오지 못하고" in card.summary
+    line = _source_line(tmp_path, "둘째")
+    assert card.verdict is None and card.withheld["reason"].startswith(
+        f"`source_pages` 표 {line}번째 줄을 읽지 못해 근거로 든 2쪽을 불러올 수 없어 ")
+    assert [(w["table"], w["line"], w["column"]) for w in card.withheld["where"]] == [("source_pages", line, "page")]
     assert all(r.passed for r in report.checks)
     assert _cards(report)["R-20931:ceo_name"].verdict == "원문과 맞음"
 

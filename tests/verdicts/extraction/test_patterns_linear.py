@@ -127,6 +127,8 @@ def test_a_decision_is_judged_off_the_servers_event_loop(tmp_path: Path) -> None
     store.load(EXAMPLE)
     app = Starlette(routes=review_routes(store))
 
+    pages: list[bytes] = []
+
     async def call(method: str, path: str, body: bytes = b"") -> int:
         scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1", "method": method, "scheme": "http",
                  "path": path, "raw_path": path.encode(), "query_string": b"", "root_path": "",
@@ -145,12 +147,21 @@ def test_a_decision_is_judged_off_the_servers_event_loop(tmp_path: Path) -> None
         async def send(message):
             if message["type"] == "http.response.start":
                 status.append(message["status"])
+            elif message["type"] == "http.response.body":
+                pages.append(message.get("body", b""))
 
         await app(scope, receive, send)
         return status[0]
 
     async def main() -> None:
-        form = urlencode({"item_key": "R-20931:biz_reg_no", "action": "approve", "reviewer": "김검토", "seen": "0"}).encode()
+        # the cell's page, as a browser opens it first: the form's token and the cell's fingerprint
+        import re
+
+        assert await call("GET", "/review/cell/R-20931:biz_reg_no") == 200
+        page = b"".join(pages).decode("utf-8")
+        hidden = dict(re.findall(r'name="(csrf_token|fingerprint)" value="([^"]*)"', page))
+        form = urlencode({"item_key": "R-20931:biz_reg_no", "action": "approve", "reviewer": "김검토", "seen": "0",
+                          **hidden}).encode()
         deciding = asyncio.create_task(call("POST", "/review/decide", form))
         while "decide started" not in order:
             await asyncio.sleep(0.01)

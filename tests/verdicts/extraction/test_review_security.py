@@ -45,6 +45,14 @@ def _fields(token: str | None, key: str = CELL) -> dict[str, str]:
     return fields
 
 
+def _seen(base: str, key: str) -> dict[str, str]:
+    """The cell's fingerprint as its page carries it (a decision is bound to what was seen)."""
+    _, _, page = _request(f"{base}/review/cell/{key}")
+    found = re.search(r'name="fingerprint" value="([^"]*)"', page)
+    assert found, page[:500]
+    return {"fingerprint": found.group(1)}
+
+
 def _banner(page: str) -> str:
     found = re.search(r'role="alert" id="banner">([^<]*)<', page)
     assert found, page[:500]
@@ -106,10 +114,11 @@ def test_a_body_that_is_not_a_form_or_json_is_refused_with_415(queue, ctype):
 def test_a_json_client_decides_with_the_token_in_a_header_or_a_field(queue):
     base, _ = queue
     token = csrf_token(base, "R-20931:company_name")
-    body = json.dumps(_fields(None, "R-20931:company_name")).encode()
+    body = json.dumps({**_fields(None, "R-20931:company_name"), **_seen(base, "R-20931:company_name")}).encode()
     status, _, _ = _request(f"{base}/review/decide", body, {"Content-Type": "application/json", "X-CSRF-Token": token})
     assert status == 200 and _decision(base, "R-20931:company_name") == "approve"
-    body = json.dumps({**_fields(token, "R-20931:biz_reg_no"), "action": "reject", "seen": 0}).encode()
+    body = json.dumps({**_fields(token, "R-20931:biz_reg_no"), **_seen(base, "R-20931:biz_reg_no"), "action": "reject",
+                       "seen": 0}).encode()
     status, _, _ = _request(f"{base}/review/decide", body, {"Content-Type": "application/json; charset=utf-8"})
     assert status == 200 and _decision(base, "R-20931:biz_reg_no") == "reject"
     status, _, page = _request(f"{base}/review/decide", b"[1, 2]", {"Content-Type": "application/json", "X-CSRF-Token": token})
@@ -119,7 +128,7 @@ def test_a_json_client_decides_with_the_token_in_a_header_or_a_field(queue):
 def test_a_same_origin_multipart_form_decides(queue):
     base, _ = queue
     token = csrf_token(base, "R-20931:credit_grade")
-    fields = _fields(token, "R-20931:credit_grade")
+    fields = {**_fields(token, "R-20931:credit_grade"), **_seen(base, "R-20931:credit_grade")}
     body = "".join(f'--B\r\nContent-Disposition: form-data; name="{k}"\r\n\r\n{v}\r\n' for k, v in fields.items()) + "--B--\r\n"
     status, _, _ = _request(f"{base}/review/decide", body.encode(),
                             {"Content-Type": "multipart/form-data; boundary=B", "Origin": base, "Referer": base + "/review"})
@@ -190,3 +199,21 @@ def test_a_request_head_past_16_kb_is_431_whether_it_arrives_whole_or_in_pieces(
     with socket.create_connection((host, int(port)), timeout=10) as sock:
         sock.sendall(small)
         assert sock.recv(64).startswith(b"HTTP/1.1 200")
+
+
+def test_the_token_outlives_a_restart_of_the_queue(tmp_path):
+    """The token lives with the queue's database: a page opened before a restart still
+    posts (its decision then meets the check of what it was made on)."""
+    from .review_server import free_port, reviewing
+
+    db, port = tmp_path / "review.sqlite3", free_port()
+    with reviewing(db, EXAMPLE, port=port) as base:
+        before = csrf_token(base, CELL)
+    with reviewing(db, EXAMPLE, port=port) as base:
+        assert csrf_token(base, CELL) == before
+        status, _, _ = _request(f"{base}/review/decide", urllib.parse.urlencode({**_fields(before), **_seen(base, CELL)}).encode(),
+                                {"Content-Type": "application/x-www-form-urlencoded"})
+        assert status == 200 and _decision(base, CELL) == "approve"
+    other = tmp_path / "other.sqlite3"
+    with reviewing(other, EXAMPLE, port=free_port()) as base:
+        assert csrf_token(base, CELL) != before  # one queue's token opens no other queue

@@ -40,9 +40,9 @@ def test_text_groups_in_the_seed_order(cli):
     passing = "원문대로 나감"  # problems first, the passing verdict counted after the checks
     heads = ([f"■ {v} ({n})" for v, n in VERDICT_COUNTS.items() if v != passing] + ["■ 자동 검증 (10/10 통과)"]
              + [f"■ {passing} ({VERDICT_COUNTS[passing]})", "요약: "])
-    positions = [out.index(h) for h in heads]
-    assert positions == sorted(positions)
-    assert "120만원" in out and "3월 14일" in out and "0.13시간" in out
+    positions = [out.index(h) for h in heads[:-1]] + [out.rindex(heads[-1])]  # the summary first and last
+    assert positions == sorted(positions) and out.startswith("요약: ")
+    assert "120만원" in out and "3월 14일" in out and "8분 늦었습니다" in out and "0.13시간" not in out
 
 
 @pytest.mark.parametrize("fmt, marker", [("sarif", '"version": "2.1.0"'), ("github", "::warning")])

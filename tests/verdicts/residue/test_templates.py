@@ -24,5 +24,5 @@ def test_sentences_are_polite_and_particles_fit():
     ]
     assert all(is_polite_sentence(s) for s in sentences), [s for s in sentences if not is_polite_sentence(s)]
     assert "(" not in "".join(sentences) and ";" not in "".join(sentences)
-    assert "『Sample』이" in T.template_left(["Sample"]) and "『Data』가" in T.template_left(["Data"]) and "『기획』이" in T.body_blank("기획", "내용", 1)
-    assert "『시장 조사』가" in T.body_blank("시장 조사", None, 1) and "『부제목』 등 2개는" in T.satellite_only("부제목", 2)
+    assert "“Sample”이" in T.template_left(["Sample"]) and "“Data”가" in T.template_left(["Data"]) and "“기획”이" in T.body_blank("기획", "내용", 1)
+    assert "“시장 조사”가" in T.body_blank("시장 조사", None, 1) and "“부제목” 등 2개는" in T.satellite_only("부제목", 2)
