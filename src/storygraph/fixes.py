@@ -598,7 +598,7 @@ def _next_branch_id(a: "Analysis") -> str:
     taken = {b.branch_id for b in a.scenario.branches}
     best: tuple[int, str, int] | None = None
     pattern = re.compile(r"(.*?)(\d+)")
-    for bid in taken:
+    for bid in dict.fromkeys(b.branch_id for b in a.scenario.branches):  # input order: a tie goes the same way every run
         m = pattern.fullmatch(bid)
         if m and (best is None or int(m.group(2)) > best[0]):
             best = (int(m.group(2)), m.group(1), len(m.group(2)))

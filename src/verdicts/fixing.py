@@ -6,8 +6,9 @@ same cell), and writes the difference between the tables as read and the tables 
 edits applied back into the file in its own form (:func:`rewrite`): a CSV is edited as
 text — only the cells named, the rows added at the end of their table's section, the
 rows removed — in its own encoding and line endings; an ``.xlsx`` workbook through
-openpyxl (the other sheets and the formatting kept); JSON and YAML by replacing the value
-on the line the reader located (comments and layout kept).  Where each row is comes from
+openpyxl (the other sheets and the formatting kept); JSON and YAML as text too — a value
+replaced where it stands, a record removed or added (laid out like its neighbour), the
+result read back before it is written (comments and layout kept).  Where each row is comes from
 the readers of :mod:`verdicts.tables`; nothing here parses a table another way.
 
 The domain applies its edits to rows (``apply_edits``); rows keep a mark (:data:`MARK`)
@@ -29,7 +30,7 @@ from typing import Any, Callable, Collection, Iterable, Mapping
 from .errors import InputError
 from .korean import code, josa
 from .model import Report
-from .tables import _FALSE, _TRUE, RawTable, clean_header as _clean_header, decode_bytes, sniff_delimiter as _sniff_delimiter
+from .tables import FALSE_WORDS as _FALSE, TRUE_WORDS as _TRUE, RawTable, clean_header as _clean_header, decode_bytes, sniff_delimiter as _sniff_delimiter
 
 __all__ = ["MARK", "FIXABLE_CARDS", "card_fixable", "fixable_count", "problem_fixes", "choose_fixes", "rows_of", "Change", "changes", "rewrite", "CsvCells", "digest",
            "unified_diff", "FileChangedError"]
@@ -242,10 +243,40 @@ class CsvCells:
             self.offsets.append(self.offsets[-1] + len(physical))
         self.delimiter = _sniff_delimiter(self.lines[0].rstrip("\r\n")) if self.lines else ","
         self.header: dict[str, int] = {}
+        self.names: list[str] = []
         if self.lines:
             spans, _, _ = _record(self.text, 0, self.delimiter)
-            for i, (s, e) in enumerate(spans):
-                self.header.setdefault(_clean_header(self.text[s:e].strip('"')), i)
+            self.names = [_clean_header(self.text[s:e].strip('"')) for s, e in spans]
+            for i, name in enumerate(self.names):
+                self.header.setdefault(name, i)
+        self.newline = next((x[len(x.rstrip("\r\n")):] for x in self.lines if x.endswith(("\n", "\r"))), "\n")
+
+    def record_region(self, line: int) -> tuple[int, int, int, int] | None:
+        """The region of the one-line record on ``line`` with its line break, as
+        ``(start line, start column, end line, end column)`` (to delete it), or ``None``."""
+        if not 2 <= line <= len(self.lines):
+            return None
+        base = self.offsets[line - 1]
+        _, end, after = _record(self.text, base, self.delimiter)
+        if after != self.offsets[line]:
+            return None
+        if line < len(self.lines) and end < after:
+            return line, 1, line + 1, 1
+        # the last line: the break before it goes, with the record (the file's last break stays)
+        previous = self.lines[line - 2]
+        return line - 1, len(previous.rstrip("\r\n")) + 1, line, end - base + 1
+
+    def after_record(self, line: int, cells: Mapping[str, Any]) -> tuple[int, int, str] | None:
+        """Where a record with ``cells`` goes after the one-line record on ``line`` (the end
+        of that line, before its break) and the text to insert there, as the file writes
+        it: ``(line, column, text)``."""
+        if not 1 <= line <= len(self.lines):
+            return None
+        _, end, after = _record(self.text, self.offsets[line - 1], self.delimiter)
+        if after > self.offsets[line]:
+            return None
+        made = self.delimiter.join(_quote("" if cells.get(c) is None else str(cells.get(c)), self.delimiter) for c in self.names)
+        return line, end - self.offsets[line - 1] + 1, self.newline + made
 
     def position(self, line: int, column: str) -> tuple[int, int, int, str] | None:
         """``(line, start column, end column, cell text)`` of the cell (1-based characters
@@ -403,7 +434,10 @@ def _rewrite_document(data: bytes, file: str, form: str, raw: Mapping[str, RawTa
                     continue
                 assert at is not None  # a line was found
                 s, e, shown = place
-                replacements.append((offsets[at - 1] + s, offsets[at - 1] + e, shown))
+                start, end = offsets[at - 1] + s, offsets[at - 1] + e
+                if form == "yaml":  # a scalar folded over more lines: they go with it
+                    end = _yaml_scalar_end(lines, offsets, at, end)
+                replacements.append((start, end, shown))
                 rows[index][column] = value
         if change.added or change.removed:
             made = (_json_rows if form == "json" else _yaml_rows)(text, lines, offsets, newline, table, change)
@@ -420,6 +454,24 @@ def _rewrite_document(data: bytes, file: str, form: str, raw: Mapping[str, RawTa
         return data, [*notes, f"{file}: 고친 문서를 다시 읽으니 고치려던 레코드와 달라 이 파일에는 고침을 쓰지 않았습니다. "
                               "고치는 법을 보고 손으로 고치세요."]
     return text.encode(python_encoding), notes
+
+
+def _yaml_scalar_end(lines: list[str], offsets: list[int], at: int, end: int) -> int:
+    """The end of the value on line ``at`` (1-based) when it goes on over the lines below
+    that are indented deeper than its key (a long scalar folded): the end of the last."""
+    key = lines[at - 1]
+    column = re.match(r"[ ]*(?:-[ ]+)?", key).end()  # type: ignore[union-attr]  # always matches
+    last = at
+    for number in range(at, len(lines)):
+        body = lines[number].rstrip("\r\n")
+        if not body.strip():
+            continue
+        if len(body) - len(body.lstrip(" ")) <= column or body.lstrip(" ").startswith("#"):
+            break
+        last = number + 1
+    if last == at:
+        return end
+    return offsets[last - 1] + len(lines[last - 1].rstrip("\r\n"))
 
 
 def _same(a: str, b: str) -> bool:

@@ -39,6 +39,8 @@ __all__ = [
     "os_reason",
     "RawRow",
     "document_tables",
+    "TRUE_WORDS",
+    "FALSE_WORDS",
     "RawTable",
     "Column",
     "TableSpec",
@@ -111,6 +113,8 @@ ColumnType = Literal["str", "bool", "int", "float", "list"]
 
 _TRUE = {"true", "1", "yes", "y", "참", "t"}
 _FALSE = {"false", "0", "no", "n", "거짓", "f"}
+#: the words a boolean cell is read as true or false by (lower case)
+TRUE_WORDS, FALSE_WORDS = frozenset(_TRUE), frozenset(_FALSE)
 
 
 class RawRow:
