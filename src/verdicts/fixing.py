@@ -323,6 +323,7 @@ def _rewrite_csv(data: bytes, file: str, raw: Mapping[str, RawTable], todo: Mapp
                     notes.append(f"{row.line}번째 줄에 {josa(code(column), '이/가')} 없어 그 값은 고치지 않았습니다.")
                     continue
                 s, e = spans[header[column]]
+                value = _truth_as(text[s:e].strip('"'), value)
                 replacements.append((s, e, _quote(value, delimiter, text[s:s + 1] == '"')))
         for index in change.removed:
             row = table.rows[index]
@@ -348,10 +349,29 @@ def _rewrite_csv(data: bytes, file: str, raw: Mapping[str, RawTable], todo: Mapp
 # ----------------------------------------------------------------------------- xlsx
 
 
-def _typed(old: Any, value: str) -> Any:
-    """The new value in the type of the old one: a number stays a number."""
-    if isinstance(old, bool):
+#: the words of a yes/no cell, each with its opposite (``Y`` set true stays ``Y``)
+_OPPOSITE = {"y": "n", "yes": "no", "1": "0", "true": "false", "t": "f", "참": "거짓"}
+_OPPOSITE.update({v: k for k, v in list(_OPPOSITE.items())})
+
+
+def _truth_as(old: str, value: str) -> str:
+    """``value``, when it is a truth value and ``old`` one too, in ``old``'s words (the
+    cell was ``N``: true is ``Y``, not ``True``); else ``value`` as it is."""
+    was, new = old.strip().lower(), value.strip().lower()
+    if was not in _OPPOSITE or new not in _TRUE | _FALSE:
         return value
+    word = was if (was in _TRUE) == (new in _TRUE) else _OPPOSITE[was]
+    return word.upper() if old.strip().isupper() else word.capitalize() if old.strip()[:1].isupper() else word
+
+
+def _typed(old: Any, value: str) -> Any:
+    """The new value in the type of the old one: a number stays a number, a truth value a
+    truth value (in the old cell's words)."""
+    if isinstance(old, bool):
+        low = value.strip().lower()
+        return True if low in _TRUE else False if low in _FALSE else value
+    if isinstance(old, str):
+        return _truth_as(old, value) if value != "" else None
     if isinstance(old, int) and re.fullmatch(r"[+-]?\d+", value.strip()):
         return int(value)
     if isinstance(old, float) and re.fullmatch(r"[+-]?\d+(\.\d+)?", value.strip()):
@@ -442,7 +462,7 @@ def _rewrite_document(data: bytes, file: str, form: str, raw: Mapping[str, RawTa
         if change.added or change.removed:
             made = (_json_rows if form == "json" else _yaml_rows)(text, lines, offsets, newline, table, change)
             if isinstance(made, str):
-                notes.append(f"{code(name)}의 레코드를 더하거나 지우는 고침은 {made} {form.upper()} 파일에 쓰지 않았습니다. "
+                notes.append(f"{code(name)}의 줄을 더하거나 지우는 고침은 {made} {form.upper()} 파일에 쓰지 않았습니다. "
                              "고치는 법을 보고 손으로 고치세요.")
             else:
                 replacements.extend(made)
@@ -451,7 +471,7 @@ def _rewrite_document(data: bytes, file: str, form: str, raw: Mapping[str, RawTa
     for s, e, new in sorted(replacements, key=lambda r: (r[0], r[1]), reverse=True):
         text = text[:s] + new + text[e:]
     if not _reads_back(text, file, form, raw, expected):
-        return data, [*notes, f"{file}: 고친 문서를 다시 읽으니 고치려던 레코드와 달라 이 파일에는 고침을 쓰지 않았습니다. "
+        return data, [*notes, f"{file}: 고친 문서를 다시 읽으니 표가 고치려던 것과 달라 이 파일에는 고침을 쓰지 않았습니다. "
                               "고치는 법을 보고 손으로 고치세요."]
     return text.encode(python_encoding), notes
 
@@ -475,8 +495,11 @@ def _yaml_scalar_end(lines: list[str], offsets: list[int], at: int, end: int) ->
 
 
 def _same(a: str, b: str) -> bool:
-    a, b = a.strip(), b.strip()
-    return a == b or (a.lower() == b.lower() and a.lower() in _TRUE | _FALSE)
+    """Whether two cells read the same (a truth value in any of its words)."""
+    if a.strip() == b.strip():
+        return True
+    a, b = a.strip().lower(), b.strip().lower()
+    return (a in _TRUE and b in _TRUE) or (a in _FALSE and b in _FALSE)
 
 
 def _reads_back(text: str, file: str, form: str, raw: Mapping[str, RawTable], expected: Mapping[str, list[dict[str, str]]]) -> bool:
@@ -517,13 +540,13 @@ def _json_rows(text: str, lines: list[str], offsets: list[int], newline: str, ta
     """The text edits that remove and add ``change``'s records in a JSON list, or why not."""
     spans, n = table.spans, len(table.rows)
     if table.list_span is None or len(spans) != n:
-        return "레코드의 자리를 알 수 없어"
+        return "줄의 자리를 알 수 없어"
     if n == 0:
-        return "표가 비어 있어 본뜰 레코드가 없으므로"
+        return "표가 비어 본뜰 줄이 없어"
     out: list[tuple[int, int, str]] = []
     if len(set(change.removed)) == n:
         if change.added:
-            return "모든 레코드를 바꾸는 일이라"
+            return "표의 줄을 모두 지우고 새로 더하는 일이라"
         out.append((table.list_span[0] + 1, table.list_span[1] - 1, ""))
         return out
     for first, last in _runs(change.removed):
@@ -543,7 +566,7 @@ def _json_rows(text: str, lines: list[str], offsets: list[int], newline: str, ta
         ascii_only = not any(ord(ch) > 127 for ch in text) and "\\u" in text
         made = [_json_record(like, cells, ascii_only) for cells in change.added]
         if any(m is None for m in made):
-            return "본뜰 레코드를 읽지 못해"
+            return "본뜰 줄을 읽지 못해"
         out.append((spans[n - 1][1], spans[n - 1][1], "".join(between + m for m in made if m is not None)))
     return out
 
@@ -624,11 +647,11 @@ def _yaml_rows(text: str, lines: list[str], offsets: list[int], newline: str, ta
     """The text edits that remove and add ``change``'s records in a YAML block list, or why not."""
     spans, n = table.spans, len(table.rows)
     if table.list_span is None or len(spans) != n:
-        return "레코드의 자리를 알 수 없어"
+        return "줄의 자리를 알 수 없어"
     if table.flow:
         return "한 줄로 쓴 목록([…])이라"
     if n == 0:
-        return "표가 비어 있어 본뜰 레코드가 없으므로"
+        return "표가 비어 본뜰 줄이 없어"
     items = [_yaml_item(text, lines, offsets, span) for span in spans]
     if any(item is None for item in items) or _yaml_references(text, table.list_span):
         return "목록이 블록 꼴(- 키: 값)이 아니거나 앵커, 별칭, 태그가 있어"
@@ -639,7 +662,7 @@ def _yaml_rows(text: str, lines: list[str], offsets: list[int], newline: str, ta
     if change.added:
         kept = [i for i in range(n) if i not in set(change.removed)]
         if not kept:
-            return "모든 레코드를 바꾸는 일이라"
+            return "표의 줄을 모두 지우고 새로 더하는 일이라"
         first, last, head = items[kept[-1]]  # type: ignore[misc]
         styles: dict[str, tuple[str, str]] = {}  # column -> (key as written, value as written)
         for number in range(first, last + 1):
@@ -652,7 +675,7 @@ def _yaml_rows(text: str, lines: list[str], offsets: list[int], newline: str, ta
             if m:
                 styles.setdefault(_clean_header(m.group(1).strip("'\"")), (m.group(1), m.group(2) or ""))
         if not styles:
-            return "본뜰 레코드를 읽지 못해"
+            return "본뜰 줄을 읽지 못해"
         _, end_last, _ = items[n - 1]  # type: ignore[misc]
         at = offsets[end_last + 1]
         lead = "" if text[at - 1:at] in ("\n", "\r") else newline
@@ -721,7 +744,7 @@ def _document_value(line: str, key: str, value: str, form: str, decoder: json.JS
             old, end = decoder.raw_decode(line, m.end())
         except ValueError:
             return None
-        new = value if isinstance(old, str) else _typed(None, value) if old is None else _json_typed(old, value)
+        new = _truth_as(old, value) if isinstance(old, str) else _typed(None, value) if old is None else _json_typed(old, value)
         return m.end(), end, json.dumps(new, ensure_ascii=False)
     m = re.match(r'(\s*(?:-\s+)?["\']?' + re.escape(key) + r'["\']?\s*:[ \t]*)(.*?)([ \t]+#.*)?$', line)
     if m is None or m.group(2).startswith(("|", ">", "&", "*", "[", "{")):
@@ -731,8 +754,11 @@ def _document_value(line: str, key: str, value: str, form: str, decoder: json.JS
         shown = value
     elif value == "":
         shown = '""'
-    elif old_text.lower() in ("true", "false") and value.strip().lower() in _TRUE | _FALSE:
-        shown = "true" if value.strip().lower() in _TRUE else "false"
+    elif old_text[:1] in ("'", '"') and old_text[-1:] == old_text[:1] and len(old_text) > 1 \
+            and old_text[1:-1].strip().lower() in _OPPOSITE and value.strip().lower() in _TRUE | _FALSE:
+        shown = old_text[0] + _truth_as(old_text[1:-1], value) + old_text[0]  # a quoted yes/no stays quoted
+    elif old_text.strip().lower() in _OPPOSITE and value.strip().lower() in _TRUE | _FALSE:
+        shown = _truth_as(old_text, value)
     else:
         shown = json.dumps(value, ensure_ascii=False)
     return m.start(2), m.end(2), shown

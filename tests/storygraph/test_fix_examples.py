@@ -260,3 +260,65 @@ def test_the_default_examples_hold_every_problem_kind(cli):
 @pytest.mark.parametrize("example", MORE)
 def test_fix_on_the_gold_examples_and_the_fuzz_corpus(tmp_path, cli, example, form):
     _check(cli, tmp_path, example, form, strict=False)
+
+
+def _each_verified_fix_applied_alone(tmp_path: Path, example: str, form: str) -> int:
+    """Each fix the lint checked in memory (``"verified": true``), written alone into a
+    copy by the writer ``storygraph fix`` uses: its problem is gone from the lint of the
+    file (the in-memory edit and the written one agree).  How many were tried."""
+    from storygraph.domain import lint
+    from verdicts.fixing import changes, problem_fixes, rewrite, rows_of
+
+    path = _copy(ROOT / example, form, tmp_path)
+    data = path.read_bytes()
+    report = lint(path)
+    raw = raw_tables(path)
+    tried = 0
+    for problem, fix in problem_fixes(report, DOMAIN.passing_verdicts):
+        if fix.get("verified") is not True:
+            continue
+        kind = getattr(problem, "verdict", None) or getattr(problem, "code", None)
+        target = getattr(problem, "target_no", None) or getattr(problem, "target", None)
+        if kind is None or target is None:
+            continue
+        rows = rows_of(raw)
+        from storygraph.fixes import apply_edits
+
+        new, notes = rewrite(path, data, raw, changes(rows, apply_edits(rows, fix["edits"])))
+        assert not notes, notes
+        one = tmp_path / f"one{path.suffix}"
+        one.write_bytes(new)
+        left = lint(one)
+        still = [c for c in left.cards if c.verdict == kind and c.target_no == target]
+        still += [f for f in left.findings if f.code == kind and f.target == target and not f.accepted]
+        assert not still, (kind, target, fix["text"])
+        tried += 1
+    return tried
+
+
+@pytest.mark.parametrize("example", [*EXAMPLES, "examples/gold/cafe.csv"])
+def test_each_verified_fix_written_to_a_csv_removes_its_problem(tmp_path, example):
+    assert _each_verified_fix_applied_alone(tmp_path, example, "csv-utf8") >= 5
+
+
+@pytest.mark.parametrize("form", ["csv-utf8", "xlsx", "json", "yaml"])
+def test_marking_an_entry_writes_the_column_in_its_own_words(tmp_path, cli, form):
+    """The cafe's fix for an unreached scene no branch can open marks it an entry: the
+    ``is_entry`` cell, ``no`` in the file, becomes ``yes`` (not ``True``)."""
+    path = _copy(ROOT / "examples/gold/cafe.csv", form, tmp_path)
+    report = _report(cli, path)
+    marks = [e for c in report["cards"] for e in (c.get("fix") or {}).get("edits", []) if e.get("column") == "is_entry"]
+    assert marks and marks[0]["value"] is True
+    scene = marks[0]["row"]
+    (row,) = [r for r in _tables(path)["scene_states"] if r["scene_id"] == scene]
+    assert row["is_entry"] in ("no", "false")  # as written, or as YAML reads its unquoted no
+    cli("storygraph", "fix", path, check_code=0)
+    (row,) = [r for r in _tables(path)["scene_states"] if r["scene_id"] == scene]
+    assert row["is_entry"] == "yes"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("form", ["xlsx", "json", "yaml"])
+@pytest.mark.parametrize("example", EXAMPLES + MORE)
+def test_each_verified_fix_written_to_every_form_removes_its_problem(tmp_path, example, form):
+    _each_verified_fix_applied_alone(tmp_path, example, form)
