@@ -64,9 +64,59 @@ def _file_of(path: Path, table: RawTable) -> Path:
     return path if path.is_file() else Path(table.file)
 
 
-def plan_fixes(path: Path, config: Any = None) -> Plan:
-    """Lint ``path`` and work out the new bytes of its files with the chosen fixes applied."""
-    from .domain import DOMAIN, find_config, lint, load_config
+#: passes of one ``storygraph fix``: the fixes of a lint applied, the result linted again
+#: (in a copy) and the fixes it still offers applied, until none is left or this many
+PASSES = 5
+
+
+def _claims(edit: Mapping[str, Any]) -> set[tuple[str, str, str]]:
+    """What an added branch takes besides its own row: its id (two fixes number their new
+    branch alike) and the order of its scene's branches (two branches added to one scene
+    would share the last place, and the second would never be taken)."""
+    if edit.get("action") != "add" or edit.get("table") != "story_branches":
+        return set()
+    row = edit.get("row") or {}
+    return {("story_branches", str(row.get("branch_id") or "").strip(), "*"),
+            ("story_branches", "\x00from " + str(row.get("from_scene") or "").strip(), "*")}
+
+
+def _one_pass(path: Path, report: Report, raw: Mapping[str, RawTable], files: list[Path],
+              read: Mapping[Path, bytes]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]], dict[Path, bytes], list[str]]:
+    """The fixes ``report`` offers, chosen and applied to the rows read (``raw``): those
+    applied, those held back, the new bytes of each file and notes on what was left out."""
+    from .domain import DOMAIN
+
+    before = rows_of(raw)
+    after = before
+    applied: list[Mapping[str, Any]] = []
+    chosen, held = choose_fixes((fix for _, fix in problem_fixes(report, DOMAIN.passing_verdicts)), _claims)
+    for fix in chosen:
+        try:
+            after = apply_edits(after, fix["edits"])
+        except (KeyError, ValueError):
+            held.append(fix)  # a row it names is gone (an earlier fix removed it)
+            continue
+        applied.append(fix)
+    todo = changes(before, after)
+    new: dict[Path, bytes] = {}
+    notes: list[str] = []
+    for file in files:
+        mine = {name: t for name, t in raw.items() if _file_of(path, t) == file}
+        part = {name: c for name, c in todo.items() if name in mine}
+        if not part:
+            new[file] = read[file]
+            continue
+        new[file], more = rewrite(file, read[file], mine, part)
+        notes.extend(more)
+    return applied, held, new, notes
+
+
+def plan_fixes(path: Path, config: Any = None, passes: int = PASSES) -> Plan:
+    """Lint ``path`` and work out the new bytes of its files with the fixes applied: the
+    fixes of the lint, then (in a copy of the files, up to ``passes`` passes) those the
+    lint of the result still offers — a fix held back for clashing with another, or one
+    for a problem a fix uncovered — until none is left."""
+    from .domain import find_config, lint, load_config
 
     raw = _raw_tables(path)
     files = sorted({_file_of(path, t) for t in raw.values()})
@@ -78,29 +128,49 @@ def plan_fixes(path: Path, config: Any = None) -> Plan:
             raise FileChangedError(f"{f}: 검사하는 사이에 파일이 바뀌어 고치지 않았습니다. 다시 실행하세요.")
     plan = Plan(path, report)
     raw = _raw_tables(path)
-    before = rows_of(raw)
-    after = before
-    chosen, plan.held = choose_fixes(fix for _, fix in problem_fixes(report, DOMAIN.passing_verdicts))
-    for fix in chosen:
-        try:
-            after = apply_edits(after, fix["edits"])
-        except (KeyError, ValueError):
-            plan.held.append(fix)  # a row it names is gone (an earlier fix removed it)
-            continue
-        plan.applied.append(fix)
-    todo = changes(before, after)
-    for file in files:
-        mine = {name: t for name, t in raw.items() if _file_of(path, t) == file}
-        part = {name: c for name, c in todo.items() if name in mine}
-        encoding = next((t.encoding for t in mine.values() if t.encoding), None) or "utf-8"
-        plan.encodings[file] = {"utf-8-sig": "utf-8-sig", "cp949": "cp949", "utf-16": "utf-16"}.get(encoding, "utf-8")
-        if not part:
-            plan.files[file] = (read[file], read[file])
-            continue
-        new, notes = rewrite(file, read[file], mine, part)
-        plan.files[file] = (read[file], new)
-        plan.notes.extend(notes)
+    for table in raw.values():
+        encoding = table.encoding or "utf-8"
+        plan.encodings[_file_of(path, table)] = {"utf-8-sig": "utf-8-sig", "cp949": "cp949", "utf-16": "utf-16"}.get(encoding, "utf-8")
+    applied, plan.held, now, plan.notes = _one_pass(path, report, raw, files, read)
+    plan.applied.extend(applied)
+    if applied and passes > 1 and not plan.notes and any(now[f] != read[f] for f in files):
+        with tempfile.TemporaryDirectory(prefix="storygraph-fix-") as folder:
+            copy = _copy_of(path, Path(folder))
+            where = {f: copy if path.is_file() else copy / f.relative_to(path) for f in files}
+            seen = {tuple(now[f] for f in files)}
+            for _ in range(passes - 1):
+                for f in files:
+                    where[f].parent.mkdir(parents=True, exist_ok=True)
+                    where[f].write_bytes(now[f])
+                try:
+                    again = lint(copy, config=cfg)
+                    raw_copy = _raw_tables(copy)
+                except InputError:
+                    break  # the edited copy does not read: keep what the passes so far made
+                copies = sorted({_file_of(copy, t) for t in raw_copy.values()})
+                back = {where[f]: f for f in files}
+                if any(c not in back for c in copies):
+                    break
+                applied, held, made, notes = _one_pass(copy, again, raw_copy, copies, {c: now[back[c]] for c in copies})
+                made_now = {back[c]: b for c, b in made.items()}
+                if notes or not applied or all(made_now[f] == now[f] for f in made_now):
+                    break
+                state = tuple(made_now.get(f, now[f]) for f in files)
+                if state in seen:
+                    break
+                seen.add(state)
+                now.update(made_now)
+                plan.applied.extend(applied)
+                plan.held = held
+    for f in files:
+        plan.files[f] = (read[f], now[f])
     return plan
+
+
+def _copy_of(path: Path, folder: Path) -> Path:
+    """Where the copy of the scenario at ``path`` goes in ``folder`` (the same file name,
+    or the folder's own name for a folder of tables)."""
+    return folder / path.name
 
 
 def write_plan(plan: Plan, backup: bool = True) -> list[Path]:

@@ -9,8 +9,8 @@ from verdicts.progress import SILENT, Progress
 
 from . import fixes as F
 from . import templates as T
-from .analysis import Analysis, Undecided
-from .model import BRANCH, MISSING_TARGET, SCENE, SHADOWING, Branch, Scene, StoryCard
+from .analysis import Analysis, Undecided, analyse
+from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .graph import nearest_source
 from .reach import reach_counts
@@ -223,10 +223,15 @@ class CardBuilder(_Builder):
         if decision.missing:
             return None
         assert a.reached is not None  # else the first rule misses the entries and the card is withheld
-        return StoryCard(SCENE_BOOK.write(self, scene, decision, {
+        data = SCENE_BOOK.write(self, scene, decision, {
             "target_no": scene.scene_id, "target_kind": SCENE, "scene_id": scene.scene_id,
             "reached_from_entry": scene.scene_id in a.reached,
-        }))
+        })
+        if data["verdict"] == UNREACHED or data["verdict"] == NO_ENDING:
+            fix = F.reach_fix(a, scene.scene_id, data["verdict"] == NO_ENDING)
+            if fix is not None:
+                data["fix"] = fix
+        return StoryCard(data)
 
     def branch_card(self, branch: Branch) -> StoryCard | None:
         a = self.a
@@ -243,6 +248,12 @@ class CardBuilder(_Builder):
         verdict = data["verdict"]
         if verdict == SHADOWING or verdict == MISSING_TARGET:
             fix = F.shadowing_fix(a, bid) if verdict == SHADOWING else F.missing_target_fix(a, branch)
+            if fix is not None:
+                data["fix"] = F.verified(a, fix, (bid, verdict))
+        elif verdict == UNREACHED or verdict == NO_ENDING:
+            # unreached: the region of the scene it leaves; stuck: of the scene it enters
+            fix = F.reach_fix(a, branch.from_scene if verdict == UNREACHED else branch.to_scene, verdict == NO_ENDING,
+                             own=False)
             if fix is not None:
                 data["fix"] = fix
         return StoryCard(data)
@@ -294,3 +305,23 @@ def graph_counts(a: Analysis) -> dict:
     # (an opaque jump's empty to_scene is no missing scene)
     near = F.near_table(scenes, (x.to_scene for x in a.scenario.branches if x.to_scene and x.to_scene not in scenes))
     return {"endings": b._ending_counts, "onward": b._onward, "spelling": b.spelling(), "near": near}
+
+
+def problems_of(scenario) -> dict[str, set[str]]:
+    """Target -> its problems (a card's verdict other than ``끝까지 닿음``, a finding's
+    code) as a lint finds them in ``scenario``: the re-analysis that checks each fix
+    (:func:`storygraph.fixes.verified`); the fixes of this analysis are not checked again."""
+    a = analyse(scenario)
+    if a.fix_memo is not None:
+        a.fix_memo.checking = False
+    cards, _, findings = build_cards(a)
+    out: dict[str, set[str]] = {}
+    for c in cards:
+        if c.verdict is not None and c.verdict != REACHED_AND_ENDS:  # (None: withheld)
+            out.setdefault(c.target_no, set()).add(c.verdict)
+    for f in findings:
+        out.setdefault(f.target, set()).add(f.code)
+    return out
+
+
+F.register_checker(problems_of)

@@ -31,10 +31,14 @@ def read_file(file: Path) -> bytes:
     return read_regular_file(file, MAX_INPUT_BYTES, "시나리오")
 
 
-def cell_locator(path: Path) -> Callable[[Mapping[str, Any]], tuple[int, int, int, str] | None] | None:
-    """For SARIF fixes: a function giving, for a ``set`` edit, ``(line, start column, end
-    column, new cell text)`` of its cell in the CSV at ``path`` (``None`` when the cell
-    cannot be placed), or ``None`` when ``path`` is not a CSV of the scenario."""
+def cell_locator(path: Path) -> Callable[[Mapping[str, Any]], tuple[int, int, int, int, str] | None] | None:
+    """For SARIF fixes: a function giving, for an edit, the region of the CSV at ``path``
+    it replaces and the new text, ``(start line, start column, end line, end column,
+    text)`` — a ``set``: its cell and the new cell; a ``remove``: the row's line with its
+    break and nothing; an ``add``: an empty region at the end of the table's last row and
+    a line break with the new row, where ``storygraph fix`` puts it — or ``None`` when the
+    edit cannot be placed; ``None`` instead of a function when ``path`` is not a CSV of
+    the scenario."""
     from verdicts.fixing import CsvCells
 
     from .fixes import KEYS
@@ -43,20 +47,33 @@ def cell_locator(path: Path) -> Callable[[Mapping[str, Any]], tuple[int, int, in
     if any(t.form != "csv" for t in raw.values()):
         return None
     lines: dict[tuple[str, str], int] = {}
+    last: dict[str, int] = {}
     for name, table in raw.items():
         key = KEYS.get(name)
         for row in table.rows:
             value = (row.values.get(key) or "") if key else ""
             lines.setdefault((name, value), row.line)  # the first row with the key, as apply_edits takes it
+            last[name] = max(last.get(name, 0), row.line)
     cells = CsvCells(read_file(path), str(path))
 
-    def locate(edit: Mapping[str, Any]) -> tuple[int, int, int, str] | None:
-        line = lines.get((str(edit.get("table")), str(edit.get("row"))))
-        place = cells.position(line, str(edit.get("column"))) if line is not None else None
+    def locate(edit: Mapping[str, Any]) -> tuple[int, int, int, int, str] | None:
+        action, table = edit.get("action"), str(edit.get("table"))
+        if action == "add":
+            spot = cells.after_record(last[table], edit.get("row") or {}) if table in last else None
+            return None if spot is None else (spot[0], spot[1], spot[0], spot[1], spot[2])
+        line = lines.get((table, str(edit.get("row"))))
+        if line is None:
+            return None
+        if action == "remove":
+            region = cells.record_region(line)
+            return None if region is None else (*region, "")
+        if action != "set":
+            return None
+        place = cells.position(line, str(edit.get("column")))
         if place is None:
             return None
         at, start, end, old = place
         value = "" if edit.get("value") is None else str(edit["value"])
-        return at, start, end, cells.quoted(value, old.startswith('"'))
+        return at, start, at, end, cells.quoted(value, old.startswith('"'))
 
     return locate

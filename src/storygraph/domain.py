@@ -62,8 +62,8 @@ class StorygraphDomain(Domain):
     finding_kinds = tuple(KINDS)
 
     def cell_locator(self, file: Path):
-        """Where the cell a ``set`` edit names is in a scenario CSV (SARIF ``fixes``;
-        :func:`storygraph.cells.cell_locator`)."""
+        """Where an edit (a cell set, a row added or removed) goes in a scenario CSV (SARIF
+        ``fixes``; :func:`storygraph.cells.cell_locator`)."""
         from .cells import cell_locator
 
         return cell_locator(file)

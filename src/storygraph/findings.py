@@ -10,7 +10,7 @@ hedge add it to the card concerned.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterable, Iterator
 
 from verdicts.model import Finding
@@ -933,10 +933,14 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
             if hit.message is not None:
                 made = hit.made
                 if made is not None and made[0] == file and made[1] == line:
+                    if made[2].fix is not None and hit.withheld is None:
+                        # its fix is checked against this scenario, not the last one's
+                        made = hit.made = (file, line, replace(made[2], fix=F.verified(a, hit.fix, (hit.target, k.code))))
                     findings.append(made[2])
                 else:
                     finding = Finding(code=k.code, target=hit.target, message=hit.message,
-                                      file=file, line=line, data=hit.data, fix=None if hit.withheld else hit.fix,
+                                      file=file, line=line, data=hit.data,
+                                      fix=None if hit.withheld else F.verified(a, hit.fix, (hit.target, k.code)),
                                       withheld=hit.withheld)
                     if memo is not None:
                         hit.made = (file, line, finding)

@@ -32,7 +32,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from itertools import product
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from verdicts.errors import ConditionSyntaxError
 from verdicts.korean import josa
@@ -41,7 +41,8 @@ from .conditions import (
     And, Compare, Const, Expr, FlagTrue, Not, OPS, Or, check_types, compile3, expr_atoms, expr_facts, parse_condition, render,
 )
 from .minimal import MAX_ATOMS, MAX_POINTS, grid_size, minimal_cubes, minimal_sum
-from .model import Flag
+from . import templates as T
+from .model import NO_ENDING, UNREACHED, VERDICTS, Flag
 from .shadowing import ClassGrid, FlagDomain, decide_scene, find_witness, menu_blockers, scene_domains
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -53,7 +54,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "MAX_ATOMS", "MAX_POINTS", "quoted", "region_condition", "stuck_fix", "shadowing_fix", "missing_target_fix",
     "out_of_range_fix", "always_true_fix", "unsatisfiable_fix", "condition_text_fix", "type_problem_fix",
-    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "minimal_sum", "near_ids", "near_table", "know_near", "apply_edits", "edit_distance", "KEYS",
+    "unused_flag_fix", "available_unused_fix", "dead_branch_fix", "reach_fix", "verified", "minimal_sum", "near_ids", "near_table", "know_near", "apply_edits", "edit_distance", "KEYS",
     "FixMemo",
 ]
 
@@ -295,7 +296,8 @@ class FixMemo:
     the analysis, and a process that forks after some fixes were made starts with them.
     Of the scenes it keeps the :data:`SCENES_KEPT` most recently used."""
 
-    __slots__ = ("scenes", "made", "neighbours", "branches", "next_id")
+    __slots__ = ("scenes", "made", "neighbours", "branches", "next_id", "undirected", "stuck_roots", "unreached_roots",
+                 "checking", "checked", "checks", "baseline", "open_ended")
 
     def __init__(self) -> None:
         self.scenes: dict[str, _Scene] = {}
@@ -303,6 +305,15 @@ class FixMemo:
         self.neighbours: _Neighbours | None = None
         self.branches: dict[str, Any] | None = None
         self.next_id: str | None = None
+        # the reach fixes' graph views and regions, and the fixes checked by analysing again
+        self.undirected: Any = None
+        self.stuck_roots: dict[str, list[str]] | None = None
+        self.unreached_roots: dict[str, list[str]] | None = None
+        self.checking = True
+        self.checked: dict[str, str | None] = {}
+        self.checks = 0
+        self.baseline: dict[str, set[str]] | None = None
+        self.open_ended: set[str] | None = None
 
 
 def _memo(a: "Analysis") -> FixMemo:
@@ -345,7 +356,7 @@ def _once(a: "Analysis", kind: str, key: str, make) -> dict[str, Any] | None:
         if len(made) >= FIXES_KEPT:
             del made[next(iter(made))]
         made[(kind, key)] = fix
-    return None if fix is None else {"text": fix["text"], "edits": [dict(e) for e in fix["edits"]]}
+    return None if fix is None else {**fix, "edits": [dict(e) for e in fix["edits"]]}
 
 
 def _branches_by_id(a: "Analysis") -> dict[str, Any]:
@@ -587,7 +598,7 @@ def _next_branch_id(a: "Analysis") -> str:
     taken = {b.branch_id for b in a.scenario.branches}
     best: tuple[int, str, int] | None = None
     pattern = re.compile(r"(.*?)(\d+)")
-    for bid in taken:
+    for bid in dict.fromkeys(b.branch_id for b in a.scenario.branches):  # input order: a tie goes the same way every run
         m = pattern.fullmatch(bid)
         if m and (best is None or int(m.group(2)) > best[0]):
             best = (int(m.group(2)), m.group(1), len(m.group(2)))
@@ -664,8 +675,9 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     new_id = _next_branch_id(a)
     last = max((b.order_no or 0 for b in state.ordered), default=0) + 1
     row = {"branch_id": new_id, "from_scene": scene_id, "to_scene": target, "condition_expr": text, "order_no": last}
-    sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how} {josa(_name(a, target), '으로/로')} 보내면 "
-                f"아무 분기도 걸리지 않던 조합에도 모두 갈 길이 생깁니다")
+    sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how}, 이 장면의 분기가 가는 곳 가운데 "
+                f"독자가 닿고 엔딩으로 이어지는 첫 장면인 {_name(a, target)}({quoted(target)}){josa(_name(a, target), '으로/로')[len(_name(a, target)):]} "
+                f"보내면 아무 분기도 걸리지 않던 조합에도 모두 갈 길이 생깁니다")
     if not minimised:
         sentence = sentence[:-len("생깁니다")] + "생기며" + unshrunk
     return _fix(sentence + ".", [{"action": "add", "table": "story_branches", "row": row}])
@@ -867,7 +879,9 @@ def _shadowing_fix(a: "Analysis", branch_id: str) -> dict[str, Any] | None:
                 edits = [_set("story_branches", bid, "order_no", n) for (bid, _), n in zip(rows, numbers) if by_id[bid].order_no != n]
                 new_no = numbers[first]
                 cover_ids = [ids[i] for i in covers]
-                return _fix(f"분기 {quoted(later, '을/를')} {_ids(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기면 "
+                moved = [f"{quoted(e['row'], '을/를')} 순번 {josa(str(e['value']), '으로/로')}" for e in edits if e["row"] != later]
+                rest = f"고 {', '.join(moved)} 미루면" if moved else "면"
+                return _fix(f"분기 {quoted(later, '을/를')} {_ids(cover_ids)}보다 앞인 순번 {josa(str(new_no), '으로/로')} 옮기{rest} "
                             "가려졌던 이 분기도 걸리는 독자가 생깁니다.", edits)
         else:
             to_name = _name(a, by_id[later].to_scene)
@@ -937,9 +951,13 @@ def out_of_range_fix(a: "Analysis", branch, node: Compare, spec: Flag, truth: bo
         if scene is not None and not scene.acceptable(_rows_with(scene, {bid: new}), {("range", f"{bid}:{old}")}):
             continue
         text = _text_of(new)
-        return _fix(f"분기 {quoted(bid)}의 조건을 {quoted(text, '으로/로')} 고치면 {quoted(old)} 대신 들어간 {quoted(render(guess))} 비교가 "
-                    f"{spec.name} 범위 {lo}–{hi} 안에서 참도 거짓도 될 수 있습니다.",
-                    [_set("story_branches", bid, "condition_expr", text)])
+        if text == render(guess):
+            sentence = (f"분기 {quoted(bid)}의 조건 {quoted(old, '을/를')} {quoted(text, '으로/로')} 고치면 "
+                        f"{spec.name} 범위 {lo}–{hi} 안에서 참인 독자와 거짓인 독자가 모두 생깁니다.")
+        else:
+            sentence = (f"분기 {quoted(bid)}의 조건에서 비교 {quoted(old, '을/를')} {quoted(render(guess), '으로/로')} 바꿔 "
+                        f"{quoted(text, '으로/로')} 고치면 그 비교는 {spec.name} 범위 {lo}–{hi} 안에서 참일 때와 거짓일 때가 모두 생깁니다.")
+        return _fix(sentence, [_set("story_branches", bid, "condition_expr", text)])
     new = _simplify_consts(_replace(expr, node, Const(truth)))
     if isinstance(new, Const) and not new.value:
         return None
@@ -1146,7 +1164,8 @@ def missing_target_fix(a: "Analysis", branch) -> dict[str, Any] | None:
     also = f"이어지고, 철자가 비슷한 장면으로는 {_join([f'{_name(a, s)}({quoted(s)})' for s in others])}도 있습니다" if others else "이어집니다"
     return _fix(f"분기 {quoted(branch.branch_id)}의 {quoted('to_scene')} 칸을 목록에 없는 {quoted(target)} 대신 철자가 가까운 "
                 f"{quoted(best, '으로/로')} 고치면 "
-                f"독자가 닿고 엔딩으로 이어지는 {josa(_name(a, best) if _name(a, best) != best else '장면', '으로/로')} "
+                f"{'독자가 닿고 ' if branch.from_scene in _live(a)[0] and branch.branch_id not in a.shadowed else ''}"
+                f"엔딩으로 이어지는 {josa(_name(a, best) if _name(a, best) != best else '장면', '으로/로')} "
                 f"이야기가 {also}.",
                 [_set("story_branches", branch.branch_id, "to_scene", best)])
 
@@ -1350,3 +1369,302 @@ def dead_branch_fix(a: "Analysis", branch_ids: Sequence[str]) -> dict[str, Any] 
         if fix is not None:
             return fix
     return None
+
+
+# ----------------------------------------------------------------------------- reach (issue 30, item 2)
+
+
+#: scenes of one stuck or unreached region a fix looks at for its branch's end (the
+#: nearest first): the rule stays the same past it, the work stays bounded
+REGION_LOOK = 64
+
+
+def _undirected(a: "Analysis"):
+    memo = _memo(a)
+    if memo.undirected is None:
+        memo.undirected = a.graph.to_undirected(as_view=True)
+    return memo.undirected
+
+
+def _nearest(a: "Analysis", starts: Sequence[str], good) -> list[tuple[int, str, str]]:
+    """``(hops, good scene, start)`` for the scenes ``good`` accepts, nearest first by
+    undirected graph distance from any of ``starts`` (ties: the good scene's id, then the
+    start's), at most :data:`REGION_LOOK`; breadth first by networkx."""
+    import networkx as nx
+
+    g = _undirected(a)
+    found: dict[str, tuple[int, str, str]] = {}
+    for start in sorted(starts)[:REGION_LOOK]:
+        for hops, layer in enumerate(nx.bfs_layers(g, [start])):
+            hits = [s for s in layer if good(s)]
+            for s in hits:
+                if s not in found or (hops, start) < found[s][::2]:
+                    found[s] = (hops, s, start)
+            if hits:
+                break
+    return sorted(found.values())[:REGION_LOOK]
+
+
+def _stuck_root(a: "Analysis", scene_id: str) -> list[str]:
+    """The scenes of the region behind ``scene_id``'s ``끝에 못 감``: the bottom strongly
+    connected component of the scenes that reach no ending, when ``scene_id`` leads to one
+    only (the dead end every card of the region comes from); else ``scene_id`` alone."""
+    import networkx as nx
+
+    memo = _memo(a)
+    if memo.stuck_roots is None:
+        ending = a.reaches_ending or set()
+        stuck = [s for s in a.graph if s not in ending]
+        sub = a.graph.subgraph(stuck)
+        cond = nx.condensation(sub)
+        members = cond.graph["mapping"]
+        sinks: dict[int, set[int]] = {}
+        for c in reversed(list(nx.topological_sort(cond))):
+            succ = list(cond.successors(c))
+            sinks[c] = {c} if not succ else set().union(*(sinks[d] for d in succ))
+        memo.stuck_roots = {s: sorted(cond.nodes[next(iter(sinks[members[s]]))]["members"]) if len(sinks[members[s]]) == 1
+                            else [s] for s in stuck}
+    return memo.stuck_roots.get(scene_id, [scene_id])
+
+
+def _unreached_root(a: "Analysis", scene_id: str) -> list[str]:
+    """The scenes of the region behind ``scene_id``'s ``어디서도 안 닿음``: the top
+    strongly connected component of the unreached scenes that lead to it, when there is
+    one only (the scene no other unreached scene leads into); else ``scene_id`` alone."""
+    import networkx as nx
+
+    memo = _memo(a)
+    if memo.unreached_roots is None:
+        reached = a.reached or set()
+        away = [s for s in a.graph if s not in reached]
+        cond = nx.condensation(a.graph.subgraph(away))
+        members = cond.graph["mapping"]
+        tops: dict[int, set[int]] = {}
+        for c in nx.topological_sort(cond):
+            pred = list(cond.predecessors(c))
+            tops[c] = {c} if not pred else set().union(*(tops[d] for d in pred))
+        memo.unreached_roots = {s: sorted(cond.nodes[next(iter(tops[members[s]]))]["members"]) if len(tops[members[s]]) == 1
+                                else [s] for s in away}
+    return memo.unreached_roots.get(scene_id, [scene_id])
+
+
+def _last_order(a: "Analysis", scene_id: str) -> int:
+    return max((b.order_no or 0 for b in a.scenario.branches if b.from_scene == scene_id), default=0) + 1
+
+
+def _live(a: "Analysis") -> tuple[set[str], set[str]]:
+    """The scenes live readers reach, and those from which they reach an ending."""
+    if a.live is not None:
+        return a.live.reached, a.live.reaches_ending
+    return a.reached or set(), a.reaches_ending or set()
+
+
+def reach_fix(a: "Analysis", scene_id: str, stuck: bool, own: bool = True) -> dict[str, Any] | None:
+    """The fix of a ``끝에 못 감`` (``stuck``) or ``어디서도 안 닿음`` card of the scene
+    ``scene_id`` (or of a branch out of it, or, stuck, into it): at the region's root, a
+    branch to the nearest scene readers reach that reaches an ending (stuck) or from the
+    nearest scene readers reach (unreached); a card whose root is another scene points to
+    it, and so does a branch's card (``own`` false: the fix is on a scene's card).  Each candidate is checked by :func:`verified` and the next tried (a few) when it
+    is refused."""
+    if a.graph is None or scene_id not in a.scenario.scenes or a.reached is None or a.reaches_ending is None:
+        return None
+    if (a.scenario.scenes[scene_id].raw.get("lint_ignore") or "").strip():
+        return None  # the creator recorded the scene's problems as intended
+    root = _stuck_root(a, scene_id) if stuck else _unreached_root(a, scene_id)
+    if scene_id != root[0] or not own:
+        head = root[0]
+        return _fix(T.fix_at_root(_name(a, head), head, stuck))
+    return _once(a, "stuck" if stuck else "unreached", root[0], lambda: _region_fix(a, root, stuck))
+
+
+#: candidates a region's fix tries before it says why none was offered
+REGION_TRIES = 6
+
+
+def _open_ended(a: "Analysis") -> set[str]:
+    """The scenes a branch added last would not be hidden in: those without branches, and
+    those with a combination of flags no branch of theirs takes (``a.stuck``)."""
+    memo = _memo(a)
+    if memo.open_ended is None:
+        leaving = {b.from_scene for b in a.scenario.branches}
+        memo.open_ended = {s for s in a.scenario.scenes if s not in leaving} | set(a.stuck)
+    return memo.open_ended
+
+
+def _region_fix(a: "Analysis", root: list[str], stuck: bool) -> dict[str, Any] | None:
+    reached, ending = _live(a)
+    opened = _open_ended(a)
+    if stuck:
+        # the branch leaves the region from a scene where it would not be hidden (if any)
+        starts = [s for s in root if s in opened] or root
+        candidates = [(h, s, t) for h, t, s in _nearest(a, starts, lambda s: s in reached and s in ending)]
+    else:
+        starts, scenes = root, a.scenario.scenes
+        candidates = [(h, s, t) for h, s, t in _nearest(a, root, lambda s: s in reached and s in opened and not scenes[s].is_ending)]
+    if not candidates:  # the region touches no such scene: the first by id
+        ok = (lambda s: s in reached and s in ending) if stuck else (
+            lambda s: s in reached and s in opened and not a.scenario.scenes[s].is_ending)
+        firsts = sorted(s for s in a.scenario.scenes if ok(s))[:REGION_TRIES]
+        pairs: list[tuple[int | None, str, str]] = [(None, starts[0], t) if stuck else (None, t, root[0]) for t in firsts]
+    else:
+        pairs = list(candidates)
+    refused: dict[str, Any] | None = None
+    new_id = _next_branch_id(a)
+    for hops, source, target in pairs[:REGION_TRIES]:
+        order = _last_order(a, source)
+        row = {"branch_id": new_id, "from_scene": source, "to_scene": target, "condition_expr": "", "order_no": order}
+        if stuck:
+            dead_end = not any(True for _ in a.graph.successors(source))
+            text = T.fix_stuck_branch(_name(a, source), source, order, new_id, _name(a, target), target, hops, dead_end)
+        else:
+            text = T.fix_unreached_branch(_name(a, source), source, order, new_id, _name(a, target), target, hops)
+        fix = _fix(text, [{"action": "add", "table": "story_branches", "row": row}])
+        key = (root[0], NO_ENDING if stuck else UNREACHED)
+        checked = verified(a, fix, key)
+        if checked["edits"] or checked.get("verified") is None:
+            return checked
+        refused = refused or checked
+    # no branch would do: mark the root an entry, or the dead end an ending
+    scene = starts[0]
+    if not stuck:
+        edit = _set("scene_states", scene, "is_entry", True)
+        text = T.fix_mark_entry(_name(a, scene), scene)
+    elif not any(True for _ in a.graph.successors(scene)) and not any(b.from_scene == scene for b in a.scenario.branches):
+        edit = _set("scene_states", scene, "is_ending", True)
+        text = T.fix_mark_ending(_name(a, scene), scene)
+    else:
+        return refused
+    checked = verified(a, _fix(text, [edit]), (root[0], NO_ENDING if stuck else UNREACHED))
+    return checked if checked["edits"] or refused is None else refused
+
+
+# ----------------------------------------------------------------------------- verification (issue 30, item 2)
+
+
+#: a scenario of more scenes and branches than this is not analysed again per fix (each
+#: re-analysis costs a whole lint; benchmarks/LOG.md): its fixes say they were not checked
+VERIFY_SIZE = 1500
+#: at most this many fixes are checked per run; past it they say they were not checked
+VERIFY_MAX = 200
+
+
+def _edited(sc: Any, edits: Sequence[Mapping[str, Any]]) -> Any | None:
+    """The scenario ``sc`` with ``edits`` applied to its typed rows (a new scenario; the
+    old one unchanged), or ``None`` for an edit this cannot make in memory."""
+    from dataclasses import replace
+
+    from .model import Branch
+
+    scenes = dict(sc.scenes)
+    branches = list(sc.branches)
+    flags = dict(sc.flags)
+    line = max([b.line for b in branches] + [s.line for s in scenes.values()] + [0]) + 1
+    for edit in edits:
+        table, action = edit["table"], edit["action"]
+        if table == "story_branches":
+            if action == "add":
+                r = edit["row"]
+                order = r.get("order_no")
+                branches.append(Branch(str(r["branch_id"]), str(r["from_scene"]), str(r.get("to_scene") or ""),
+                                       str(r.get("condition_expr") or "") or None, int(order) if order not in (None, "") else None,
+                                       line, {k: (None if v is None else str(v)) for k, v in r.items()}))
+                line += 1
+                continue
+            at = [i for i, b in enumerate(branches) if b.branch_id == edit["row"]]
+            if not at:
+                return None
+            if action == "remove":
+                del branches[at[0]]
+            elif action == "set" and edit["column"] in ("to_scene", "from_scene", "condition_expr", "order_no"):
+                v = edit["value"]
+                if edit["column"] == "order_no":
+                    v = int(v) if v not in (None, "") else None
+                elif edit["column"] == "condition_expr":
+                    v = str(v or "") or None
+                branches[at[0]] = replace(branches[at[0]], **{edit["column"]: v})
+            else:
+                return None
+        elif table == "scene_states":
+            scene = scenes.get(edit["row"])
+            if scene is None:
+                return None
+            if action == "set" and edit["column"] in ("is_entry", "is_ending"):
+                v = edit["value"]
+                scenes[scene.scene_id] = replace(scene, **{edit["column"]: v if isinstance(v, bool) else str(v).lower() in ("true", "1", "y", "yes")})
+            elif action == "set" and edit["column"] == "available_flags":
+                items = tuple(i.strip() for i in str(edit["value"] or "").replace("|", ",").split(",") if i.strip())
+                scenes[scene.scene_id] = replace(scene, available_flags=items or None)
+            elif action == "unlist" and edit["column"] == "available_flags":
+                left = tuple(f for f in scene.available_flags or () if f != edit["value"])
+                scenes[scene.scene_id] = replace(scene, available_flags=left or None)
+            else:
+                return None
+        elif table == "flag_spec" and action == "remove" and edit["row"] in flags:
+            del flags[edit["row"]]
+        else:
+            return None
+    return replace(sc, scenes=scenes, branches=branches, flags=flags, issues=list(sc.issues))
+
+
+#: the re-analysis a fix is checked by: scenario -> target -> its problems (a card's
+#: verdict other than ``끝까지 닿음``, a finding's code) as a lint finds them, with the
+#: fixes of that analysis left unchecked.  :mod:`storygraph.cards` registers it (it runs
+#: the analysis and the cards, which import this module: set here, not imported here)
+CHECKER: list[Callable[[Any], dict[str, set[str]]]] = []
+
+
+def register_checker(check: Callable[[Any], dict[str, set[str]]]) -> None:
+    """Make ``check`` the re-analysis of :func:`verified`."""
+    CHECKER[:] = [check]
+
+
+def _problems_of(sc: Any) -> dict[str, set[str]]:
+    return CHECKER[0](sc)
+
+
+def verified(a: "Analysis", fix: dict[str, Any] | None, key: tuple[str, str]) -> dict[str, Any]:
+    """``fix`` (for the problem ``key``: target and verdict or finding code) once it is
+    applied in memory and the scenario analysed again: when its problem is gone and no
+    target that had none gets one, the fix with ``"verified": True``; when not, a fix
+    without edits whose sentence says why (``"verified": False``); unchecked (a large
+    scenario, past :data:`VERIFY_MAX` fixes, an edit not made in memory) the fix as it
+    is with ``"verified": None`` and ``"unchecked"``, a sentence saying why it was not
+    checked.  (The analysis that checks runs without checking its own fixes.)"""
+    if fix is None or not fix.get("edits"):
+        return fix  # type: ignore[return-value]
+    memo = _memo(a)
+    if not memo.checking or not CHECKER:
+        return fix
+    size = len(a.scenario.scenes) + len(a.scenario.branches)
+    if size > VERIFY_SIZE:
+        return {**fix, "verified": None, "unchecked": T.fix_unchecked(size=size)}
+    import json
+
+    sig = json.dumps(fix["edits"], sort_keys=True, ensure_ascii=False, default=str) + "\0" + "\0".join(key)
+    if sig not in memo.checked:
+        if memo.checks >= VERIFY_MAX:
+            return {**fix, "verified": None, "unchecked": T.fix_unchecked(limit=VERIFY_MAX)}
+        edited = _edited(a.scenario, fix["edits"])
+        if edited is None:
+            return {**fix, "verified": None, "unchecked": T.fix_unchecked()}
+        memo.checks += 1
+        if memo.baseline is None:
+            memo.baseline = _problems_of(_edited(a.scenario, []))
+        before, after = memo.baseline, _problems_of(edited)
+        reason = None
+        if key[1] in after.get(key[0], ()):
+            reason = T.fix_unverified_problem(key[0], key[1], False)
+        else:
+            for target, kinds in after.items():
+                # a target that had a problem card may show the verdict the fixed one hid
+                # (the verdicts' order of precedence); any other problem is new
+                had = before.get(target)
+                new = sorted(kinds if had is None else {k for k in kinds - had if k not in VERDICTS})
+                if new:
+                    reason = T.fix_unverified_problem(target, new[0], True)
+                    break
+        memo.checked[sig] = reason
+    reason = memo.checked[sig]
+    if reason is None:
+        return {**fix, "verified": True}
+    return {"text": T.fix_not_offered(reason), "edits": [], "verified": False}

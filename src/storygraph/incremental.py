@@ -112,6 +112,8 @@ class _Builder(CardBuilder):
         self.keys = keys
         self.made: list[Kept] = []
         self.new = 0
+        #: cards whose inputs did not change made again for their fix (:meth:`_refix`)
+        self.refixed = 0
         self.reached = a.reached if a.reached is not None else frozenset()
         self.good = a.reaches_ending if a.reaches_ending is not None else frozenset()
         # a row as its line and cells (signatures are compared, never hashed: a dict may be in one)
@@ -124,8 +126,11 @@ class _Builder(CardBuilder):
 
     def _take(self, where: tuple, sig: tuple, make, target) -> StoryCard | None:
         old = self.before.get(where)
-        if old is not None and old[0] == sig:
+        if old is not None and old[0] == sig and not self._refix(old[1]):
             entry = old[1]
+        elif old is not None and old[0] == sig:
+            entry = Kept(make(target))
+            self.refixed += 1
         else:
             entry = Kept(make(target))
             self.new += 1
@@ -135,11 +140,17 @@ class _Builder(CardBuilder):
 
     def _clean(self, where: tuple) -> StoryCard | None | bool:
         old = self.before.get(where)
-        if old is None:
+        if old is None or self._refix(old[1]):
             return False
         self.now[where] = old
         self.made.append(old[1])
         return old[1].card
+
+    def _refix(self, kept: Kept) -> bool:
+        """Whether a kept card is made again for its fix: when anything changed, a card
+        with a fix is (the fix reads the whole scenario: the nearest scene of a reach
+        fix, the re-analysis that checks every fix)."""
+        return (self.dirty is None or bool(self.dirty[0]) or bool(self.dirty[1])) and _has_fix(kept)
 
     def scene_card(self, scene: Scene) -> StoryCard | None:
         sid = scene.scene_id
@@ -186,6 +197,11 @@ class _Builder(CardBuilder):
             live = a.live.reached if a.live is not None else self.reached
             sig += (tuple((s, rows.get(s), s in self.reached, s in self.good, s in live) for _, s in near_ids(a, to)),)
         return self._take((BRANCH, bid, branch.line), sig, super().branch_card, branch)
+
+
+def _has_fix(kept: Kept) -> bool:
+    """Whether the kept card carries a fix."""
+    return kept.card is not None and "fix" in kept.card.data
 
 
 @dataclass
@@ -449,8 +465,8 @@ class IncrementalLint(StorygraphDomain):
             self._plain = None
         self._made = self._now
         builder = self._builder
-        self.last = {"scenes decided": self.memo.decided, "scenes kept": self.memo.kept, "cards made": builder.new,
-                     "cards kept": len(builder.made) - builder.new, "check runs": self._runs, "read": self.reader.last,
+        self.last = {"scenes decided": self.memo.decided, "scenes kept": self.memo.kept, "cards made": builder.new, "fixes made again": builder.refixed,
+                     "cards kept": len(builder.made) - builder.new - builder.refixed, "check runs": self._runs, "read": self.reader.last,
                      "finding units found": self.found.made}
         return report
 

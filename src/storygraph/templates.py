@@ -799,6 +799,99 @@ def finding_used_up_menu_for(*, name: str, choices: Sequence[str], readers: str)
             f"독자 가운데 {readers}에게는 남은 분기가 하나도 맞지 않아 이야기가 멈춥니다.")
 
 
+# ----------------------------------------------------------------------------- fixes of reach (issue 30)
+
+
+def _after(word: str, pair: str) -> str:
+    """The particle of ``pair`` for ``word``, alone (to follow ``word(`id`)``); a pair
+    without two forms (``의``, ``에서``) as it is."""
+    return josa(word, pair)[len(word):] if "/" in pair else pair
+
+
+def _scene_label(name: str, scene_id: str, pair: str | None = None) -> str:
+    """A scene as a fix names it: its title with its id (``막힌 수문(`SC-29`)``), or
+    ``장면 `id``` when it has no title of its own; ``pair``'s particle after it."""
+    if not name or name == scene_id:
+        head, word = f"장면 {code(scene_id)}", code(scene_id)
+    else:
+        head, word = f"{name}({code(scene_id)})", name
+    return head + (_after(word, pair) if pair else "")
+
+
+def _closest(hops: int | None) -> str:
+    """Why a scene was chosen: the nearest, or (no path at all) the first by id."""
+    if hops is None:
+        return "이 자리와 이어진 곳이 없어 id가 가장 앞선"
+    far = "하나" if hops == 1 else f"{hops}개"
+    return f"분기 방향은 따지지 않고 분기 {far}를 건너는 거리로 가장 가까운(거리가 같으면 id가 앞선)"
+
+
+def fix_stuck_branch(source: str, source_id: str, order: int, new_id: str, target: str, target_id: str, hops: int | None,
+                     dead_end: bool) -> str:
+    """The fix of a region that reaches no ending: a branch from ``source`` to the nearest
+    scene that readers reach and that reaches an ending (``hops`` branches away, the
+    direction of the branches ignored, ties by id), and, for a dead end, the other way:
+    make it an ending."""
+    sentence = (f"{_scene_label(source, source_id, '의')} 맨 뒤 순번 {order}에 조건 없는 분기 {josa(code(new_id), '을/를')} 더해, "
+                f"독자가 닿고 엔딩으로 이어지는 장면 가운데 {_closest(hops)} {_scene_label(target, target_id, '으로/로')} "
+                f"보내면 엔딩까지 길이 이어집니다")
+    if dead_end:
+        sentence = sentence[:-len("이어집니다")] + ("이어지며, 여기서 이야기가 끝나는 것이 맞다면 분기 대신 "
+                                               f"{code('is_ending')} 열을 참으로 두어도 됩니다")
+    return sentence + "."
+
+
+def fix_unreached_branch(source: str, source_id: str, order: int, new_id: str, target: str, target_id: str,
+                         hops: int | None) -> str:
+    """The fix of a region no reader enters: a branch into its root from the nearest scene
+    readers reach (ties by id), and the other way: make the root an entry."""
+    return (f"독자가 닿는 장면 가운데 {_closest(hops)} {_scene_label(source, source_id, '의')} 맨 뒤 순번 {order}에 "
+            f"조건 없는 분기 {josa(code(new_id), '을/를')} 더해 {_scene_label(target, target_id, '으로/로')} 보내면 독자가 들어오며, "
+            f"여기서 이야기가 시작되는 것이 맞다면 분기 대신 그 장면의 {code('is_entry')} 열을 참으로 두어도 됩니다.")
+
+
+def fix_mark_entry(scene: str, scene_id: str) -> str:
+    """The fix of an unreached region when no branch into it would be taken: an entry."""
+    return (f"독자가 닿는 장면 가운데 분기를 더해도 앞 분기에 가리지 않는 곳이 없어, {_scene_label(scene, scene_id, '의')} "
+            f"{code('is_entry')} 열을 참으로 두어 시작 장면으로 삼으면 독자가 들어옵니다.")
+
+
+def fix_mark_ending(scene: str, scene_id: str) -> str:
+    """The fix of a dead end when no branch out of it would do: an ending."""
+    return (f"{_scene_label(scene, scene_id, '에서')} 나가는 분기가 없으니 {code('is_ending')} 열을 참으로 두어 엔딩으로 삼으면 "
+            f"여기 온 독자의 이야기가 끝납니다.")
+
+
+def fix_at_root(root: str, root_id: str, stuck: bool) -> str:
+    """The fix of a card whose problem comes from another scene: it points there."""
+    why = "엔딩으로 가는 길이 없는" if stuck else "독자가 들어오는 길이 없는"
+    return f"이 문제는 {why} {_scene_label(root, root_id, '에서')} 비롯되므로 그 장면 카드의 고치는 법을 따르면 함께 풀립니다."
+
+
+def fix_not_offered(reason: str) -> str:
+    """Said instead of a fix the re-analysis did not confirm (``reason``: what it found,
+    ending in a connective such as ``…이 남아``)."""
+    return f"찾은 고치는 법을 시나리오에 적용해 다시 따져 보니 {reason} 내놓지 않았습니다."
+
+
+def fix_unchecked(size: int | None = None, limit: int | None = None) -> str:
+    """Why a fix was offered without being checked by analysing the scenario again."""
+    if size is not None:
+        return (f"장면과 분기가 {size:,}개로 많아 고치는 법마다 시나리오 전체를 다시 따지는 데 오래 걸리므로 "
+                f"이 고치는 법은 적용해 보지 않고 내놓았습니다.")
+    if limit is not None:
+        return f"한 번에 적용해 보는 고치는 법 {limit}개를 넘어 이 고치는 법은 적용해 보지 않고 내놓았습니다."
+    return "이 고치는 법의 수정은 메모리에서 적용해 볼 수 없는 종류라 적용해 보지 않고 내놓았습니다."
+
+
+def fix_unverified_problem(target: str, verdict: str, fixed: bool) -> str:
+    """The ``reason`` of :func:`fix_not_offered`: the target's problem stays, or a new one comes."""
+    what = f"{verdict} 판정" if re.search(r"[가-힣]", verdict) else f"발견 {code(verdict)}"
+    if not fixed:
+        return f"{code(target)}의 {josa(what, '이/가')} 그대로 남아"
+    return f"{code(target)}에 {josa(what, '이/가')} 새로 생겨"
+
+
 def dead_end_heading(*, names: Sequence[str], loop: bool) -> str:
     """The heading of the ``끝에 못 감`` cards that run into one dead end (the text
     report): a scene with no branch out, or scenes a reader goes round with no way out

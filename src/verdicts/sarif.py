@@ -246,9 +246,10 @@ def sarif_log_of_results(results: list[dict[str, Any]], domain, version: str | N
 
 
 def _with_fixes(results: list[dict[str, Any]], domain) -> bool:
-    """Give each result whose fix only sets cells of a CSV file, every cell found there, a
-    SARIF ``fixes`` entry (one replacement per cell: its region in the file and the new
-    cell, quoted as the file quotes it).  ``domain.cell_locator(file)``, when the domain
+    """Give each result whose fix edits a CSV file, every edit placed there, a SARIF
+    ``fixes`` entry (one replacement per edit: a cell set — its region and the new cell,
+    quoted as the file quotes it; a row removed — its line, deleted; a row added — an
+    insertion after its table's last row).  ``domain.cell_locator(file)``, when the domain
     has it, finds the cells.  Whether any result got one."""
     from urllib.parse import unquote
 
@@ -275,12 +276,12 @@ def _with_fixes(results: list[dict[str, Any]], domain) -> bool:
             continue
         replacements = []
         for edit in fix["edits"]:
-            place = locate(edit) if edit.get("action") == "set" else None
+            place = locate(edit)
             if place is None:
                 break
-            line, start, end, text = place
-            replacements.append({"deletedRegion": {"startLine": line, "startColumn": start, "endColumn": end},
-                                 "insertedContent": {"text": text}})
+            line, start, end_line, end, text = place
+            region = {"startLine": line, "startColumn": start, **({"endLine": end_line} if end_line != line else {}), "endColumn": end}
+            replacements.append({"deletedRegion": region, **({"insertedContent": {"text": text}} if edit.get("action") != "remove" else {})})
         else:
             result["fixes"] = [{"description": {"text": fix.get("text") or ""},
                                 "artifactChanges": [{"artifactLocation": {"uri": uri}, "replacements": replacements}]}]

@@ -39,6 +39,9 @@ __all__ = [
     "os_error",
     "os_reason",
     "RawRow",
+    "document_tables",
+    "TRUE_WORDS",
+    "FALSE_WORDS",
     "RawTable",
     "Column",
     "TableSpec",
@@ -112,6 +115,8 @@ ColumnType = Literal["str", "bool", "int", "float", "list"]
 
 _TRUE = {"true", "1", "yes", "y", "참", "t"}
 _FALSE = {"false", "0", "no", "n", "거짓", "f"}
+#: the words a boolean cell is read as true or false by (lower case)
+TRUE_WORDS, FALSE_WORDS = frozenset(_TRUE), frozenset(_FALSE)
 
 
 class RawRow:
@@ -173,6 +178,13 @@ class RawTable:
     first_lines: dict[str, int] = field(default_factory=dict)
     #: JSON and YAML: ``(the line a record starts on, a key it holds) -> the key's line``
     key_line: Callable[[int, str], int] | None = field(default=None, compare=False, repr=False)
+    #: JSON and YAML: each row's record as offsets ``(start, end)`` in the decoded text
+    #: (parallel to ``rows``; YAML: from its first key to the end of its last value), and
+    #: the table's list (``[`` … ``]``, or the YAML sequence) and whether it is written in
+    #: flow style — where ``storygraph fix`` adds and removes records
+    spans: list[tuple[int, int]] = field(default_factory=list, compare=False, repr=False)
+    list_span: tuple[int, int] | None = field(default=None, compare=False, repr=False)
+    flow: bool = field(default=False, compare=False, repr=False)
 
     def source(self) -> SourceInfo:
         return SourceInfo(
@@ -730,12 +742,14 @@ class _Records:
         self.issue(name, line, f"{code(name)} 표의 값이 행 목록(배열)이 아니라서 이 표는 읽지 않았습니다.")
 
     def add(self, table: RawTable, record: Any, line: int, duplicates: list[tuple[str, int]],
-            line_of_key: Callable[[str], int] | None = None) -> None:
+            line_of_key: Callable[[str], int] | None = None, span: tuple[int, int] | None = None) -> None:
         """One record of ``table``; ``duplicates`` holds the keys it repeats with their lines
-        (the first value of a key is kept)."""
+        (the first value of a key is kept); ``span``: where the record is in the text."""
         if not isinstance(record, dict):
             self.issue(table.name, line, "행이 키-값 객체가 아니라 이 행은 읽지 않았습니다.")
             return
+        if span is not None:
+            table.spans.append(span)
         for key, key_line in duplicates:
             self.issue(table.name, key_line, f"{_shown(key)} 키가 이 행에 두 번 있어 앞의 값만 읽었습니다.", column=key)
         values: dict[str, str | None] = {}
@@ -868,6 +882,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
             else:
                 found.unknown_table(name, key_line)
             if table is not None and text[pos] == "[":
+                opened = pos
                 pos = ws(text, pos + 1).end()
                 if text[pos] == "]":
                     pos += 1
@@ -878,7 +893,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                         record, pos = scan(text, pos)
                         line = line_of(start)
                         repeated = [(k, _key_line(text, start, pos, k, line)) for k in dict.fromkeys(duplicates)]
-                        found.add(table, record, line, repeated, _first_key_lines(text, start, pos, line))
+                        found.add(table, record, line, repeated, _first_key_lines(text, start, pos, line), (start, pos))
                         pos = ws(text, pos).end()
                         if text[pos] == ",":
                             pos = ws(text, pos + 1).end()
@@ -887,6 +902,7 @@ def _json_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                             raise ValueError
                         pos += 1
                         break
+                table.list_span, table.flow = (opened, pos), True
             else:
                 start = pos
                 value, pos = scan(text, pos)
@@ -1121,13 +1137,23 @@ def _yaml_records(text: str, file: str, encoding: str | None, wanted: set[str], 
                     for k_node, v_node in reversed(item.value):
                         if isinstance(k_node, yaml.ScalarNode) and k_node.value in {k for k, _ in repeated}:
                             record[loader.construct_object(k_node)] = loader.construct_object(v_node, deep=True)
-                found.add(table, record, line, repeated, _lines_getter(key_lines, line))
+                end = max((n.end_mark.index for pair in item.value for n in pair), default=item.end_mark.index) \
+                    if isinstance(item, yaml.MappingNode) else item.end_mark.index
+                found.add(table, record, line, repeated, _lines_getter(key_lines, line), (item.start_mark.index, end))
+            table.list_span, table.flow = (value_node.start_mark.index, value_node.end_mark.index), bool(value_node.flow_style)
     return found.finish(text)
 
 
 def _lines_getter(lines: dict[str, int], default: int) -> Callable[[str], int]:
     """``key -> its line`` from ``lines``, else ``default``."""
     return lambda key: lines.get(key, default)
+
+
+def document_tables(text: str, file: str, form: str, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:
+    """The tables of a JSON (``form`` ``json``) or YAML document already decoded (what
+    ``storygraph fix`` reads back before it writes one)."""
+    reader = _json_records if form == "json" else _yaml_records
+    return reader(text, file, None, set(wanted), issues)
 
 
 def _document_records(path: Path, wanted: Iterable[str], issues: list[InputIssue]) -> dict[str, RawTable]:

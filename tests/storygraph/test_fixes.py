@@ -420,3 +420,93 @@ def test_the_fix_is_shown_in_every_format(tmp_path):
     from verdicts.screen import rich
     screen = html.read_text(encoding="utf-8")  # on the card's row and under its finding, code as code
     assert f'<span class="fix"><b>고치는 법</b> {rich(want)}</span>' in screen and f'<p class="fix"><b>고치는 법</b> {rich(want)}</p>' in screen
+
+
+# ----------------------------------------------------------------------------- reach fixes, checked (issue 30, item 2)
+
+
+SMALL = """scene_id,title,is_entry,is_ending,branch_id,from_scene,to_scene,condition_expr,order_no
+S1,시작,true,false,,,,,
+S2,갈림길,false,false,,,,,
+S3,끝,false,true,,,,,
+S4,막다른 길,false,false,,,,,
+S5,낡은 창고,false,false,,,,,
+S6,창고 안쪽,false,false,,,,,
+,,,,B1,S1,S2,,1
+,,,,B2,S2,S3,,1
+,,,,B3,S1,S4,,2
+,,,,B4,S5,S6,,1
+,,,,B5,S6,S3,,1
+"""
+
+
+def _apply_and_lint(path: Path, edits, tmp: Path):
+    out = tmp / "edited"
+    out.mkdir(exist_ok=True)
+    edited = Tables(path).edited(edits, out)
+    return _problems(lint(edited), edited)
+
+
+@pytest.mark.parametrize("kind", ["끝에 못 감", "어디서도 안 닿음"])
+@pytest.mark.parametrize("where", ["lighthouse", "small"])
+def test_every_reach_problem_has_a_checked_fix_at_its_root(kind, where, tmp_path):
+    if where == "small":
+        path = tmp_path / "small.csv"
+        path.write_text(SMALL, encoding="utf-8")
+    else:
+        path = EXAMPLES / "lighthouse" / "scenario.csv"
+    report = lint(path)
+    before = _problems(report, path)
+    cards = [c for c in report.cards if c.verdict == kind]
+    assert cards
+    roots = {c.target_no: c.data["fix"] for c in cards if c.data.get("fix", {}).get("edits")}
+    assert roots, "no card of the kind carries edits"
+    for c in cards:
+        fix = c.data.get("fix")
+        assert fix is not None, f"{c.target_no} has no fix"
+        assert is_polite_sentence(fix["text"]), fix["text"]
+        if not fix["edits"]:  # it points to the card at its root, by id
+            assert any(f"`{root}`" in fix["text"] for root in roots) or any(
+                f"`{e['row']['from_scene']}`" in fix["text"] or f"`{e['row']['to_scene']}`" in fix["text"]
+                for f in roots.values() for e in f["edits"]), fix["text"]
+    for target, fix in roots.items():
+        assert fix.get("verified") is True
+        assert "가장 가까운" in fix["text"]  # why this scene
+        after = _apply_and_lint(path, fix["edits"], tmp_path)
+        assert ("card", target, kind) not in after, f"{target} still {kind} after {fix}"
+        had = {k[1] for k in before if k[0] == "card"} | {k[2] for k in before if k[0] == "shadowed"}
+        new = {k for k in set(after) - set(before) if not (k[0] == "card" and k[1] in had)
+               and not (k[0] == "shadowed" and k[2] in had)}
+        assert not new, f"{fix} brought {sorted(map(str, new))}"
+
+
+def test_the_small_scenario_dead_end_fix_offers_marking_it_an_ending(tmp_path):
+    path = tmp_path / "small.csv"
+    path.write_text(SMALL, encoding="utf-8")
+    cards = {c.target_no: c for c in lint(path).cards}
+    dead_end = cards["S4"].data["fix"]
+    assert dead_end["edits"] == [{"action": "add", "table": "story_branches", "row": {
+        "branch_id": "B6", "from_scene": "S4", "to_scene": "S1", "condition_expr": "", "order_no": 1}}]
+    assert "`is_ending` 열을 참으로" in dead_end["text"]
+    # the unreached region S5 -> S6 is fixed at S5, its root; S6 and the branches point there
+    assert cards["S5"].data["fix"]["edits"][0]["row"]["to_scene"] == "S5"
+    assert cards["S6"].data["fix"]["edits"] == [] and "`S5`" in cards["S6"].data["fix"]["text"]
+    assert "`S5`" in cards["B5"].data["fix"]["text"]
+    # the branch that leads into the dead end points to the dead end's card
+    assert "`S4`" in cards["B3"].data["fix"]["text"]
+
+
+def test_a_fix_the_reanalysis_refutes_is_not_offered_and_says_why():
+    from storygraph.analysis import analyse
+    from storygraph.fixes import verified
+    from storygraph.loading import load_scenario
+
+    a = analyse(load_scenario(EXAMPLES / "lighthouse" / "scenario.csv"))
+    # a "fix" that sends the dead end SC-29 into the other dead end SC-31 leaves it stuck
+    bogus = {"text": "x", "edits": [{"action": "add", "table": "story_branches", "row": {
+        "branch_id": "BR-99", "from_scene": "SC-29", "to_scene": "SC-31", "condition_expr": "", "order_no": 1}}]}
+    out = verified(a, bogus, ("SC-29", "끝에 못 감"))
+    assert out["edits"] == [] and out["verified"] is False
+    assert is_polite_sentence(out["text"]) and "`SC-29`" in out["text"] and "끝에 못 감" in out["text"]
+    good = {"text": "x", "edits": [{"action": "set", "table": "scene_states", "row": "SC-29", "column": "is_ending", "value": True}]}
+    assert verified(a, good, ("SC-29", "끝에 못 감"))["verified"] is True

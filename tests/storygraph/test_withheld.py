@@ -88,7 +88,7 @@ def test_withheld_is_its_own_group_in_every_format(tmp_path):
     assert f"■ {WITHHELD} (7)" in text
     assert text.index("■ 끝에 못 감") < text.index(f"■ {WITHHELD}")
     summary = text.strip().splitlines()[-1]
-    assert summary.startswith("요약: 문제 2건 · 판정 보류 7건")
+    assert summary.startswith("요약: 문제 2건 · 고칠 수 있는 문제 1건 · 판정 보류 7건")  # the dead end's fix (issue 30)
     data = json.loads(b"".join(REPORTERS["json"].pieces(report, DOMAIN)))
     held = [c for c in data["cards"] if c.get("withheld")]
     assert len(held) == 7 and all(c["verdict"] is None for c in held)

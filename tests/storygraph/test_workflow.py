@@ -4,6 +4,7 @@ intended findings, explain, and several scenarios in one run (issue 8)."""
 from __future__ import annotations
 
 import csv
+import io
 import json
 import shutil
 
@@ -159,7 +160,8 @@ def test_sarif_fixes_replace_the_cells_the_fix_sets(cli):
     assert len(fixed) >= 5
     for result in fixed:
         edits = result["properties"]["fix"]["edits"]
-        assert all(e["action"] == "set" for e in edits)
+        if any(e["action"] != "set" for e in edits):
+            continue  # rows added and removed: test_sarif_fixes_that_add_or_remove_rows_give_the_rows_storygraph_fix_gives
         (change,) = result["fixes"][0]["artifactChanges"]
         assert change["artifactLocation"]["uri"].endswith("examples/lighthouse/scenario.csv")
         assert len(change["replacements"]) == len(edits)
@@ -170,6 +172,56 @@ def test_sarif_fixes_replace_the_cells_the_fix_sets(cli):
             new = line[:region["startColumn"] - 1] + rep["insertedContent"]["text"] + line[region["endColumn"] - 1:]
             row = next(csv.reader([new]))
             assert edit["row"] in row and str(edit["value"]) in row and old != rep["insertedContent"]["text"]
-    # a fix that adds or removes a row has no replacement to offer
-    assert not any("fixes" in r for r in run["results"]
-                   if any(e["action"] != "set" for e in (r.get("properties") or {}).get("fix", {}).get("edits", [])))
+
+
+def _sarif_applied(text: str, replacements: list[dict]) -> str:
+    """``text`` with SARIF replacements applied (lines and columns counted from 1 in
+    characters, regions of the original text, applied from the last)."""
+    starts = [0]
+    for line in io.StringIO(text, newline="").readlines():
+        starts.append(starts[-1] + len(line))
+
+    def offset(line: int, column: int) -> int:
+        return starts[line - 1] + column - 1
+
+    spans = []
+    for rep in replacements:
+        region = rep["deletedRegion"]
+        start = offset(region["startLine"], region["startColumn"])
+        end = offset(region.get("endLine", region["startLine"]), region["endColumn"])
+        spans.append((start, end, (rep.get("insertedContent") or {}).get("text", "")))
+    for start, end, new in sorted(spans, reverse=True):
+        text = text[:start] + new + text[end:]
+    return text
+
+
+@pytest.mark.parametrize("example", [LIGHTHOUSE, EXAMPLES / "lighthouse-broken" / "scenario.csv"])
+def test_sarif_fixes_that_add_or_remove_rows_give_the_rows_storygraph_fix_gives(cli, tmp_path, example):
+    """A result whose fix adds a branch (the reach fixes) or removes a row carries SARIF
+    ``fixes`` too: applied by a tool as SARIF says, they give the tables the edits give."""
+    from storygraph.cells import raw_tables
+    from storygraph.fixes import apply_edits
+    from verdicts.fixing import MARK, rows_of
+    from verdicts.tables import decode_bytes
+
+    proc = cli("storygraph", "lint", example, "--format", "sarif", check_code=1)
+    log = json.loads(proc.stdout)
+    jsonschema.validators.validator_for(SARIF_SCHEMA)(SARIF_SCHEMA).validate(log)
+    data = example.read_bytes()
+    text, encoding = decode_bytes(data, str(example))
+    before = rows_of(raw_tables(example))
+    kinds = set()
+    for result in log["runs"][0]["results"]:
+        edits = (result.get("properties") or {}).get("fix", {}).get("edits") or []
+        if not any(e["action"] in ("add", "remove") for e in edits):
+            continue
+        assert "fixes" in result, result["properties"]["fix"]
+        kinds |= {e["action"] for e in edits}
+        (change,) = result["fixes"][0]["artifactChanges"]
+        copy = tmp_path / "scenario.csv"
+        copy.write_bytes(_sarif_applied(text, change["replacements"]).encode("cp949" if encoding == "cp949" else "utf-8"))
+        got = {n: [{k: v for k, v in r.items() if k != MARK} for r in rows] for n, rows in rows_of(raw_tables(copy)).items()}
+        want = {n: [{k: v for k, v in r.items() if k != MARK} for r in rows] for n, rows in apply_edits(before, edits).items()}
+        assert {n: [{k: v for k, v in r.items() if v} for r in rows] for n, rows in got.items()} == \
+            {n: [{k: v for k, v in r.items() if v} for r in rows] for n, rows in want.items()}
+    assert kinds == {"add", "remove"} or (example != LIGHTHOUSE and "add" in kinds)
