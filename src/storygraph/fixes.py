@@ -618,6 +618,19 @@ def _next_branch_id(a: "Analysis") -> str:
             return candidate
 
 
+def _new_branch_id(a: "Analysis", source: str) -> str:
+    """The id of a branch added to ``source``: where every branch id is its scene's id, ``#``
+    and a number (the ids the story importers give), the scene's next such id; else the
+    next id in the pattern of the others (:func:`_next_branch_id`)."""
+    by_id = _branches_by_id(a)
+    if by_id and all(bid.startswith(b.from_scene + "#") and bid[len(b.from_scene) + 1:].isdigit() for bid, b in by_id.items()):
+        n = 1 + sum(1 for b in by_id.values() if b.from_scene == source)
+        while f"{source}#{n}" in by_id:
+            n += 1
+        return f"{source}#{n}"
+    return _next_branch_id(a)
+
+
 def _good_target(a: "Analysis", scene_ids: Iterable[str]) -> str | None:
     """The first of ``scene_ids`` that readers reach and that reaches an ending (so a
     branch sent there opens no new dead end)."""
@@ -1516,8 +1529,8 @@ def _region_fix(a: "Analysis", root: list[str], stuck: bool) -> dict[str, Any] |
     else:
         pairs = list(candidates)
     refused: dict[str, Any] | None = None
-    new_id = _next_branch_id(a)
     for hops, source, target in pairs[:REGION_TRIES]:
+        new_id = _new_branch_id(a, source)
         order = _last_order(a, source)
         row = {"branch_id": new_id, "from_scene": source, "to_scene": target, "condition_expr": "", "order_no": order}
         if stuck:
