@@ -228,6 +228,8 @@ class CardBuilder(_Builder):
             fix = F.reach_fix(a, scene.scene_id, data["verdict"] == NO_ENDING)
             if fix is not None:
                 data["fix"] = fix
+        elif "undone" in data:
+            data["fix"] = F.undone_fix(a, data["undone"]["code"], scene.scene_id)
         return StoryCard(data)
 
     def branch_card(self, branch: Branch) -> StoryCard | None:
@@ -247,12 +249,21 @@ class CardBuilder(_Builder):
             fix = F.shadowing_fix(a, bid) if verdict == SHADOWING else F.missing_target_fix(a, branch)
             if fix is not None:
                 data["fix"] = F.verified(a, fix, (bid, verdict))
+            elif verdict == MISSING_TARGET:
+                data["fix"] = F.missing_target_reason(a, branch)
+            else:
+                later = a.overlap.get(bid)
+                info = a.shadowed.get(later) if later else None
+                data["fix"] = F.condition_reason(a, "unsatisfiable-condition" if info is not None and info.unsatisfiable
+                                                 else SHADOWING, later or bid)
         elif verdict == UNREACHED or verdict == NO_ENDING:
             # unreached: the region of the scene it leaves; stuck: of the scene it enters
             fix = F.reach_fix(a, branch.from_scene if verdict == UNREACHED else branch.to_scene, verdict == NO_ENDING,
                              own=False)
             if fix is not None:
                 data["fix"] = fix
+        elif "undone" in data:
+            data["fix"] = F.undone_fix(a, data["undone"]["code"], bid)
         return StoryCard(data)
 
     def build(self, scenes, branches, progress: Progress = SILENT, *, step: int = 1) -> tuple[list[StoryCard], dict[str, int]]:

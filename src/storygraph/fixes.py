@@ -2004,3 +2004,50 @@ def _local_flag_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: tu
             return _FULL
         return None if not any(kind == "unused" for kind, _ in after.found) else T.fix_unverified_problem(who, what, False)
     return _FULL
+
+
+# ----------------------------------------------------------------------------- no fix, and why (issue 30, item 2)
+
+
+def missing_target_reason(a: "Analysis", branch) -> dict[str, Any]:
+    """Said on a branch to a missing scene that gets no edit (:func:`missing_target_fix`
+    gave none): no id is spelled like the target, or none of those is a good place."""
+    near = [s for _, s in near_ids(a, branch.to_scene)]
+    return _fix(T.fix_none_missing(branch.to_scene, branch.branch_id, near[:3]))
+
+
+def condition_reason(a: "Analysis", code_: str, branch_id: str) -> dict[str, Any]:
+    """Said on a condition problem that gets no edit: the condition contradicts itself (no
+    comparison out of range to mend), or every candidate was refused in its scene."""
+    expr = a.conditions.get(branch_id)
+    if code_ == "unsatisfiable-condition" and expr is not None and not any(
+            _fixed(node, a.scenario.flags) is False for node in expr_atoms(expr)):
+        return _fix(T.fix_none_contradiction(branch_id))
+    what = {"unsatisfiable-condition": "참이 될 수 없는 조건을", "comparison-out-of-range": "범위 밖 비교를",
+            "always-true-condition": "늘 참인 조건을"}.get(code_, "앞 순번 분기에 가려지는 문제를")
+    return _fix(T.fix_none_tried(what))
+
+
+def undone_fix(a: "Analysis", code_: str, target: str) -> dict[str, Any]:
+    """The fix of a card shown as 표로만 닿음: it points to the branches that never fire
+    (their own cards and findings carry the fix)."""
+    live = a.live
+    ids: list[str] = []
+    if live is not None and code_ == "reached-only-through-dead-branch":
+        ids = sorted(set(live.reached_only_through.get(target, ())))
+    elif live is not None and code_ == "ending-only-through-dead-branch":
+        ids = sorted(set(live.ending_only_through.get(target, ())))
+    info = a.shadowed.get(target)
+    previous = info.previous if info is not None and not info.unsatisfiable else None
+    return _fix(T.fix_undone(code_, ids, previous))
+
+
+def finding_reason(a: "Analysis", code_: str, target: str) -> dict[str, Any] | None:
+    """Said on a finding that gets no edit, for the kinds a fix is made for (``None`` for
+    the others)."""
+    if code_ in ("unsatisfiable-condition", "comparison-out-of-range", "always-true-condition"):
+        return condition_reason(a, code_, target)
+    if code_ in ("reached-only-through-dead-branch", "ending-only-through-dead-branch") and a.live is not None:
+        dead = a.live.reached_only_through if code_ == "reached-only-through-dead-branch" else a.live.ending_only_through
+        return _fix(T.fix_none_dead(sorted(set(dead.get(target, ())))))
+    return None
