@@ -9,7 +9,7 @@ from verdicts.progress import SILENT, Progress
 
 from . import fixes as F
 from . import templates as T
-from .analysis import Analysis, Undecided, analyse
+from .analysis import Analysis, AnalysisMemo, Undecided, analyse
 from .model import BRANCH, MISSING_TARGET, NO_ENDING, REACHED_AND_ENDS, SCENE, SHADOWING, UNREACHED, Branch, Scene, StoryCard
 from .findings import collect_findings
 from .graph import nearest_source
@@ -231,6 +231,8 @@ class CardBuilder(_Builder):
             fix = F.reach_fix(a, scene.scene_id, data["verdict"] == NO_ENDING)
             if fix is not None:
                 data["fix"] = fix
+        elif "undone" in data:
+            data["fix"] = F.undone_fix(a, data["undone"]["code"], scene.scene_id)
         return StoryCard(data)
 
     def branch_card(self, branch: Branch) -> StoryCard | None:
@@ -250,12 +252,23 @@ class CardBuilder(_Builder):
             fix = F.shadowing_fix(a, bid) if verdict == SHADOWING else F.missing_target_fix(a, branch)
             if fix is not None:
                 data["fix"] = F.verified(a, fix, (bid, verdict))
+            elif verdict == MISSING_TARGET:
+                data["fix"] = F.missing_target_reason(a, branch)
+            else:
+                later = a.overlap.get(bid)
+                info = a.shadowed.get(later) if later else None
+                data["fix"] = F.condition_reason(a, "unsatisfiable-condition" if info is not None and info.unsatisfiable
+                                                 else SHADOWING, later or bid)
         elif verdict == UNREACHED or verdict == NO_ENDING:
             # unreached: the region of the scene it leaves; stuck: of the scene it enters
             fix = F.reach_fix(a, branch.from_scene if verdict == UNREACHED else branch.to_scene, verdict == NO_ENDING,
                              own=False)
             if fix is not None:
                 data["fix"] = fix
+            elif verdict == UNREACHED and branch.from_scene not in a.scenario.scenes:
+                data["fix"] = F.unlisted_source_reason(branch)
+        elif "undone" in data:
+            data["fix"] = F.undone_fix(a, data["undone"]["code"], bid)
         return StoryCard(data)
 
     def build(self, scenes, branches, progress: Progress = SILENT, *, step: int = 1) -> tuple[list[StoryCard], dict[str, int]]:
@@ -307,18 +320,26 @@ def graph_counts(a: Analysis) -> dict:
     return {"endings": b._ending_counts, "onward": b._onward, "spelling": b.spelling(), "near": near}
 
 
-def problems_of(scenario) -> dict[str, set[str]]:
+def problems_of(scenario, memo=None) -> dict[str, set[str]]:
     """Target -> its problems (a card's verdict other than ``끝까지 닿음``, a finding's
     code) as a lint finds them in ``scenario``: the re-analysis that checks each fix
-    (:func:`storygraph.fixes.verified`); the fixes of this analysis are not checked again."""
-    a = analyse(scenario)
+    (:func:`storygraph.fixes.verified`); the fixes of this analysis are not checked again.
+    ``memo``: a dict in which an :class:`~storygraph.analysis.AnalysisMemo` keeps the
+    decisions of the scenes the last re-analysis decided, for those an edit leaves alone.  The cards are
+    decided, not written (their sentences are not read here)."""
+    a = analyse(scenario, memo=None if memo is None else memo.setdefault("analysis", AnalysisMemo()))
     if a.fix_memo is not None:
         a.fix_memo.checking = False
-    cards, _, findings = build_cards(a)
     out: dict[str, set[str]] = {}
-    for c in cards:
-        if c.verdict is not None and c.verdict != REACHED_AND_ENDS:  # (None: withheld)
-            out.setdefault(c.target_no, set()).add(c.verdict)
+    if a.reached is not None:
+        builder = CardBuilder(a, {})
+        for book, targets, name in ((SCENE_BOOK, scenario.scenes.values(), "scene_id"), (BRANCH_BOOK, scenario.branches, "branch_id")):
+            for target in targets:
+                decision = book.decide(builder, target)
+                verdict = decision.rule.verdict
+                if not decision.missing and decision.withheld is None and verdict != REACHED_AND_ENDS:
+                    out.setdefault(getattr(target, name), set()).add(verdict)
+    findings, _ = collect_findings(a)
     for f in findings:
         out.setdefault(f.target, set()).add(f.code)
     return out

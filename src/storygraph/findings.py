@@ -935,12 +935,14 @@ def collect_findings(a: Analysis, kinds=None) -> tuple[list[Finding], dict[str, 
                 if made is not None and made[0] == file and made[1] == line:
                     if made[2].fix is not None and hit.withheld is None:
                         # its fix is checked against this scenario, not the last one's
-                        made = hit.made = (file, line, replace(made[2], fix=F.verified(a, hit.fix, (hit.target, k.code))))
+                        made = hit.made = (file, line, replace(made[2], fix=F.verified(
+                            a, hit.fix or F.finding_reason(a, k.code, hit.target), (hit.target, k.code))))
                     findings.append(made[2])
                 else:
                     finding = Finding(code=k.code, target=hit.target, message=hit.message,
                                       file=file, line=line, data=hit.data,
-                                      fix=None if hit.withheld else F.verified(a, hit.fix, (hit.target, k.code)),
+                                      fix=None if hit.withheld else F.verified(a, hit.fix or F.finding_reason(a, k.code, hit.target),
+                                                                                 (hit.target, k.code)),
                                       withheld=hit.withheld)
                     if memo is not None:
                         hit.made = (file, line, finding)

@@ -297,7 +297,7 @@ class FixMemo:
     Of the scenes it keeps the :data:`SCENES_KEPT` most recently used."""
 
     __slots__ = ("scenes", "made", "neighbours", "branches", "next_id", "undirected", "stuck_roots", "unreached_roots",
-                 "checking", "checked", "checks", "baseline", "open_ended")
+                 "checking", "checked", "checks", "baseline", "open_ended", "again", "cut", "local", "full", "users")
 
     def __init__(self) -> None:
         self.scenes: dict[str, _Scene] = {}
@@ -314,6 +314,13 @@ class FixMemo:
         self.checks = 0
         self.baseline: dict[str, set[str]] | None = None
         self.open_ended: set[str] | None = None
+        # the analysis memo the re-analyses share (scenes an edit leaves alone are not
+        # decided again), the live walks' cut edges, and how many fixes were checked each way
+        self.again: Any = None
+        self.cut: list[tuple[str, str]] | None = None
+        self.local = 0
+        self.full = 0
+        self.users: dict[str, set[str]] | None = None
 
 
 def _memo(a: "Analysis") -> FixMemo:
@@ -609,6 +616,19 @@ def _next_branch_id(a: "Analysis") -> str:
         if candidate not in taken:
             memo.next_id = candidate
             return candidate
+
+
+def _new_branch_id(a: "Analysis", source: str) -> str:
+    """The id of a branch added to ``source``: where every branch id is its scene's id, ``#``
+    and a number (the ids the story importers give), the scene's next such id; else the
+    next id in the pattern of the others (:func:`_next_branch_id`)."""
+    by_id = _branches_by_id(a)
+    if by_id and all(bid.startswith(b.from_scene + "#") and bid[len(b.from_scene) + 1:].isdigit() for bid, b in by_id.items()):
+        n = 1 + sum(1 for b in by_id.values() if b.from_scene == source)
+        while f"{source}#{n}" in by_id:
+            n += 1
+        return f"{source}#{n}"
+    return _next_branch_id(a)
 
 
 def _good_target(a: "Analysis", scene_ids: Iterable[str]) -> str | None:
@@ -1509,8 +1529,8 @@ def _region_fix(a: "Analysis", root: list[str], stuck: bool) -> dict[str, Any] |
     else:
         pairs = list(candidates)
     refused: dict[str, Any] | None = None
-    new_id = _next_branch_id(a)
     for hops, source, target in pairs[:REGION_TRIES]:
+        new_id = _new_branch_id(a, source)
         order = _last_order(a, source)
         row = {"branch_id": new_id, "from_scene": source, "to_scene": target, "condition_expr": "", "order_no": order}
         if stuck:
@@ -1541,11 +1561,11 @@ def _region_fix(a: "Analysis", root: list[str], stuck: bool) -> dict[str, Any] |
 # ----------------------------------------------------------------------------- verification (issue 30, item 2)
 
 
-#: a scenario of more scenes and branches than this is not analysed again per fix (each
-#: re-analysis costs a whole lint; benchmarks/LOG.md): its fixes say they were not checked
-VERIFY_SIZE = 1500
-#: at most this many fixes are checked per run; past it they say they were not checked
-VERIFY_MAX = 200
+#: the re-analyses of one run (each of a whole scenario, for the fixes the local check
+#: cannot decide) may read at most this many scenes and branches in all; past it a fix
+#: says it was not checked.  A count, not a time, so a report does not depend on the
+#: machine's load (benchmarks/LOG.md)
+VERIFY_WORK = 250_000
 
 
 def _edited(sc: Any, edits: Sequence[Mapping[str, Any]]) -> Any | None:
@@ -1610,61 +1630,431 @@ def _edited(sc: Any, edits: Sequence[Mapping[str, Any]]) -> Any | None:
 #: verdict other than ``끝까지 닿음``, a finding's code) as a lint finds them, with the
 #: fixes of that analysis left unchecked.  :mod:`storygraph.cards` registers it (it runs
 #: the analysis and the cards, which import this module: set here, not imported here)
-CHECKER: list[Callable[[Any], dict[str, set[str]]]] = []
+CHECKER: list[Callable[[Any, Any], dict[str, set[str]]]] = []
 
 
-def register_checker(check: Callable[[Any], dict[str, set[str]]]) -> None:
-    """Make ``check`` the re-analysis of :func:`verified`."""
+def register_checker(check: Callable[[Any, Any], dict[str, set[str]]]) -> None:
+    """Make ``check`` the re-analysis of :func:`verified`: ``check(scenario, kept)``, with
+    ``kept`` a dict the checker keeps what it reuses in (one per analysis checked)."""
     CHECKER[:] = [check]
 
 
-def _problems_of(sc: Any) -> dict[str, set[str]]:
-    return CHECKER[0](sc)
+def _problems_of(sc: Any, memo: Any = None) -> dict[str, set[str]]:
+    return CHECKER[0](sc, memo)
 
 
 def verified(a: "Analysis", fix: dict[str, Any] | None, key: tuple[str, str]) -> dict[str, Any]:
     """``fix`` (for the problem ``key``: target and verdict or finding code) once it is
     applied in memory and the scenario analysed again: when its problem is gone and no
     target that had none gets one, the fix with ``"verified": True``; when not, a fix
-    without edits whose sentence says why (``"verified": False``); unchecked (a large
-    scenario, past :data:`VERIFY_MAX` fixes, an edit not made in memory) the fix as it
-    is with ``"verified": None`` and ``"unchecked"``, a sentence saying why it was not
-    checked.  (The analysis that checks runs without checking its own fixes.)"""
+    without edits whose sentence says why (``"verified": False``); unchecked (past
+    :data:`VERIFY_WORK`, an edit not made in memory) the fix as it is with
+    ``"verified": None`` and ``"unchecked"``, a sentence saying why it was not checked.
+
+    An edit that only adds to the graph (a branch, an entry, an ending, a missing target
+    mended) is checked where it can change anything — its scene decided again, the
+    scenes it newly reaches and that newly reach an ending walked — by
+    :func:`_local_check`, whose answer is the whole re-analysis's (the tests compare
+    both on every fix of the corpus); any other edit by analysing the edited scenario
+    again (the analysis that checks runs without checking its own fixes)."""
     if fix is None or not fix.get("edits"):
         return fix  # type: ignore[return-value]
     memo = _memo(a)
     if not memo.checking or not CHECKER:
         return fix
-    size = len(a.scenario.scenes) + len(a.scenario.branches)
-    if size > VERIFY_SIZE:
-        return {**fix, "verified": None, "unchecked": T.fix_unchecked(size=size)}
     import json
 
     sig = json.dumps(fix["edits"], sort_keys=True, ensure_ascii=False, default=str) + "\0" + "\0".join(key)
     if sig not in memo.checked:
-        if memo.checks >= VERIFY_MAX:
-            return {**fix, "verified": None, "unchecked": T.fix_unchecked(limit=VERIFY_MAX)}
-        edited = _edited(a.scenario, fix["edits"])
-        if edited is None:
-            return {**fix, "verified": None, "unchecked": T.fix_unchecked()}
-        memo.checks += 1
-        if memo.baseline is None:
-            memo.baseline = _problems_of(_edited(a.scenario, []))
-        before, after = memo.baseline, _problems_of(edited)
-        reason = None
-        if key[1] in after.get(key[0], ()):
-            reason = T.fix_unverified_problem(key[0], key[1], False)
+        local = _local_check(a, fix["edits"], key) if LOCAL[0] else _FULL
+        if local is not _FULL:
+            memo.local += 1
+            memo.checked[sig] = local
         else:
-            for target, kinds in after.items():
-                # a target that had a problem card may show the verdict the fixed one hid
-                # (the verdicts' order of precedence); any other problem is new
-                had = before.get(target)
-                new = sorted(kinds if had is None else {k for k in kinds - had if k not in VERDICTS})
-                if new:
-                    reason = T.fix_unverified_problem(target, new[0], True)
-                    break
-        memo.checked[sig] = reason
+            reason = _full_check(a, memo, fix["edits"], key)
+            if reason is _FULL:
+                size = len(a.scenario.scenes) + len(a.scenario.branches)
+                return {**fix, "verified": None, "unchecked": T.fix_unchecked(size=size)}
+            if reason is _UNMADE:
+                return {**fix, "verified": None, "unchecked": T.fix_unchecked()}
+            memo.checked[sig] = reason
     reason = memo.checked[sig]
     if reason is None:
         return {**fix, "verified": True}
     return {"text": T.fix_not_offered(reason), "edits": [], "verified": False}
+
+
+#: what :func:`_local_check` answers when only a whole re-analysis can tell (and what
+#: :func:`_full_check` answers past :data:`VERIFY_WORK`); an edit not made in memory
+_FULL: Any = object()
+_UNMADE: Any = object()
+#: whether :func:`verified` tries :func:`_local_check` first (the tests turn it off to
+#: compare it with the whole re-analysis)
+LOCAL = [True]
+
+
+def _full_check(a: "Analysis", memo: FixMemo, edits: Sequence[Mapping[str, Any]], key: tuple[str, str]) -> Any:
+    """The reason the whole re-analysis refuses ``edits`` (``None``: accepted), or
+    :data:`_FULL` past :data:`VERIFY_WORK`, :data:`_UNMADE` for an edit not made in memory."""
+    size = len(a.scenario.scenes) + len(a.scenario.branches)
+    if (memo.full + 1 + (memo.baseline is None)) * size > VERIFY_WORK:
+        return _FULL
+    edited = _edited(a.scenario, edits)
+    if edited is None:
+        return _UNMADE
+    if memo.again is None:
+        memo.again = {}  # (the checker keeps its analysis memo here)
+    if memo.baseline is None:
+        memo.full += 1
+        memo.baseline = _problems_of(_edited(a.scenario, []), memo.again)
+    memo.full += 1
+    before, after = memo.baseline, _problems_of(edited, memo.again)
+    if key[1] in after.get(key[0], ()):
+        return T.fix_unverified_problem(key[0], key[1], False)
+    for target, kinds in after.items():
+        # a target that had a problem card may show the verdict the fixed one hid
+        # (the verdicts' order of precedence); any other problem is new
+        had = before.get(target)
+        new = sorted(kinds if had is None else {k for k in kinds - had if k not in VERDICTS})
+        if new:
+            return T.fix_unverified_problem(target, new[0], True)
+    return None
+
+
+def _cut(a: "Analysis", memo: FixMemo) -> list[tuple[str, str]]:
+    """The edges every branch of which is dead: the live walks leave them out (as
+    :func:`storygraph.liveness.live_reachability` does)."""
+    if memo.cut is None:
+        dead = a.live.dead if a.live is not None else set()
+        scenes = a.scenario.scenes
+        pairs = {(b.from_scene, b.to_scene) for b in a.scenario.branches if b.branch_id in dead
+                 and b.from_scene in scenes and b.to_scene in scenes}
+        pairs -= {(b.from_scene, b.to_scene) for b in a.scenario.branches if b.branch_id not in dead}
+        memo.cut = sorted(pairs)
+    return memo.cut
+
+
+def _local_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: tuple[str, str]) -> Any:
+    """What the whole re-analysis would say of ``edits`` (the reason it refuses them, or
+    ``None``), for an edit that only adds to the graph: a branch without a condition, an
+    entry, an ending, a missing target mended; :data:`_FULL` for any other edit, or when
+    the answer could differ from the re-analysis's (then it decides).
+
+    Why it is the re-analysis's answer: adding an edge, an entry or an ending only makes
+    more scenes reached and more reach an ending, by the table's paths and by live
+    branches alike, as long as no branch becomes dead — which deciding the branch's
+    scene again tells (the only scene whose conditions change).  A target that gains
+    reach had a problem verdict before (it was unreached, or reached no ending), so a new
+    verdict there is one the fixed one hid; what could be new is a finding that only
+    reached scenes get (a stuck combination: a scene with ``available_flags`` newly
+    reached goes to the re-analysis) or a scene newly reached, or newly reaching an
+    ending, only through dead branches (walked: then the re-analysis decides)."""
+    from .graph import reachable_avoiding
+    from .model import MISSING_TARGET
+
+    if (a.kinds or a.opaque or a.opaque_jumps or a.opaque_effects or a.menus or a.story or a.live is None
+            or a.reached is None or a.reaches_ending is None or a.graph is None or not edits):
+        return _FULL
+    if all(e.get("table") == "story_branches" and (e.get("action") == "remove" or e.get("action") == "set"
+                                                   and e.get("column") in ("order_no", "condition_expr")) for e in edits):
+        return _local_scene_check(a, edits, key)
+    if edits[0].get("table") in ("flag_spec", "scene_states") and edits[0].get("column") != "is_entry" and edits[0].get("column") != "is_ending":
+        return _local_flag_check(a, edits, key)
+    if len(edits) != 1:
+        return _FULL
+    sc, edit = a.scenario, edits[0]
+    scenes, by_id = sc.scenes, _branches_by_id(a)
+    table, action = edit.get("table"), edit.get("action")
+    source = target = entry = ending = None  # the edge the edit adds; the entry or ending it marks
+    if table == "story_branches" and action == "add":
+        row = edit["row"]
+        source, target = str(row.get("from_scene") or ""), str(row.get("to_scene") or "")
+        new_id = str(row.get("branch_id") or "")
+        if (source not in scenes or target not in scenes or not new_id or new_id in by_id or row.get("kind")
+                or not isinstance(row.get("order_no"), int)):
+            return _FULL
+        text = str(row.get("condition_expr") or "").strip()
+        try:
+            condition = parse_condition(text) if text else Const(True)
+        except ConditionSyntaxError:
+            return _FULL
+        if condition is None or check_types(condition, sc.flags):
+            return _FULL
+        # the scene the branch leaves, decided again with the branch last
+        if source in a.shadowing:
+            if not _decided(a, source) or any(b.order_no is None or b.order_no >= row["order_no"]
+                                              for b in a.shadowing[source].ordered):
+                return _FULL
+            scene = _scene(a, source)
+            after = scene.problems(scene.rows + [(new_id, condition)])
+            if after.brings(scene.before()):
+                return _FULL  # (the re-analysis names what comes)
+            if key == (source, "stuck-combination"):
+                if after.shape is None or scene.before().shape is None:
+                    return _FULL
+                if after.stuck:
+                    return T.fix_unverified_problem(source, key[1], False)
+                key = (source, "")  # (gone: the walks below still check the rest)
+        elif scenes[source].available_flags or any(b.from_scene == source for b in sc.branches) or text:
+            return _FULL
+    elif table == "story_branches" and action == "set" and edit.get("column") == "to_scene":
+        branch = by_id.get(str(edit.get("row")))
+        target = str(edit.get("value") or "")
+        if (branch is None or branch.to_scene in scenes or target not in scenes or branch.from_scene not in scenes
+                or branch.branch_id in a.shadowed or key != (branch.branch_id, MISSING_TARGET)):
+            return _FULL
+        source = branch.from_scene
+    elif table == "scene_states" and action == "set" and edit.get("value") is True and edit.get("row") in scenes:
+        marked = str(edit["row"])
+        if edit.get("column") == "is_entry" and not scenes[marked].is_entry:
+            entry = marked
+        elif edit.get("column") == "is_ending" and not scenes[marked].is_ending:
+            ending = marked
+            if any(True for _ in a.graph.successors(ending)) or any(b.from_scene == ending for b in sc.branches):
+                return _FULL
+        else:
+            return _FULL
+    else:
+        return _FULL
+    graph, live, cut = a.graph, a.live, _cut(a, _memo(a))
+    everyone = set(graph)
+
+    def walk(start: str | None, known: set[str], avoid: Sequence[tuple[str, str]] = (), backwards: bool = False) -> set[str]:
+        if start is None or start in known:
+            return set()
+        return reachable_avoiding(graph, [start], cut=avoid, inside=everyone - known, backwards=backwards)
+
+    # the scenes newly reached, by the table's paths and by live branches
+    reached = walk(entry if entry is not None else (target if source in a.reached else None), a.reached)
+    live_reached = walk(entry if entry is not None else (target if source in live.reached else None), live.reached, cut)
+    if reached - live_reached:
+        return _FULL
+    for s in sorted(reached):
+        # a scene newly reached is searched for stuck combinations (as reached scenes are)
+        if scenes[s].available_flags and not scenes[s].is_ending:
+            if not _decided(a, s):
+                return _FULL
+            stuck = _scene(a, s).before()
+            if stuck.shape is None:
+                return _FULL
+            if stuck.stuck:
+                return T.fix_unverified_problem(s, "stuck-combination", True)
+    # the scenes that newly reach an ending, both ways
+    ends = walk(ending if ending is not None else (source if target in a.reaches_ending else None),
+                a.reaches_ending, backwards=True)
+    live_ends = walk(ending if ending is not None else (source if target in live.reaches_ending else None),
+                     live.reaches_ending, cut, backwards=True)
+    if ends - live_ends:
+        return _FULL
+    who, what = key
+    if what == UNREACHED and who in scenes:
+        gone = who in a.reached or who in reached
+    elif what == NO_ENDING and who in scenes:
+        gone = who in a.reaches_ending or who in ends
+    elif what == MISSING_TARGET or what == "":
+        gone = True
+    else:
+        return _FULL
+    if not gone:
+        return T.fix_unverified_problem(who, what, False)
+    if table == "story_branches" and action == "add":
+        # the new branch is a target of its own: it must leave a reached scene for one
+        # that reaches an ending (it is not dead: its scene was decided again)
+        if source not in a.reached and source not in reached:
+            return T.fix_unverified_problem(new_id, UNREACHED, True)
+        if target not in a.reaches_ending and target not in ends:
+            return T.fix_unverified_problem(new_id, NO_ENDING, True)
+    return None
+
+
+def _flag_scenes(a: "Analysis") -> dict[str, set[str]]:
+    """Flag -> the scenes whose conditions test it (made once per analysis)."""
+    memo = _memo(a)
+    if memo.users is None:
+        users: dict[str, set[str]] = {}
+        by_id = _branches_by_id(a)
+        for bid, e in a.conditions.items():
+            branch = by_id.get(bid)
+            if e is not None and branch is not None:
+                for f in expr_facts(e)[0]:
+                    users.setdefault(f, set()).add(branch.from_scene)
+        memo.users = users
+    return memo.users
+
+
+def _local_scene_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: tuple[str, str]) -> Any:
+    """:func:`_local_check` for edits of the branches of one scene (a new ``order_no`` or
+    condition, a dead branch's row removed): the scene decided again must bring no
+    problem it did not have and lose the key's; then no branch becomes dead, so the
+    scenes readers reach and those that reach an ending only grow, and the graph by the
+    table's paths stays as it was (a removed branch is dead and another branch goes the
+    same way).  What else could change is checked: a branch newly right before a hidden
+    one (its card's 조건이 겹침), a flag no condition tests any more; anything else goes to
+    the re-analysis (:data:`_FULL`)."""
+    from .graph import reachable_avoiding
+    from .model import SHADOWING
+
+    by_id = _branches_by_id(a)
+    rows_of = {str(e.get("row")) for e in edits}
+    branches = [by_id.get(r) for r in rows_of]
+    if any(b is None for b in branches) or len({b.from_scene for b in branches}) != 1:  # type: ignore[union-attr]
+        return _FULL
+    scene_id = branches[0].from_scene  # type: ignore[union-attr]
+    if not _decided(a, scene_id):
+        return _FULL
+    scene = _scene(a, scene_id)
+    state = a.shadowing[scene_id]
+    order = {b.branch_id: b.order_no for b in state.ordered}
+    exprs = dict(scene.rows)
+    gone_rows: set[str] = set()
+    for e in edits:
+        bid, column = str(e.get("row")), e.get("column")
+        if e.get("action") == "remove":
+            b = by_id[bid]
+            if bid not in a.shadowed or not any(x.branch_id != bid and x.branch_id not in gone_rows and x.to_scene == b.to_scene
+                                                for x in state.ordered):
+                return _FULL
+            gone_rows.add(bid)
+        elif e.get("action") == "set" and column == "order_no" and isinstance(e.get("value"), int):
+            order[bid] = e["value"]
+        elif e.get("action") == "set" and column == "condition_expr":
+            try:
+                new = parse_condition(str(e.get("value") or ""))
+            except ConditionSyntaxError:
+                return _FULL
+            if new is None or check_types(new, a.scenario.flags):
+                return _FULL
+            exprs[bid] = new
+        else:
+            return _FULL
+    kept = [b.branch_id for b in state.ordered if b.branch_id not in gone_rows]
+    numbers = [order[bid] for bid in kept]
+    if any(n is None for n in numbers) or len(set(numbers)) != len(numbers):
+        return _FULL
+    rows = [(bid, exprs[bid]) for bid in sorted(kept, key=lambda bid: order[bid])]  # type: ignore[arg-type, return-value]
+    after = scene.problems(rows)
+    if after.brings(scene.before()):
+        return _FULL
+    dead_now = {bid for kind, bid in after.found if kind in ("shadowed", "unsatisfiable")}
+    previous = {rows[j - 1][0] for j, (bid, _) in enumerate(rows) if bid in dead_now and j > 0}
+    if previous - set(a.overlap):
+        return _FULL  # a branch newly right before a hidden one
+    # a flag the scene tested that no condition tests any more
+    tested = {f for _, cond in rows for f in expr_facts(cond)[0]}
+    users = _flag_scenes(a)
+    for _, cond in scene.rows:
+        for f in expr_facts(cond)[0]:
+            if f not in tested and users.get(f, set()) <= {scene_id}:
+                return _FULL
+    who, what = key
+    if what == SHADOWING:
+        gone = who not in previous
+    elif what == "unsatisfiable-condition":
+        gone = ("unsatisfiable", who) not in after.found
+    elif what == "always-true-condition":
+        gone = ("always", who) not in after.found
+    elif what == "comparison-out-of-range":
+        gone = not any(kind == "range" and str(x).startswith(who + ":") for kind, x in after.found)
+    elif what in ("reached-only-through-dead-branch", "ending-only-through-dead-branch") and a.live is not None:
+        # branches of the scene that were dead and fire now: their edges join the live walks
+        woken = [by_id[bid] for bid, _ in rows if bid in a.shadowed and bid not in dead_now]
+        cut = set(_cut(a, _memo(a))) - {(b.from_scene, b.to_scene) for b in woken}
+        graph, everyone, live = a.graph, set(a.graph), a.live
+        if what == "reached-only-through-dead-branch":
+            starts = [b.to_scene for b in woken if scene_id in live.reached and b.to_scene not in live.reached]
+            now = reachable_avoiding(graph, starts, cut=cut, inside=everyone - live.reached) if starts else set()
+            gone = who in live.reached or who in now
+        else:
+            ends = any(b.to_scene in live.reaches_ending for b in woken)
+            now = (reachable_avoiding(graph, [scene_id], cut=cut, inside=everyone - live.reaches_ending, backwards=True)
+                   if ends and scene_id not in live.reaches_ending else set())
+            gone = who in live.reaches_ending or who in now
+    else:
+        return _FULL
+    return None if gone else T.fix_unverified_problem(who, what, False)
+
+
+def _local_flag_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: tuple[str, str]) -> Any:
+    """:func:`_local_check` for a flag no condition tests: its ``flag_spec`` row removed
+    (when no scene lists it in ``available_flags``: nothing else reads it), or a scene's
+    ``available_flags`` without the flags its conditions do not test (the scene decided
+    again over the flags left: no stuck combination may come)."""
+    edit = edits[0]
+    who, what = key
+    if len(edits) != 1:
+        return _FULL
+    if edit.get("table") == "flag_spec" and edit.get("action") == "remove" and what == "unused-flag":
+        flag = str(edit.get("row"))
+        if flag != who or flag in _flag_scenes(a) or any(flag in (s.available_flags or ()) for s in a.scenario.scenes.values()):
+            return _FULL
+        return None
+    if (edit.get("table") == "scene_states" and edit.get("action") in ("set", "unlist") and edit.get("column") == "available_flags"
+            and what == "available-flag-unused" and who == edit.get("row") and _decided(a, who)):
+        scene = _scene(a, who)
+        if edit["action"] == "unlist":
+            left = [f for f in scene.available if f != edit.get("value")]
+        else:
+            left = [i.strip() for i in str(edit.get("value") or "").replace("|", ",").split(",") if i.strip()]
+        if not set(left) <= set(scene.available):
+            return _FULL
+        again = _Scene(a, who)
+        again.available = left
+        after = again.problems(scene.rows)
+        if after.stuck or (after.found - {x for x in scene.before().found}):
+            return _FULL
+        return None if not any(kind == "unused" for kind, _ in after.found) else T.fix_unverified_problem(who, what, False)
+    return _FULL
+
+
+# ----------------------------------------------------------------------------- no fix, and why (issue 30, item 2)
+
+
+def missing_target_reason(a: "Analysis", branch) -> dict[str, Any]:
+    """Said on a branch to a missing scene that gets no edit (:func:`missing_target_fix`
+    gave none): no id is spelled like the target, or none of those is a good place."""
+    near = [s for _, s in near_ids(a, branch.to_scene)]
+    return _fix(T.fix_none_missing(branch.to_scene, branch.branch_id, near[:3]))
+
+
+def condition_reason(a: "Analysis", code_: str, branch_id: str) -> dict[str, Any]:
+    """Said on a condition problem that gets no edit: the condition contradicts itself (no
+    comparison out of range to mend), or every candidate was refused in its scene."""
+    expr = a.conditions.get(branch_id)
+    if code_ == "unsatisfiable-condition" and expr is not None and not any(
+            _fixed(node, a.scenario.flags) is False for node in expr_atoms(expr)):
+        return _fix(T.fix_none_contradiction(branch_id))
+    what = {"unsatisfiable-condition": "참이 될 수 없는 조건을", "comparison-out-of-range": "범위 밖 비교를",
+            "always-true-condition": "늘 참인 조건을"}.get(code_, "앞 순번 분기에 가려지는 문제를")
+    return _fix(T.fix_none_tried(what))
+
+
+def undone_fix(a: "Analysis", code_: str, target: str) -> dict[str, Any]:
+    """The fix of a card shown as 표로만 닿음: it points to the branches that never fire
+    (their own cards and findings carry the fix)."""
+    live = a.live
+    ids: list[str] = []
+    if live is not None and code_ == "reached-only-through-dead-branch":
+        ids = sorted(set(live.reached_only_through.get(target, ())))
+    elif live is not None and code_ == "ending-only-through-dead-branch":
+        ids = sorted(set(live.ending_only_through.get(target, ())))
+    info = a.shadowed.get(target)
+    previous = info.previous if info is not None and not info.unsatisfiable else None
+    return _fix(T.fix_undone(code_, ids, previous))
+
+
+def finding_reason(a: "Analysis", code_: str, target: str) -> dict[str, Any] | None:
+    """Said on a finding that gets no edit, for the kinds a fix is made for (``None`` for
+    the others)."""
+    if code_ in ("unsatisfiable-condition", "comparison-out-of-range", "always-true-condition"):
+        return condition_reason(a, code_, target)
+    if code_ in ("reached-only-through-dead-branch", "ending-only-through-dead-branch") and a.live is not None:
+        dead = a.live.reached_only_through if code_ == "reached-only-through-dead-branch" else a.live.ending_only_through
+        return _fix(T.fix_none_dead(sorted(set(dead.get(target, ())))))
+    return None
+
+
+def unlisted_source_reason(branch) -> dict[str, Any]:
+    """Said on a branch out of a scene missing from the list (no edit: the scene's row is
+    the creator's to write, or the branch's to remove)."""
+    return _fix(T.fix_none_unlisted(branch.from_scene, branch.branch_id))
+

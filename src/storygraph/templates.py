@@ -902,3 +902,55 @@ def dead_end_heading(*, names: Sequence[str], loop: bool) -> str:
         return f"{names[0]} — 제자리로 돌아올 뿐 밖으로 나가는 분기가 없는 장면"
     shown = ", ".join(names[:3]) + (f" 외 {len(names) - 3:,}곳" if len(names) > 3 else "")
     return f"{shown} — 서로 오갈 뿐 밖으로 나가는 분기가 없는 장면 {len(names):,}곳"
+# ----------------------------------------------------------------------------- no fix, and why (issue 30, item 2)
+
+
+def fix_none_missing(target: str, branch_id: str, near: Sequence[str] = ()) -> str:
+    """Why a branch to a missing scene gets no edit: no id is spelled like it, or none of
+    those that are is a scene readers reach and that reaches an ending."""
+    if not near:
+        why = f"{josa(code(target), '과/와')} 철자가 비슷한 장면 id가 없어 보낼 곳을 정할 수 없으니"
+    else:
+        why = (f"철자가 비슷한 장면 {josa(id_list(near), '은/는')} 독자가 닿고 엔딩으로 이어지는 곳이 아니어서 "
+               "그리로 보내면 다른 문제가 생기니")
+    return (f"{why}, 장면 {josa(code(target), '을/를')} 새로 만들거나 분기 {code(branch_id)}의 "
+            f"{code('to_scene')} 열을 이어질 장면의 id로 고치세요.")
+
+
+def fix_none_tried(what: str) -> str:
+    """Why a condition problem gets no edit: every candidate, decided again in its scene,
+    left the problem or brought another (``what``: the problem, as a noun phrase)."""
+    return (f"{what} 풀려고 만든 수정 후보는 장면을 다시 따져 보니 모두 문제가 그대로 남거나 다른 문제가 생기므로, "
+            "어떤 독자가 이 분기를 타야 하는지 정해 조건을 손으로 고치세요.")
+
+
+def fix_none_contradiction(branch_id: str) -> str:
+    """Why an unsatisfiable condition without a comparison out of range gets no edit."""
+    return (f"분기 {code(branch_id)}의 조건은 범위를 벗어난 비교 하나 때문이 아니라 조건끼리 서로 부딪쳐 참이 될 수 "
+            "없고 어느 쪽을 고칠지는 정할 수 없으므로, 어떤 독자가 이 분기를 타야 하는지 정해 조건을 다시 쓰세요.")
+
+
+def fix_none_dead(ids: Sequence[str]) -> str:
+    """Why a scene reached (or ending) only through dead branches gets no edit: none of
+    those branches has a fix of its own."""
+    return (f"이 장면이 기대는 {branches_(ids, '은/는')} 어느 것도 고칠 내용이 나오지 않았으므로, "
+            "그 분기 카드에 적힌 까닭을 보고 조건이나 순번을 손으로 고치세요.")
+
+
+def fix_undone(code_: str, ids: Sequence[str], previous: str | None = None) -> str:
+    """The fix of a card shown as 표로만 닿음: it points to where the problem is fixed (the
+    branch hiding this one, this branch's own condition, or the branches that never fire)."""
+    if code_ == "never-fires" and previous is not None:
+        return (f"이 분기를 가리는 앞 순번 {branches_([previous], '의')} 카드에 적힌 고치는 법을 따르면 "
+                "이 분기도 걸리게 됩니다.")
+    if code_ in ("never-fires", "unsatisfiable-condition"):
+        return "이 분기 조건이 참이 될 수 없다는 발견에 적힌 고치는 법을 따르면 이 분기도 걸리게 됩니다."
+    return (f"이 문제는 한 번도 걸리지 않는 {branches_(ids, '에서')} 비롯되므로 같은 장면의 발견에 적힌 고치는 법을 "
+            "따르면 함께 풀립니다.")
+
+
+def fix_none_unlisted(scene_id: str, branch_id: str) -> str:
+    """Why a branch out of a scene missing from the list gets no edit."""
+    return (f"분기 {josa(code(branch_id), '이/가')} 떠나는 장면 {josa(code(scene_id), '은/는')} 장면 목록에 없어 "
+            f"고칠 내용을 정할 수 없으니, 장면 {josa(code(scene_id), '을/를')} 목록에 더하거나 이 분기의 줄을 지우세요.")
+

@@ -510,3 +510,71 @@ def test_a_fix_the_reanalysis_refutes_is_not_offered_and_says_why():
     assert is_polite_sentence(out["text"]) and "`SC-29`" in out["text"] and "끝에 못 감" in out["text"]
     good = {"text": "x", "edits": [{"action": "set", "table": "scene_states", "row": "SC-29", "column": "is_ending", "value": True}]}
     assert verified(a, good, ("SC-29", "끝에 못 감"))["verified"] is True
+
+
+# ----------------------------------------------------------------------------- the local check and the whole re-analysis
+
+
+def _checked_fixes(path: Path, local: bool, decided: list[int] | None = None) -> dict[tuple[str, str], object]:
+    """Every card's and finding's fix with edits of ``path`` -> how it was checked, with the
+    local check on or off (the whole re-analysis for every fix, without a work bound);
+    ``decided`` gets the number of fixes the local check decided itself."""
+    from storygraph import fixes as F
+
+    saved = F.LOCAL[0], F.VERIFY_WORK, F._local_check
+    F.LOCAL[0], F.VERIFY_WORK = local, (F.VERIFY_WORK if local else 10**12)
+    count = [0]
+
+    def counted(*args):
+        out = saved[2](*args)
+        count[0] += out is not F._FULL
+        return out
+
+    F._local_check = counted
+    try:
+        report = lint(path)
+    finally:
+        F.LOCAL[0], F.VERIFY_WORK, F._local_check = saved
+    if decided is not None:
+        decided.append(count[0])
+    out: dict[tuple[str, str], object] = {}
+    for c in report.cards:
+        fix = c.data.get("fix")
+        if fix is not None and ("verified" in fix):
+            out[(c.target_no, c.verdict)] = fix["verified"]
+    for f in report.findings:
+        if f.fix is not None and "verified" in f.fix:
+            out[(f.target, f.code)] = f.fix["verified"]
+    return out
+
+
+ORACLE = [CORPUS[0], CORPUS[2], EXAMPLES / "lighthouse" / "scenario.csv", EXAMPLES / "lighthouse-broken" / "scenario.csv",
+          *sorted(p for p in (EXAMPLES / "gold").glob("*.csv") if not p.name.endswith(".gold.csv"))]
+
+
+@pytest.mark.parametrize("path", ORACLE, ids=[f"{p.parent.name}-{p.stem}" for p in ORACLE])
+def test_the_local_check_says_what_the_whole_reanalysis_says(path):
+    """Every fix the local check decides gets the answer the whole re-analysis gives."""
+    decided: list[int] = []
+    local, whole = _checked_fixes(path, True, decided), _checked_fixes(path, False)
+    assert local.keys() == whole.keys() and len(local) >= 3
+    assert local == whole
+    assert decided[0] >= len(local) // 3  # (the local check decides most of them itself)
+
+
+@pytest.mark.slow
+def test_the_local_check_agrees_at_2000_scenes(tmp_path):
+    path = tmp_path / "scenario.csv"
+    path.write_text(generate(7, 2000, 8, None).to_csv(), encoding="utf-8")
+    decided: list[int] = []
+    local, whole = _checked_fixes(path, True, decided), _checked_fixes(path, False)
+    assert local == whole and decided[0] >= 100
+
+
+@settings(max_examples=25 if DEEP else 4, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), plan=plans(20, 80), flags=st.integers(1, 5))
+def test_the_local_check_agrees_on_generated_scenarios(seed, plan, flags, tmp_path_factory):
+    scenes, plant = plan
+    path = tmp_path_factory.mktemp("gen") / "scenario.csv"
+    path.write_text(generate(seed, scenes, flags, plant).to_csv(), encoding="utf-8")
+    assert _checked_fixes(path, True) == _checked_fixes(path, False)
