@@ -170,15 +170,9 @@ def _xlsx_kept(before: Path, after: Path, edited: set[tuple[str, str]]) -> None:
         assert {k for k in rows_n if (name, k) not in edited} == {k for k in rows_o if (name, k) not in edited}
 
 
-def _target(problem: dict[str, Any]) -> str:
-    return str(problem.get("target_no") or problem.get("target") or problem.get("reason"))
-
-
-def _check(cli, tmp_path: Path, example: str, form: str, strict: bool = True) -> None:
-    """(a)–(d) of the module's docstring on one copy.  ``strict``: every problem left has
-    a stated reason; else (the larger run) a problem left without any fix must have had
-    none before the command either — the fixes not yet made for every problem, which
-    ``storygraph fix`` cannot be asked for (issue 30, item 2)."""
+def _check(cli, tmp_path: Path, example: str, form: str) -> None:
+    """(a)–(d) of the module's docstring on one copy; every problem left has a stated
+    reason (issue 30, item 2)."""
     source = ROOT / example
     path = _copy(source, form, tmp_path)
     original = path.read_bytes()
@@ -188,7 +182,6 @@ def _check(cli, tmp_path: Path, example: str, form: str, strict: bool = True) ->
     kept_copy.write_bytes(original)
     before = _report(cli, path)
     kinds_before = {k for k, _ in _problems(before)}
-    unfixed_before = {(k, _target(p)) for k, p in _problems(before) if p.get("fix") is None}
 
     done = cli("storygraph", "fix", path, check_code=0)
     assert "손으로 고치세요" not in done.stderr, done.stderr  # every fix was written to the file
@@ -202,8 +195,6 @@ def _check(cli, tmp_path: Path, example: str, form: str, strict: bool = True) ->
             assert problem["reason"]
             continue
         fix = problem.get("fix")
-        if fix is None and not strict and (kind, _target(problem)) in unfixed_before:
-            continue  # the larger run: a problem that had no fix before the command either (see below)
         # a fix not offered and why, an unchecked one, or a sentence pointing at the root's fix
         assert isinstance(fix, dict) and fix.get("text") and (
             fix.get("verified") is False or fix.get("unchecked") or not fix.get("edits")), (kind, problem)
@@ -253,7 +244,7 @@ def test_the_default_examples_hold_every_problem_kind(cli):
 @pytest.mark.parametrize("form", ["csv-cp949", "xlsx", "json", "yaml"])
 @pytest.mark.parametrize("example", MORE)
 def test_fix_on_the_gold_examples_and_the_fuzz_corpus(tmp_path, cli, example, form):
-    _check(cli, tmp_path, example, form, strict=False)
+    _check(cli, tmp_path, example, form)
 
 
 def _each_verified_fix_applied_alone(tmp_path: Path, example: str, form: str) -> int:
