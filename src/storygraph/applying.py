@@ -19,7 +19,7 @@ from typing import Any, Mapping
 
 from verdicts.errors import InputError
 from verdicts.fixing import FileChangedError, changes, choose_fixes, digest, problem_fixes, rewrite, rows_of, unified_diff
-from verdicts.korean import code, josa
+from verdicts.korean import josa
 from verdicts.model import Report
 from verdicts.tables import RawTable
 
@@ -219,9 +219,10 @@ def left_line(report: Report) -> str:
     for card in report.cards:
         if card.verdict not in DOMAIN.passing_verdicts and not getattr(card, "accepted", None):
             kinds[card.verdict] += 1
+    titles = {k.code: k.title for k in DOMAIN.finding_kinds}
     for finding in report.findings:
         if not finding.accepted and not finding.withheld:
-            kinds[f"린트 발견 {code(finding.code)}"] += 1
+            kinds[titles.get(finding.code, finding.code)] += 1
     if report.issues:
         kinds["입력 문제"] += len(report.issues)
     fixable = len(problem_fixes(report, DOMAIN.passing_verdicts))

@@ -297,7 +297,7 @@ class FixMemo:
     Of the scenes it keeps the :data:`SCENES_KEPT` most recently used."""
 
     __slots__ = ("scenes", "made", "neighbours", "branches", "next_id", "undirected", "stuck_roots", "unreached_roots",
-                 "checking", "checked", "checks", "baseline", "open_ended", "again", "cut", "local", "full", "users")
+                 "checking", "checked", "checks", "baseline", "open_ended", "again", "cut", "local", "full", "users", "scene_index", "id_pattern")
 
     def __init__(self) -> None:
         self.scenes: dict[str, _Scene] = {}
@@ -321,6 +321,8 @@ class FixMemo:
         self.local = 0
         self.full = 0
         self.users: dict[str, set[str]] | None = None
+        self.scene_index: dict[str, int] | None = None
+        self.id_pattern: tuple[int, str, int] | None = None
 
 
 def _memo(a: "Analysis") -> FixMemo:
@@ -602,14 +604,8 @@ def _next_branch_id(a: "Analysis") -> str:
     memo = _memo(a)
     if memo.next_id is not None:
         return memo.next_id
-    taken = {b.branch_id for b in a.scenario.branches}
-    best: tuple[int, str, int] | None = None
-    pattern = re.compile(r"(.*?)(\d+)")
-    for bid in dict.fromkeys(b.branch_id for b in a.scenario.branches):  # input order: a tie goes the same way every run
-        m = pattern.fullmatch(bid)
-        if m and (best is None or int(m.group(2)) > best[0]):
-            best = (int(m.group(2)), m.group(1), len(m.group(2)))
-    n, prefix, width = best if best is not None else (0, "BR-", 2)
+    n, prefix, width = _id_pattern(a)
+    taken = _branches_by_id(a)
     while True:
         n += 1
         candidate = f"{prefix}{n:0{width}d}"
@@ -618,17 +614,40 @@ def _next_branch_id(a: "Analysis") -> str:
             return candidate
 
 
+def _id_pattern(a: "Analysis") -> tuple[int, str, int]:
+    """The highest number among the branch ids, their prefix and the number's width
+    (``(62, "BR-", 2)``; the first in input order on a tie, so every run agrees)."""
+    best: tuple[int, str, int] | None = None
+    pattern = re.compile(r"(.*?)(\d+)")
+    for bid in dict.fromkeys(b.branch_id for b in a.scenario.branches):
+        m = pattern.fullmatch(bid)
+        if m and (best is None or int(m.group(2)) > best[0]):
+            best = (int(m.group(2)), m.group(1), len(m.group(2)))
+    return best if best is not None else (0, "BR-", 2)
+
+
 def _new_branch_id(a: "Analysis", source: str) -> str:
-    """The id of a branch added to ``source``: where every branch id is its scene's id, ``#``
-    and a number (the ids the story importers give), the scene's next such id; else the
-    next id in the pattern of the others (:func:`_next_branch_id`)."""
+    """The id of a branch a fix adds to ``source``: where every branch id is its scene's
+    id, ``#`` and a number (the ids the story importers give), the scene's next such id;
+    else the pattern of the others numbered past the highest by the scene's place in the
+    list (``BR-63`` for the first scene, ``BR-70`` for the eighth), so that the fixes of
+    one lint, applied together, add branches with different ids, the same on every run
+    and in every process."""
     by_id = _branches_by_id(a)
     if by_id and all(bid.startswith(b.from_scene + "#") and bid[len(b.from_scene) + 1:].isdigit() for bid, b in by_id.items()):
         n = 1 + sum(1 for b in by_id.values() if b.from_scene == source)
         while f"{source}#{n}" in by_id:
             n += 1
         return f"{source}#{n}"
-    return _next_branch_id(a)
+    memo = _memo(a)
+    if memo.scene_index is None:
+        memo.scene_index = {s: i for i, s in enumerate(a.scenario.scenes)}
+    n, prefix, width = _id_pattern(a) if memo.id_pattern is None else memo.id_pattern
+    memo.id_pattern = (n, prefix, width)
+    n += 1 + memo.scene_index.get(source, len(memo.scene_index))
+    while f"{prefix}{n:0{width}d}" in by_id:
+        n += 1
+    return f"{prefix}{n:0{width}d}"
 
 
 def _good_target(a: "Analysis", scene_ids: Iterable[str]) -> str | None:
@@ -692,7 +711,7 @@ def stuck_fix(a: "Analysis", scene_id: str, stuck: "StuckScene") -> dict[str, An
     if target is None:
         return _fix(f"{name}에서 아무 분기도 걸리지 않는 조합을 모으면 {quoted(text or 'true', '이라/라')} 이 조건으로 갈 장면을 정해 "
                     f"맨 뒤에 분기를 하나 더하면 {'됩니다' if minimised else '되며' + unshrunk}.")
-    new_id = _next_branch_id(a)
+    new_id = _new_branch_id(a, scene_id)
     last = max((b.order_no or 0 for b in state.ordered), default=0) + 1
     row = {"branch_id": new_id, "from_scene": scene_id, "to_scene": target, "condition_expr": text, "order_no": last}
     sentence = (f"{name}의 맨 뒤 순번 {last}에 분기 {quoted(new_id, '을/를')} 더하고 {how}, 이 장면의 분기가 가는 곳 가운데 "

@@ -307,3 +307,22 @@ def test_marking_an_entry_writes_the_column_in_its_own_words(tmp_path, cli, form
 @pytest.mark.parametrize("example", EXAMPLES + MORE)
 def test_each_verified_fix_written_to_every_form_removes_its_problem(tmp_path, example, form):
     _each_verified_fix_applied_alone(tmp_path, example, form)
+
+
+@pytest.mark.slow
+def test_one_fix_leaves_a_2000_scene_scenario_with_nothing_fixable(tmp_path, cli):
+    """The fixes of a large generated scenario add many branches at once: each gets its
+    own id (numbered by its scene's place), so one run applies them all in its passes."""
+    from storygraph.fuzz import generate
+
+    path = tmp_path / "scenario.csv"
+    path.write_text(generate(7, 2000, 8, None).to_csv(), encoding="utf-8")
+    before = _report(cli, path)
+    assert before.get("fixable", 0) > 100
+    cli("storygraph", "fix", path, check_code=0)
+    after = _report(cli, path)
+    assert after.get("fixable", 0) == 0
+    reach = lambda r: sum(1 for k, _ in _problems(r) if k in ("끝에 못 감", "어디서도 안 닿음"))  # noqa: E731
+    assert reach(after) < reach(before) // 5, (reach(before), reach(after))
+    for kind, problem in _problems(after):  # what is left says why
+        assert kind == "입력 문제" or (problem.get("fix") or {}).get("text"), (kind, problem)
