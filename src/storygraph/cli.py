@@ -289,8 +289,21 @@ def render(path: Path, output: Path, format: str | None, focus: str | None, hops
         focus = focus if focus is not None else cfg.diagram.focus
         hops = hops if hops is not None else (cfg.diagram.hops if cfg.diagram.focus else None)
         model = diagram_model(report, focus=focus, hops=hops)
-        fmt = write_diagram(model, output, format=format, timeout=timeout,
-                            max_nodes=max_nodes or cfg.diagram.max_nodes, max_edges=max_edges)
+        limit = max_nodes or cfg.diagram.max_nodes
+        if focus == "findings" and max_nodes is None and (len(model.nodes) > limit or len(model.edges) > max_edges):
+            # past the limits: the problems listed first, as many neighbourhoods as fit
+            # (the report screen's picture); the caption says how to draw them all
+            from .domain import DOMAIN
+            from .screen import problems_model
+
+            from verdicts.korean import code, josa
+
+            need = len(model.nodes)
+            part = problems_model(report, DOMAIN, diagram_model(report), min(limit, max_edges // 3))
+            if part is not None:
+                model = part[0]
+                model.note += f" 둘레를 모두 그리려면 {josa(code(f'--max-nodes {need}'), '을/를')} 붙이세요."
+        fmt = write_diagram(model, output, format=format, timeout=timeout, max_nodes=limit, max_edges=max_edges)
     except VerdictsError as exc:
         raise fail(str(exc))
     _echo(f"storygraph: {fmt} 그림을 {output}에 썼습니다. {model.caption()}")

@@ -144,19 +144,11 @@ def _diagram(result: LintResult, domain, links: dict[str, str], timeout: float, 
     if len(whole.nodes) <= min(max_nodes, WHOLE_SCENES) and len(whole.edges) <= min(max_edges, 3 * WHOLE_SCENES):
         model = whole
     else:
-        keys = problem_keys(result, domain)
-        what = "문제"
-        if not keys:
-            keys, what = [n.key for n in whole.nodes if n.role == "entry"], "시작 장면"
-        model, used = problem_neighbourhoods(whole, keys, max_nodes=min(max_nodes, SHOWN_SCENES))
-        if not model.nodes:
+        part = problems_model(result, domain, whole, min(max_nodes, SHOWN_SCENES))
+        if part is None:
             return None, None, {}, (f"장면 {whole.total_nodes - whole.total_ghosts:,}개, 분기 {whole.total_edges:,}개로 화면에 그리기에 너무 큽니다. "
                                     "`storygraph render 경로 --focus 장면ID --hops N`으로 한 장면 둘레를 그려 보세요.")
-        kept = sum(1 for n in model.nodes if n.role != "ghost")
-        branches = (f"분기 {whole.total_edges:,}개 가운데 {_count(len(model.edges), '개')}입니다" if model.edges
-                    else "그 사이에 분기는 없습니다")
-        model.note = (f"{what} {_count(used, '건')}의 둘레 1걸음만 그렸습니다: 전체 장면 {whole.total_nodes - whole.total_ghosts:,}개 가운데 "
-                      f"{_count(kept, '개')}{'이고' if not model.edges else ','} {branches}.")
+        model, what = part
         caption = model.note + " " + _more_words(result, whole, what)
     try:
         svg = render_svg(model, timeout=timeout, links=links, max_nodes=max_nodes, max_edges=max_edges)
@@ -165,6 +157,27 @@ def _diagram(result: LintResult, domain, links: dict[str, str], timeout: float, 
     targets = {n.key: f"node-{n.name}" for n in model.nodes if n.role != "ghost"}
     targets.update({e.branch_id: f"edge-{e.name}" for e in model.edges})
     return svg, caption or model.caption(), targets, None
+
+
+def problems_model(result: LintResult, domain, whole, max_nodes: int):
+    """The picture of a scenario too large to draw whole: the neighbourhoods of the
+    problems listed first (the start scenes' when there is none), at most ``max_nodes``
+    scenes, with its note saying what is drawn; and what it is drawn around (``문제`` or
+    ``시작 장면``).  ``None`` when not even one neighbourhood fits.  The report screen and
+    ``storygraph render --focus findings`` past its limits draw this."""
+    keys = problem_keys(result, domain)
+    what = "문제"
+    if not keys:
+        keys, what = [n.key for n in whole.nodes if n.role == "entry"], "시작 장면"
+    model, used = problem_neighbourhoods(whole, keys, max_nodes=max_nodes)
+    if not model.nodes:
+        return None
+    kept = sum(1 for n in model.nodes if n.role != "ghost")
+    branches = (f"분기 {whole.total_edges:,}개 가운데 {_count(len(model.edges), '개')}입니다" if model.edges
+                else "그 사이에 분기는 없습니다")
+    model.note = (f"{what} {_count(used, '건')}의 둘레 1걸음만 그렸습니다: 전체 장면 {whole.total_nodes - whole.total_ghosts:,}개 가운데 "
+                  f"{_count(kept, '개')}{'이고' if not model.edges else ','} {branches}.")
+    return model, what
 
 
 def _count(n: int, unit: str) -> str:

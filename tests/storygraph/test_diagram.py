@@ -325,3 +325,25 @@ def test_dot_out_of_time_on_a_focus_on_findings_does_not_suggest_that_focus():
     assert "배치를 끝내지 못해" in str(focused.value) and "`--focus findings`" not in str(focused.value)
     assert "`--hops 0`으로" in str(focused.value)
     assert "`--focus findings`로" in str(whole.value)
+
+
+def test_render_focus_findings_past_the_limits_draws_the_first_problems(cli, tmp_path):
+    """Where the neighbourhoods of every problem are more than the limit, ``--focus
+    findings`` draws those of the problems listed first (as the report screen does), says
+    so and gives the ``--max-nodes`` that draws them all (issue 30, item 4)."""
+    from storygraph.fuzz import generate
+
+    path = tmp_path / "scenario.csv"
+    path.write_text(generate(3, 2000, 4, None).to_csv(), encoding="utf-8")
+    out = tmp_path / "problems.svg"
+    proc = cli("storygraph", "render", path, "-o", out, "--focus", "findings", "--max-edges", "300", check_code=0)
+    drawn = re.search(r"전체 장면 2,000개 가운데 (\d+)개", proc.stderr)
+    assert drawn and 0 < int(drawn.group(1)) <= 100, proc.stderr
+    need = re.search(r"`--max-nodes (\d+)`[을를] 붙이세요", proc.stderr)
+    assert need and int(need.group(1)) > int(drawn.group(1)), proc.stderr
+    root = ET.parse(out).getroot()
+    nodes = [g for g in root.iter("{http://www.w3.org/2000/svg}g") if g.get("class") == "node"]
+    assert int(drawn.group(1)) <= len(nodes)  # (and the missing scenes drawn apart)
+    # a limit the user gives is kept: past it the command refuses and says why
+    refused = cli("storygraph", "render", path, "-o", tmp_path / "x.svg", "--focus", "findings", "--max-nodes", "10", check_code=2)
+    assert "너무 큽니다" in refused.stderr
