@@ -837,7 +837,7 @@ def fix_stuck_branch(source: str, source_id: str, order: int, new_id: str, targe
                 f"보내면 엔딩까지 길이 이어집니다")
     if dead_end:
         sentence = sentence[:-len("이어집니다")] + ("이어지며, 여기서 이야기가 끝나는 것이 맞다면 분기 대신 "
-                                               f"{code('is_ending')} 열을 참으로 두어도 됩니다")
+                                               f"{code('is_ending')} 칸을 참으로 두어도 됩니다")
     return sentence + "."
 
 
@@ -847,18 +847,18 @@ def fix_unreached_branch(source: str, source_id: str, order: int, new_id: str, t
     readers reach (ties by id), and the other way: make the root an entry."""
     return (f"독자가 닿는 장면 가운데 {_closest(hops)} {_scene_label(source, source_id, '의')} 맨 뒤 순번 {order}에 "
             f"조건 없는 분기 {josa(code(new_id), '을/를')} 더해 {_scene_label(target, target_id, '으로/로')} 보내면 독자가 들어오며, "
-            f"여기서 이야기가 시작되는 것이 맞다면 분기 대신 그 장면의 {code('is_entry')} 열을 참으로 두어도 됩니다.")
+            f"여기서 이야기가 시작되는 것이 맞다면 분기 대신 그 장면의 {code('is_entry')} 칸을 참으로 두어도 됩니다.")
 
 
 def fix_mark_entry(scene: str, scene_id: str) -> str:
     """The fix of an unreached region when no branch into it would be taken: an entry."""
     return (f"독자가 닿는 장면 가운데 분기를 더해도 앞 분기에 가리지 않는 곳이 없어, {_scene_label(scene, scene_id, '의')} "
-            f"{code('is_entry')} 열을 참으로 두어 시작 장면으로 삼으면 독자가 들어옵니다.")
+            f"{code('is_entry')} 칸을 참으로 두어 시작 장면으로 삼으면 독자가 들어옵니다.")
 
 
 def fix_mark_ending(scene: str, scene_id: str) -> str:
     """The fix of a dead end when no branch out of it would do: an ending."""
-    return (f"{_scene_label(scene, scene_id, '에서')} 나가는 분기가 없으니 {code('is_ending')} 열을 참으로 두어 엔딩으로 삼으면 "
+    return (f"{_scene_label(scene, scene_id, '에서')} 나가는 분기가 없으니 {code('is_ending')} 칸을 참으로 두어 엔딩으로 삼으면 "
             f"여기 온 독자의 이야기가 끝납니다.")
 
 
@@ -914,7 +914,7 @@ def fix_none_missing(target: str, branch_id: str, near: Sequence[str] = ()) -> s
         why = (f"철자가 비슷한 장면 {josa(id_list(near), '은/는')} 독자가 닿고 엔딩으로 이어지는 곳이 아니어서 "
                "그리로 보내면 다른 문제가 생기니")
     return (f"{why}, 장면 {josa(code(target), '을/를')} 새로 만들거나 분기 {code(branch_id)}의 "
-            f"{code('to_scene')} 열을 이어질 장면의 id로 고치세요.")
+            f"{code('to_scene')} 칸을 이어질 장면의 id로 고치세요.")
 
 
 def fix_none_tried(what: str) -> str:

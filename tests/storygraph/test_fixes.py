@@ -488,7 +488,7 @@ def test_the_small_scenario_dead_end_fix_offers_marking_it_an_ending(tmp_path):
     # (numbered past the highest id, B5, by S4's place among the scenes: the fourth, so B9)
     assert dead_end["edits"] == [{"action": "add", "table": "story_branches", "row": {
         "branch_id": "B9", "from_scene": "S4", "to_scene": "S1", "condition_expr": "", "order_no": 1}}]
-    assert "`is_ending` 열을 참으로" in dead_end["text"]
+    assert "`is_ending` 칸을 참으로" in dead_end["text"]
     # the unreached region S5 -> S6 is fixed at S5, its root; S6 and the branches point there
     assert cards["S5"].data["fix"]["edits"][0]["row"]["to_scene"] == "S5"
     assert cards["S6"].data["fix"]["edits"] == [] and "`S5`" in cards["S6"].data["fix"]["text"]
