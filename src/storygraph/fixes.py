@@ -1691,6 +1691,8 @@ def verified(a: "Analysis", fix: dict[str, Any] | None, key: tuple[str, str]) ->
             memo.checked[sig] = local
         else:
             reason = _full_check(a, memo, fix["edits"], key)
+            if isinstance(reason, tuple):
+                return {**fix, "verified": None, "unchecked": T.fix_unchecked(scene=reason[1])}
             if reason is _FULL:
                 size = len(a.scenario.scenes) + len(a.scenario.branches)
                 return {**fix, "verified": None, "unchecked": T.fix_unchecked(size=size)}
@@ -1718,6 +1720,9 @@ def _full_check(a: "Analysis", memo: FixMemo, edits: Sequence[Mapping[str, Any]]
     size = len(a.scenario.scenes) + len(a.scenario.branches)
     if (memo.full + 1 + (memo.baseline is None)) * size > VERIFY_WORK:
         return _FULL
+    large = _large_scene(a, edits)
+    if large is not None:
+        return ("large", large)
     edited = _edited(a.scenario, edits)
     if edited is None:
         return _UNMADE
@@ -1738,6 +1743,54 @@ def _full_check(a: "Analysis", memo: FixMemo, edits: Sequence[Mapping[str, Any]]
         if new:
             return T.fix_unverified_problem(target, new[0], True)
     return None
+
+
+#: a scene listing more ``available_flags`` than this is past any grid of combinations
+#: (2 ** 12 = :data:`MAX_POINTS`): its stuck search and its sentences cost a lint each
+LARGE_FLAGS = 12
+
+
+def _large_scene(a: "Analysis", edits: Sequence[Mapping[str, Any]]) -> str | None:
+    """The first scene ``edits`` touch whose decision is too costly to make once per fix
+    (more branches than :data:`MAX_FIX_BRANCHES`, or listing more than :data:`LARGE_FLAGS`
+    flags), or ``None``: such a fix is offered unchecked."""
+    by_id, scenes = _branches_by_id(a), a.scenario.scenes
+    touched: list[str] = []
+    for e in edits:
+        if e.get("table") == "story_branches":
+            row = e.get("row")
+            branch = by_id.get(str(row)) if not isinstance(row, Mapping) else None
+            touched.append(str(row.get("from_scene") or "") if isinstance(row, Mapping) else (branch.from_scene if branch else ""))
+        elif e.get("table") == "scene_states":
+            touched.append(str(e.get("row")))
+        elif e.get("table") == "flag_spec":
+            touched.extend(s.scene_id for s in scenes.values() if str(e.get("row")) in (s.available_flags or ()))
+            touched.extend(_flag_scenes(a).get(str(e.get("row")), ()))
+    for scene_id in touched:
+        state, scene = a.shadowing.get(scene_id), scenes.get(scene_id)
+        if (state is not None and len(state.ordered) > MAX_FIX_BRANCHES
+                or scene is not None and len(scene.available_flags or ()) > LARGE_FLAGS):
+            return scene_id
+    return None
+
+
+def _walk_outside(graph: Any, starts: Sequence[str], known: set[str], cut: set[tuple[str, str]],
+                  backwards: bool = False) -> set[str]:
+    """The scenes reached from ``starts`` (or, ``backwards``, reaching them) through scenes
+    not in ``known`` and edges not in ``cut``, breadth first over the networkx graph's
+    adjacency, so its cost is the region walked, not the graph (a filtered view counts
+    the whole graph on every walk)."""
+    out = {s for s in starts if s not in known}
+    todo = list(out)
+    adjacency = graph.pred if backwards else graph.succ
+    while todo:
+        node = todo.pop()
+        for other in adjacency[node]:
+            if other in known or other in out or ((other, node) if backwards else (node, other)) in cut:
+                continue
+            out.add(other)
+            todo.append(other)
+    return out
 
 
 def _cut(a: "Analysis", memo: FixMemo) -> list[tuple[str, str]]:
@@ -1768,7 +1821,6 @@ def _local_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: tuple[s
     reached scenes get (a stuck combination: a scene with ``available_flags`` newly
     reached goes to the re-analysis) or a scene newly reached, or newly reaching an
     ending, only through dead branches (walked: then the re-analysis decides)."""
-    from .graph import reachable_avoiding
     from .model import MISSING_TARGET
 
     if (a.kinds or a.opaque or a.opaque_jumps or a.opaque_effects or a.menus or a.story or a.live is None
@@ -1836,12 +1888,11 @@ def _local_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: tuple[s
     else:
         return _FULL
     graph, live, cut = a.graph, a.live, _cut(a, _memo(a))
-    everyone = set(graph)
 
     def walk(start: str | None, known: set[str], avoid: Sequence[tuple[str, str]] = (), backwards: bool = False) -> set[str]:
         if start is None or start in known:
             return set()
-        return reachable_avoiding(graph, [start], cut=avoid, inside=everyone - known, backwards=backwards)
+        return _walk_outside(graph, [start], known, set(avoid), backwards)
 
     # the scenes newly reached, by the table's paths and by live branches
     reached = walk(entry if entry is not None else (target if source in a.reached else None), a.reached)
@@ -1910,7 +1961,6 @@ def _local_scene_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: t
     same way).  What else could change is checked: a branch newly right before a hidden
     one (its card's 조건이 겹침), a flag no condition tests any more; anything else goes to
     the re-analysis (:data:`_FULL`)."""
-    from .graph import reachable_avoiding
     from .model import SHADOWING
 
     by_id = _branches_by_id(a)
@@ -1978,14 +2028,14 @@ def _local_scene_check(a: "Analysis", edits: Sequence[Mapping[str, Any]], key: t
         # branches of the scene that were dead and fire now: their edges join the live walks
         woken = [by_id[bid] for bid, _ in rows if bid in a.shadowed and bid not in dead_now]
         cut = set(_cut(a, _memo(a))) - {(b.from_scene, b.to_scene) for b in woken}
-        graph, everyone, live = a.graph, set(a.graph), a.live
+        graph, live = a.graph, a.live
         if what == "reached-only-through-dead-branch":
             starts = [b.to_scene for b in woken if scene_id in live.reached and b.to_scene not in live.reached]
-            now = reachable_avoiding(graph, starts, cut=cut, inside=everyone - live.reached) if starts else set()
+            now = _walk_outside(graph, starts, live.reached, cut) if starts else set()
             gone = who in live.reached or who in now
         else:
             ends = any(b.to_scene in live.reaches_ending for b in woken)
-            now = (reachable_avoiding(graph, [scene_id], cut=cut, inside=everyone - live.reaches_ending, backwards=True)
+            now = (_walk_outside(graph, [scene_id], live.reaches_ending, cut, True)
                    if ends and scene_id not in live.reaches_ending else set())
             gone = who in live.reaches_ending or who in now
     else:

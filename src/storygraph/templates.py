@@ -874,8 +874,11 @@ def fix_not_offered(reason: str) -> str:
     return f"찾은 고치는 법을 시나리오에 적용해 다시 따져 보니 {reason} 내놓지 않았습니다."
 
 
-def fix_unchecked(size: int | None = None, limit: int | None = None) -> str:
+def fix_unchecked(size: int | None = None, limit: int | None = None, scene: str | None = None) -> str:
     """Why a fix was offered without being checked by analysing the scenario again."""
+    if scene is not None:
+        return (f"장면 {josa(code(scene), '은/는')} 분기나 플래그가 많아 고치는 법마다 다시 따지는 데 오래 걸리므로 "
+                "이 고치는 법은 적용해 보지 않고 내놓았습니다.")
     if size is not None:
         return (f"장면과 분기가 {size:,}개로 많아 고치는 법마다 시나리오 전체를 다시 따지는 데 오래 걸리므로 "
                 f"이 고치는 법은 적용해 보지 않고 내놓았습니다.")
