@@ -295,7 +295,10 @@ class CsvCells:
         return _quote(value, self.delimiter, was_quoted)
 
 
-def _rewrite_csv(data: bytes, file: str, raw: Mapping[str, RawTable], todo: Mapping[str, Change]) -> tuple[bytes, list[str]]:
+def _text_of(data: bytes, file: str) -> tuple[str, str, list[str], list[int], str]:
+    """The file's text, the encoding to write it back in, its physical lines, where each
+    starts, and its line ending; refused when the text would not encode back to the
+    same bytes (nothing can then be written without changing them)."""
     text, encoding = decode_bytes(data, file)
     python_encoding = _python_encoding(encoding)
     if text.encode(python_encoding) != data:
@@ -305,6 +308,11 @@ def _rewrite_csv(data: bytes, file: str, raw: Mapping[str, RawTable], todo: Mapp
     for line in lines:
         offsets.append(offsets[-1] + len(line))
     newline = next((line[len(line.rstrip("\r\n")):] for line in lines if line.endswith(("\n", "\r"))), "\n")
+    return text, python_encoding, lines, offsets, newline
+
+
+def _rewrite_csv(data: bytes, file: str, raw: Mapping[str, RawTable], todo: Mapping[str, Change]) -> tuple[bytes, list[str]]:
+    text, python_encoding, lines, offsets, newline = _text_of(data, file)
     delimiter = _sniff_delimiter(lines[0].rstrip("\r\n")) if lines else ","
     header_spans, _, _ = _record(text, 0, delimiter)
     header_names = [_clean_header(text[s:e].strip('"')) for s, e in header_spans]
@@ -426,15 +434,7 @@ def _rewrite_document(data: bytes, file: str, form: str, raw: Mapping[str, RawTa
     list kept valid, an added record written after the table's last one in the layout, key
     order and quoting of that record.  The result is read back by the same reader and must
     give the rows intended, else the file is left as it is, with a note."""
-    text, encoding = decode_bytes(data, file)
-    python_encoding = _python_encoding(encoding)
-    if text.encode(python_encoding) != data:
-        raise InputError(f"{file}: 읽은 글자를 같은 인코딩({encoding})으로 다시 쓰면 바이트가 달라져 고치지 않았습니다.")
-    lines = _lines(text)
-    offsets = [0]
-    for physical in lines:
-        offsets.append(offsets[-1] + len(physical))
-    newline = next((x[len(x.rstrip("\r\n")):] for x in lines if x.endswith(("\n", "\r"))), "\n")
+    text, python_encoding, lines, offsets, newline = _text_of(data, file)
     notes: list[str] = []
     decoder = json.JSONDecoder()
     replacements: list[tuple[int, int, str]] = []
